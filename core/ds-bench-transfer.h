@@ -1,0 +1,42 @@
+/* ds-bench-transfer.h: HD Tune's Benchmark tab (command "benchmark")
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  uint64_t offset_bytes;
+  double   bytes_per_s;     /* 0 for a failed point */
+  int      error;           /* errno if the point failed, else 0 */
+} DsTransferPoint;
+
+typedef struct {
+  uint64_t offset_bytes;
+  uint64_t access_ns;
+} DsAccessPoint;
+
+typedef struct {
+  gboolean present;          /* this direction was run */
+  GArray  *points;           /* DsTransferPoint, in order of offset */
+  GArray  *access;           /* DsAccessPoint: every access-time read */
+  double   min_bytes_per_s;  /* over the points that did not fail */
+  double   max_bytes_per_s;
+  double   avg_bytes_per_s;  /* total bytes / total time of all points */
+  double   access_time_s;    /* mean; < 0 if not measured */
+  double   burst_bytes_per_s;/* < 0 if not measured */
+  double   cpu_percent;      /* of one core, during the scan; < 0 unknown */
+} DsTransferDir;
+
+typedef struct {
+  uint64_t      span_bytes;  /* tested capacity */
+  uint64_t      block_bytes;
+  DsTransferDir read;
+  DsTransferDir write;
+} DsTransferData;
+
+G_END_DECLS

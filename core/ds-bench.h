@@ -1,0 +1,139 @@
+/* ds-bench.h: benchmark kinds, their specs, samples and operation tables
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+/* In HD Tune's order: a session report lists its runs in this order. */
+typedef enum {
+  DS_BENCH_TRANSFER,       /* "benchmark": the Benchmark tab */
+  DS_BENCH_EXTRA,          /* "extra" */
+  DS_BENCH_RANDOM_ACCESS,  /* "random-access" */
+  DS_BENCH_BLOCK_SIZE,     /* "block-size" */
+  DS_BENCH_FILE,           /* "file" */
+  DS_BENCH_WORKLOAD,       /* "workload" */
+  DS_BENCH_N_KINDS
+} DsBenchKind;
+
+typedef enum {
+  DS_PATTERN_READ,
+  DS_PATTERN_WRITE,
+  DS_PATTERN_RANDREAD,
+  DS_PATTERN_RANDWRITE,
+  DS_PATTERN_RANDRW,
+} DsPattern;
+
+/* Everything that shapes a run.  Plain data: copy with ds_bench_spec_copy(). */
+typedef struct {
+  DsBenchKind kind;
+  char       *target_path;       /* device or file; the folder for `file` */
+  gboolean    write;             /* a write test (destroys data) */
+  char       *destroy_data;      /* the confirmation: must name target_path */
+  char       *engine;            /* "auto", "sync", "io_uring", "threads" */
+
+  uint64_t    block_size_bytes;  /* transfer: 64 KiB; workload: 4 KiB */
+  uint64_t    capacity_bytes;    /* 0: full device; else the first N bytes */
+  unsigned    accuracy;          /* 1..5; each step doubles the time per point */
+
+  DsPattern   pattern;           /* workload */
+  unsigned    queue_depth;       /* workload: 1; file: fixed by the kind */
+  unsigned    threads;           /* workload: 1 */
+  unsigned    read_mix_percent;  /* randrw: percent reads (70) */
+  uint64_t    duration_ns;       /* workload: run time; other kinds: per row */
+  uint64_t    ramp_ns;           /* workload: excluded from the results */
+  uint64_t    offset_bytes;      /* workload: start of the region */
+  uint64_t    span_bytes;        /* workload: 0 = to the end */
+
+  uint64_t    file_size_bytes;   /* file: 1 GiB, clamped to free space */
+  gboolean    buffered;          /* file: no O_DIRECT (reported) */
+
+  uint64_t    seed;              /* random offsets and data; 0 = from time */
+} DsBenchSpec;
+
+/* Defaults for @kind (what the CLI and the GUI start from). */
+void        ds_bench_spec_init   (DsBenchSpec       *spec,
+                                  DsBenchKind        kind);
+void        ds_bench_spec_copy   (DsBenchSpec       *dst,
+                                  const DsBenchSpec *src);
+void        ds_bench_spec_clear  (DsBenchSpec       *spec);
+
+const char *ds_pattern_to_string (DsPattern          pattern);
+gboolean    ds_pattern_from_string (const char      *name,
+                                    DsPattern       *ret_pattern);
+
+/* Time per transfer-rate point for an accuracy (1..5): 62.5 ms doubling per
+ * step; the default (3) is 250 ms, 200 points in 50 s. */
+uint64_t    ds_bench_accuracy_point_ns (unsigned accuracy);
+#define DS_BENCH_DEFAULT_ACCURACY 3
+#define DS_BENCH_TRANSFER_POINTS  200
+
+/* Samples go from the worker thread to the sink as they are measured. */
+typedef enum {
+  DS_SAMPLE_POINT,     /* a transfer-rate point: offset_bytes, value =
+                        * bytes/s; error != 0 if it failed (value 0) */
+  DS_SAMPLE_ACCESS,    /* one timed access: offset_bytes, bytes, elapsed_ns */
+  DS_SAMPLE_ROW,       /* a table row is done: index, name, value (main
+                        * figure: bytes/s or IOPS, as the kind defines) */
+  DS_SAMPLE_PHASE,     /* a phase starts: name ("transfer", "access", ...) */
+  DS_SAMPLE_PROGRESS,  /* nothing new but progress */
+} DsSampleKind;
+
+typedef struct {
+  DsSampleKind kind;
+  gboolean     write;
+  unsigned     index;
+  const char  *name;          /* static string, or NULL */
+  uint64_t     offset_bytes;
+  uint64_t     bytes;
+  uint64_t     elapsed_ns;
+  double       value;
+  int          error;         /* errno of a failed point/access, else 0 */
+  double       progress;      /* 0..1 of the whole run, in every sample */
+} DsSample;
+
+/* Called on the worker thread.  Must be quick and must not call GTK. */
+typedef void (*DsSinkFunc) (const DsSample *sample,
+                            gpointer        user_data);
+
+typedef struct _DsRun DsRun;
+typedef struct _DsResult DsResult;
+
+/* One table per kind, in its own ds-bench-*.c. */
+typedef struct {
+  DsBenchKind  kind;
+  const char  *name;        /* CLI command and JSON "test" */
+  const char  *title;       /* HD Tune's heading ("Extra Tests") */
+  gboolean     opens_target; /* FALSE: the kind opens its own (file) */
+
+  gpointer   (*data_new)  (void);
+  void       (*data_free) (gpointer data);
+  /* Runs on the worker thread; fills run->result->data as it goes, so a
+   * failed run keeps what it measured.  Returns 0 or -errno with @error. */
+  int        (*run)       (DsRun     *run,
+                           GError   **error);
+  /* The JSON "results" object, and its strict inverse. */
+  JsonNode  *(*to_json)   (const DsResult *result);
+  gpointer   (*from_json) (JsonNode  *results,
+                           GError   **error);
+  /* The report section's body (the common header is written by ds-report). */
+  void       (*report)    (const DsResult *result,
+                           GString        *out);
+} DsBenchOps;
+
+extern const DsBenchOps ds_bench_transfer;
+extern const DsBenchOps ds_bench_extra;
+extern const DsBenchOps ds_bench_random_access;
+extern const DsBenchOps ds_bench_block_size;
+extern const DsBenchOps ds_bench_file;
+extern const DsBenchOps ds_bench_workload;
+
+const DsBenchOps *ds_bench_get    (DsBenchKind  kind);
+const DsBenchOps *ds_bench_lookup (const char  *name);
+
+G_END_DECLS

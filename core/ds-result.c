@@ -1,0 +1,90 @@
+/* ds-result.c: what a run produced
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <sys/utsname.h>
+
+#include "ds-result.h"
+
+DsResult *
+ds_result_new (const DsBenchSpec *spec)
+{
+  DsResult *result = g_new0 (DsResult, 1);
+  const DsBenchOps *ops = ds_bench_get (spec->kind);
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+  struct utsname uts;
+
+  result->kind = spec->kind;
+  ds_bench_spec_copy (&result->spec, spec);
+  result->tool_version = g_strdup (PACKAGE_VERSION);
+  result->started_at = g_date_time_format_iso8601 (now);
+  result->hostname = g_strdup (g_get_host_name ());
+  if (uname (&uts) == 0)
+    result->kernel = g_strdup (uts.release);
+  result->notes = g_ptr_array_new_with_free_func (g_free);
+  result->error_offset_bytes = -1;
+  if (ops != NULL && ops->data_new != NULL)
+    result->data = ops->data_new ();
+
+  return result;
+}
+
+void
+ds_target_info_clear (DsTargetInfo *info)
+{
+  g_clear_pointer (&info->path, g_free);
+  g_clear_pointer (&info->model, g_free);
+}
+
+void
+ds_result_free (DsResult *result)
+{
+  const DsBenchOps *ops;
+
+  if (result == NULL)
+    return;
+
+  ops = ds_bench_get (result->kind);
+  if (result->data != NULL && ops != NULL && ops->data_free != NULL)
+    ops->data_free (result->data);
+
+  ds_bench_spec_clear (&result->spec);
+  ds_target_info_clear (&result->target);
+  g_free (result->tool_version);
+  g_free (result->started_at);
+  g_free (result->hostname);
+  g_free (result->kernel);
+  g_free (result->engine);
+  g_clear_pointer (&result->notes, g_ptr_array_unref);
+  g_clear_error (&result->error);
+  g_free (result);
+}
+
+void
+ds_result_add_note (DsResult   *result,
+                    const char *format,
+                    ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (result->notes, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+void
+ds_result_set_error (DsResult     *result,
+                     const GError *error,
+                     int           errno_value,
+                     int64_t       offset_bytes)
+{
+  if (result->error != NULL || error == NULL)
+    return;
+
+  result->error = g_error_copy (error);
+  result->error_errno = ABS (errno_value);
+  result->error_offset_bytes = offset_bytes;
+  result->complete = FALSE;
+}

@@ -1,0 +1,63 @@
+/* ds-result.h: what a run produced
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "ds-bench.h"
+
+G_BEGIN_DECLS
+
+#define DS_RESULT_SCHEMA "diskscope-result/1"
+
+/* What the JSON calls "target": the device as it was during the run. */
+typedef struct {
+  char     *path;
+  gboolean  is_block;            /* "kind": "block" | "file" */
+  uint64_t  size_bytes;
+  char     *model;               /* NULL where unknown */
+  uint32_t  logical_block_size;
+  uint32_t  physical_block_size;
+  gboolean  rotational;
+} DsTargetInfo;
+
+struct _DsResult {
+  DsBenchKind   kind;
+  DsBenchSpec   spec;            /* deep copy of what was asked */
+  DsTargetInfo  target;
+  char         *tool_version;
+  char         *started_at;      /* ISO 8601, UTC */
+  char         *hostname;
+  char         *kernel;
+  char         *engine;          /* the engine that ran ("io_uring", ...) */
+  GPtrArray    *notes;           /* char*: e.g. "io_uring refused (EPERM): used threads" */
+
+  gboolean      complete;        /* ran to the end */
+  gboolean      cancelled;       /* stopped by the user */
+  GError       *error;           /* NULL unless the run failed */
+  int           error_errno;     /* 0 if none / not from the kernel */
+  int64_t       error_offset_bytes; /* -1 if not tied to an offset */
+
+  /* The kind's results, owned by its DsBenchOps (data_new/data_free). */
+  gpointer      data;
+};
+
+DsResult *ds_result_new        (const DsBenchSpec *spec);
+void      ds_result_free       (DsResult          *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DsResult, ds_result_free)
+
+void      ds_result_add_note   (DsResult          *result,
+                                const char        *format,
+                                ...) G_GNUC_PRINTF (2, 3);
+/* Records the first error only (later ones are consequences). */
+void      ds_result_set_error  (DsResult          *result,
+                                const GError      *error,
+                                int                errno_value,
+                                int64_t            offset_bytes);
+
+void      ds_target_info_clear (DsTargetInfo      *info);
+
+G_END_DECLS

@@ -1,0 +1,188 @@
+/* ds-units.c: parsing and formatting sizes, durations and rates
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ds-clock.h"
+#include "ds-error.h"
+#include "ds-units.h"
+
+/* Splits "64K" into 64 and "K"; the number may have a fraction ("0.5K"). */
+static gboolean
+split_number (const char  *text,
+              double      *ret_number,
+              const char **ret_suffix)
+{
+  char *end = NULL;
+  double v;
+
+  if (text == NULL)
+    return FALSE;
+  while (g_ascii_isspace (*text))
+    text++;
+  if (!g_ascii_isdigit (*text) && *text != '.')
+    return FALSE;
+
+  errno = 0;
+  v = g_ascii_strtod (text, &end);
+  if (errno != 0 || end == text || !isfinite (v) || v < 0)
+    return FALSE;
+
+  *ret_number = v;
+  *ret_suffix = end;
+  return TRUE;
+}
+
+gboolean
+ds_parse_size (const char  *text,
+               uint64_t    *ret_bytes,
+               GError     **error)
+{
+  static const struct { const char *suffix; unsigned shift; } units[] = {
+    { "", 0 }, { "B", 0 },
+    { "K", 10 }, { "KB", 10 }, { "KIB", 10 },
+    { "M", 20 }, { "MB", 20 }, { "MIB", 20 },
+    { "G", 30 }, { "GB", 30 }, { "GIB", 30 },
+    { "T", 40 }, { "TB", 40 }, { "TIB", 40 },
+  };
+  const char *suffix;
+  double number;
+  g_autofree char *upper = NULL;
+
+  if (!split_number (text, &number, &suffix))
+    goto invalid;
+
+  upper = g_ascii_strup (suffix, -1);
+  g_strstrip (upper);
+  for (size_t i = 0; i < G_N_ELEMENTS (units); i++)
+    {
+      double bytes;
+
+      if (strcmp (upper, units[i].suffix) != 0)
+        continue;
+
+      bytes = ldexp (number, (int) units[i].shift);
+      if (bytes >= 18446744073709551616.0 || bytes != floor (bytes))
+        goto invalid;
+
+      *ret_bytes = (uint64_t) bytes;
+      return TRUE;
+    }
+
+invalid:
+  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+               "“%s” is not a size: use a number of bytes with an optional "
+               "K, M, G or T (powers of 1024), like 512, 4K, 64K, 1M, 1G",
+               text ? text : "");
+  return FALSE;
+}
+
+gboolean
+ds_parse_duration (const char  *text,
+                   uint64_t    *ret_ns,
+                   GError     **error)
+{
+  static const struct { const char *suffix; double ns; } units[] = {
+    { "", 1e9 }, { "s", 1e9 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 },
+    { "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
+  };
+  const char *suffix;
+  double number;
+  g_autofree char *lower = NULL;
+
+  if (!split_number (text, &number, &suffix))
+    goto invalid;
+
+  lower = g_ascii_strdown (suffix, -1);
+  g_strstrip (lower);
+  for (size_t i = 0; i < G_N_ELEMENTS (units); i++)
+    {
+      double ns;
+
+      if (strcmp (lower, units[i].suffix) != 0)
+        continue;
+
+      ns = number * units[i].ns;
+      if (ns >= 9.2e18)
+        goto invalid;
+
+      *ret_ns = (uint64_t) llround (ns);
+      return TRUE;
+    }
+
+invalid:
+  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+               "“%s” is not a duration: use a number with ms, s, m or h, "
+               "like 500ms, 5s, 1m",
+               text ? text : "");
+  return FALSE;
+}
+
+char *
+ds_format_rate (double  bytes_per_s,
+                DsUnits units)
+{
+  double unit = units == DS_UNITS_MIB ? 1048576.0 : 1e6;
+  const char *name = units == DS_UNITS_MIB ? "MiB/s" : "MB/s";
+  double v = bytes_per_s / unit;
+
+  if (!isfinite (v) || v < 0)
+    v = 0;
+  if (v >= 10.0)
+    return g_strdup_printf ("%.1f %s", v, name);
+
+  return g_strdup_printf ("%.3f %s", v, name);
+}
+
+char *
+ds_format_ms (double seconds)
+{
+  double ms = seconds * 1e3;
+
+  if (!isfinite (ms) || ms < 0)
+    return g_strdup ("–");
+  if (ms < 10.0)
+    return g_strdup_printf ("%.3f ms", ms);
+  if (ms < 100.0)
+    return g_strdup_printf ("%.2f ms", ms);
+
+  return g_strdup_printf ("%.1f ms", ms);
+}
+
+char *
+ds_format_block (uint64_t bytes)
+{
+  if (bytes < 1024)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " bytes", bytes);
+  if (bytes < 1024 * 1024)
+    return g_strdup_printf ("%g KB", (double) bytes / 1024.0);
+
+  return g_strdup_printf ("%g MB", (double) bytes / 1048576.0);
+}
+
+char *
+ds_format_size (uint64_t bytes)
+{
+  static const char *const names[] = { "bytes", "kB", "MB", "GB", "TB", "PB" };
+  double v = (double) bytes;
+  unsigned i = 0;
+
+  while (v >= 1000.0 && i + 1 < G_N_ELEMENTS (names))
+    {
+      v /= 1000.0;
+      i++;
+    }
+
+  if (i == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " bytes", bytes);
+  if (v >= 100.0)
+    return g_strdup_printf ("%.0f %s", v, names[i]);
+
+  return g_strdup_printf ("%.1f %s", v, names[i]);
+}

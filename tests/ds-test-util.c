@@ -1,0 +1,234 @@
+/* ds-test-util.c: loop devices and temporary files for integration tests
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ds-buffer.h"
+#include "ds-test-util.h"
+
+static char *scratch_dir;
+static pid_t owner_pid;
+
+const char *
+ds_test_scratch_dir (void)
+{
+  return scratch_dir;
+}
+
+gboolean
+ds_test_is_root (void)
+{
+  return geteuid () == 0;
+}
+
+void
+ds_test_require_root (const char *why)
+{
+  if (ds_test_is_root ())
+    return;
+
+  /* TAP: a plan of zero tests with a reason is a skipped program. */
+  printf ("1..0 # SKIP needs root: %s\n", why);
+  exit (0);
+}
+
+static char *
+read_sysfs (const char *path)
+{
+  char *contents = NULL;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return NULL;
+
+  return g_strstrip (contents);
+}
+
+void
+ds_test_cleanup (void)
+{
+  g_autoptr (GDir) dir = NULL;
+  const char *name;
+
+  /* Only the process that made the folder tears it down (forked tests
+   * exit through here too). */
+  if (scratch_dir == NULL || getpid () != owner_pid)
+    return;
+
+  dir = g_dir_open ("/sys/block", 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *attr = NULL;
+      g_autofree char *backing = NULL;
+
+      if (!g_str_has_prefix (name, "loop"))
+        continue;
+
+      attr = g_strdup_printf ("/sys/block/%s/loop/backing_file", name);
+      backing = read_sysfs (attr);
+      if (backing != NULL && g_str_has_prefix (backing, scratch_dir))
+        {
+          g_autofree char *dev = g_strdup_printf ("/dev/%s", name);
+          ds_test_loop_detach (dev);
+        }
+    }
+
+  {
+    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", scratch_dir);
+    if (system (cmd) != 0)
+      g_printerr ("could not remove %s\n", scratch_dir);
+  }
+  g_clear_pointer (&scratch_dir, g_free);
+}
+
+static void
+on_fatal_signal (int signo)
+{
+  ds_test_cleanup ();
+  signal (signo, SIG_DFL);
+  raise (signo);
+}
+
+void
+ds_test_init (const char *suite_name)
+{
+  g_autofree char *template = g_strdup_printf ("/var/tmp/ds-test-%s-XXXXXX", suite_name);
+
+  scratch_dir = g_mkdtemp (g_steal_pointer (&template));
+  if (scratch_dir == NULL)
+    {
+      perror ("mkdtemp");
+      exit (99);
+    }
+  owner_pid = getpid ();
+  atexit (ds_test_cleanup);
+  signal (SIGINT, on_fatal_signal);
+  signal (SIGTERM, on_fatal_signal);
+  signal (SIGABRT, on_fatal_signal);
+  signal (SIGSEGV, on_fatal_signal);
+}
+
+char *
+ds_test_make_file (const char *name,
+                   uint64_t    size_bytes,
+                   uint64_t    seed)
+{
+  g_autofree char *path = g_build_filename (scratch_dir, name, NULL);
+  g_autofree uint8_t *chunk = g_malloc (1 << 20);
+  DsRng rng;
+  int fd;
+
+  ds_rng_seed (&rng, seed);
+  fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  g_assert (fd >= 0);
+  for (uint64_t done = 0; done < size_bytes;)
+    {
+      size_t n = MIN ((uint64_t) (1 << 20), size_bytes - done);
+      ds_buffer_fill (chunk, n, &rng);
+      g_assert_cmpint (write (fd, chunk, n), ==, (ssize_t) n);
+      done += n;
+    }
+  g_assert_cmpint (fsync (fd), ==, 0);
+  close (fd);
+
+  return g_steal_pointer (&path);
+}
+
+int
+ds_test_run (const char *const *argv,
+             char             **ret_out,
+             char             **ret_err)
+{
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH,
+                     NULL, NULL, ret_out, ret_err, &status, &error))
+    {
+      g_printerr ("spawn %s: %s\n", argv[0], error->message);
+      return -1;
+    }
+
+  if (WIFEXITED (status))
+    return WEXITSTATUS (status);
+
+  return -1;
+}
+
+char *
+ds_test_loop_attach (const char *backing,
+                     gboolean    read_only)
+{
+  const char *argv_rw[] = { "losetup", "--find", "--show", "--direct-io=on", backing, NULL };
+  const char *argv_ro[] = { "losetup", "--find", "--show", "--direct-io=on", "-r", backing, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int rc;
+
+  rc = ds_test_run (read_only ? argv_ro : argv_rw, &out, &err);
+  if (rc != 0)
+    g_error ("losetup %s failed (%d): %s", backing, rc, err ? err : "");
+
+  return g_strdup (g_strstrip (out));
+}
+
+char *
+ds_test_loop_new (uint64_t size_bytes,
+                  gboolean read_only)
+{
+  static unsigned counter;
+  g_autofree char *name = g_strdup_printf ("disk-%d-%u.img", (int) getpid (), counter++);
+  g_autofree char *path = ds_test_make_file (name, size_bytes, counter * 7919 + 1);
+
+  return ds_test_loop_attach (path, read_only);
+}
+
+void
+ds_test_loop_detach (const char *device)
+{
+  const char *argv[] = { "losetup", "-d", device, NULL };
+
+  /* The kernel may hold the device for a moment after a close; retry. */
+  for (int i = 0; i < 50; i++)
+    {
+      if (ds_test_run (argv, NULL, NULL) == 0)
+        return;
+      g_usleep (20000);
+    }
+  g_printerr ("could not detach %s\n", device);
+}
+
+char *
+ds_test_checksum (const char *path)
+{
+  g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  uint8_t *buf = ds_buffer_alloc (1 << 20, 4096);
+  int fd = open (path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+  ssize_t n;
+
+  g_assert (fd >= 0);
+  while ((n = read (fd, buf, 1 << 20)) > 0)
+    g_checksum_update (sum, buf, (gsize) n);
+  g_assert_cmpint (n, ==, 0);
+  close (fd);
+  ds_buffer_free (buf);
+
+  return g_strdup (g_checksum_get_string (sum));
+}
+
+const char *
+ds_test_cli_path (void)
+{
+  const char *path = g_getenv ("DISKSCOPE_CLI");
+
+  return path != NULL ? path : "diskscope-cli";
+}

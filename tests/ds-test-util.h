@@ -1,0 +1,56 @@
+/* ds-test-util.h: loop devices and temporary files for integration tests
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+/* Call first in main(): makes the suite's scratch folder (under /var/tmp, a
+ * real filesystem that takes O_DIRECT) and arranges that ds_test_cleanup()
+ * runs at exit and on SIGINT/SIGTERM/SIGABRT/SIGSEGV. */
+void      ds_test_init        (const char *suite_name);
+/* Detaches every loop device whose backing file is in the scratch folder
+ * (so also those a crashed, forked test left behind) and removes the folder.
+ * Idempotent. */
+void      ds_test_cleanup     (void);
+const char *ds_test_scratch_dir (void);
+
+gboolean  ds_test_is_root     (void);
+/* For root-only test programs: when not root, prints a TAP skip with the
+ * reason and exits 0. */
+void      ds_test_require_root (const char *why);
+
+/* A file of @size_bytes in the scratch folder filled with pseudo-random data
+ * from @seed (so checksums mean something).  Returns its path. */
+char     *ds_test_make_file   (const char *name,
+                               uint64_t    size_bytes,
+                               uint64_t    seed);
+
+/* Attaches @backing with losetup --direct-io=on (and -r when @read_only);
+ * returns "/dev/loopN".  Aborts the test on failure. */
+char     *ds_test_loop_attach (const char *backing,
+                               gboolean    read_only);
+/* ds_test_make_file() + ds_test_loop_attach(). */
+char     *ds_test_loop_new    (uint64_t    size_bytes,
+                               gboolean    read_only);
+void      ds_test_loop_detach (const char *device);
+
+/* SHA-256 of a whole file or device, read with O_DIRECT (not the page
+ * cache).  Hex string. */
+char     *ds_test_checksum    (const char *path);
+
+/* Runs a command line (argv), returns the exit status (-1 if killed);
+ * stdout/stderr go to *ret_out / *ret_err when not NULL. */
+int       ds_test_run         (const char *const *argv,
+                               char             **ret_out,
+                               char             **ret_err);
+
+/* The built diskscope-cli (from the DISKSCOPE_CLI environment variable
+ * meson sets, or next to the test). */
+const char *ds_test_cli_path  (void);
+
+G_END_DECLS
