@@ -39,6 +39,10 @@ struct _DsRun {
   const gint        *cancel;
   DsRng              rng;
   double             progress; /* last progress reported, 0..1 */
+  /* Set by ds_run_io() on the first failed I/O, for the result. */
+  int                error_errno;
+  int64_t            error_offset_bytes;
+  gboolean           noted_fallback;
 };
 
 gboolean ds_run_cancelled (DsRun          *run);
