@@ -8,6 +8,8 @@
 #include <json-glib/json-glib.h>
 #include <stdint.h>
 
+#include "ds-units.h"
+
 G_BEGIN_DECLS
 
 /* In HD Tune's order: a session report lists its runs in this order. */
@@ -121,8 +123,10 @@ typedef struct {
   JsonNode  *(*to_json)   (const DsResult *result);
   gpointer   (*from_json) (JsonNode  *results,
                            GError   **error);
-  /* The report section's body (the common header is written by ds-report). */
+  /* The report section's body (the common header is written by ds-report).
+   * Rates in @units (ds_format_rate (bytes_per_s, units)). */
   void       (*report)    (const DsResult *result,
+                           DsUnits         units,
                            GString        *out);
 } DsBenchOps;
 
