@@ -1,0 +1,621 @@
+/* faultdisk.c: a FUSE file system serving one file that fails on purpose
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Tests attach MOUNT/disk with `losetup --direct-io=on` to get a real block
+ * device whose behaviour they control by writing lines to MOUNT/ctl:
+ *
+ *   read-error START LEN    reads touching [START, START+LEN) fail with EIO
+ *   write-error START LEN   same for writes
+ *   delay US                every I/O takes at least US microseconds
+ *   seek BASE_US US_PER_GIB a spinning disk: each I/O waits
+ *                           BASE_US + US_PER_GIB x distance from the end of
+ *                           the previous I/O (in GiB)
+ *   vanish                  every later I/O on disk fails with EIO
+ *   clear                   no errors, no delay, not vanished
+ *
+ * Reading MOUNT/ctl gives counters ("reads N", "writes N", "read_errors N",
+ * "write_errors N", "inflight_max N", "vanished 0|1", ...), one per line.
+ *
+ * Usage: faultdisk [--size BYTES] [--seed N] [--backing FILE] MOUNTPOINT
+ * Runs in the foreground, multithreaded (so queued I/O with a delay
+ * overlaps), until unmounted or sent SIGINT/SIGTERM.
+ *
+ * Only for tests: it is never installed.
+ */
+#define FUSE_USE_VERSION 312
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_RANGES 32
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+typedef struct {
+  uint64_t start;
+  uint64_t end;      /* exclusive */
+} Range;
+
+typedef struct {
+  /* Fixed at start. */
+  uint64_t  size_bytes;
+  uint8_t  *memory;          /* the disk's bytes when not backed by a file */
+  int       backing_fd;      /* -1 when in memory */
+
+  /* Changed through ctl; all under lock. */
+  pthread_mutex_t lock;
+  Range     read_errors[MAX_RANGES];
+  unsigned  n_read_errors;
+  Range     write_errors[MAX_RANGES];
+  unsigned  n_write_errors;
+  uint64_t  delay_us;
+  uint64_t  seek_base_us;
+  uint64_t  seek_us_per_gib;
+  int       vanished;
+  uint64_t  last_end;        /* where the previous I/O ended */
+
+  /* Counters. */
+  uint64_t  reads;
+  uint64_t  writes;
+  uint64_t  read_bytes;
+  uint64_t  write_bytes;
+  uint64_t  read_fail;
+  uint64_t  write_fail;
+  unsigned  inflight;
+  unsigned  inflight_max;
+} Disk;
+
+static Disk disk = {
+  .backing_fd = -1,
+  .lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+static const char *DISK_PATH = "/disk";
+static const char *CTL_PATH = "/ctl";
+
+/* xorshift64*: pseudo-random content so checksums mean something. */
+static void
+fill_random (uint8_t *buf, uint64_t len, uint64_t seed)
+{
+  uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+
+  for (uint64_t i = 0; i + 8 <= len; i += 8)
+    {
+      uint64_t v;
+
+      x ^= x >> 12;
+      x ^= x << 25;
+      x ^= x >> 27;
+      v = x * 0x2545F4914F6CDD1Dull;
+      memcpy (buf + i, &v, 8);
+    }
+}
+
+static int
+overlaps (const Range *ranges, unsigned n, uint64_t off, uint64_t len)
+{
+  for (unsigned i = 0; i < n; i++)
+    if (off < ranges[i].end && off + len > ranges[i].start)
+      return 1;
+  return 0;
+}
+
+static void
+sleep_us (uint64_t us)
+{
+  struct timespec ts = {
+    .tv_sec = (time_t) (us / 1000000),
+    .tv_nsec = (long) (us % 1000000) * 1000,
+  };
+
+  while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
+    ;
+}
+
+static void *
+fd_init (struct fuse_conn_info *conn,
+         struct fuse_config    *cfg)
+{
+  /* Let many asynchronous direct I/Os (loop with --direct-io=on at queue
+   * depth 32) reach us at once: the kernel's default is 12. */
+  conn->max_background = 128;
+  conn->congestion_threshold = 96;
+  cfg->direct_io = 1;
+  cfg->attr_timeout = 0;
+  cfg->entry_timeout = 0;
+  cfg->negative_timeout = 0;
+  return NULL;
+}
+
+static int
+fd_getattr (const char            *path,
+            struct stat           *st,
+            struct fuse_file_info *fi)
+{
+  memset (st, 0, sizeof *st);
+  st->st_uid = getuid ();
+  st->st_gid = getgid ();
+
+  if (strcmp (path, "/") == 0)
+    {
+      st->st_mode = S_IFDIR | 0755;
+      st->st_nlink = 2;
+    }
+  else if (strcmp (path, DISK_PATH) == 0)
+    {
+      st->st_mode = S_IFREG | 0600;
+      st->st_nlink = 1;
+      st->st_size = (off_t) disk.size_bytes;
+      st->st_blksize = 4096;
+      st->st_blocks = (blkcnt_t) (disk.size_bytes / 512);
+    }
+  else if (strcmp (path, CTL_PATH) == 0)
+    {
+      st->st_mode = S_IFREG | 0600;
+      st->st_nlink = 1;
+      st->st_size = 4096;
+    }
+  else
+    return -ENOENT;
+
+  return 0;
+}
+
+static int
+fd_readdir (const char               *path,
+            void                     *buf,
+            fuse_fill_dir_t           filler,
+            off_t                     offset,
+            struct fuse_file_info    *fi,
+            enum fuse_readdir_flags   flags)
+{
+  if (strcmp (path, "/") != 0)
+    return -ENOENT;
+
+  filler (buf, ".", NULL, 0, 0);
+  filler (buf, "..", NULL, 0, 0);
+  filler (buf, DISK_PATH + 1, NULL, 0, 0);
+  filler (buf, CTL_PATH + 1, NULL, 0, 0);
+  return 0;
+}
+
+static int
+fd_open (const char            *path,
+         struct fuse_file_info *fi)
+{
+  if (strcmp (path, DISK_PATH) != 0 && strcmp (path, CTL_PATH) != 0)
+    return -ENOENT;
+
+  /* No page cache: every read and write reaches us, so errors and delays
+   * are seen by whoever does the I/O. */
+  fi->direct_io = 1;
+  fi->keep_cache = 0;
+  fi->nonseekable = 0;
+  return 0;
+}
+
+static int
+fd_truncate (const char            *path,
+             off_t                  size,
+             struct fuse_file_info *fi)
+{
+  /* The disk has a fixed size; accept "truncating" to it (O_TRUNC). */
+  if (strcmp (path, CTL_PATH) == 0)
+    return 0;
+  if (strcmp (path, DISK_PATH) == 0 && (uint64_t) size == disk.size_bytes)
+    return 0;
+  return -EPERM;
+}
+
+/* Waits as the fault model says, counts, and decides whether this I/O
+ * fails.  Returns 0 or -EIO. */
+static int
+io_begin (int      is_write,
+          uint64_t off,
+          uint64_t len)
+{
+  uint64_t wait_us;
+  int failed;
+
+  pthread_mutex_lock (&disk.lock);
+  {
+    uint64_t distance = off > disk.last_end ? off - disk.last_end : disk.last_end - off;
+
+    wait_us = disk.delay_us + disk.seek_base_us
+              + (uint64_t) ((double) disk.seek_us_per_gib * (double) distance / GIB);
+    disk.last_end = off + len;
+    if (is_write)
+      failed = disk.vanished || overlaps (disk.write_errors, disk.n_write_errors, off, len);
+    else
+      failed = disk.vanished || overlaps (disk.read_errors, disk.n_read_errors, off, len);
+    if (is_write)
+      {
+        disk.writes++;
+        disk.write_fail += failed;
+      }
+    else
+      {
+        disk.reads++;
+        disk.read_fail += failed;
+      }
+    disk.inflight++;
+    if (disk.inflight > disk.inflight_max)
+      disk.inflight_max = disk.inflight;
+  }
+  pthread_mutex_unlock (&disk.lock);
+
+  if (wait_us > 0)
+    sleep_us (wait_us);
+
+  return failed ? -EIO : 0;
+}
+
+static void
+io_end (int      is_write,
+        uint64_t done)
+{
+  pthread_mutex_lock (&disk.lock);
+  disk.inflight--;
+  if (is_write)
+    disk.write_bytes += done;
+  else
+    disk.read_bytes += done;
+  pthread_mutex_unlock (&disk.lock);
+}
+
+static int
+ctl_read (char   *buf,
+          size_t  size,
+          off_t   offset)
+{
+  char text[1024];
+  int len;
+
+  pthread_mutex_lock (&disk.lock);
+  len = snprintf (text, sizeof text,
+                  "size %" PRIu64 "\n"
+                  "reads %" PRIu64 "\n"
+                  "writes %" PRIu64 "\n"
+                  "read_bytes %" PRIu64 "\n"
+                  "write_bytes %" PRIu64 "\n"
+                  "read_errors %" PRIu64 "\n"
+                  "write_errors %" PRIu64 "\n"
+                  "inflight %u\n"
+                  "inflight_max %u\n"
+                  "vanished %d\n"
+                  "delay_us %" PRIu64 "\n"
+                  "seek %" PRIu64 " %" PRIu64 "\n",
+                  disk.size_bytes, disk.reads, disk.writes, disk.read_bytes,
+                  disk.write_bytes, disk.read_fail, disk.write_fail,
+                  disk.inflight, disk.inflight_max, disk.vanished,
+                  disk.delay_us, disk.seek_base_us, disk.seek_us_per_gib);
+  pthread_mutex_unlock (&disk.lock);
+
+  if (offset >= len)
+    return 0;
+  if ((size_t) (len - offset) < size)
+    size = (size_t) (len - offset);
+  memcpy (buf, text + offset, size);
+  return (int) size;
+}
+
+/* One command line; 0 or -EINVAL. */
+static int
+ctl_command (char *line)
+{
+  char word[32];
+  uint64_t a = 0, b = 0;
+  int n;
+
+  n = sscanf (line, "%31s %" SCNu64 " %" SCNu64, word, &a, &b);
+  if (n < 1)
+    return 0;  /* blank line */
+
+  pthread_mutex_lock (&disk.lock);
+  if ((strcmp (word, "read-error") == 0 || strcmp (word, "write-error") == 0) && n == 3)
+    {
+      int is_write = word[0] == 'w';
+      Range *ranges = is_write ? disk.write_errors : disk.read_errors;
+      unsigned *count = is_write ? &disk.n_write_errors : &disk.n_read_errors;
+
+      if (*count == MAX_RANGES || b == 0)
+        goto bad;
+      ranges[*count].start = a;
+      ranges[*count].end = a + b;
+      (*count)++;
+    }
+  else if (strcmp (word, "delay") == 0 && n == 2)
+    disk.delay_us = a;
+  else if (strcmp (word, "seek") == 0 && n == 3)
+    {
+      disk.seek_base_us = a;
+      disk.seek_us_per_gib = b;
+    }
+  else if (strcmp (word, "vanish") == 0 && n == 1)
+    disk.vanished = 1;
+  else if (strcmp (word, "clear") == 0 && n == 1)
+    {
+      disk.n_read_errors = 0;
+      disk.n_write_errors = 0;
+      disk.delay_us = 0;
+      disk.seek_base_us = 0;
+      disk.seek_us_per_gib = 0;
+      disk.vanished = 0;
+    }
+  else if (strcmp (word, "reset-counters") == 0 && n == 1)
+    {
+      disk.reads = disk.writes = 0;
+      disk.read_bytes = disk.write_bytes = 0;
+      disk.read_fail = disk.write_fail = 0;
+      disk.inflight_max = disk.inflight;
+    }
+  else
+    goto bad;
+  pthread_mutex_unlock (&disk.lock);
+  return 0;
+
+bad:
+  pthread_mutex_unlock (&disk.lock);
+  fprintf (stderr, "faultdisk: bad control line: %s\n", line);
+  return -EINVAL;
+}
+
+static int
+ctl_write (const char *buf,
+           size_t      size)
+{
+  char *text = strndup (buf, size);
+  char *save = NULL;
+  int ret = (int) size;
+
+  if (text == NULL)
+    return -ENOMEM;
+  for (char *line = strtok_r (text, "\n", &save); line != NULL;
+       line = strtok_r (NULL, "\n", &save))
+    if (ctl_command (line) < 0)
+      {
+        ret = -EINVAL;
+        break;
+      }
+  free (text);
+  return ret;
+}
+
+static int
+fd_read (const char            *path,
+         char                  *buf,
+         size_t                 size,
+         off_t                  offset,
+         struct fuse_file_info *fi)
+{
+  uint64_t off = (uint64_t) offset;
+  int ret;
+
+  if (strcmp (path, CTL_PATH) == 0)
+    return ctl_read (buf, size, offset);
+  if (strcmp (path, DISK_PATH) != 0)
+    return -ENOENT;
+
+  if (off >= disk.size_bytes)
+    return 0;
+  if (size > disk.size_bytes - off)
+    size = (size_t) (disk.size_bytes - off);
+
+  ret = io_begin (0, off, size);
+  if (ret == 0)
+    {
+      if (disk.memory != NULL)
+        {
+          memcpy (buf, disk.memory + off, size);
+          ret = (int) size;
+        }
+      else
+        {
+          ssize_t n = pread (disk.backing_fd, buf, size, offset);
+          ret = n < 0 ? -errno : (int) n;
+        }
+    }
+  io_end (0, ret > 0 ? (uint64_t) ret : 0);
+  return ret;
+}
+
+static int
+fd_write (const char            *path,
+          const char            *buf,
+          size_t                 size,
+          off_t                  offset,
+          struct fuse_file_info *fi)
+{
+  uint64_t off = (uint64_t) offset;
+  int ret;
+
+  if (strcmp (path, CTL_PATH) == 0)
+    return ctl_write (buf, size);
+  if (strcmp (path, DISK_PATH) != 0)
+    return -ENOENT;
+
+  if (off >= disk.size_bytes || size > disk.size_bytes - off)
+    return -ENOSPC;
+
+  ret = io_begin (1, off, size);
+  if (ret == 0)
+    {
+      if (disk.memory != NULL)
+        {
+          memcpy (disk.memory + off, buf, size);
+          ret = (int) size;
+        }
+      else
+        {
+          ssize_t n = pwrite (disk.backing_fd, buf, size, offset);
+          ret = n < 0 ? -errno : (int) n;
+        }
+    }
+  io_end (1, ret > 0 ? (uint64_t) ret : 0);
+  return ret;
+}
+
+static int
+fd_fsync (const char            *path,
+          int                    datasync,
+          struct fuse_file_info *fi)
+{
+  if (disk.vanished && strcmp (path, DISK_PATH) == 0)
+    return -EIO;
+  if (disk.backing_fd >= 0 && fdatasync (disk.backing_fd) < 0)
+    return -errno;
+  return 0;
+}
+
+static const struct fuse_operations ops = {
+  .init = fd_init,
+  .getattr = fd_getattr,
+  .readdir = fd_readdir,
+  .open = fd_open,
+  .truncate = fd_truncate,
+  .read = fd_read,
+  .write = fd_write,
+  .fsync = fd_fsync,
+};
+
+static uint64_t
+parse_size (const char *text)
+{
+  char *end = NULL;
+  uint64_t v;
+
+  errno = 0;
+  v = strtoull (text, &end, 10);
+  if (errno != 0 || end == text)
+    goto bad;
+  switch (*end)
+    {
+    case 'K': v <<= 10; end++; break;
+    case 'M': v <<= 20; end++; break;
+    case 'G': v <<= 30; end++; break;
+    default: break;
+    }
+  if (*end != '\0')
+    goto bad;
+  return v;
+
+bad:
+  fprintf (stderr, "faultdisk: bad size: %s\n", text);
+  exit (2);
+}
+
+static void
+usage (void)
+{
+  fprintf (stderr,
+           "usage: faultdisk [--size BYTES] [--seed N] [--backing FILE] MOUNTPOINT\n"
+           "Serves MOUNTPOINT/disk (attach it with losetup --direct-io=on)\n"
+           "and MOUNTPOINT/ctl (write fault commands, read counters).\n");
+  exit (2);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *mountpoint = NULL;
+  const char *backing = NULL;
+  uint64_t size = 64ull << 20;
+  uint64_t seed = 1;
+  char *fuse_argv[] = {
+    argv[0], "-o", "fsname=faultdisk,subtype=faultdisk", NULL,
+  };
+  struct fuse_args args = FUSE_ARGS_INIT (3, fuse_argv);
+  struct fuse_loop_config *config;
+  struct fuse *fuse;
+  int ret;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--size") == 0 && i + 1 < argc)
+        size = parse_size (argv[++i]);
+      else if (strcmp (argv[i], "--seed") == 0 && i + 1 < argc)
+        seed = parse_size (argv[++i]);
+      else if (strcmp (argv[i], "--backing") == 0 && i + 1 < argc)
+        backing = argv[++i];
+      else if (strcmp (argv[i], "--help") == 0 || argv[i][0] == '-' || mountpoint != NULL)
+        usage ();
+      else
+        mountpoint = argv[i];
+    }
+  if (mountpoint == NULL)
+    usage ();
+
+  if (backing != NULL)
+    {
+      struct stat st;
+
+      disk.backing_fd = open (backing, O_RDWR | O_CLOEXEC);
+      if (disk.backing_fd < 0 || fstat (disk.backing_fd, &st) < 0)
+        {
+          fprintf (stderr, "faultdisk: %s: %s\n", backing, strerror (errno));
+          return 1;
+        }
+      disk.size_bytes = (uint64_t) st.st_size;
+    }
+  else
+    {
+      if (size == 0 || size % 4096 != 0)
+        {
+          fprintf (stderr, "faultdisk: the size must be a multiple of 4096\n");
+          return 2;
+        }
+      disk.size_bytes = size;
+      disk.memory = malloc (size);
+      if (disk.memory == NULL)
+        {
+          fprintf (stderr, "faultdisk: out of memory for %" PRIu64 " bytes\n", size);
+          return 1;
+        }
+      fill_random (disk.memory, size, seed);
+    }
+
+  fuse = fuse_new (&args, &ops, sizeof ops, NULL);
+  if (fuse == NULL)
+    return 1;
+  if (fuse_mount (fuse, mountpoint) != 0)
+    {
+      fuse_destroy (fuse);
+      return 1;
+    }
+  if (fuse_set_signal_handlers (fuse_get_session (fuse)) != 0)
+    {
+      fuse_unmount (fuse);
+      fuse_destroy (fuse);
+      return 1;
+    }
+
+  /* Enough threads that 32 queued I/Os, each sleeping for the delay,
+   * overlap instead of waiting for each other. */
+  config = fuse_loop_cfg_create ();
+  fuse_loop_cfg_set_max_threads (config, 96);
+  fuse_loop_cfg_set_idle_threads (config, 48);
+  ret = fuse_loop_mt (fuse, config);
+  fuse_loop_cfg_destroy (config);
+
+  fuse_remove_signal_handlers (fuse_get_session (fuse));
+  fuse_unmount (fuse);
+  fuse_destroy (fuse);
+  fuse_opt_free_args (&args);
+  free (disk.memory);
+  if (disk.backing_fd >= 0)
+    close (disk.backing_fd);
+
+  return ret == 0 ? 0 : 1;
+}
