@@ -709,9 +709,14 @@ ds_run (const DsBenchSpec *spec,
         }
     }
 
+  /* A workload whose pattern writes is a write test: same gate. */
+  if (spec->kind == DS_BENCH_WORKLOAD && spec->pattern != DS_PATTERN_READ &&
+      spec->pattern != DS_PATTERN_RANDREAD)
+    result->spec.write = TRUE;
+
   if (ops->opens_target)
     {
-      DsTargetOpenFlags flags = spec->write ? DS_TARGET_OPEN_WRITE : DS_TARGET_OPEN_READ;
+      DsTargetOpenFlags flags = run.spec->write ? DS_TARGET_OPEN_WRITE : DS_TARGET_OPEN_READ;
 
       run.target = ds_target_open (spec->target_path, flags, spec->destroy_data, &error);
       if (run.target == NULL)
