@@ -562,6 +562,16 @@ ds_fault_proc_wait (DsFaultProc *proc,
 int64_t
 ds_fault_proc_end_time (DsFaultProc *proc)
 {
+  if (proc->end_us == 0)
+    {
+      int status;
+
+      if (waitpid (proc->pid, &status, WNOHANG) == proc->pid)
+        {
+          proc->end_us = g_get_monotonic_time ();
+          proc->status = WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+        }
+    }
   return proc->end_us;
 }
 

@@ -88,7 +88,7 @@ void         ds_fault_proc_signal     (DsFaultProc       *proc,
  * signal, -2 if still running after @timeout_ms (it is then killed). */
 int          ds_fault_proc_wait       (DsFaultProc       *proc,
                                        int                timeout_ms);
-/* Monotonic time (us) the process was seen gone; 0 while running. */
+/* Monotonic time (us) the process was seen gone; 0 while it runs. */
 int64_t      ds_fault_proc_end_time   (DsFaultProc       *proc);
 /* What it printed (after ds_fault_proc_wait()). */
 char        *ds_fault_proc_stdout     (DsFaultProc       *proc);
