@@ -1,0 +1,37 @@
+/* ds-bench-file.h: HD Tune's File Benchmark (command "file")
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+/* Time per row (and per block size and direction in the block size test)
+ * when spec->duration_ns is 0. */
+#define DS_FILE_DEFAULT_ROW_NS (UINT64_C (3) * 1000000000)
+#define DS_FILE_DEFAULT_BLOCK_ROW_NS (UINT64_C (1) * 1000000000)
+/* Smallest test file: the block size test needs room for 8 MB blocks. */
+#define DS_FILE_MIN_BYTES (UINT64_C (16) * 1024 * 1024)
+/* Sequential rows (and the fill) use this block size. */
+#define DS_FILE_SEQUENTIAL_BYTES (8 * 1024 * 1024)
+#define DS_FILE_RANDOM_BYTES 4096
+#define DS_FILE_QUEUE_DEPTH 32
+
+typedef struct {
+  char    *directory;           /* where the file was */
+  uint64_t file_bytes;          /* the size tested (after clamping) */
+  gboolean buffered;            /* ran through the page cache */
+  gboolean tmpfile;             /* O_TMPFILE (else a hidden unlinked name) */
+  double   sequential_read_bytes_per_s;   /* < 0: not measured */
+  double   sequential_write_bytes_per_s;
+  double   random_read_iops;
+  double   random_write_iops;
+  double   random_read_qd32_iops;
+  double   random_write_qd32_iops;
+  GArray  *block_size;          /* DsBlockSizeRow (ds-bench-block-size.h) */
+} DsFileData;
+
+G_END_DECLS
