@@ -157,8 +157,9 @@ loop_new_partitioned (void)
   if (!g_file_test (p1, G_FILE_TEST_EXISTS))
     {
       const char *partx[] = { "partx", "-a", dev, NULL };
+      g_autofree char *partx_err = NULL;
 
-      ck_assert_msg (ds_test_run (partx, NULL, &err) == 0, "partx -a %s: %s", dev, err);
+      ck_assert_msg (ds_test_run (partx, NULL, &partx_err) == 0, "partx -a %s: %s", dev, partx_err);
     }
   for (int i = 0; i < 100 && !g_file_test (p1, G_FILE_TEST_EXISTS); i++)
     g_usleep (20000);
