@@ -19,19 +19,27 @@ split_number (const char  *text,
               double      *ret_number,
               const char **ret_suffix)
 {
-  char *end = NULL;
+  g_autofree char *number = NULL;
+  const char *end;
+  char *parsed_end = NULL;
   double v;
 
   if (text == NULL)
     return FALSE;
   while (g_ascii_isspace (*text))
     text++;
-  if (!g_ascii_isdigit (*text) && *text != '.')
+
+  /* Plain decimal only (strtod would also take hex, "inf", exponents). */
+  end = text;
+  while (g_ascii_isdigit (*end) || *end == '.')
+    end++;
+  if (end == text)
     return FALSE;
+  number = g_strndup (text, (gsize) (end - text));
 
   errno = 0;
-  v = g_ascii_strtod (text, &end);
-  if (errno != 0 || end == text || !isfinite (v) || v < 0)
+  v = g_ascii_strtod (number, &parsed_end);
+  if (errno != 0 || *parsed_end != '\0' || !isfinite (v) || v < 0)
     return FALSE;
 
   *ret_number = v;

@@ -232,3 +232,18 @@ ds_test_cli_path (void)
 
   return path != NULL ? path : "diskscope-cli";
 }
+
+int
+ds_test_run_suite (Suite *suite)
+{
+  SRunner *runner = srunner_create (suite);
+  int failed;
+
+  srunner_set_tap (runner, "/dev/stdout");
+  srunner_set_fork_status (runner, CK_FORK);
+  srunner_run_all (runner, CK_SILENT);
+  failed = srunner_ntests_failed (runner);
+  srunner_free (runner);
+
+  return failed == 0 ? 0 : 1;
+}

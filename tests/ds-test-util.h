@@ -53,4 +53,9 @@ int       ds_test_run         (const char *const *argv,
  * meson sets, or next to the test). */
 const char *ds_test_cli_path  (void);
 
+/* Runs a Check suite with TAP output on stdout (meson's protocol: 'tap'),
+ * forking each test; returns the exit status for main(). */
+#include <check.h>
+int       ds_test_run_suite   (Suite *suite);
+
 G_END_DECLS

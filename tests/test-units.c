@@ -1,0 +1,116 @@
+/* test-units.c: size and duration parsing, formatting
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "ds-error.h"
+#include "ds-test-util.h"
+#include "ds-units.h"
+
+START_TEST (test_sizes)
+{
+  static const struct { const char *text; uint64_t bytes; } ok[] = {
+    { "512", 512 }, { "4K", 4096 }, { "4k", 4096 }, { "64K", 65536 },
+    { "1M", 1048576 }, { "8M", 8388608 }, { "1G", 1073741824 },
+    { "2T", UINT64_C (2) << 40 }, { "0.5K", 512 }, { "4KiB", 4096 },
+    { "1MB", 1048576 }, { "100B", 100 }, { "0", 0 },
+  };
+
+  for (unsigned i = 0; i < G_N_ELEMENTS (ok); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      uint64_t v = 1234;
+
+      ck_assert_msg (ds_parse_size (ok[i].text, &v, &error), "%s: %s", ok[i].text,
+                     error ? error->message : "");
+      ck_assert_uint_eq (v, ok[i].bytes);
+    }
+}
+END_TEST
+
+START_TEST (test_bad_sizes)
+{
+  static const char *const bad[] = {
+    "", "K", "-4K", "4X", "4 K B", "abc", "1.3", "99999999999T", "0x10", NULL,
+  };
+
+  for (unsigned i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      uint64_t v = 77;
+
+      ck_assert_msg (!ds_parse_size (bad[i], &v, &error), "%s parsed", bad[i] ? bad[i] : "NULL");
+      ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_INVALID));
+      ck_assert_ptr_nonnull (strstr (error->message, "size"));
+      ck_assert_uint_eq (v, 77);
+    }
+}
+END_TEST
+
+START_TEST (test_durations)
+{
+  static const struct { const char *text; uint64_t ns; } ok[] = {
+    { "500ms", 500000000 }, { "5s", UINT64_C (5000000000) }, { "1m", UINT64_C (60000000000) },
+    { "2", UINT64_C (2000000000) }, { "250us", 250000 }, { "1h", UINT64_C (3600000000000) },
+    { "1.5s", 1500000000 }, { "10ns", 10 },
+  };
+  static const char *const bad[] = { "", "s", "5x", "-1s", "ms5", NULL };
+
+  for (unsigned i = 0; i < G_N_ELEMENTS (ok); i++)
+    {
+      uint64_t v = 0;
+
+      ck_assert_msg (ds_parse_duration (ok[i].text, &v, NULL), "%s", ok[i].text);
+      ck_assert_uint_eq (v, ok[i].ns);
+    }
+  for (unsigned i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      uint64_t v = 5;
+
+      ck_assert (!ds_parse_duration (bad[i], &v, &error));
+      ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_INVALID));
+      ck_assert_uint_eq (v, 5);
+    }
+}
+END_TEST
+
+START_TEST (test_formatting)
+{
+  g_autofree char *r1 = ds_format_rate (153.9e6, DS_UNITS_MB);
+  g_autofree char *r2 = ds_format_rate (0.097e6, DS_UNITS_MB);
+  g_autofree char *r3 = ds_format_rate (1048576.0 * 100, DS_UNITS_MIB);
+  g_autofree char *t1 = ds_format_ms (0.00594);
+  g_autofree char *t2 = ds_format_ms (0.018387);
+  g_autofree char *b1 = ds_format_block (512);
+  g_autofree char *b2 = ds_format_block (4096);
+  g_autofree char *b3 = ds_format_block (1 << 20);
+  g_autofree char *s1 = ds_format_size (500107862016);
+
+  ck_assert_str_eq (r1, "153.9 MB/s");
+  ck_assert_str_eq (r2, "0.097 MB/s");
+  ck_assert_str_eq (r3, "100.0 MiB/s");
+  ck_assert_str_eq (t1, "5.940 ms");
+  ck_assert_str_eq (t2, "18.39 ms");
+  ck_assert_str_eq (b1, "512 bytes");
+  ck_assert_str_eq (b2, "4 KB");
+  ck_assert_str_eq (b3, "1 MB");
+  ck_assert_str_eq (s1, "500 GB");
+}
+END_TEST
+
+int
+main (void)
+{
+  Suite *s = suite_create ("units");
+  TCase *tc = tcase_create ("core");
+
+  tcase_add_test (tc, test_sizes);
+  tcase_add_test (tc, test_bad_sizes);
+  tcase_add_test (tc, test_durations);
+  tcase_add_test (tc, test_formatting);
+  suite_add_tcase (s, tc);
+
+  return ds_test_run_suite (s);
+}
