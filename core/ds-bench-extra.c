@@ -473,12 +473,6 @@ extra_from_json (JsonNode  *results,
       !rows_from_json (o, "read", &data->read_present, data->read, error) ||
       !rows_from_json (o, "write", &data->write_present, data->write, error))
     goto fail;
-  if (!data->read_present && !data->write_present)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "results has neither read nor write rows");
-      goto fail;
-    }
 
   return data;
 

@@ -12,8 +12,9 @@
  * (IOPS), and the block size test (ds-bench-block-size.c) on the file.
  *
  * O_DIRECT throughout; a filesystem that refuses it gives a clear error, and
- * --buffered runs through the page cache instead (noted, with a warning in
- * the report: those figures are the cache's, not the disk's).
+ * with --buffered (spec->buffered) the run goes through the page cache there
+ * instead (noted, with a warning in the report: those figures are the
+ * cache's as much as the disk's).  Where O_DIRECT works it is always used.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -431,7 +432,7 @@ file_run (DsRun   *run,
   const char *dir = spec->target_path != NULL && spec->target_path[0] != '\0' ?
                     spec->target_path : ".";
   uint64_t want = spec->file_size_bytes != 0 ? spec->file_size_bytes : UINT64_C (1) << 30;
-  gboolean direct = !spec->buffered;
+  gboolean direct = TRUE;
   g_autoptr (DsTarget) target = NULL;
   DsTarget *saved_target;
   struct statvfs vfs;
@@ -443,7 +444,6 @@ file_run (DsRun   *run,
   int ret;
 
   data->directory = g_strdup (dir);
-  data->buffered = spec->buffered;
 
   if (stat (dir, &st) != 0)
     {
@@ -502,13 +502,14 @@ file_run (DsRun   *run,
     }
   data->file_bytes = size;
 
-  fd = open_test_file (dir, direct, &data->tmpfile);
-  if (fd == -EINVAL && direct)
+  fd = open_test_file (dir, TRUE, &data->tmpfile);
+  if (fd == -EINVAL)
     {
-      gboolean tmp;
-      int probe = open_test_file (dir, FALSE, &tmp);
+      /* EINVAL from an open that asks O_DIRECT: is it the O_DIRECT? */
+      gboolean tmpfile;
+      int probe = open_test_file (dir, FALSE, &tmpfile);
 
-      if (probe >= 0)
+      if (probe >= 0 && !spec->buffered)
         {
           close (probe);
           g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
@@ -516,6 +517,9 @@ file_run (DsRun   *run,
                        "--buffered runs anyway, through the page cache", dir);
           return -EINVAL;
         }
+      fd = probe;
+      data->tmpfile = tmpfile;
+      direct = FALSE;
     }
   if (fd < 0)
     {
@@ -538,7 +542,8 @@ file_run (DsRun   *run,
       return fd;
     }
 
-  if (spec->buffered)
+  data->buffered = !direct;
+  if (data->buffered)
     ds_result_add_note (run->result,
                         "buffered: the file was read and written through the "
                         "page cache, so the figures are the cache's as much "

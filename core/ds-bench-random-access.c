@@ -492,12 +492,6 @@ ra_from_json (JsonNode  *results,
       !dir_from_json (o, "read", &data->read, error) ||
       !dir_from_json (o, "write", &data->write, error))
     goto fail;
-  if (!data->read.present && !data->write.present)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "results has neither read nor write rows");
-      goto fail;
-    }
 
   return data;
 
