@@ -473,11 +473,12 @@ classify (const char *name,
 }
 
 /* Builds the record of /sys/class/block/@name.  @mounts from read_mounts();
- * @udev may be NULL (no database). */
+ * @udev may be NULL (no database); @probe: read the device for signatures. */
 static DsDevice *
 device_new_from_sysfs (const char *name,
                        GPtrArray  *mounts,
-                       DsUdev     *udev)
+                       DsUdev     *udev,
+                       gboolean    probe)
 {
   g_autofree char *link = g_build_filename (SYS_CLASS_BLOCK, name, NULL);
   g_autofree char *sysdir = NULL;
@@ -596,7 +597,7 @@ device_new_from_sysfs (const char *name,
   else
     device->partitions = list_partitions (sysdir);
 
-  if (device->size_bytes > 0)
+  if (probe && device->size_bytes > 0)
     probe_signature (device->path, &device->signature, &device->signature_label);
 
   return g_steal_pointer (&device);
@@ -668,7 +669,7 @@ ds_device_list (GError **error)
   /* Whole devices in natural order, each followed by its partitions. */
   for (guint i = 0; i < names->len; i++)
     {
-      DsDevice *device = device_new_from_sysfs (g_ptr_array_index (names, i), mounts, udev);
+      DsDevice *device = device_new_from_sysfs (g_ptr_array_index (names, i), mounts, udev, TRUE);
 
       if (device == NULL)
         continue;
@@ -710,9 +711,10 @@ ds_device_list (GError **error)
   return g_steal_pointer (&devices);
 }
 
-DsDevice *
-ds_device_lookup (const char  *path,
-                  GError     **error)
+static DsDevice *
+lookup (const char  *path,
+        gboolean     probe,
+        GError     **error)
 {
   g_autoptr (GPtrArray) mounts = NULL;
   g_autoptr (DsUdev) udev = NULL;
@@ -776,7 +778,7 @@ ds_device_lookup (const char  *path,
 
   mounts = read_mounts ();
   udev = udev_if_database ();
-  device = device_new_from_sysfs (name, mounts, udev);
+  device = device_new_from_sysfs (name, mounts, udev, probe);
   if (device == NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
@@ -785,6 +787,20 @@ ds_device_lookup (const char  *path,
     }
 
   return device;
+}
+
+DsDevice *
+ds_device_lookup (const char  *path,
+                  GError     **error)
+{
+  return lookup (path, TRUE, error);
+}
+
+DsDevice *
+ds_device_lookup_identity (const char  *path,
+                           GError     **error)
+{
+  return lookup (path, FALSE, error);
 }
 
 static void

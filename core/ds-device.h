@@ -74,6 +74,12 @@ GPtrArray    *ds_device_list         (GError         **error);
 DsDevice     *ds_device_lookup       (const char      *path,
                                       GError         **error);
 
+/* The same without reading the device (no signature probe: signature and
+ * signature_label are NULL): for opening a target, where a buffered read of
+ * the device would show up in what is measured. */
+DsDevice     *ds_device_lookup_identity (const char   *path,
+                                         GError      **error);
+
 /* TRUE if something uses the device: mounted (it or a partition), holders,
  * swap.  @ret_reason gets a user-facing sentence ("mounted at /mnt"). */
 gboolean      ds_device_in_use       (const DsDevice  *device,

@@ -223,7 +223,7 @@ underlying_device (const struct stat *st)
   base = g_path_get_basename (real);
   free (real);
 
-  return ds_device_lookup (base, NULL);
+  return ds_device_lookup_identity (base, NULL);
 }
 
 /* Sets the alignment of a regular file from STATX_DIOALIGN, or from the
@@ -377,7 +377,7 @@ ds_target_open (const char         *path,
       target->physical_block_size = MAX ((uint32_t) physical, (uint32_t) logical);
       target->mem_align = MAX (512u, (uint32_t) logical);
 
-      device = ds_device_lookup (path, NULL);
+      device = ds_device_lookup_identity (path, NULL);
       if (device != NULL)
         {
           target->rotational = device->rotational;

@@ -228,9 +228,22 @@ ds_test_checksum (const char *path)
 const char *
 ds_test_cli_path (void)
 {
+  static char *fallback;
   const char *path = g_getenv ("DISKSCOPE_CLI");
 
-  return path != NULL ? path : "diskscope-cli";
+  if (path != NULL)
+    return path;
+
+  /* Run by hand from the build tree: build/tests/X -> build/app/. */
+  if (fallback == NULL)
+    {
+      g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+      g_autofree char *dir = exe ? g_path_get_dirname (exe) : g_strdup (".");
+
+      fallback = g_build_filename (dir, "..", "app", "diskscope-cli", NULL);
+    }
+
+  return fallback;
 }
 
 int

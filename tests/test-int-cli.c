@@ -1,0 +1,376 @@
+/* test-int-cli.c: diskscope-cli benchmark and workload on real loop devices
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "ds-test-util.h"
+
+static char *device;
+
+static void
+setup (void)
+{
+  device = ds_test_loop_new (64 << 20, FALSE);
+}
+
+static void
+teardown (void)
+{
+  ds_test_loop_detach (device);
+  g_clear_pointer (&device, g_free);
+}
+
+/* Runs the CLI; returns its exit status, parsed JSON stdout in *ret_root
+ * (when asked) and stderr in *ret_err. */
+static int
+cli (JsonNode         **ret_root,
+     char             **ret_err,
+     const char        *first,
+     ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *arg;
+  va_list ap;
+  int rc;
+
+  g_ptr_array_add (argv, (gpointer) ds_test_cli_path ());
+  va_start (ap, first);
+  for (arg = first; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+
+  rc = ds_test_run ((const char *const *) argv->pdata, &out, &err);
+  if (ret_root != NULL)
+    {
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_autoptr (GError) error = NULL;
+
+      ck_assert_msg (json_parser_load_from_data (parser, out, -1, &error),
+                     "stdout is not JSON (%s): %.200s / stderr %.300s",
+                     error ? error->message : "", out, err);
+      *ret_root = json_node_copy (json_parser_get_root (parser));
+    }
+  if (ret_err != NULL)
+    *ret_err = g_steal_pointer (&err);
+
+  return rc;
+}
+
+static JsonObject *
+obj (JsonNode *root, const char *path)
+{
+  g_auto (GStrv) parts = g_strsplit (path, ".", -1);
+  JsonObject *o = json_node_get_object (root);
+
+  for (unsigned i = 0; parts[i] != NULL; i++)
+    {
+      ck_assert_msg (json_object_has_member (o, parts[i]), "%s: no %s", path, parts[i]);
+      o = json_object_get_object_member (o, parts[i]);
+    }
+  return o;
+}
+
+/* Sectors the kernel saw read and written on a block device. */
+static void
+device_sectors (const char *dev,
+                uint64_t   *ret_read,
+                uint64_t   *ret_written)
+{
+  g_autofree char *path = g_strdup_printf ("/sys/block/%s/stat", dev + strlen ("/dev/"));
+  g_autofree char *text = NULL;
+  unsigned long long f[11] = { 0 };
+
+  ck_assert (g_file_get_contents (path, &text, NULL, NULL));
+  ck_assert_int_ge (sscanf (text, "%llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2], &f[3],
+                            &f[4], &f[5], &f[6]), 7);
+  *ret_read = f[2];
+  *ret_written = f[6];
+}
+
+START_TEST (test_workload_counts_exactly)
+{
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *err = NULL;
+  JsonObject *read;
+  uint64_t r0, w0, r1, w1, ios, bytes;
+  int rc;
+
+  device_sectors (device, &r0, &w0);
+  rc = cli (&root, &err, "workload", device, "--pattern", "randread", "--block-size", "4K",
+            "--queue-depth", "8", "--duration", "1s", "--json", NULL);
+  ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
+  device_sectors (device, &r1, &w1);
+
+  ck_assert_str_eq (json_object_get_string_member (json_node_get_object (root), "test"), "workload");
+  ck_assert (json_object_get_boolean_member (json_node_get_object (root), "complete"));
+  read = obj (root, "results.read");
+  ios = (uint64_t) json_object_get_int_member (read, "ios");
+  bytes = (uint64_t) json_object_get_int_member (read, "io_bytes");
+  ck_assert_uint_gt (ios, 100);
+  ck_assert_uint_eq (bytes, ios * 4096);
+  /* What the kernel counted is what we counted: every I/O went to the
+   * device (O_DIRECT, no page cache), none was dropped. */
+  ck_assert_uint_eq ((r1 - r0) * 512, bytes);
+  ck_assert_uint_eq (w1, w0);
+  ck_assert (json_object_get_double_member (read, "iops") > 0);
+  ck_assert_double_eq_tol (json_object_get_double_member (read, "bytes_per_s"),
+                           json_object_get_double_member (read, "iops") * 4096, 1);
+  {
+    JsonObject *lat = json_object_get_object_member (read, "latency_s");
+    double min = json_object_get_double_member (lat, "min");
+    double mean = json_object_get_double_member (lat, "mean");
+    double p50 = json_object_get_double_member (lat, "p50");
+    double p99 = json_object_get_double_member (lat, "p99");
+    double max = json_object_get_double_member (lat, "max");
+
+    ck_assert (min > 0 && min <= mean && mean <= max);
+    ck_assert (p50 <= p99 * 1.01 && p99 <= max * 1.01);
+    ck_assert (json_object_has_member (lat, "p90") && json_object_has_member (lat, "p99_9"));
+  }
+  ck_assert (json_object_has_member (obj (root, "results"), "cpu"));
+  ck_assert_str_eq (json_object_get_string_member (obj (root, "results"), "engine"), "io_uring");
+}
+END_TEST
+
+START_TEST (test_workload_mixed_threads)
+{
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *err = NULL;
+  JsonObject *read, *write;
+  uint64_t r0, w0, r1, w1;
+  int64_t rios, wios;
+  int rc;
+
+  device_sectors (device, &r0, &w0);
+  rc = cli (&root, &err, "workload", device, "--pattern", "randrw", "--read-mix", "70",
+            "--block-size", "8K", "--threads", "2", "--queue-depth", "4", "--engine", "threads",
+            "--duration", "1s", "--destroy-data", device, "--json", NULL);
+  ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
+  device_sectors (device, &r1, &w1);
+
+  read = obj (root, "results.read");
+  write = obj (root, "results.write");
+  rios = json_object_get_int_member (read, "ios");
+  wios = json_object_get_int_member (write, "ios");
+  ck_assert_int_eq (json_object_get_int_member (read, "io_bytes"), rios * 8192);
+  ck_assert_int_eq (json_object_get_int_member (write, "io_bytes"), wios * 8192);
+  /* Writes exactly; reads too, but for the write gate's signature probe
+   * (libblkid reads the device once before the run). */
+  ck_assert_uint_ge ((r1 - r0) * 512, (uint64_t) rios * 8192);
+  ck_assert_uint_le ((r1 - r0) * 512, (uint64_t) rios * 8192 + (2 << 20));
+  ck_assert_uint_eq ((w1 - w0) * 512, (uint64_t) wios * 8192);
+  /* 70/30 within a few percent over thousands of I/Os. */
+  ck_assert_msg (rios > 0 && wios > 0 && fabs ((double) rios / (rios + wios) - 0.7) < 0.05,
+                 "%ld reads, %ld writes", (long) rios, (long) wios);
+  ck_assert_str_eq (json_object_get_string_member (obj (root, "results"), "engine"), "threads");
+}
+END_TEST
+
+START_TEST (test_workload_sequential_ramp)
+{
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *err = NULL;
+  JsonObject *read;
+  int rc;
+
+  rc = cli (&root, &err, "workload", device, "--pattern", "read", "--block-size", "1M",
+            "--duration", "500ms", "--ramp", "200ms", "--offset", "1M", "--span", "32M",
+            "--json", NULL);
+  ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
+  read = obj (root, "results.read");
+  ck_assert_int_eq (json_object_get_int_member (read, "io_bytes"),
+                    json_object_get_int_member (read, "ios") * (1 << 20));
+  /* The ramp is not in the run time. */
+  ck_assert (json_object_get_double_member (obj (root, "results"), "runtime_s") < 0.7);
+  ck_assert_str_eq (json_object_get_string_member (obj (root, "results"), "engine"), "sync");
+}
+END_TEST
+
+START_TEST (test_benchmark_200_points)
+{
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *before = ds_test_checksum (device);
+  g_autofree char *after = NULL;
+  JsonObject *read, *transfer, *target;
+  JsonArray *points;
+  int64_t prev = -1;
+  int rc;
+
+  rc = cli (&root, &err, "benchmark", device, "--accuracy", "1", "--json", NULL);
+  ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
+
+  target = obj (root, "target");
+  ck_assert_str_eq (json_object_get_string_member (target, "path"), device);
+  ck_assert_str_eq (json_object_get_string_member (target, "kind"), "block");
+  ck_assert_int_eq (json_object_get_int_member (target, "size_bytes"), 64 << 20);
+  ck_assert_int_eq (json_object_get_int_member (target, "logical_block_size"), 512);
+
+  read = obj (root, "results.read");
+  transfer = json_object_get_object_member (read, "transfer");
+  points = json_object_get_array_member (transfer, "points");
+  ck_assert_uint_eq (json_array_get_length (points), 200);
+  for (guint i = 0; i < 200; i++)
+    {
+      JsonObject *p = json_array_get_object_element (points, i);
+      int64_t off = json_object_get_int_member (p, "offset_bytes");
+
+      ck_assert_int_gt (off, prev);
+      ck_assert_int_lt (off, 64 << 20);
+      ck_assert (json_object_get_double_member (p, "bytes_per_s") > 0);
+      ck_assert (json_object_get_null_member (p, "error"));
+      prev = off;
+    }
+  ck_assert (json_object_get_double_member (transfer, "min_bytes_per_s") <=
+             json_object_get_double_member (transfer, "avg_bytes_per_s"));
+  ck_assert (json_object_get_double_member (transfer, "avg_bytes_per_s") <=
+             json_object_get_double_member (transfer, "max_bytes_per_s"));
+  ck_assert (json_object_get_double_member (read, "access_time_s") > 0);
+  ck_assert (json_object_get_double_member (read, "burst_bytes_per_s") > 0);
+  ck_assert (json_object_get_double_member (read, "cpu_percent") >= 0);
+  ck_assert (!json_object_has_member (obj (root, "results"), "write"));
+
+  /* A read test changes nothing. */
+  after = ds_test_checksum (device);
+  ck_assert_str_eq (before, after);
+}
+END_TEST
+
+START_TEST (test_benchmark_capacity_and_report)
+{
+  g_autofree char *dir = g_build_filename (ds_test_scratch_dir (), "out", NULL);
+  g_autofree char *json = g_build_filename (dir, "r.json", NULL);
+  const char *argv_bench[] = { ds_test_cli_path (), "benchmark", device, "--accuracy", "1",
+                               "--capacity", "16M", "--block-size", "128K", "--output", json, NULL };
+  const char *argv_report[] = { ds_test_cli_path (), "report", json, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *report = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *points;
+
+  g_mkdir_with_parents (dir, 0700);
+  ck_assert_int_eq (ds_test_run (argv_bench, &out, &err), 0);
+  /* Human output: HD Tune's layout. */
+  ck_assert_ptr_nonnull (strstr (out, "Read transfer rate"));
+  ck_assert_ptr_nonnull (strstr (out, "Transfer Rate Average : "));
+  ck_assert_ptr_nonnull (strstr (out, "Test capacity: 16.8 MB"));
+  ck_assert_ptr_nonnull (strstr (out, "Burst Rate"));
+
+  ck_assert (json_parser_load_from_file (parser, json, NULL));
+  points = json_object_get_array_member (
+    json_object_get_object_member (
+      json_object_get_object_member (
+        json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "results"),
+        "read"),
+      "transfer"),
+    "points");
+  ck_assert_uint_eq (json_array_get_length (points), 200);
+  for (guint i = 0; i < 200; i++)
+    ck_assert_int_lt (json_object_get_int_member (json_array_get_object_element (points, i), "offset_bytes"),
+                      16 << 20);
+
+  ck_assert_int_eq (ds_test_run (argv_report, &report, NULL), 0);
+  ck_assert_ptr_nonnull (strstr (report, "Transfer Rate Average : "));
+}
+END_TEST
+
+START_TEST (test_write_needs_confirmation)
+{
+  g_autofree char *before = ds_test_checksum (device);
+  g_autofree char *after = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *wrong = g_strdup_printf ("--destroy-data=%s", "/dev/loop-nope");
+  g_autofree char *right = g_strdup_printf ("--destroy-data=%s", device);
+  int rc;
+
+  rc = cli (NULL, &err, "benchmark", device, "--write", "--accuracy", "1", NULL);
+  ck_assert_int_eq (rc, 3);
+  ck_assert_ptr_nonnull (strstr (err, device));
+  g_clear_pointer (&err, g_free);
+  rc = cli (NULL, &err, "benchmark", device, "--write", wrong, "--accuracy", "1", NULL);
+  ck_assert_int_eq (rc, 3);
+  g_clear_pointer (&err, g_free);
+  rc = cli (NULL, &err, "workload", device, "--pattern", "randwrite", "--duration", "200ms", NULL);
+  ck_assert_int_eq (rc, 3);
+  after = ds_test_checksum (device);
+  ck_assert_str_eq (before, after);
+
+  /* Confirmed: it writes (the content changes). */
+  g_clear_pointer (&err, g_free);
+  rc = cli (NULL, &err, "benchmark", device, "--write", right, "--accuracy", "1", NULL);
+  ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
+  g_free (after);
+  after = ds_test_checksum (device);
+  ck_assert_str_ne (before, after);
+}
+END_TEST
+
+START_TEST (test_errors_and_usage)
+{
+  g_autofree char *err = NULL;
+  int rc;
+
+  rc = cli (NULL, &err, "benchmark", "/dev/does-not-exist", "--accuracy", "1", NULL);
+  ck_assert_int_eq (rc, 1);
+  ck_assert_ptr_nonnull (strstr (err, "/dev/does-not-exist"));
+  g_clear_pointer (&err, g_free);
+
+  /* This machine's system disk refuses to open (EPERM). */
+  if (g_file_test ("/dev/vda", G_FILE_TEST_EXISTS))
+    {
+      rc = cli (NULL, &err, "benchmark", "/dev/vda", "--accuracy", "1", NULL);
+      if (rc == 1 && strstr (err, "ermission") != NULL)
+        {
+          ck_assert_ptr_nonnull (strstr (err, "/dev/vda"));
+          ck_assert_ptr_nonnull (strstr (err, "root"));
+          ck_assert_ptr_nonnull (strstr (err, "disk"));
+        }
+      g_clear_pointer (&err, g_free);
+    }
+
+  ck_assert_int_eq (cli (NULL, NULL, "workload", device, NULL), 2);
+  ck_assert_int_eq (cli (NULL, NULL, "workload", device, "--pattern", "sideways", NULL), 2);
+  ck_assert_int_eq (cli (NULL, NULL, "benchmark", device, "--block-size", "3X", NULL), 2);
+  ck_assert_int_eq (cli (NULL, NULL, "benchmark", device, "--accuracy", "9", NULL), 2);
+  ck_assert_int_eq (cli (NULL, NULL, "benchmark", NULL), 2);
+  ck_assert_int_eq (cli (NULL, NULL, "frobnicate", NULL), 2);
+  /* A block size that is not a multiple of the sector: clear, exit 2. */
+  rc = cli (NULL, &err, "workload", device, "--pattern", "randread", "--block-size", "100", "--duration", "100ms", NULL);
+  ck_assert_int_eq (rc, 2);
+  ck_assert_ptr_nonnull (strstr (err, "512"));
+}
+END_TEST
+
+int
+main (void)
+{
+  Suite *s;
+  TCase *tc;
+
+  ds_test_init ("int-cli");
+  ds_test_require_root ("creates loop devices");
+
+  s = suite_create ("int-cli");
+  tc = tcase_create ("cli");
+  tcase_set_timeout (tc, 120);
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_add_test (tc, test_workload_counts_exactly);
+  tcase_add_test (tc, test_workload_mixed_threads);
+  tcase_add_test (tc, test_workload_sequential_ramp);
+  tcase_add_test (tc, test_benchmark_200_points);
+  tcase_add_test (tc, test_benchmark_capacity_and_report);
+  tcase_add_test (tc, test_write_needs_confirmation);
+  tcase_add_test (tc, test_errors_and_usage);
+  suite_add_tcase (s, tc);
+
+  return ds_test_run_suite (s);
+}
