@@ -1,0 +1,326 @@
+/* ds-application.c: the application: options, actions, windows
+ *
+ * Besides the usual app actions, the command line drives the window for
+ * scripts and tests:
+ *   diskscope --device /dev/loop0 --page benchmark --start \
+ *             --screenshot shot.png --quit-when-done [--accuracy 1]
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ds-application.h"
+#include "ds-preferences-window.h"
+#include "ds-window.h"
+
+struct _DsApplication
+{
+  AdwApplication  parent_instance;
+
+  /* Scripting options */
+  char           *device;
+  char           *page;
+  char           *screenshot;
+  gboolean        start;
+  gboolean        quit_when_done;
+  int             accuracy;
+
+  gboolean        scripted;      /* the options were applied once */
+  gboolean        run_ok;
+  int             exit_status;
+  guint           frames;
+};
+
+G_DEFINE_FINAL_TYPE (DsApplication, ds_application, ADW_TYPE_APPLICATION)
+
+static const GOptionEntry option_entries[] = {
+  { "device", 'd', 0, G_OPTION_ARG_FILENAME, NULL, N_("Select the device at PATH"), N_("PATH") },
+  { "page", 'p', 0, G_OPTION_ARG_STRING, NULL,
+    N_("Show a page: benchmark, extra, random-access, block-size, file, info"), N_("NAME") },
+  { "start", 's', 0, G_OPTION_ARG_NONE, NULL, N_("Start the page’s test"), NULL },
+  { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Save a PNG of the window when the test is done"), N_("FILE") },
+  { "quit-when-done", 'q', 0, G_OPTION_ARG_NONE, NULL,
+    N_("Quit when the test is done (exit status 0 if it succeeded)"), NULL },
+  { "accuracy", 'a', 0, G_OPTION_ARG_INT, NULL, N_("Accuracy of this run, 1 to 5"), N_("N") },
+  { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
+  { NULL }
+};
+
+static void
+script_finish (DsApplication *self,
+               DsWindow      *window,
+               gboolean       success)
+{
+  if (self->screenshot != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!ds_window_save_screenshot (window, self->screenshot, &error))
+        {
+          g_printerr ("diskscope: %s\n", error->message);
+          success = FALSE;
+        }
+    }
+
+  if (self->quit_when_done)
+    {
+      self->exit_status = success ? 0 : 1;
+      g_application_quit (G_APPLICATION (self));
+    }
+}
+
+/* The screenshot waits for a frame or two, so that what it shows is what
+ * the last samples and the result drew. */
+static gboolean
+script_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  DsApplication *self = user_data;
+
+  if (++self->frames < 3)
+    return G_SOURCE_CONTINUE;
+
+  script_finish (self, DS_WINDOW (widget), self->run_ok);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+script_after_frames (DsApplication *self,
+                     DsWindow      *window,
+                     gboolean       success)
+{
+  self->run_ok = success;
+  self->frames = 0;
+  gtk_widget_queue_draw (GTK_WIDGET (window));
+  gtk_widget_add_tick_callback (GTK_WIDGET (window), script_tick_cb, self, NULL);
+}
+
+static void
+run_finished_cb (DsWindow      *window,
+                 gboolean       success,
+                 DsApplication *self)
+{
+  g_signal_handlers_disconnect_by_func (window, run_finished_cb, self);
+
+  if (!success)
+    g_printerr ("diskscope: the test did not succeed\n");
+
+  script_after_frames (self, window, success);
+}
+
+static void
+apply_script (DsApplication *self,
+              DsWindow      *window)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->scripted)
+    return;
+  self->scripted = TRUE;
+
+  if (self->accuracy > 0)
+    ds_window_set_accuracy (window, self->accuracy);
+
+  if (self->device != NULL && !ds_window_select_device (window, self->device, &error))
+    {
+      g_printerr ("diskscope: %s\n", error->message);
+      if (self->quit_when_done)
+        script_after_frames (self, window, FALSE);
+      return;
+    }
+
+  if (self->page != NULL && !ds_window_set_page (window, self->page))
+    {
+      g_printerr ("diskscope: no page called “%s”\n", self->page);
+      if (self->quit_when_done)
+        script_after_frames (self, window, FALSE);
+      return;
+    }
+
+  if (self->start)
+    {
+      g_signal_connect (window, "run-finished", G_CALLBACK (run_finished_cb), self);
+      if (!ds_window_start (window, &error))
+        {
+          g_signal_handlers_disconnect_by_func (window, run_finished_cb, self);
+          g_printerr ("diskscope: %s\n", error->message);
+          script_after_frames (self, window, FALSE);
+        }
+    }
+  else if (self->screenshot != NULL || self->quit_when_done)
+    script_after_frames (self, window, TRUE);
+}
+
+static void
+ds_application_activate (GApplication *app)
+{
+  DsApplication *self = DS_APPLICATION (app);
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    window = GTK_WINDOW (ds_window_new (ADW_APPLICATION (app)));
+
+  gtk_window_present (window);
+  apply_script (self, DS_WINDOW (window));
+}
+
+static int
+ds_application_handle_local_options (GApplication *app,
+                                     GVariantDict *options)
+{
+  DsApplication *self = DS_APPLICATION (app);
+
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("diskscope %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+
+  g_variant_dict_lookup (options, "device", "^ay", &self->device);
+  g_variant_dict_lookup (options, "page", "s", &self->page);
+  g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
+  g_variant_dict_lookup (options, "start", "b", &self->start);
+  g_variant_dict_lookup (options, "quit-when-done", "b", &self->quit_when_done);
+  g_variant_dict_lookup (options, "accuracy", "i", &self->accuracy);
+
+  if (self->accuracy != 0 && (self->accuracy < 1 || self->accuracy > 5))
+    {
+      g_printerr ("diskscope: --accuracy takes 1 to 5\n");
+      return 2;
+    }
+
+  /* A scripted run is its own instance: it must not hand its options to a
+   * window that is already open. */
+  if (self->device || self->page || self->screenshot || self->start || self->quit_when_done)
+    g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+
+  return -1;
+}
+
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  gtk_window_present (GTK_WINDOW (ds_preferences_window_new (parent)));
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  static const char *developers[] = { "The Diskscope authors", NULL };
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  adw_show_about_window (parent,
+                         "application-name", _("Diskscope"),
+                         "application-icon", APPLICATION_ID,
+                         "developer-name", _("The Diskscope authors"),
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Measure how fast your disks read and write"),
+                         "website", "https://github.com/diskscope/diskscope",
+                         "issue-url", "https://github.com/diskscope/diskscope/issues",
+                         "developers", developers,
+                         "copyright", "© 2024 The Diskscope authors",
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         /* Translators: your names, one per line */
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  GList *windows = gtk_application_get_windows (app);
+
+  /* Close the windows (each stops and joins its run), then quit. */
+  for (GList *l = windows; l != NULL;)
+    {
+      GtkWindow *window = l->data;
+
+      l = l->next;
+      gtk_window_close (window);
+    }
+
+  g_application_quit (G_APPLICATION (app));
+}
+
+static const GActionEntry app_actions[] = {
+  { "preferences", preferences_action },
+  { "about", about_action },
+  { "quit", quit_action },
+};
+
+static void
+ds_application_startup (GApplication *app)
+{
+  static const char *quit_accels[] = { "<Primary>q", NULL };
+  static const char *prefs_accels[] = { "<Primary>comma", NULL };
+
+  G_APPLICATION_CLASS (ds_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
+                                   G_N_ELEMENTS (app_actions), app);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", prefs_accels);
+}
+
+static void
+ds_application_finalize (GObject *object)
+{
+  DsApplication *self = (DsApplication *) object;
+
+  g_clear_pointer (&self->device, g_free);
+  g_clear_pointer (&self->page, g_free);
+  g_clear_pointer (&self->screenshot, g_free);
+
+  G_OBJECT_CLASS (ds_application_parent_class)->finalize (object);
+}
+
+static void
+ds_application_class_init (DsApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->finalize = ds_application_finalize;
+  app_class->activate = ds_application_activate;
+  app_class->startup = ds_application_startup;
+  app_class->handle_local_options = ds_application_handle_local_options;
+}
+
+static void
+ds_application_init (DsApplication *self)
+{
+  g_application_add_main_option_entries (G_APPLICATION (self), option_entries);
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Measure how fast your disks read and write."));
+}
+
+DsApplication *
+ds_application_new (void)
+{
+  return g_object_new (DS_TYPE_APPLICATION,
+                       "application-id", APPLICATION_ID,
+                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "resource-base-path", "/io/github/diskscope/Diskscope",
+                       NULL);
+}
+
+int
+ds_application_get_exit_status (DsApplication *self)
+{
+  g_return_val_if_fail (DS_IS_APPLICATION (self), 1);
+
+  return self->exit_status;
+}

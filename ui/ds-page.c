@@ -1,0 +1,210 @@
+/* ds-page.c: what the window asks of each page
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ds-error.h"
+#include "ds-page.h"
+
+G_DEFINE_INTERFACE (DsPage, ds_page, GTK_TYPE_WIDGET)
+
+static DsBenchKind
+ds_page_real_get_kind (DsPage *self)
+{
+  return DS_BENCH_N_KINDS;
+}
+
+static gboolean
+ds_page_real_configure (DsPage       *self,
+                        DsBenchSpec  *spec,
+                        GError      **error)
+{
+  return TRUE;
+}
+
+static void
+ds_page_default_init (DsPageInterface *iface)
+{
+  iface->get_kind = ds_page_real_get_kind;
+  iface->configure = ds_page_real_configure;
+}
+
+DsBenchKind
+ds_page_get_kind (DsPage *self)
+{
+  g_return_val_if_fail (DS_IS_PAGE (self), DS_BENCH_N_KINDS);
+
+  return DS_PAGE_GET_IFACE (self)->get_kind (self);
+}
+
+gboolean
+ds_page_can_run (DsPage *self)
+{
+  DsBenchKind kind = ds_page_get_kind (self);
+
+  return kind < DS_BENCH_N_KINDS && ds_page_kind_available (kind);
+}
+
+void
+ds_page_set_device (DsPage         *self,
+                    const DsDevice *device)
+{
+  g_return_if_fail (DS_IS_PAGE (self));
+
+  if (DS_PAGE_GET_IFACE (self)->set_device)
+    DS_PAGE_GET_IFACE (self)->set_device (self, device);
+}
+
+void
+ds_page_set_units (DsPage  *self,
+                   DsUnits  units)
+{
+  g_return_if_fail (DS_IS_PAGE (self));
+
+  if (DS_PAGE_GET_IFACE (self)->set_units)
+    DS_PAGE_GET_IFACE (self)->set_units (self, units);
+}
+
+gboolean
+ds_page_configure (DsPage       *self,
+                   DsBenchSpec  *spec,
+                   GError      **error)
+{
+  g_return_val_if_fail (DS_IS_PAGE (self), FALSE);
+
+  return DS_PAGE_GET_IFACE (self)->configure (self, spec, error);
+}
+
+void
+ds_page_begin (DsPage            *self,
+               const DsBenchSpec *spec)
+{
+  g_return_if_fail (DS_IS_PAGE (self));
+
+  if (DS_PAGE_GET_IFACE (self)->begin)
+    DS_PAGE_GET_IFACE (self)->begin (self, spec);
+}
+
+void
+ds_page_add_samples (DsPage         *self,
+                     const DsSample *samples,
+                     guint           n_samples)
+{
+  g_return_if_fail (DS_IS_PAGE (self));
+
+  if (DS_PAGE_GET_IFACE (self)->add_samples)
+    DS_PAGE_GET_IFACE (self)->add_samples (self, samples, n_samples);
+}
+
+void
+ds_page_show_result (DsPage         *self,
+                     const DsResult *result)
+{
+  g_return_if_fail (DS_IS_PAGE (self));
+
+  if (DS_PAGE_GET_IFACE (self)->show_result)
+    DS_PAGE_GET_IFACE (self)->show_result (self, result);
+}
+
+void
+ds_page_show_error (DsPage     *self,
+                    const char *message)
+{
+  g_return_if_fail (DS_IS_PAGE (self));
+
+  if (DS_PAGE_GET_IFACE (self)->show_error)
+    DS_PAGE_GET_IFACE (self)->show_error (self, message);
+}
+
+gboolean
+ds_page_kind_available (DsBenchKind kind)
+{
+  const DsBenchOps *ops = ds_bench_get (kind);
+
+  return ops != NULL && ops->run != NULL;
+}
+
+char *
+ds_page_describe_error (const DsResult *result)
+{
+  if (result == NULL || result->error == NULL)
+    return NULL;
+
+  if (result->cancelled ||
+      g_error_matches (result->error, DS_ERROR, DS_ERROR_CANCELLED))
+    return NULL;
+
+  if (result->error_offset_bytes >= 0)
+    return g_strdup_printf (_("%s (at %.2f GB). The curve shows what was measured before."),
+                            result->error->message,
+                            result->error_offset_bytes / 1e9);
+
+  return g_strdup (result->error->message);
+}
+
+static GtkLabel *
+table_cell (GtkGrid *table,
+            guint    row,
+            guint    column)
+{
+  GtkWidget *child = gtk_grid_get_child_at (table, column, row);
+
+  if (child == NULL)
+    {
+      child = gtk_label_new (NULL);
+      gtk_label_set_xalign (GTK_LABEL (child), column == 0 ? 0 : 1);
+      gtk_widget_set_hexpand (child, column == 0);
+      if (row == 0)
+        gtk_widget_add_css_class (child, "heading");
+      else if (column > 0)
+        gtk_widget_add_css_class (child, "numeric");
+      if (row > 0 && row % 2 == 0)
+        gtk_widget_add_css_class (child, "even");
+      gtk_grid_attach (table, child, column, row, 1, 1);
+    }
+
+  return GTK_LABEL (child);
+}
+
+void
+ds_table_set_headings (GtkGrid           *table,
+                       const char *const *headings)
+{
+  g_return_if_fail (GTK_IS_GRID (table));
+
+  gtk_widget_add_css_class (GTK_WIDGET (table), "figures-table");
+  for (guint i = 0; headings[i] != NULL; i++)
+    gtk_label_set_label (table_cell (table, 0, i), headings[i]);
+}
+
+void
+ds_table_set_cell (GtkGrid    *table,
+                   guint       row,
+                   guint       column,
+                   const char *text)
+{
+  g_return_if_fail (GTK_IS_GRID (table));
+  g_return_if_fail (row > 0);
+
+  gtk_label_set_label (table_cell (table, row, column), text ? text : "—");
+}
+
+void
+ds_table_clear (GtkGrid *table)
+{
+  g_return_if_fail (GTK_IS_GRID (table));
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (table));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int column, row;
+
+      gtk_grid_query_child (table, child, &column, &row, NULL, NULL);
+      if (row > 0 && column > 0)
+        gtk_label_set_label (GTK_LABEL (child), "—");
+    }
+}

@@ -1,0 +1,92 @@
+/* ds-page.h: what the window asks of each page
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ds-bench.h"
+#include "ds-device.h"
+#include "ds-result.h"
+#include "ds-units.h"
+
+G_BEGIN_DECLS
+
+#define DS_TYPE_PAGE (ds_page_get_type ())
+G_DECLARE_INTERFACE (DsPage, ds_page, DS, PAGE, GtkWidget)
+
+struct _DsPageInterface
+{
+  GTypeInterface parent_iface;
+
+  /* The kind this page runs, or DS_BENCH_N_KINDS for none (Info). */
+  DsBenchKind (*get_kind)     (DsPage            *self);
+  /* The device the user picked (NULL: none). */
+  void        (*set_device)   (DsPage            *self,
+                               const DsDevice    *device);
+  void        (*set_units)    (DsPage            *self,
+                               DsUnits            units);
+  /* Adds the page's own choices (read/write, folder) to @spec.  FALSE with
+   * @error when the page cannot run yet (no folder chosen). */
+  gboolean    (*configure)    (DsPage            *self,
+                               DsBenchSpec       *spec,
+                               GError           **error);
+  /* A run starts: clear and get ready for samples. */
+  void        (*begin)        (DsPage            *self,
+                               const DsBenchSpec *spec);
+  void        (*add_samples)  (DsPage            *self,
+                               const DsSample    *samples,
+                               guint              n_samples);
+  /* A run ended, or a saved one was opened: show all of it (the page does
+   * not keep @result).  The partial curve stays when it failed. */
+  void        (*show_result)  (DsPage            *self,
+                               const DsResult    *result);
+  /* An error to show on the page (NULL hides it). */
+  void        (*show_error)   (DsPage            *self,
+                               const char        *message);
+};
+
+DsBenchKind ds_page_get_kind    (DsPage            *self);
+gboolean    ds_page_can_run     (DsPage            *self);
+void        ds_page_set_device  (DsPage            *self,
+                                 const DsDevice    *device);
+void        ds_page_set_units   (DsPage            *self,
+                                 DsUnits            units);
+gboolean    ds_page_configure   (DsPage            *self,
+                                 DsBenchSpec       *spec,
+                                 GError           **error);
+void        ds_page_begin       (DsPage            *self,
+                                 const DsBenchSpec *spec);
+void        ds_page_add_samples (DsPage            *self,
+                                 const DsSample    *samples,
+                                 guint              n_samples);
+void        ds_page_show_result (DsPage            *self,
+                                 const DsResult    *result);
+void        ds_page_show_error  (DsPage            *self,
+                                 const char        *message);
+
+/* Shared helpers for the pages. */
+/* "not available in this build" when the core has no run() for @kind. */
+gboolean    ds_page_kind_available (DsBenchKind     kind);
+/* The message for a failed result, or NULL if it did not fail (a run the
+ * user stopped is not a failure). */
+char       *ds_page_describe_error (const DsResult *result);
+
+G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* Tables of figures: a GtkGrid (style class "figures-table") whose row 0
+ * holds the headings; cells are labels made on demand. */
+void        ds_table_set_headings  (GtkGrid           *table,
+                                    const char *const *headings);
+/* @row counts from 1 (below the headings); @text NULL shows a dash. */
+void        ds_table_set_cell      (GtkGrid           *table,
+                                    guint              row,
+                                    guint              column,
+                                    const char        *text);
+/* Shows a dash in every cell below the headings. */
+void        ds_table_clear         (GtkGrid           *table);
+
+G_END_DECLS

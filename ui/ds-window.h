@@ -1,0 +1,37 @@
+/* ds-window.h: the main window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+#define DS_TYPE_WINDOW (ds_window_get_type ())
+G_DECLARE_FINAL_TYPE (DsWindow, ds_window, DS, WINDOW, AdwApplicationWindow)
+
+DsWindow *ds_window_new             (AdwApplication *application);
+
+/* For scripting (--device, --page, --start, --screenshot) and tests. */
+gboolean  ds_window_select_device   (DsWindow    *self,
+                                     const char  *path,
+                                     GError     **error);
+const char *ds_window_get_device_path (DsWindow  *self);
+gboolean  ds_window_set_page        (DsWindow    *self,
+                                     const char  *name);
+/* 0: the accuracy from the settings. */
+void      ds_window_set_accuracy    (DsWindow    *self,
+                                     unsigned     accuracy);
+/* Starts the visible page's test (read tests only: a write test goes
+ * through its confirmation dialog). */
+gboolean  ds_window_start           (DsWindow    *self,
+                                     GError     **error);
+void      ds_window_stop            (DsWindow    *self);
+gboolean  ds_window_is_running      (DsWindow    *self);
+/* A PNG of the window's content as it is on screen. */
+gboolean  ds_window_save_screenshot (DsWindow    *self,
+                                     const char  *path,
+                                     GError     **error);
+
+G_END_DECLS
