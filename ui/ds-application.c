@@ -88,15 +88,37 @@ script_tick_cb (GtkWidget     *widget,
   return G_SOURCE_REMOVE;
 }
 
+/* Style transitions (the Start button turning back from red) take 200 ms
+ * in Adwaita: let them end before the frames are counted. */
+#define SCRIPT_SETTLE_MS 400
+
+static gboolean
+script_settled_cb (gpointer user_data)
+{
+  DsApplication *self = user_data;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (window == NULL)
+    {
+      self->exit_status = 1;
+      g_application_quit (G_APPLICATION (self));
+      return G_SOURCE_REMOVE;
+    }
+
+  self->frames = 0;
+  gtk_widget_queue_draw (GTK_WIDGET (window));
+  gtk_widget_add_tick_callback (GTK_WIDGET (window), script_tick_cb, self, NULL);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 script_after_frames (DsApplication *self,
                      DsWindow      *window,
                      gboolean       success)
 {
   self->run_ok = success;
-  self->frames = 0;
-  gtk_widget_queue_draw (GTK_WIDGET (window));
-  gtk_widget_add_tick_callback (GTK_WIDGET (window), script_tick_cb, self, NULL);
+  g_timeout_add (SCRIPT_SETTLE_MS, script_settled_cb, self);
 }
 
 static void

@@ -355,10 +355,10 @@ job_done_cb (GObject      *object,
       success = result->error == NULL && result->complete;
       ds_page_show_result (self->job_page, result);
 
+      /* A finished run speaks for itself (curve and figures); a stop does
+       * not always show. */
       if (result->cancelled)
         toast (self, _("Test stopped"));
-      else if (success)
-        toast (self, _("Test finished"));
 
       if (kind < DS_BENCH_N_KINDS)
         {

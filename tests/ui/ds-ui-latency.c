@@ -1,0 +1,184 @@
+/* ds-ui-latency.c: the figures behind tests/bench/ui-latency
+ *
+ *   ds-ui-latency draw [FRAMES]
+ *     Draws a Benchmark graph with 200 transfer points and 10 000
+ *     access-time dots offscreen FRAMES times (snapshot + render to a
+ *     texture with the window's renderer) and prints mean/max ms.
+ *   ds-ui-latency stall DEVICE [ACCURACY]
+ *     Runs the Benchmark page on DEVICE in a real window while a 1 ms
+ *     repeating timer measures the longest gap of the main loop.
+ *
+ * Prints "key=value" lines; exit 0 unless something failed to run.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ds-graph.h"
+#include "ds-series.h"
+#include "ds-window.h"
+
+static int
+run_draw (int frames)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *graph = ds_graph_new ();
+  g_autoptr(DsSeries) read = ds_series_new ();
+  g_autoptr(DsSeries) access = ds_series_new ();
+  g_autoptr(GdkPaintable) paintable = NULL;
+  double total_ms = 0, max_ms = 0;
+  GskRenderer *renderer;
+  GRand *rand = g_rand_new_with_seed (42);
+  int width, height;
+
+  /* A 2 TB disk: a falling curve with noise, a failed point, and access
+   * times of a spinning disk. */
+  for (int i = 0; i < 200; i++)
+    ds_series_append (read, i * 1e10, 200e6 - i * 0.5e6 + g_rand_double_range (rand, -5e6, 5e6),
+                      i == 120 ? 5 : 0);
+  for (int i = 0; i < 10000; i++)
+    ds_series_append (access, g_rand_double_range (rand, 0, 2e12),
+                      g_rand_double_range (rand, 0.004, 0.020), 0);
+  g_rand_free (rand);
+
+  ds_graph_set_x_max (DS_GRAPH (graph), 2e12);
+  ds_graph_set_read (DS_GRAPH (graph), read);
+  ds_graph_set_access (DS_GRAPH (graph), access);
+  gtk_window_set_child (GTK_WINDOW (window), graph);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 480);
+  gtk_window_present (GTK_WINDOW (window));
+
+  while (!gtk_widget_get_mapped (graph) || gtk_widget_get_width (graph) == 0)
+    g_main_context_iteration (NULL, TRUE);
+
+  width = gtk_widget_get_width (graph);
+  height = gtk_widget_get_height (graph);
+  renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+  paintable = gtk_widget_paintable_new (graph);
+
+  for (int i = 0; i < frames; i++)
+    {
+      g_autoptr(GskRenderNode) node = NULL;
+      g_autoptr(GdkTexture) texture = NULL;
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+      gint64 start = g_get_monotonic_time ();
+      double ms;
+
+      /* A new point invalidates the cached drawing, as during a run. */
+      ds_series_changed (read);
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+      texture = gsk_renderer_render_texture (renderer, node,
+                                             &GRAPHENE_RECT_INIT (0, 0, width, height));
+      ms = (g_get_monotonic_time () - start) / 1000.0;
+      total_ms += ms;
+      max_ms = MAX (max_ms, ms);
+    }
+
+  printf ("draw_size=%dx%d\n", width, height);
+  printf ("draw_points=200\ndraw_dots=10000\ndraw_frames=%d\n", frames);
+  printf ("draw_renderer=%s\n", G_OBJECT_TYPE_NAME (renderer));
+  printf ("draw_mean_ms=%.2f\ndraw_max_ms=%.2f\n", total_ms / frames, max_ms);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}
+
+typedef struct {
+  gint64   last_us;
+  gint64   max_gap_us;
+  guint64  ticks;
+  gboolean done;
+  gboolean success;
+} Stall;
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  Stall *stall = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (stall->last_us != 0)
+    stall->max_gap_us = MAX (stall->max_gap_us, now - stall->last_us);
+  stall->last_us = now;
+  stall->ticks++;
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+finished_cb (DsWindow *window,
+             gboolean  success,
+             Stall    *stall)
+{
+  stall->done = TRUE;
+  stall->success = success;
+}
+
+static int
+run_stall (const char *device,
+           unsigned    accuracy)
+{
+  g_autoptr(GError) error = NULL;
+  DsWindow *window = ds_window_new (NULL);
+  Stall stall = { 0 };
+  gint64 start;
+  guint source;
+
+  gtk_window_present (GTK_WINDOW (window));
+  while (!gtk_widget_get_mapped (GTK_WIDGET (window)))
+    g_main_context_iteration (NULL, TRUE);
+
+  if (!ds_window_select_device (window, device, &error) ||
+      !ds_window_set_page (window, "benchmark"))
+    {
+      fprintf (stderr, "ds-ui-latency: %s\n", error ? error->message : "no benchmark page");
+      return 1;
+    }
+
+  ds_window_set_accuracy (window, accuracy);
+  g_signal_connect (window, "run-finished", G_CALLBACK (finished_cb), &stall);
+
+  source = g_timeout_add (1, tick_cb, &stall);
+  start = g_get_monotonic_time ();
+  if (!ds_window_start (window, &error))
+    {
+      fprintf (stderr, "ds-ui-latency: %s\n", error->message);
+      return 1;
+    }
+
+  while (!stall.done)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (source);
+
+  printf ("stall_device=%s\nstall_run_s=%.1f\nstall_ticks=%" G_GUINT64_FORMAT "\n",
+          device, (g_get_monotonic_time () - start) / 1e6, stall.ticks);
+  printf ("stall_max_ms=%.2f\n", stall.max_gap_us / 1000.0);
+  printf ("stall_run_ok=%d\n", stall.success);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  return stall.success ? 0 : 1;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (!gtk_init_check ())
+    {
+      fprintf (stderr, "ds-ui-latency: no display (run under xvfb-run -a)\n");
+      return 1;
+    }
+  adw_init ();
+
+  if (argc >= 2 && g_str_equal (argv[1], "draw"))
+    return run_draw (argc >= 3 ? atoi (argv[2]) : 100);
+  if (argc >= 3 && g_str_equal (argv[1], "stall"))
+    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 2);
+
+  fprintf (stderr, "usage: ds-ui-latency draw [FRAMES] | stall DEVICE [ACCURACY]\n");
+  return 2;
+}

@@ -1,0 +1,246 @@
+/* test-ui-window.c: the window on real loop devices
+ *
+ * Runs under Xvfb (suite "ui") as root: loop devices.  Covers: a loop
+ * device is selected and a new one appears live; a scripted benchmark
+ * (--device --page --start --screenshot --quit-when-done) writes a PNG that
+ * is not blank and exits 0, and a failing one exits non-zero; closing the
+ * window mid-run returns promptly and frees the window.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <check.h>
+
+#include "ds-clock.h"
+#include "ds-device-item.h"
+#include "ds-test-util.h"
+#include "ds-window.h"
+
+#define MIB (UINT64_C (1) << 20)
+
+static void
+setup (void)
+{
+  ck_assert_msg (gtk_init_check (), "no display: run under xvfb-run -a");
+  adw_init ();
+}
+
+static const char *
+gui_path (void)
+{
+  const char *path = g_getenv ("DISKSCOPE_GUI");
+
+  ck_assert_msg (path != NULL, "DISKSCOPE_GUI is not set (meson sets it)");
+  return path;
+}
+
+static void
+wait_until_mapped (GtkWidget *widget)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (!gtk_widget_get_mapped (widget) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  ck_assert (gtk_widget_get_mapped (widget));
+}
+
+static void
+spin (guint ms)
+{
+  gint64 deadline = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE), g_usleep (1000);
+}
+
+static gboolean
+model_has (GListModel *model,
+           const char *path)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(DsDeviceItem) item = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (ds_device_item_get_path (item), path) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+START_TEST (test_window_selects_loop)
+{
+  g_autofree char *loop = ds_test_loop_new (32 * MIB, FALSE);
+  g_autofree char *late = NULL;
+  g_autoptr(GError) error = NULL;
+  DsWindow *window = ds_window_new (NULL);
+  GtkDropDown *dropdown;
+  GListModel *model;
+  gint64 deadline;
+
+  gtk_window_present (GTK_WINDOW (window));
+  wait_until_mapped (GTK_WIDGET (window));
+
+  ck_assert_msg (ds_window_select_device (window, loop, &error), "%s",
+                 error ? error->message : "");
+  ck_assert_str_eq (ds_window_get_device_path (window), loop);
+
+  /* A device attached while the window is open shows up by itself. */
+  dropdown = GTK_DROP_DOWN (gtk_widget_get_template_child (GTK_WIDGET (window), DS_TYPE_WINDOW,
+                                                           "device_dropdown"));
+  model = gtk_drop_down_get_model (dropdown);
+  late = ds_test_loop_new (16 * MIB, FALSE);
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (!model_has (model, late) && g_get_monotonic_time () < deadline)
+    spin (20);
+  ck_assert_msg (model_has (model, late), "%s did not appear in the device list", late);
+  /* And the selection stayed where it was. */
+  ck_assert_str_eq (ds_window_get_device_path (window), loop);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  ds_test_loop_detach (late);
+  ds_test_loop_detach (loop);
+}
+END_TEST
+
+START_TEST (test_scripted_screenshot)
+{
+  g_autofree char *loop = ds_test_loop_new (128 * MIB, FALSE);
+  g_autofree char *png = g_build_filename (ds_test_scratch_dir (), "shot.png", NULL);
+  const char *argv[] = {
+    gui_path (), "--device", loop, "--page", "benchmark", "--start",
+    "--screenshot", png, "--quit-when-done", "--accuracy", "1", NULL
+  };
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
+  g_autofree guchar *pixels = NULL;
+  guint32 background;
+  gsize width, height, n_background = 0;
+  int status;
+
+  status = ds_test_run (argv, NULL, &err);
+  ck_assert_msg (status == 0, "diskscope exited %d: %s", status, err);
+
+  texture = gdk_texture_new_from_filename (png, &error);
+  ck_assert_msg (texture != NULL, "%s", error ? error->message : "");
+  width = gdk_texture_get_width (texture);
+  height = gdk_texture_get_height (texture);
+  ck_assert_uint_ge (width, 400);
+  ck_assert_uint_ge (height, 300);
+
+  pixels = g_malloc (width * height * 4);
+  gdk_texture_download (texture, pixels, width * 4);
+
+  /* The most common colour is the background; a drawn graph, text and
+   * figures give many colours and plenty of other pixels. */
+  {
+    g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
+    guint best = 0;
+
+    background = 0;
+    for (gsize i = 0; i < width * height; i++)
+      {
+        guint32 pixel = ((guint32 *) (gpointer) pixels)[i];
+        guint count = GPOINTER_TO_UINT (g_hash_table_lookup (counts, GUINT_TO_POINTER (pixel))) + 1;
+
+        g_hash_table_insert (counts, GUINT_TO_POINTER (pixel), GUINT_TO_POINTER (count));
+        g_hash_table_add (colours, GUINT_TO_POINTER (pixel));
+        if (count > best)
+          {
+            best = count;
+            background = pixel;
+          }
+      }
+    n_background = best;
+  }
+
+  ck_assert_msg (g_hash_table_size (colours) >= 64,
+                 "only %u colours in the screenshot", g_hash_table_size (colours));
+  ck_assert_msg (width * height - n_background >= width * height / 10,
+                 "the screenshot is mostly background (%08x)", background);
+}
+END_TEST
+
+/* A run that fails (no such device) exits non-zero. */
+START_TEST (test_scripted_failure)
+{
+  const char *argv[] = {
+    gui_path (), "--device", "/dev/diskscope-no-such-device", "--start",
+    "--quit-when-done", NULL
+  };
+  int status = ds_test_run (argv, NULL, NULL);
+
+  ck_assert_int_ne (status, 0);
+}
+END_TEST
+
+START_TEST (test_close_mid_run)
+{
+  g_autofree char *loop = ds_test_loop_new (128 * MIB, FALSE);
+  g_autoptr(GError) error = NULL;
+  DsWindow *window = ds_window_new (NULL);
+  gpointer weak = window;
+  gint64 start, elapsed_us, deadline;
+
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_until_mapped (GTK_WIDGET (window));
+
+  ck_assert (ds_window_select_device (window, loop, &error));
+  ck_assert (ds_window_set_page (window, "benchmark"));
+  /* Accuracy 5: two seconds per point, so the run is far from done. */
+  ds_window_set_accuracy (window, 5);
+  ck_assert_msg (ds_window_start (window, &error), "%s", error ? error->message : "");
+  ck_assert (ds_window_is_running (window));
+  spin (1500);
+  ck_assert (ds_window_is_running (window));
+
+  start = g_get_monotonic_time ();
+  gtk_window_close (GTK_WINDOW (window));
+  elapsed_us = g_get_monotonic_time () - start;
+  printf ("# closing mid-run took %.1f ms\n", elapsed_us / 1000.0);
+  ck_assert_msg (elapsed_us < 500 * 1000, "closing took %.0f ms", elapsed_us / 1000.0);
+
+  /* Nothing keeps the window alive once the run's callback has run. */
+  deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  while (weak != NULL && g_get_monotonic_time () < deadline)
+    spin (10);
+  ck_assert_msg (weak == NULL, "the window was not finalized after closing");
+
+  ds_test_loop_detach (loop);
+}
+END_TEST
+
+int
+main (void)
+{
+  Suite *suite;
+  TCase *tc;
+  SRunner *runner;
+  int failed;
+
+  ds_test_init ("ui-window");
+  ds_test_require_root ("loop devices need root");
+
+  suite = suite_create ("ui-window");
+  tc = tcase_create ("window");
+  tcase_add_checked_fixture (tc, setup, NULL);
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_window_selects_loop);
+  tcase_add_test (tc, test_scripted_screenshot);
+  tcase_add_test (tc, test_scripted_failure);
+  tcase_add_test (tc, test_close_mid_run);
+  suite_add_tcase (suite, tc);
+
+  runner = srunner_create (suite);
+  srunner_set_tap (runner, "/dev/stdout");
+  srunner_set_fork_status (runner, CK_FORK);
+  srunner_run_all (runner, CK_SILENT);
+  failed = srunner_ntests_failed (runner);
+  srunner_free (runner);
+
+  return failed == 0 ? 0 : 1;
+}
