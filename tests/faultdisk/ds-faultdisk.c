@@ -222,6 +222,28 @@ ds_faultdisk_cleanup_all (void)
       pid_text = read_text (pid_file);
       teardown (mountpoint, pid_text ? (GPid) atoi (pid_text) : 0, pid_file);
     }
+
+  /* Filesystems a failed test left mounted in the folder (loop devices
+   * under them are then detached by ds_test_cleanup()). */
+  {
+    g_autofree char *info = NULL;
+    g_autofree char *prefix = g_strconcat (base_dir, "/", NULL);
+    g_auto (GStrv) lines = NULL;
+
+    if (g_file_get_contents ("/proc/self/mountinfo", &info, NULL, NULL))
+      lines = g_strsplit (info, "\n", -1);
+    for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+      {
+        g_auto (GStrv) fields = g_strsplit (lines[i], " ", 6);
+
+        if (g_strv_length (fields) >= 5 && g_str_has_prefix (fields[4], prefix))
+          {
+            const char *umount[] = { "umount", "-l", fields[4], NULL };
+
+            run_quiet (umount);
+          }
+      }
+  }
 }
 
 static void

@@ -24,7 +24,8 @@ G_BEGIN_DECLS
 typedef struct _DsFaultDisk DsFaultDisk;
 
 /* Call in main() after ds_test_init(): arranges the sweep (detach the loop
- * devices over faultdisk files, abort and unmount the servers) at exit and
+ * devices over faultdisk files, stop and unmount the servers, unmount
+ * whatever else a failed test left mounted in the scratch folder) at exit and
  * on SIGINT/SIGTERM/SIGABRT/SIGSEGV, in the main process and in forked
  * tests. */
 void         ds_faultdisk_init        (void);
