@@ -327,6 +327,7 @@ ds_benchmark_page_dispose (GObject *object)
   DsBenchmarkPage *self = (DsBenchmarkPage *) object;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), DS_TYPE_BENCHMARK_PAGE);
+  ds_widget_unparent_children (GTK_WIDGET (self));
 
   g_clear_object (&self->read);
   g_clear_object (&self->write);

@@ -216,6 +216,7 @@ ds_block_size_page_dispose (GObject *object)
   DsBlockSizePage *self = (DsBlockSizePage *) object;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), DS_TYPE_BLOCK_SIZE_PAGE);
+  ds_widget_unparent_children (GTK_WIDGET (self));
   g_clear_object (&self->read);
   g_clear_object (&self->write);
 

@@ -187,6 +187,7 @@ static void
 ds_extra_page_dispose (GObject *object)
 {
   gtk_widget_dispose_template (GTK_WIDGET (object), DS_TYPE_EXTRA_PAGE);
+  ds_widget_unparent_children (GTK_WIDGET (object));
 
   G_OBJECT_CLASS (ds_extra_page_parent_class)->dispose (object);
 }

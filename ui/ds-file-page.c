@@ -305,6 +305,7 @@ ds_file_page_dispose (GObject *object)
   g_clear_object (&self->chooser);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), DS_TYPE_FILE_PAGE);
+  ds_widget_unparent_children (GTK_WIDGET (self));
   g_clear_object (&self->read);
   g_clear_object (&self->write);
 

@@ -176,6 +176,7 @@ ds_info_page_dispose (GObject *object)
   DsInfoPage *self = (DsInfoPage *) object;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), DS_TYPE_INFO_PAGE);
+  ds_widget_unparent_children (GTK_WIDGET (self));
   g_clear_pointer (&self->rows, g_ptr_array_unref);
 
   G_OBJECT_CLASS (ds_info_page_parent_class)->dispose (object);

@@ -208,3 +208,12 @@ ds_table_clear (GtkGrid *table)
         gtk_label_set_label (GTK_LABEL (child), "—");
     }
 }
+
+void
+ds_widget_unparent_children (GtkWidget *widget)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (widget)) != NULL)
+    gtk_widget_unparent (child);
+}

@@ -90,3 +90,10 @@ void        ds_table_set_cell      (GtkGrid           *table,
 void        ds_table_clear         (GtkGrid           *table);
 
 G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* For dispose: unparents what the template put inside @widget. */
+void        ds_widget_unparent_children (GtkWidget *widget);
+
+G_END_DECLS

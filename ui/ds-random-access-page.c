@@ -261,6 +261,7 @@ ds_random_access_page_dispose (GObject *object)
   DsRandomAccessPage *self = (DsRandomAccessPage *) object;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), DS_TYPE_RANDOM_ACCESS_PAGE);
+  ds_widget_unparent_children (GTK_WIDGET (self));
   g_clear_object (&self->access);
 
   G_OBJECT_CLASS (ds_random_access_page_parent_class)->dispose (object);
