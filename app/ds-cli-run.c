@@ -450,8 +450,14 @@ ds_cli_run (int    argc,
     }
 
   units = parse_units (o.units, &error);
-  if (error != NULL || !build_spec (ops, &o, target, &spec, &error))
+  if (error != NULL)
     {
+      options_clear (&o);
+      return fail (error);
+    }
+  if (!build_spec (ops, &o, target, &spec, &error))
+    {
+      ds_bench_spec_clear (&spec);
       options_clear (&o);
       return fail (error);
     }

@@ -52,6 +52,7 @@ ds_cli_status_for_error (const GError *error)
     case DS_ERROR_INVALID:
       return DS_CLI_USAGE;
     case DS_ERROR_REFUSED:
+    case DS_ERROR_BUSY:     /* only a write open is exclusive */
       return DS_CLI_REFUSED;
     case DS_ERROR_CANCELLED:
       return DS_CLI_INTERRUPTED;

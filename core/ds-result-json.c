@@ -345,6 +345,44 @@ ds_result_save (const DsResult  *result,
 
 /* ---- loading ------------------------------------------------------------ */
 
+/* A result nests five levels deep; json-glib's parser recurses once per
+ * level, so a file of a million '[' would overflow the stack.  Count the
+ * depth first (outside strings) and refuse anything absurd. */
+#define MAX_JSON_DEPTH 32
+
+static gboolean
+nesting_ok (const char *data,
+            gsize       length)
+{
+  gboolean in_string = FALSE;
+  unsigned depth = 0;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = data[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+      if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > MAX_JSON_DEPTH)
+            return FALSE;
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+
+  return TRUE;
+}
+
 static gboolean
 params_from_json (JsonObject   *p,
                   DsBenchSpec  *spec,
@@ -670,6 +708,14 @@ ds_result_load_data (const char  *data,
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
                    "not a Diskscope result: the file is binary, not JSON");
+      return NULL;
+    }
+
+  if (!nesting_ok (data, (gsize) length))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
+                   "not a Diskscope result: nested more than %d levels deep",
+                   MAX_JSON_DEPTH);
       return NULL;
     }
 

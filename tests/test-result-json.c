@@ -221,6 +221,10 @@ START_TEST (test_corrupt_files)
   assert_corrupt ("{\"schema\": 5}", -1, "schema");
   assert_corrupt ("{\0}", 3, "binary");
   assert_corrupt (schema, -1, "diskscope-result/9");
+  {
+    g_autofree char *deep = g_strnfill (200000, '[');
+    assert_corrupt (deep, -1, "nested");
+  }
   assert_corrupt (test, -1, "defrag");
   assert_corrupt (negative, -1, "size_bytes");
   assert_corrupt (huge, -1, "access_time_s");
