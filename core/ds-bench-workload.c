@@ -299,6 +299,14 @@ dir_from_json (JsonObject     *o,
       !ds_json_get_double (lat, lwhere, "stddev", 0, 1e6, &dir->lat_stddev_s, error))
     return FALSE;
 
+  /* The named percentiles are always there; the full list may be too. */
+  for (unsigned i = 0; i < G_N_ELEMENTS (named_percentiles); i++)
+    for (unsigned k = 0; k < DS_WORKLOAD_N_PERCENTILES; k++)
+      if (ds_workload_percentiles[k] == named_percentiles[i].percent &&
+          !ds_json_get_double (lat, lwhere, named_percentiles[i].name, 0, 1e6,
+                               &dir->lat_percentile_s[k], error))
+        return FALSE;
+
   if (json_object_has_member (lat, "percentiles"))
     {
       g_autofree char *pwhere = g_strdup_printf ("%s.percentiles", lwhere);
@@ -311,16 +319,6 @@ dir_from_json (JsonObject     *o,
                                  percentile_key (ds_workload_percentiles[k], key, sizeof key),
                                  0, 1e6, &dir->lat_percentile_s[k], error))
           return FALSE;
-    }
-  else
-    {
-      /* Only the named ones: fill those. */
-      for (unsigned i = 0; i < G_N_ELEMENTS (named_percentiles); i++)
-        for (unsigned k = 0; k < DS_WORKLOAD_N_PERCENTILES; k++)
-          if (ds_workload_percentiles[k] == named_percentiles[i].percent &&
-              !ds_json_get_double (lat, lwhere, named_percentiles[i].name, 0, 1e6,
-                                   &dir->lat_percentile_s[k], error))
-            return FALSE;
     }
 
   if (dir->lat_min_s > dir->lat_max_s || dir->lat_mean_s > dir->lat_max_s)

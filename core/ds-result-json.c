@@ -491,11 +491,25 @@ target_from_json (JsonObject    *t,
     return FALSE;
   info->model = g_strdup (s);
 
+  /* Block sizes: 0 (unknown, e.g. a run refused before the open) or a
+   * power of two from 512 bytes to 1 MiB. */
   if (!ds_json_get_uint64 (t, where, "logical_block_size", 1 << 20, &v, error))
     return FALSE;
+  if (v != 0 && (v < 512 || (v & (v - 1)) != 0))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
+                   "target.logical_block_size %" G_GUINT64_FORMAT " is not a block size", v);
+      return FALSE;
+    }
   info->logical_block_size = (uint32_t) v;
   if (!ds_json_get_uint64 (t, where, "physical_block_size", 1 << 20, &v, error))
     return FALSE;
+  if (v != 0 && (v < 512 || (v & (v - 1)) != 0))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
+                   "target.physical_block_size %" G_GUINT64_FORMAT " is not a block size", v);
+      return FALSE;
+    }
   info->physical_block_size = (uint32_t) v;
 
   return get_bool (t, where, "rotational", &info->rotational, error);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ds-clock.h"
@@ -721,6 +722,11 @@ ds_run (const DsBenchSpec *spec,
       run.target = ds_target_open (spec->target_path, flags, spec->destroy_data, &error);
       if (run.target == NULL)
         {
+          struct stat st;
+
+          /* Name what was asked for, even when it could not be opened. */
+          result->target.path = g_strdup (spec->target_path);
+          result->target.is_block = stat (spec->target_path, &st) == 0 && S_ISBLK (st.st_mode);
           ds_result_set_error (result, error, 0, -1);
           return result;
         }
