@@ -284,6 +284,9 @@ draw_error_ticks (DsGraph       *self,
     }
 }
 
+/* Thousands of dots: set pixels in an image surface and paint it once,
+ * instead of filling thousands of antialiased rectangles (which costs
+ * milliseconds a frame at 10 000 dots). */
 static void
 draw_dots (DsGraph       *self,
            cairo_t       *cr,
@@ -293,28 +296,62 @@ draw_dots (DsGraph       *self,
            double         max)
 {
   const DsSeriesPoint *points;
+  cairo_surface_t *surface;
   guint n_points;
-  double size;
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  int width, height, stride, size;
+  guint32 pixel;
+  guint8 *data;
 
   if (series == NULL || (n_points = ds_series_get_n_points (series)) == 0)
     return;
 
-  points = ds_series_get_points (series);
+  width = (int) ceil (plot->width * scale);
+  height = (int) ceil (plot->height * scale);
+  if (width <= 0 || height <= 0)
+    return;
 
-  /* Smaller dots when there are many, so the cloud keeps its shape. */
-  size = n_points > 2000 ? 2 : 3;
-
-  cairo_new_path (cr);
-  for (guint i = 0; i < n_points; i++)
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
     {
-      double x = plot_x (plot, points[i].x);
-      double y = plot_y (plot, max, points[i].y * 1000);
-
-      cairo_rectangle (cr, x - size / 2, y - size / 2, size, size);
+      cairo_surface_destroy (surface);
+      return;
     }
 
-  gdk_cairo_set_source_rgba (cr, color);
-  cairo_fill (cr);
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+
+  /* Premultiplied ARGB in native byte order, as cairo wants it. */
+  pixel = ((guint32) (color->alpha * 255) << 24) |
+          ((guint32) (color->red * color->alpha * 255) << 16) |
+          ((guint32) (color->green * color->alpha * 255) << 8) |
+          ((guint32) (color->blue * color->alpha * 255));
+
+  /* Smaller dots when there are many, so the cloud keeps its shape. */
+  size = (n_points > 2000 ? 2 : 3) * scale;
+
+  points = ds_series_get_points (series);
+  for (guint i = 0; i < n_points; i++)
+    {
+      int x = (int) ((plot_x (plot, points[i].x) - plot->left) * scale) - size / 2;
+      int y = (int) ((plot_y (plot, max, points[i].y * 1000) - plot->top) * scale) - size / 2;
+      int x1 = MIN (x + size, width), y1 = MIN (y + size, height);
+
+      for (int row = MAX (y, 0); row < y1; row++)
+        {
+          guint32 *line = (guint32 *) (gpointer) (data + (gsize) row * stride);
+
+          for (int column = MAX (x, 0); column < x1; column++)
+            line[column] = pixel;
+        }
+    }
+
+  cairo_surface_mark_dirty (surface);
+  cairo_surface_set_device_scale (surface, scale, scale);
+  cairo_set_source_surface (cr, surface, plot->left, plot->top);
+  cairo_paint (cr);
+  cairo_surface_destroy (surface);
 }
 
 static void

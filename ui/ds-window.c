@@ -40,6 +40,8 @@ struct _DsWindow
   DsDeviceMonitor      *monitor;
   guint                 monitor_source;
   gboolean              refreshing;
+  gboolean              refresh_pending;  /* devices changed during a run */
+  GCancellable         *refresh_cancellable;
   unsigned              accuracy;        /* 0: from the settings */
 
   DsJob                *job;
@@ -189,21 +191,14 @@ find_device (DsWindow   *self,
   return FALSE;
 }
 
+/* Applies a fresh device list (DsDevice*), keeping the selection. */
 static void
-refresh_devices (DsWindow *self)
+apply_devices (DsWindow  *self,
+               GPtrArray *devices)
 {
-  g_autoptr(GPtrArray) devices = NULL;
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GError) error = NULL;
   g_autofree char *keep = NULL;
   guint position;
-
-  devices = ds_device_list (&error);
-  if (devices == NULL)
-    {
-      g_warning ("Could not list block devices: %s", error->message);
-      return;
-    }
 
   keep = g_strdup (ds_window_get_device_path (self));
   if (keep == NULL)
@@ -232,6 +227,85 @@ refresh_devices (DsWindow *self)
   device_selected_cb (self, NULL, self->device_dropdown);
 }
 
+static void
+refresh_devices (DsWindow *self)
+{
+  g_autoptr(GPtrArray) devices = NULL;
+  g_autoptr(GError) error = NULL;
+
+  devices = ds_device_list (&error);
+  if (devices == NULL)
+    {
+      g_warning ("Could not list block devices: %s", error->message);
+      return;
+    }
+
+  apply_devices (self, devices);
+}
+
+/* Listing probes every device (libblkid reads them): a busy disk can take
+ * a while to answer, so later refreshes run on a worker thread. */
+static void
+list_devices_worker (GTask        *task,
+                     gpointer      source_object,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  GError *error = NULL;
+  GPtrArray *devices = ds_device_list (&error);
+
+  if (devices == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, devices, (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+list_devices_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GPtrArray) devices = NULL;
+  g_autoptr(GError) error = NULL;
+  DsWindow *self;
+
+  devices = g_task_propagate_pointer (G_TASK (result), &error);
+  if (devices == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("Could not list block devices: %s", error->message);
+      return;
+    }
+
+  self = DS_WINDOW (user_data);
+  g_clear_object (&self->refresh_cancellable);
+  apply_devices (self, devices);
+}
+
+static void
+refresh_devices_async (DsWindow *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  /* The drop-down is locked while a test runs: catch up afterwards. */
+  if (self->job != NULL)
+    {
+      self->refresh_pending = TRUE;
+      return;
+    }
+
+  if (self->refresh_cancellable != NULL)
+    g_cancellable_cancel (self->refresh_cancellable);
+  g_clear_object (&self->refresh_cancellable);
+  self->refresh_cancellable = g_cancellable_new ();
+
+  /* The task holds no reference: a cancelled task never calls back. */
+  task = g_task_new (NULL, self->refresh_cancellable, list_devices_cb, self);
+  g_task_set_source_tag (task, refresh_devices_async);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, list_devices_worker);
+}
+
 static gboolean
 monitor_ready_cb (int          fd,
                   GIOCondition condition,
@@ -240,7 +314,7 @@ monitor_ready_cb (int          fd,
   DsWindow *self = user_data;
 
   if (ds_device_monitor_drain (self->monitor))
-    refresh_devices (self);
+    refresh_devices_async (self);
 
   return G_SOURCE_CONTINUE;
 }
@@ -373,6 +447,12 @@ job_done_cb (GObject      *object,
   self->job_page = NULL;
   set_running_ui (self, FALSE);
   ds_window_update_actions (self);
+
+  if (self->refresh_pending)
+    {
+      self->refresh_pending = FALSE;
+      refresh_devices_async (self);
+    }
 
   g_signal_emit (self, signals[RUN_FINISHED], 0, success);
 }
@@ -984,6 +1064,9 @@ ds_window_dispose (GObject *object)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
 
+  if (self->refresh_cancellable != NULL)
+    g_cancellable_cancel (self->refresh_cancellable);
+  g_clear_object (&self->refresh_cancellable);
   g_clear_handle_id (&self->monitor_source, g_source_remove);
   g_clear_pointer (&self->monitor, ds_device_monitor_free);
 

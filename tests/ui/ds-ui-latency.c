@@ -89,12 +89,41 @@ run_draw (int frames)
 }
 
 typedef struct {
+  gint64   start_us;
   gint64   last_us;
   gint64   max_gap_us;
   guint64  ticks;
   gboolean done;
   gboolean success;
+  /* Frames drawn during the run: layout to after-paint. */
+  gint64   frame_start_us;
+  gint64   frame_max_us;
+  gint64   frame_total_us;
+  guint    frames;
 } Stall;
+
+static void
+frame_begin_cb (GdkFrameClock *clock,
+                Stall         *stall)
+{
+  stall->frame_start_us = g_get_monotonic_time ();
+}
+
+static void
+frame_end_cb (GdkFrameClock *clock,
+              Stall         *stall)
+{
+  gint64 elapsed;
+
+  if (stall->frame_start_us == 0 || stall->done)
+    return;
+
+  elapsed = g_get_monotonic_time () - stall->frame_start_us;
+  stall->frame_max_us = MAX (stall->frame_max_us, elapsed);
+  stall->frame_total_us += elapsed;
+  stall->frames++;
+  stall->frame_start_us = 0;
+}
 
 static gboolean
 tick_cb (gpointer user_data)
@@ -103,7 +132,12 @@ tick_cb (gpointer user_data)
   gint64 now = g_get_monotonic_time ();
 
   if (stall->last_us != 0)
-    stall->max_gap_us = MAX (stall->max_gap_us, now - stall->last_us);
+    {
+      stall->max_gap_us = MAX (stall->max_gap_us, now - stall->last_us);
+      if (now - stall->last_us > 20000 && g_getenv ("DS_UI_LATENCY_VERBOSE"))
+        fprintf (stderr, "gap of %.1f ms ending at %.3f s\n",
+                 (now - stall->last_us) / 1000.0, (now - stall->start_us) / 1e6);
+    }
   stall->last_us = now;
   stall->ticks++;
 
@@ -142,9 +176,15 @@ run_stall (const char *device,
 
   ds_window_set_accuracy (window, accuracy);
   g_signal_connect (window, "run-finished", G_CALLBACK (finished_cb), &stall);
+  {
+    GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+
+    g_signal_connect (clock, "layout", G_CALLBACK (frame_begin_cb), &stall);
+    g_signal_connect (clock, "after-paint", G_CALLBACK (frame_end_cb), &stall);
+  }
 
   source = g_timeout_add (1, tick_cb, &stall);
-  start = g_get_monotonic_time ();
+  start = stall.start_us = g_get_monotonic_time ();
   if (!ds_window_start (window, &error))
     {
       fprintf (stderr, "ds-ui-latency: %s\n", error->message);
@@ -154,10 +194,14 @@ run_stall (const char *device,
   while (!stall.done)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (source);
+  g_signal_handlers_disconnect_by_data (gtk_widget_get_frame_clock (GTK_WIDGET (window)), &stall);
 
   printf ("stall_device=%s\nstall_run_s=%.1f\nstall_ticks=%" G_GUINT64_FORMAT "\n",
           device, (g_get_monotonic_time () - start) / 1e6, stall.ticks);
   printf ("stall_max_ms=%.2f\n", stall.max_gap_us / 1000.0);
+  printf ("window_frames=%u\nwindow_frame_mean_ms=%.2f\nwindow_frame_max_ms=%.2f\n",
+          stall.frames, stall.frames ? stall.frame_total_us / 1000.0 / stall.frames : 0,
+          stall.frame_max_us / 1000.0);
   printf ("stall_run_ok=%d\n", stall.success);
 
   gtk_window_destroy (GTK_WINDOW (window));
