@@ -66,7 +66,9 @@ add_bytes (DsInfoPage          *self,
            uint64_t             bytes)
 {
   g_autofree char *size = ds_format_size (bytes);
-  g_autofree char *text = g_strdup_printf (_("%s (%" G_GUINT64_FORMAT " bytes)"), size, bytes);
+  g_autofree char *exact = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
+  /* Translators: a size, then the exact number of bytes */
+  g_autofree char *text = g_strdup_printf (_("%s (%s bytes)"), size, exact);
 
   add_row (self, group, title, text);
 }
