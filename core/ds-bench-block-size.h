@@ -19,6 +19,10 @@ typedef struct _DsRun DsRun;
 #define DS_BLOCK_SIZE_N_SIZES 15
 #define DS_BLOCK_SIZE_MIN_BYTES 512
 #define DS_BLOCK_SIZE_MAX_BYTES (8 * 1024 * 1024)
+/* Samples: DS_SAMPLE_PHASE "block-size" when each direction starts,
+ * DS_SAMPLE_ROW per size (index = size index, write, bytes = block size,
+ * value = bytes/s). */
+
 /* Time per size and direction when spec->duration_ns is 0. */
 #define DS_BLOCK_SIZE_DEFAULT_ROW_NS (UINT64_C (1) * 1000000000)
 

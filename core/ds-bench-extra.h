@@ -28,6 +28,9 @@ G_BEGIN_DECLS
  * that many pairs it starts over at the edges. */
 #define DS_EXTRA_BUTTERFLY_PAIRS    1000
 
+/* Samples: DS_SAMPLE_PHASE at each row's start and DS_SAMPLE_ROW at its end
+ * (index = DsExtraRowKind, name = the JSON name, value = IOPS). */
+
 /* In HD Tune's order. */
 typedef enum {
   DS_EXTRA_RANDOM_SEEK,       /* one logical block, random */

@@ -20,6 +20,12 @@ G_BEGIN_DECLS
 #define DS_FILE_RANDOM_BYTES 4096
 #define DS_FILE_QUEUE_DEPTH 32
 
+/* Samples: DS_SAMPLE_PHASE "fill", then for each row DS_SAMPLE_PHASE and
+ * DS_SAMPLE_ROW named "sequential_read", "sequential_write", "random_read",
+ * "random_write", "random_read_qd32", "random_write_qd32" (value = bytes/s
+ * for sequential rows, IOPS for random ones), then the block size test's
+ * samples (ds-bench-block-size.h). */
+
 typedef struct {
   char    *directory;           /* where the file was */
   uint64_t file_bytes;          /* the size tested (after clamping) */

@@ -21,6 +21,10 @@ G_BEGIN_DECLS
 
 #define DS_RANDOM_ACCESS_N_ROWS 5
 
+/* Samples: DS_SAMPLE_PHASE at each row's start, DS_SAMPLE_ACCESS for each
+ * point kept (index = row, offset_bytes, bytes, elapsed_ns; value = access
+ * time in s), DS_SAMPLE_ROW at the row's end (index = row, value = IOPS). */
+
 typedef struct {
   uint64_t transfer_bytes;   /* 0 for the "random" row (mixed sizes) */
   double   iops;

@@ -101,6 +101,14 @@ make_fs (const char *name,
   return g_steal_pointer (&dir);
 }
 
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  /* g_ptr_array_sort passes pointers to the elements. */
+  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
+}
+
 /* The folder's names, sorted, as one string. */
 static char *
 listing (const char *dir)
@@ -112,7 +120,7 @@ listing (const char *dir)
   ck_assert_ptr_nonnull (d);
   while ((name = g_dir_read_name (d)) != NULL)
     g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  g_ptr_array_sort (names, compare_names);
   g_ptr_array_add (names, NULL);
 
   return g_strjoinv ("\n", (char **) names->pdata);
