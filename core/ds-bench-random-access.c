@@ -159,9 +159,13 @@ row_from_stats (DsRandomAccessRow  *row,
   };
   if (dir->histogram != NULL && dir->ios > 0)
     {
-      row->p50_s = (double) ds_histogram_percentile (dir->histogram, 50.0) / DS_NS_PER_SEC;
-      row->p99_s = (double) ds_histogram_percentile (dir->histogram, 99.0) / DS_NS_PER_SEC;
-      row->p99_9_s = (double) ds_histogram_percentile (dir->histogram, 99.9) / DS_NS_PER_SEC;
+      /* A bucket's middle can lie a little past the exact maximum (< 1 %):
+       * no percentile says more than the slowest I/O did. */
+      uint64_t max_ns = dir->latency_ns.max;
+
+      row->p50_s = (double) MIN (ds_histogram_percentile (dir->histogram, 50.0), max_ns) / DS_NS_PER_SEC;
+      row->p99_s = (double) MIN (ds_histogram_percentile (dir->histogram, 99.0), max_ns) / DS_NS_PER_SEC;
+      row->p99_9_s = (double) MIN (ds_histogram_percentile (dir->histogram, 99.9), max_ns) / DS_NS_PER_SEC;
     }
 }
 
