@@ -99,11 +99,8 @@ ds_block_size_sweep (DsRun    *run,
           double bytes_per_s;
           int ret;
 
-          if (ds_run_cancelled (run))
-            {
-              g_set_error (error, DS_ERROR, DS_ERROR_CANCELLED, "stopped");
-              return -ECANCELED;
-            }
+          if (ds_run_check_cancelled (run, error) < 0)
+            return -ECANCELED;
 
           ds_run_set_progress (run, progress_from +
                                (progress_to - progress_from) * step / MAX (n_steps, 1));

@@ -287,11 +287,8 @@ extra_run (DsRun   *run,
       DsExtraRow row;
       int ret;
 
-      if (ds_run_cancelled (run))
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_CANCELLED, "stopped");
-          return -ECANCELED;
-        }
+      if (ds_run_check_cancelled (run, error) < 0)
+        return -ECANCELED;
 
       plan.user = &st;
       plan_row (&plan, &st, (DsExtraRowKind) i, span, lbs);

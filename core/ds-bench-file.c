@@ -408,11 +408,8 @@ run_on_file (DsRun       *run,
 
   for (unsigned i = 0; i < G_N_ELEMENTS (rows); i++)
     {
-      if (ds_run_cancelled (run))
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_CANCELLED, "stopped");
-          return -ECANCELED;
-        }
+      if (ds_run_check_cancelled (run, error) < 0)
+        return -ECANCELED;
       ds_run_set_progress (run, PROGRESS_FILL + PROGRESS_ROWS * i / G_N_ELEMENTS (rows));
       ret = run_row (run, &rows[i], i, data->file_bytes, row_ns, error);
       if (ret < 0)

@@ -223,11 +223,8 @@ ra_run (DsRun   *run,
       DsRandomAccessRow row;
       int ret;
 
-      if (ds_run_cancelled (run))
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_CANCELLED, "stopped");
-          return -ECANCELED;
-        }
+      if (ds_run_check_cancelled (run, error) < 0)
+        return -ECANCELED;
 
       ds_run_set_progress (run, (double) i / DS_RANDOM_ACCESS_N_ROWS);
       ds_run_emit (run, &phase);

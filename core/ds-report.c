@@ -114,10 +114,10 @@ append_one (GString        *out,
   for (guint i = 0; result->notes != NULL && i < result->notes->len; i++)
     g_string_append_printf (out, "Note: %s\n", (const char *) result->notes->pdata[i]);
 
-  if (result->error != NULL)
-    g_string_append_printf (out, "\n%s: %s\n",
-                            result->cancelled ? "Stopped" : "Error",
-                            result->error->message);
+  if (result->cancelled)
+    g_string_append (out, "\nStopped by the user: the figures above are partial\n");
+  else if (result->error != NULL)
+    g_string_append_printf (out, "\nError: %s\n", result->error->message);
   else if (!result->complete)
     g_string_append (out, "\nIncomplete run\n");
 }

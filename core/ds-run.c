@@ -26,6 +26,17 @@ ds_run_cancelled (DsRun *run)
   return run->cancel != NULL && g_atomic_int_get (run->cancel) != 0;
 }
 
+int
+ds_run_check_cancelled (DsRun   *run,
+                        GError **error)
+{
+  if (!ds_run_cancelled (run))
+    return 0;
+
+  g_set_error (error, DS_ERROR, DS_ERROR_CANCELLED, "the run was stopped by the user");
+  return -ECANCELED;
+}
+
 void
 ds_run_set_progress (DsRun  *run,
                      double  progress)
@@ -581,10 +592,9 @@ ds_run_io (DsRun           *run,
         }
       ret = -e;
     }
-  else if (ds_run_cancelled (run))
+  else if (ds_run_check_cancelled (run, error) < 0)
     {
       ret_stats->cancelled = TRUE;
-      g_set_error (error, DS_ERROR, DS_ERROR_CANCELLED, "stopped");
       ret = -ECANCELED;
     }
 

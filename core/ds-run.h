@@ -46,6 +46,10 @@ struct _DsRun {
 };
 
 gboolean ds_run_cancelled (DsRun          *run);
+/* When the user stopped the run: sets DS_ERROR_CANCELLED and returns
+ * -ECANCELED; else 0. */
+int      ds_run_check_cancelled (DsRun    *run,
+                                 GError  **error);
 /* Sends @sample to the sink; fills sample->progress from run->progress. */
 void     ds_run_emit      (DsRun          *run,
                            DsSample       *sample);

@@ -396,9 +396,9 @@ START_TEST (test_sigint_keeps_partial_result)
   points = json_object_get_array_member (
     json_object_get_object_member (json_object_get_object_member (
       json_object_get_object_member (root, "results"), "read"), "transfer"), "points");
-  /* At 1 s per point (accuracy 5), a few points were measured, not 200. */
+  /* What was measured before the stop is there (a fast loop device may
+   * have finished the scan and be in the burst phase by then). */
   ck_assert_uint_ge (json_array_get_length (points), 1);
-  ck_assert_uint_lt (json_array_get_length (points), 200);
 }
 END_TEST
 

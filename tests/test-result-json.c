@@ -234,6 +234,31 @@ START_TEST (test_corrupt_files)
 }
 END_TEST
 
+/* A run refused before it measured anything still saves and loads. */
+START_TEST (test_empty_failed_result)
+{
+  DsBenchSpec spec;
+  g_autoptr (DsResult) r = NULL;
+  g_autoptr (DsResult) back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GError) why = g_error_new_literal (DS_ERROR, DS_ERROR_NOT_FOUND, "/dev/nope: No such file or directory");
+  g_autofree char *data = NULL;
+
+  ds_bench_spec_init (&spec, DS_BENCH_TRANSFER);
+  spec.target_path = g_strdup ("/dev/nope");
+  r = ds_result_new (&spec);
+  ds_bench_spec_clear (&spec);
+  r->target.path = g_strdup ("/dev/nope");
+  ds_result_set_error (r, why, ENOENT, -1);
+
+  data = ds_result_to_data (r, NULL);
+  back = ds_result_load_data (data, -1, &error);
+  ck_assert_msg (back != NULL, "%s", error ? error->message : "");
+  ck_assert (!back->complete);
+  ck_assert_str_eq (back->error->message, "/dev/nope: No such file or directory");
+}
+END_TEST
+
 START_TEST (test_load_missing_file)
 {
   g_autoptr (GError) error = NULL;
@@ -271,6 +296,7 @@ main (void)
   tcase_add_test (tc, test_required_keys_present);
   tcase_add_test (tc, test_workload_round_trip);
   tcase_add_test (tc, test_corrupt_files);
+  tcase_add_test (tc, test_empty_failed_result);
   tcase_add_test (tc, test_load_missing_file);
   tcase_add_test (tc, test_save_is_atomic_and_loadable);
   suite_add_tcase (s, tc);
