@@ -133,14 +133,27 @@ ds_report_text (const DsResult *result,
   return g_string_free (out, FALSE);
 }
 
+/* HD Tune's session order (shared/seeds/hdtune-*.txt): the read tests
+ * (Benchmark, Extra, Random Access, Block Size), then the same as write
+ * tests, then the File Benchmark; workloads last. */
+static int
+session_rank (const DsResult *r)
+{
+  int group;
+
+  if (r->kind == DS_BENCH_FILE || r->kind == DS_BENCH_WORKLOAD)
+    group = 2;
+  else
+    group = r->spec.write ? 1 : 0;
+
+  return group * DS_BENCH_N_KINDS + (int) r->kind;
+}
+
 static int
 compare_kind (gconstpointer a,
               gconstpointer b)
 {
-  const DsResult *ra = *(DsResult *const *) a;
-  const DsResult *rb = *(DsResult *const *) b;
-
-  return (int) ra->kind - (int) rb->kind;
+  return session_rank (*(DsResult *const *) a) - session_rank (*(DsResult *const *) b);
 }
 
 char *

@@ -14,8 +14,9 @@ G_BEGIN_DECLS
 /* One report for one run. */
 char *ds_report_text         (const DsResult        *result,
                               DsUnits                units);
-/* A session: several runs of one device, in HD Tune's order (sorted by
- * kind, stable), separated by a blank line. */
+/* A session: several runs of one device in HD Tune's order (read tests by
+ * kind, then write tests by kind, then the file benchmark and workloads;
+ * stable), separated by blank lines. */
 char *ds_report_session_text (DsResult *const       *results,
                               guint                  n_results,
                               DsUnits                units);

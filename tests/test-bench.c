@@ -914,6 +914,26 @@ START_TEST (test_report_session_order)
 }
 END_TEST
 
+/* As in the seed write-up: the read tests, then the write tests, then the
+ * file benchmark. */
+START_TEST (test_report_session_read_then_write)
+{
+  g_autoptr (DsResult) ew = make_extra (TRUE);
+  g_autoptr (DsResult) f = make_file (FALSE);
+  g_autoptr (DsResult) rr = make_random_access (FALSE);
+  g_autoptr (DsResult) er = make_extra (FALSE);
+  DsResult *all[] = { ew, f, rr, er };
+  g_autofree char *text = ds_report_session_text (all, G_N_ELEMENTS (all), DS_UNITS_MB);
+  const char *p_er = strstr (text, "Extra Tests");
+  const char *p_rr = strstr (text, "Random Access");
+  const char *p_ew = p_rr ? strstr (p_rr, "Extra Tests") : NULL;
+  const char *p_f = strstr (text, "File Benchmark");
+
+  ck_assert (p_er != NULL && p_rr != NULL && p_ew != NULL && p_f != NULL);
+  ck_assert (p_er < p_rr && p_rr < p_ew && p_ew < p_f);
+}
+END_TEST
+
 START_TEST (test_row_names)
 {
   DsExtraRowKind row;
@@ -976,6 +996,7 @@ main (void)
   tcase_add_test (report, test_report_block_size);
   tcase_add_test (report, test_report_file);
   tcase_add_test (report, test_report_session_order);
+  tcase_add_test (report, test_report_session_read_then_write);
   suite_add_tcase (s, report);
 
   return ds_test_run_suite (s);
