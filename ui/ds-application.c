@@ -129,7 +129,14 @@ run_finished_cb (DsWindow      *window,
   g_signal_handlers_disconnect_by_func (window, run_finished_cb, self);
 
   if (!success)
-    g_printerr ("diskscope: the test did not succeed\n");
+    {
+      const char *message = ds_window_get_last_error (window);
+
+      if (message != NULL)
+        g_printerr ("diskscope: %s\n", message);
+      else
+        g_printerr ("diskscope: the test did not succeed\n");
+    }
 
   script_after_frames (self, window, success);
 }

@@ -854,3 +854,27 @@ ds_graph_set_access (DsGraph  *self,
 {
   set_series (self, &self->access, series);
 }
+
+DsSeries *
+ds_graph_get_read (DsGraph *self)
+{
+  g_return_val_if_fail (DS_IS_GRAPH (self), NULL);
+
+  return self->read;
+}
+
+DsSeries *
+ds_graph_get_write (DsGraph *self)
+{
+  g_return_val_if_fail (DS_IS_GRAPH (self), NULL);
+
+  return self->write;
+}
+
+DsSeries *
+ds_graph_get_access (DsGraph *self)
+{
+  g_return_val_if_fail (DS_IS_GRAPH (self), NULL);
+
+  return self->access;
+}

@@ -42,5 +42,9 @@ void        ds_graph_set_write    (DsGraph     *self,
                                    DsSeries    *series);
 void        ds_graph_set_access   (DsGraph     *self,
                                    DsSeries    *series);
+/* The series drawn (not a new reference; NULL when none). */
+DsSeries   *ds_graph_get_read     (DsGraph     *self);
+DsSeries   *ds_graph_get_write    (DsGraph     *self);
+DsSeries   *ds_graph_get_access   (DsGraph     *self);
 
 G_END_DECLS

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "ds-error.h"
 #include "ds-page.h"
@@ -137,12 +138,21 @@ ds_page_describe_error (const DsResult *result)
       g_error_matches (result->error, DS_ERROR, DS_ERROR_CANCELLED))
     return NULL;
 
+  /* The core's message usually gives the offset already: say it once.
+   * What was measured stays on the page, whether the run stopped there or
+   * went on past a bad range. */
   if (result->error_offset_bytes >= 0)
-    return g_strdup_printf (_("%s (at %.2f GB). The curve shows what was measured before."),
-                            result->error->message,
-                            result->error_offset_bytes / 1e9);
+    {
+      g_autofree char *bytes = g_strdup_printf ("%" G_GINT64_FORMAT, result->error_offset_bytes);
 
-  return g_strdup (result->error->message);
+      if (strstr (result->error->message, bytes) == NULL)
+        return g_strdup_printf (_("%s (at %.2f GB)."), result->error->message,
+                                result->error_offset_bytes / 1e9);
+    }
+
+  if (g_str_has_suffix (result->error->message, "."))
+    return g_strdup (result->error->message);
+  return g_strdup_printf ("%s.", result->error->message);
 }
 
 static GtkLabel *

@@ -48,6 +48,7 @@ struct _DsWindow
   DsPage               *job_page;
   guint                 inhibit_cookie;
   DsResult             *results[DS_BENCH_N_KINDS];
+  char                 *last_error;      /* of the last run, NULL if none */
 
   GtkFileChooserNative *chooser;
   DsBenchSpec          *pending_spec;    /* waiting for the write confirmation */
@@ -416,6 +417,8 @@ job_done_cb (GObject      *object,
   if (job != self->job)
     return;
 
+  g_clear_pointer (&self->last_error, g_free);
+
   if (self->inhibit_cookie != 0)
     {
       gtk_application_uninhibit (GTK_APPLICATION (app), self->inhibit_cookie);
@@ -427,6 +430,7 @@ job_done_cb (GObject      *object,
       DsBenchKind kind = result->kind;
 
       success = result->error == NULL && result->complete;
+      self->last_error = ds_page_describe_error (result);
       ds_page_show_result (self->job_page, result);
 
       /* A finished run speaks for itself (curve and figures); a stop does
@@ -441,7 +445,10 @@ job_done_cb (GObject      *object,
         }
     }
   else
-    ds_page_show_error (self->job_page, error ? error->message : _("The test failed."));
+    {
+      self->last_error = g_strdup (error ? error->message : _("The test failed."));
+      ds_page_show_error (self->job_page, self->last_error);
+    }
 
   g_clear_object (&self->job);
   self->job_page = NULL;
@@ -644,6 +651,14 @@ ds_window_stop (DsWindow *self)
 
   if (self->job != NULL)
     ds_job_cancel (self->job);
+}
+
+const char *
+ds_window_get_last_error (DsWindow *self)
+{
+  g_return_val_if_fail (DS_IS_WINDOW (self), NULL);
+
+  return self->last_error;
 }
 
 gboolean
@@ -1085,6 +1100,7 @@ ds_window_finalize (GObject *object)
 
   for (guint i = 0; i < DS_BENCH_N_KINDS; i++)
     g_clear_pointer (&self->results[i], ds_result_free);
+  g_clear_pointer (&self->last_error, g_free);
 
   if (self->pending_spec != NULL)
     {

@@ -29,6 +29,9 @@ gboolean  ds_window_start           (DsWindow    *self,
                                      GError     **error);
 void      ds_window_stop            (DsWindow    *self);
 gboolean  ds_window_is_running      (DsWindow    *self);
+/* The error the last run ended with, as the page shows it; NULL when it
+ * succeeded or was stopped. */
+const char *ds_window_get_last_error (DsWindow   *self);
 /* A PNG of the window's content as it is on screen. */
 gboolean  ds_window_save_screenshot (DsWindow    *self,
                                      const char  *path,
