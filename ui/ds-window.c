@@ -510,14 +510,20 @@ confirm_response_cb (AdwMessageDialog *dialog,
                      DsWindow         *self)
 {
   g_autofree DsBenchSpec *spec = g_steal_pointer (&self->pending_spec);
+  GtkWidget *entry = adw_message_dialog_get_extra_child (dialog);
+  const char *typed = GTK_IS_EDITABLE (entry) ? gtk_editable_get_text (GTK_EDITABLE (entry)) : NULL;
 
   if (spec == NULL)
     return;
 
-  if (g_strcmp0 (response, "destroy") == 0 && self->job == NULL)
+  /* Only what was typed confirms: a "destroy" response reached some other
+   * way (a disabled button activated anyhow) does nothing.  The core's gate
+   * checks the typed name again. */
+  if (g_strcmp0 (response, "destroy") == 0 && self->job == NULL &&
+      g_strcmp0 (typed, spec->target_path) == 0)
     {
       g_free (spec->destroy_data);
-      spec->destroy_data = g_strdup (spec->target_path);
+      spec->destroy_data = g_strdup (typed);
       ds_window_run (self, spec);
     }
 
@@ -813,19 +819,101 @@ suggested_name (DsWindow   *self,
   return g_strdup_printf ("diskscope-%s-%s.%s", ops ? ops->name : "info", base, extension);
 }
 
+gboolean
+ds_window_save_report (DsWindow    *self,
+                       const char  *path,
+                       GError     **error)
+{
+  const DsResult *result;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (DS_IS_WINDOW (self), FALSE);
+
+  result = visible_result (self);
+  if (result == NULL)
+    {
+      g_set_error_literal (error, DS_ERROR, DS_ERROR_INVALID, _("This page has no result yet."));
+      return FALSE;
+    }
+
+  text = ds_report_text (result, current_units (self));
+  return g_file_set_contents (path, text, -1, error);
+}
+
+gboolean
+ds_window_save_result (DsWindow    *self,
+                       const char  *path,
+                       GError     **error)
+{
+  const DsResult *result;
+
+  g_return_val_if_fail (DS_IS_WINDOW (self), FALSE);
+
+  result = visible_result (self);
+  if (result == NULL)
+    {
+      g_set_error_literal (error, DS_ERROR, DS_ERROR_INVALID, _("This page has no result yet."));
+      return FALSE;
+    }
+
+  return ds_result_save (result, path, error);
+}
+
+gboolean
+ds_window_open_result (DsWindow    *self,
+                       const char  *path,
+                       GError     **error)
+{
+  DsResult *result;
+  DsPage *page;
+
+  g_return_val_if_fail (DS_IS_WINDOW (self), FALSE);
+
+  if (self->job != NULL)
+    {
+      g_set_error_literal (error, DS_ERROR, DS_ERROR_BUSY, _("A test is running."));
+      return FALSE;
+    }
+
+  result = ds_result_load (path, error);
+  if (result == NULL)
+    return FALSE;
+
+  page = page_for_kind (self, result->kind);
+  if (page == NULL)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
+                   _("Results of “%s” runs have no page here."),
+                   ds_bench_get (result->kind)->name);
+      ds_result_free (result);
+      return FALSE;
+    }
+
+  adw_view_stack_set_visible_child (self->view_stack, GTK_WIDGET (page));
+  ds_page_show_result (page, result);
+
+  g_clear_pointer (&self->results[result->kind], ds_result_free);
+  self->results[result->kind] = result;
+  ds_window_update_actions (self);
+
+  return TRUE;
+}
+
+const DsResult *
+ds_window_get_result (DsWindow *self)
+{
+  g_return_val_if_fail (DS_IS_WINDOW (self), NULL);
+
+  return visible_result (self);
+}
+
 static void
 save_report (DsWindow   *self,
              const char *path)
 {
-  const DsResult *result = visible_result (self);
-  g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (result == NULL)
-    return;
-
-  text = ds_report_text (result, current_units (self));
-  if (!g_file_set_contents (path, text, -1, &error))
+  if (!ds_window_save_report (self, path, &error))
     toast (self, error->message);
   else
     toast (self, _("Report saved"));
@@ -835,13 +923,9 @@ static void
 save_result (DsWindow   *self,
              const char *path)
 {
-  const DsResult *result = visible_result (self);
   g_autoptr(GError) error = NULL;
 
-  if (result == NULL)
-    return;
-
-  if (!ds_result_save (result, path, &error))
+  if (!ds_window_save_result (self, path, &error))
     toast (self, error->message);
   else
     toast (self, _("Result saved"));
@@ -864,34 +948,9 @@ open_result (DsWindow   *self,
              const char *path)
 {
   g_autoptr(GError) error = NULL;
-  DsResult *result;
-  DsPage *page;
 
-  result = ds_result_load (path, &error);
-  if (result == NULL)
-    {
-      toast (self, error->message);
-      return;
-    }
-
-  page = page_for_kind (self, result->kind);
-  if (page == NULL)
-    {
-      g_autofree char *message =
-        g_strdup_printf (_("Results of “%s” runs have no page here."),
-                         ds_bench_get (result->kind)->name);
-
-      toast (self, message);
-      ds_result_free (result);
-      return;
-    }
-
-  adw_view_stack_set_visible_child (self->view_stack, GTK_WIDGET (page));
-  ds_page_show_result (page, result);
-
-  g_clear_pointer (&self->results[result->kind], ds_result_free);
-  self->results[result->kind] = result;
-  ds_window_update_actions (self);
+  if (!ds_window_open_result (self, path, &error))
+    toast (self, error->message);
 }
 
 static void

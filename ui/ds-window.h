@@ -6,6 +6,8 @@
 
 #include <adwaita.h>
 
+#include "ds-result.h"
+
 G_BEGIN_DECLS
 
 #define DS_TYPE_WINDOW (ds_window_get_type ())
@@ -32,6 +34,19 @@ gboolean  ds_window_is_running      (DsWindow    *self);
 /* The error the last run ended with, as the page shows it; NULL when it
  * succeeded or was stopped. */
 const char *ds_window_get_last_error (DsWindow   *self);
+/* What the menu does, without the file chooser (for scripts and tests). */
+gboolean  ds_window_save_report     (DsWindow    *self,
+                                     const char  *path,
+                                     GError     **error);
+gboolean  ds_window_save_result     (DsWindow    *self,
+                                     const char  *path,
+                                     GError     **error);
+/* Shows a saved run on its page (and makes it the page's result). */
+gboolean  ds_window_open_result     (DsWindow    *self,
+                                     const char  *path,
+                                     GError     **error);
+/* The visible page's result (the last run or the one opened), or NULL. */
+const DsResult *ds_window_get_result (DsWindow   *self);
 /* A PNG of the window's content as it is on screen. */
 gboolean  ds_window_save_screenshot (DsWindow    *self,
                                      const char  *path,
