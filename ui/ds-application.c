@@ -4,6 +4,7 @@
  * scripts and tests:
  *   diskscope --device /dev/loop0 --page benchmark --start \
  *             --screenshot shot.png --quit-when-done [--accuracy 1]
+ *   diskscope --folder /mnt/disk --start --quit-when-done   (File Benchmark)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -21,6 +22,7 @@ struct _DsApplication
 
   /* Scripting options */
   char           *device;
+  char           *folder;
   char           *page;
   char           *screenshot;
   gboolean        start;
@@ -37,11 +39,13 @@ G_DEFINE_FINAL_TYPE (DsApplication, ds_application, ADW_TYPE_APPLICATION)
 
 static const GOptionEntry option_entries[] = {
   { "device", 'd', 0, G_OPTION_ARG_FILENAME, NULL, N_("Select the device at PATH"), N_("PATH") },
+  { "folder", 'f', 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Run the File Benchmark in the folder DIR (shows its page)"), N_("DIR") },
   { "page", 'p', 0, G_OPTION_ARG_STRING, NULL,
     N_("Show a page: benchmark, extra, random-access, block-size, file, info"), N_("NAME") },
   { "start", 's', 0, G_OPTION_ARG_NONE, NULL, N_("Start the page’s test"), NULL },
   { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-    N_("Save a PNG of the window when the test is done"), N_("FILE") },
+    N_("Save a PNG of the page when the test is done"), N_("FILE") },
   { "quit-when-done", 'q', 0, G_OPTION_ARG_NONE, NULL,
     N_("Quit when the test is done (exit status 0 if it succeeded)"), NULL },
   { "accuracy", 'a', 0, G_OPTION_ARG_INT, NULL, N_("Accuracy of this run, 1 to 5"), N_("N") },
@@ -162,6 +166,16 @@ apply_script (DsApplication *self,
       return;
     }
 
+  if (self->folder != NULL && !ds_window_set_folder (window, self->folder, &error))
+    {
+      g_printerr ("diskscope: %s\n", error->message);
+      if (self->quit_when_done)
+        script_after_frames (self, window, FALSE);
+      return;
+    }
+  if (self->folder != NULL && self->page == NULL)
+    ds_window_set_page (window, "file");
+
   if (self->page != NULL && !ds_window_set_page (window, self->page))
     {
       g_printerr ("diskscope: no page called “%s”\n", self->page);
@@ -210,6 +224,7 @@ ds_application_handle_local_options (GApplication *app,
     }
 
   g_variant_dict_lookup (options, "device", "^ay", &self->device);
+  g_variant_dict_lookup (options, "folder", "^ay", &self->folder);
   g_variant_dict_lookup (options, "page", "s", &self->page);
   g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
   g_variant_dict_lookup (options, "start", "b", &self->start);
@@ -224,7 +239,7 @@ ds_application_handle_local_options (GApplication *app,
 
   /* A scripted run is its own instance: it must not hand its options to a
    * window that is already open. */
-  if (self->device || self->page || self->screenshot || self->start || self->quit_when_done)
+  if (self->device || self->folder || self->page || self->screenshot || self->start || self->quit_when_done)
     g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
 
   return -1;
@@ -310,6 +325,7 @@ ds_application_finalize (GObject *object)
   DsApplication *self = (DsApplication *) object;
 
   g_clear_pointer (&self->device, g_free);
+  g_clear_pointer (&self->folder, g_free);
   g_clear_pointer (&self->page, g_free);
   g_clear_pointer (&self->screenshot, g_free);
 

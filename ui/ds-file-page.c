@@ -140,6 +140,8 @@ clear (DsFilePage *self)
   ds_table_clear (self->table);
 }
 
+static void update_size_label (DsFilePage *self);
+
 static void
 ds_file_page_begin (DsPage            *page,
                     const DsBenchSpec *spec)
@@ -148,6 +150,7 @@ ds_file_page_begin (DsPage            *page,
 
   ds_file_page_show_error (page, NULL);
   clear (self);
+  update_size_label (self);
   gtk_label_set_label (self->status_label, _("Writing the test file…"));
 }
 
@@ -208,6 +211,18 @@ ds_file_page_show_result (DsPage         *page,
 
   if (data->directory != NULL)
     ds_file_page_set_folder (self, data->directory);
+
+  /* The size tested, which is smaller than the setting when the
+   * filesystem had less room. */
+  if (data->file_bytes > 0 && data->file_bytes != self->file_size)
+    {
+      g_autofree char *size = ds_format_size (data->file_bytes);
+      g_autofree char *text = g_strdup_printf (_("%s (tested)"), size);
+
+      gtk_label_set_label (self->size_label, text);
+    }
+  else
+    update_size_label (self);
 
   if (data->buffered)
     gtk_label_set_label (self->status_label,

@@ -31,6 +31,10 @@ struct _DsGraph
   DsSeries    *read;
   DsSeries    *write;
   DsSeries    *access;
+  /* Scatter mode: one cloud per group (Random Access: per transfer size),
+   * each in its own colour with its own legend entry. */
+  GPtrArray   *groups;            /* DsSeries */
+  GStrv        group_labels;
 
   DsGraphMode  mode;
   DsUnits      units;
@@ -158,10 +162,10 @@ format_block_label (double log2_bytes)
 {
   double bytes = exp2 (log2_bytes);
 
-  if (bytes < 1024)
-    return g_strdup_printf ("%g", bytes / 1024);   /* 0.5 (KB) */
+  /* "0.5K" … "512K", "1M" … "8M": the unit on each tick, as the table
+   * names the sizes. */
   if (bytes < 1024 * 1024)
-    return g_strdup_printf ("%g", bytes / 1024);
+    return g_strdup_printf ("%gK", bytes / 1024);
   return g_strdup_printf ("%gM", bytes / (1024 * 1024));
 }
 
@@ -354,6 +358,30 @@ draw_dots (DsGraph       *self,
   cairo_surface_destroy (surface);
 }
 
+/* GNOME's palette (libadwaita's named colours), one per scatter group. */
+static const struct {
+  const char *name;
+  const char *fallback;
+} group_palette[] = {
+  { "blue_3", "#3584e4" },
+  { "green_5", "#26a269" },
+  { "yellow_5", "#e5a50a" },
+  { "red_3", "#e01b24" },
+  { "purple_3", "#9141ac" },
+  { "orange_4", "#e66100" },
+  { "brown_3", "#986a44" },
+};
+
+static void
+group_color (GtkWidget *widget,
+             guint      index,
+             GdkRGBA   *ret_color)
+{
+  guint i = index % G_N_ELEMENTS (group_palette);
+
+  lookup_color (widget, group_palette[i].name, group_palette[i].fallback, ret_color);
+}
+
 static void
 draw_legend (DsGraph    *self,
              cairo_t    *cr,
@@ -450,6 +478,9 @@ ds_graph_snapshot (GtkWidget   *widget,
     {
       double max_ms = self->access ? ds_series_get_max_y (self->access) * 1000 : 0;
 
+      for (guint i = 0; self->groups != NULL && i < self->groups->len; i++)
+        max_ms = MAX (max_ms, ds_series_get_max_y (self->groups->pdata[i]) * 1000);
+
       y_step = nice_step (MAX (max_ms, 1), 8);
       plot.y_max = ceil (MAX (max_ms, 1) / y_step) * y_step;
     }
@@ -528,7 +559,7 @@ ds_graph_snapshot (GtkWidget   *widget,
   /* Axis titles with their units. */
   gdk_cairo_set_source_rgba (cr, &text_color);
   draw_text (widget, cr,
-             plot.log_x ? _("Block size (KB)") : _("Position (GB)"),
+             plot.log_x ? _("Block size") : _("Position (GB)"),
              plot.left + plot.width / 2, height - 2, 0.5, 1);
   draw_text (widget, cr,
              self->mode == DS_GRAPH_SCATTER ? _("ms") : rate_unit,
@@ -556,6 +587,15 @@ ds_graph_snapshot (GtkWidget   *widget,
 
     case DS_GRAPH_SCATTER:
       draw_dots (self, cr, &plot, self->access, &access_color, plot.y_max);
+      /* The last group first: the small transfers' quick accesses, dense
+       * near the axis, stay on top. */
+      for (guint i = self->groups ? self->groups->len : 0; i-- > 0;)
+        {
+          GdkRGBA color;
+
+          group_color (widget, i, &color);
+          draw_dots (self, cr, &plot, self->groups->pdata[i], &color, plot.y_max);
+        }
       break;
 
     case DS_GRAPH_BLOCK_SIZE:
@@ -574,18 +614,26 @@ ds_graph_snapshot (GtkWidget   *widget,
 
   /* Legend, above the plot on the right. */
   {
-    const char *labels[3];
-    const GdkRGBA *colors[3];
+    guint n_groups = self->mode == DS_GRAPH_SCATTER && self->groups ? self->groups->len : 0;
+    g_autofree const char **labels = g_new0 (const char *, 3 + n_groups);
+    g_autofree const GdkRGBA **colors = g_new0 (const GdkRGBA *, 3 + n_groups);
+    g_autofree GdkRGBA *group_colors = g_new0 (GdkRGBA, n_groups + 1);
     guint n = 0;
 
     if (self->mode != DS_GRAPH_SCATTER)
       {
-        if (self->read != NULL && (self->mode == DS_GRAPH_BLOCK_SIZE || ds_series_get_n_points (self->read) > 0))
+        guint n_read = self->read ? ds_series_get_n_points (self->read) : 0;
+        guint n_write = self->write ? ds_series_get_n_points (self->write) : 0;
+        /* Before any run, the block-size graph names both curves it will
+         * draw; after, only those it drew. */
+        gboolean both = self->mode == DS_GRAPH_BLOCK_SIZE && n_read == 0 && n_write == 0;
+
+        if (self->read != NULL && (both || n_read > 0))
           {
             labels[n] = _("Read");
             colors[n++] = &read_color;
           }
-        if (self->write != NULL && (self->mode == DS_GRAPH_BLOCK_SIZE || ds_series_get_n_points (self->write) > 0))
+        if (self->write != NULL && (both || n_write > 0))
           {
             labels[n] = _("Write");
             colors[n++] = &write_color;
@@ -595,6 +643,12 @@ ds_graph_snapshot (GtkWidget   *widget,
       {
         labels[n] = _("Access time");
         colors[n++] = &access_color;
+      }
+    for (guint i = 0; i < n_groups; i++)
+      {
+        group_color (widget, i, &group_colors[i]);
+        labels[n] = self->group_labels[i];
+        colors[n++] = &group_colors[i];
       }
 
     draw_legend (self, cr, &plot, labels, colors, n, &text_color);
@@ -663,6 +717,7 @@ ds_graph_dispose (GObject *object)
   set_series (self, &self->read, NULL);
   set_series (self, &self->write, NULL);
   set_series (self, &self->access, NULL);
+  ds_graph_set_groups (self, NULL, NULL, 0);
 
   G_OBJECT_CLASS (ds_graph_parent_class)->dispose (object);
 }
@@ -877,4 +932,63 @@ ds_graph_get_access (DsGraph *self)
   g_return_val_if_fail (DS_IS_GRAPH (self), NULL);
 
   return self->access;
+}
+
+void
+ds_graph_set_groups (DsGraph           *self,
+                     DsSeries *const   *series,
+                     const char *const *labels,
+                     guint              n_groups)
+{
+  g_return_if_fail (DS_IS_GRAPH (self));
+  g_return_if_fail (n_groups == 0 || (series != NULL && labels != NULL));
+
+  for (guint i = 0; self->groups != NULL && i < self->groups->len; i++)
+    g_signal_handlers_disconnect_by_func (self->groups->pdata[i], series_changed_cb, self);
+  g_clear_pointer (&self->groups, g_ptr_array_unref);
+  g_clear_pointer (&self->group_labels, g_strfreev);
+
+  if (n_groups > 0)
+    {
+      self->groups = g_ptr_array_new_full (n_groups, g_object_unref);
+      self->group_labels = g_new0 (char *, n_groups + 1);
+      for (guint i = 0; i < n_groups; i++)
+        {
+          g_ptr_array_add (self->groups, g_object_ref (series[i]));
+          self->group_labels[i] = g_strdup (labels[i]);
+          g_signal_connect_object (series[i], "changed",
+                                   G_CALLBACK (series_changed_cb), self,
+                                   G_CONNECT_SWAPPED);
+        }
+    }
+
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+guint
+ds_graph_get_n_groups (DsGraph *self)
+{
+  g_return_val_if_fail (DS_IS_GRAPH (self), 0);
+
+  return self->groups ? self->groups->len : 0;
+}
+
+DsSeries *
+ds_graph_get_group (DsGraph *self,
+                    guint    index)
+{
+  g_return_val_if_fail (DS_IS_GRAPH (self), NULL);
+  g_return_val_if_fail (index < ds_graph_get_n_groups (self), NULL);
+
+  return self->groups->pdata[index];
+}
+
+void
+ds_graph_get_group_color (DsGraph *self,
+                          guint    index,
+                          GdkRGBA *ret_color)
+{
+  g_return_if_fail (DS_IS_GRAPH (self));
+
+  group_color (GTK_WIDGET (self), index, ret_color);
 }

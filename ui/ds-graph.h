@@ -42,6 +42,18 @@ void        ds_graph_set_write    (DsGraph     *self,
                                    DsSeries    *series);
 void        ds_graph_set_access   (DsGraph     *self,
                                    DsSeries    *series);
+/* Scatter mode: clouds of dots drawn each in its own colour, with @labels
+ * in the legend (Random Access: one per transfer size).  0 clears. */
+void        ds_graph_set_groups   (DsGraph           *self,
+                                   DsSeries *const   *series,
+                                   const char *const *labels,
+                                   guint              n_groups);
+guint       ds_graph_get_n_groups (DsGraph     *self);
+DsSeries   *ds_graph_get_group    (DsGraph     *self,
+                                   guint        index);
+void        ds_graph_get_group_color (DsGraph  *self,
+                                   guint        index,
+                                   GdkRGBA     *ret_color);
 /* The series drawn (not a new reference; NULL when none). */
 DsSeries   *ds_graph_get_read     (DsGraph     *self);
 DsSeries   *ds_graph_get_write    (DsGraph     *self);

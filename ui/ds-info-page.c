@@ -48,7 +48,12 @@ add_row (DsInfoPage          *self,
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   label = gtk_label_new (value);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  /* Wraps only when the row is too narrow for the whole value: asked
+   * for its full width, a value is not broken after every word. */
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_natural_wrap_mode (GTK_LABEL (label), GTK_NATURAL_WRAP_NONE);
+  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_RIGHT);
   gtk_label_set_xalign (GTK_LABEL (label), 1);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_NONE);
   gtk_widget_add_css_class (label, "dim-label");

@@ -205,8 +205,12 @@ ds_table_set_cell (GtkGrid    *table,
 void
 ds_table_clear (GtkGrid *table)
 {
+  int n_rows = 0, n_columns = 0;
+
   g_return_if_fail (GTK_IS_GRID (table));
 
+  /* Every cell of every row, made if it is not there yet: a row that was
+   * never filled shows its dashes (and its stripe) across the table. */
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (table));
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
@@ -214,9 +218,14 @@ ds_table_clear (GtkGrid *table)
       int column, row;
 
       gtk_grid_query_child (table, child, &column, &row, NULL, NULL);
-      if (row > 0 && column > 0)
-        gtk_label_set_label (GTK_LABEL (child), "—");
+      n_rows = MAX (n_rows, row + 1);
+      if (row == 0)
+        n_columns = MAX (n_columns, column + 1);
     }
+
+  for (int row = 1; row < n_rows; row++)
+    for (int column = 1; column < n_columns; column++)
+      gtk_label_set_label (table_cell (table, row, column), "—");
 }
 
 void

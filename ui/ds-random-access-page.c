@@ -1,7 +1,8 @@
 /* ds-random-access-page.c: HD Tune's Random Access
  *
- * A scatter of every access time over its position on the disk, and the
- * table of transfer sizes (512 bytes … 1 MB, and mixed sizes).
+ * A scatter of every access time over its position on the disk, one colour
+ * per transfer size as HD Tune draws it, and the table of transfer sizes
+ * (512 bytes … 1 MB, and mixed sizes).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -28,7 +29,8 @@ struct _DsRandomAccessPage
 {
   GtkWidget        parent_instance;
 
-  DsSeries        *access;
+  /* One cloud per row (transfer size), each in its own colour. */
+  DsSeries        *access[DS_RANDOM_ACCESS_N_ROWS];
   DsUnits          units;
   uint64_t         device_size;
   /* Per row while it runs: the largest access seen (the result has the
@@ -62,6 +64,29 @@ set_ms (GtkGrid *table,
   ds_table_set_cell (table, row, column, text);
 }
 
+static gboolean
+has_points (DsRandomAccessPage *self)
+{
+  for (guint i = 0; i < DS_RANDOM_ACCESS_N_ROWS; i++)
+    if (ds_series_get_n_points (self->access[i]) > 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+clear_points (DsRandomAccessPage *self)
+{
+  for (guint i = 0; i < DS_RANDOM_ACCESS_N_ROWS; i++)
+    ds_series_clear (self->access[i]);
+}
+
+static void
+points_changed (DsRandomAccessPage *self)
+{
+  for (guint i = 0; i < DS_RANDOM_ACCESS_N_ROWS; i++)
+    ds_series_changed (self->access[i]);
+}
+
 static DsBenchKind
 ds_random_access_page_get_kind (DsPage *page)
 {
@@ -75,7 +100,7 @@ ds_random_access_page_set_device (DsPage         *page,
   DsRandomAccessPage *self = DS_RANDOM_ACCESS_PAGE (page);
 
   self->device_size = device ? device->size_bytes : 0;
-  if (ds_series_get_n_points (self->access) == 0)
+  if (!has_points (self))
     ds_graph_set_x_max (self->graph, self->device_size);
 }
 
@@ -115,7 +140,7 @@ ds_random_access_page_begin (DsPage            *page,
   DsRandomAccessPage *self = DS_RANDOM_ACCESS_PAGE (page);
 
   ds_random_access_page_show_error (page, NULL);
-  ds_series_clear (self->access);
+  clear_points (self);
   ds_table_clear (self->table);
   for (guint i = 0; i < DS_RANDOM_ACCESS_N_ROWS; i++)
     self->row_max_s[i] = 0;
@@ -138,12 +163,14 @@ ds_random_access_page_add_samples (DsPage         *page,
       switch (sample->kind)
         {
         case DS_SAMPLE_ACCESS:
-          ds_series_append (self->access, sample->offset_bytes,
-                            sample->elapsed_ns / 1e9, sample->error);
           if (sample->index < DS_RANDOM_ACCESS_N_ROWS)
-            self->row_max_s[sample->index] = MAX (self->row_max_s[sample->index],
-                                                  sample->elapsed_ns / 1e9);
-          access = TRUE;
+            {
+              ds_series_append (self->access[sample->index], sample->offset_bytes,
+                                sample->elapsed_ns / 1e9, sample->error);
+              self->row_max_s[sample->index] = MAX (self->row_max_s[sample->index],
+                                                    sample->elapsed_ns / 1e9);
+              access = TRUE;
+            }
           break;
 
         case DS_SAMPLE_PHASE:
@@ -183,7 +210,7 @@ ds_random_access_page_add_samples (DsPage         *page,
     }
 
   if (access)
-    ds_series_changed (self->access);
+    points_changed (self);
 }
 
 static void
@@ -198,7 +225,7 @@ ds_random_access_page_show_result (DsPage         *page,
   g_return_if_fail (result->kind == DS_BENCH_RANDOM_ACCESS);
 
   ds_random_access_page_show_error (page, error);
-  ds_series_clear (self->access);
+  clear_points (self);
   ds_table_clear (self->table);
   gtk_label_set_label (self->status_label,
                        result->cancelled ? _("Stopped. The table shows the rows that finished.") : "");
@@ -229,9 +256,10 @@ ds_random_access_page_show_result (DsPage         *page,
     {
       const DsRandomAccessPoint *point = &g_array_index (dir->points, DsRandomAccessPoint, i);
 
-      ds_series_append (self->access, point->offset_bytes, point->access_s, 0);
+      if (point->row < DS_RANDOM_ACCESS_N_ROWS)
+        ds_series_append (self->access[point->row], point->offset_bytes, point->access_s, 0);
     }
-  ds_series_changed (self->access);
+  points_changed (self);
 }
 
 static void
@@ -262,7 +290,8 @@ ds_random_access_page_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), DS_TYPE_RANDOM_ACCESS_PAGE);
   ds_widget_unparent_children (GTK_WIDGET (self));
-  g_clear_object (&self->access);
+  for (guint i = 0; i < DS_RANDOM_ACCESS_N_ROWS; i++)
+    g_clear_object (&self->access[i]);
 
   G_OBJECT_CLASS (ds_random_access_page_parent_class)->dispose (object);
 }
@@ -297,20 +326,25 @@ ds_random_access_page_init (DsRandomAccessPage *self)
     _("Transfer Size"), _("IOPS"), _("Avg. Access"), _("Max. Access"), _("p99"), _("Speed"), NULL
   };
 
-  self->access = ds_series_new ();
+  char *titles[DS_RANDOM_ACCESS_N_ROWS + 1] = { NULL };
+
+  for (guint i = 0; i < DS_RANDOM_ACCESS_N_ROWS; i++)
+    self->access[i] = ds_series_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
-
-  ds_graph_set_access (self->graph, self->access);
 
   ds_table_set_headings (self->table, headings);
   for (guint i = 0; i < DS_RANDOM_ACCESS_N_ROWS; i++)
     {
       DsRandomAccessRow row = { .transfer_bytes = ds_random_access_row_bytes (i) };
-      g_autofree char *title = ds_random_access_row_title (&row);
 
-      ds_table_set_cell (self->table, i + 1, COLUMN_TRANSFER, title);
+      titles[i] = ds_random_access_row_title (&row);
+      ds_table_set_cell (self->table, i + 1, COLUMN_TRANSFER, titles[i]);
     }
+  ds_graph_set_groups (self->graph, self->access, (const char *const *) titles,
+                       DS_RANDOM_ACCESS_N_ROWS);
+  for (guint i = 0; i < DS_RANDOM_ACCESS_N_ROWS; i++)
+    g_free (titles[i]);
   ds_table_clear (self->table);
 
   gtk_stack_set_visible_child_name (self->stack,

@@ -149,6 +149,36 @@ toast (DsWindow   *self,
 
 /* ---- Devices ----------------------------------------------------------- */
 
+/* The drop-down's rows (its button and its list, one factory in GTK 4.8):
+ * long titles are shortened in the middle, so the path at the end stays
+ * and the header bar keeps room for the view switcher. */
+static void
+device_row_setup_cb (GtkSignalListItemFactory *factory,
+                     GtkListItem              *list_item,
+                     gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 32);
+  gtk_label_set_width_chars (GTK_LABEL (label), 24);
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+device_row_bind_cb (GtkSignalListItemFactory *factory,
+                    GtkListItem              *list_item,
+                    gpointer                  user_data)
+{
+  DsDeviceItem *item = gtk_list_item_get_item (list_item);
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+  const char *title = item ? ds_device_item_get_title (item) : NULL;
+
+  gtk_label_set_label (GTK_LABEL (label), title);
+  gtk_widget_set_tooltip_text (label, title);
+}
+
 static void
 device_selected_cb (DsWindow    *self,
                     GParamSpec  *pspec,
@@ -156,6 +186,7 @@ device_selected_cb (DsWindow    *self,
 {
   DsDeviceItem *item = selected_item (self);
   const DsDevice *device = item ? ds_device_item_get_device (item) : NULL;
+  g_autofree char *tooltip = NULL;
   DsPage *pages[] = {
     DS_PAGE (self->benchmark_page), DS_PAGE (self->extra_page),
     DS_PAGE (self->random_access_page), DS_PAGE (self->block_size_page),
@@ -164,6 +195,12 @@ device_selected_cb (DsWindow    *self,
 
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
     ds_page_set_device (pages[i], device);
+
+  /* The whole title, where the button shortens it. */
+  if (item != NULL)
+    tooltip = g_strdup_printf (_("Device: %s"), ds_device_item_get_title (item));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->device_dropdown),
+                               tooltip ? tooltip : _("Device"));
 
   if (device != NULL && !self->refreshing)
     g_settings_set_string (self->settings, "last-device", device->path);
@@ -719,7 +756,11 @@ ds_window_save_screenshot (DsWindow    *self,
 
   g_return_val_if_fail (DS_IS_WINDOW (self), FALSE);
 
-  content = adw_application_window_get_content (ADW_APPLICATION_WINDOW (self));
+  /* The page (graph, figures, table) as the user sees it: not the header
+   * bar, the switcher or the window's frame. */
+  content = adw_view_stack_get_visible_child (self->view_stack);
+  if (content == NULL)
+    content = adw_application_window_get_content (ADW_APPLICATION_WINDOW (self));
   width = gtk_widget_get_width (content);
   height = gtk_widget_get_height (content);
   renderer = gtk_native_get_renderer (GTK_NATIVE (self));
@@ -735,7 +776,7 @@ ds_window_save_screenshot (DsWindow    *self,
                                        "window_bg_color", &background))
     gdk_rgba_parse (&background, "#fafafa");
 
-  /* As the user sees it: the window's background, then its content. */
+  /* As the user sees it: the window's background, then the page. */
   paintable = gtk_widget_paintable_new (content);
   snapshot = gtk_snapshot_new ();
   gtk_snapshot_append_color (snapshot, &background, &GRAPHENE_RECT_INIT (0, 0, width, height));
@@ -1060,6 +1101,26 @@ ds_window_set_page (DsWindow   *self,
   return TRUE;
 }
 
+gboolean
+ds_window_set_folder (DsWindow    *self,
+                      const char  *path,
+                      GError     **error)
+{
+  g_return_val_if_fail (DS_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY,
+                   _("%s is not a folder."), path);
+      return FALSE;
+    }
+
+  ds_file_page_set_folder (self->file_page, path);
+  ds_window_update_actions (self);
+  return TRUE;
+}
+
 void
 ds_window_set_accuracy (DsWindow *self,
                         unsigned  accuracy)
@@ -1235,6 +1296,7 @@ static void
 ds_window_init (DsWindow *self)
 {
   g_autoptr(GtkExpression) expression = NULL;
+  g_autoptr(GtkListItemFactory) factory = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *page = NULL;
 
@@ -1245,6 +1307,10 @@ ds_window_init (DsWindow *self)
 
   expression = gtk_property_expression_new (DS_TYPE_DEVICE_ITEM, NULL, "title");
   gtk_drop_down_set_expression (self->device_dropdown, expression);
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (device_row_setup_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (device_row_bind_cb), NULL);
+  gtk_drop_down_set_factory (self->device_dropdown, factory);
   gtk_drop_down_set_model (self->device_dropdown, G_LIST_MODEL (self->devices));
   g_signal_connect_object (self->device_dropdown, "notify::selected-item",
                            G_CALLBACK (device_selected_cb), self, G_CONNECT_SWAPPED);

@@ -22,6 +22,10 @@ gboolean  ds_window_select_device   (DsWindow    *self,
 const char *ds_window_get_device_path (DsWindow  *self);
 gboolean  ds_window_set_page        (DsWindow    *self,
                                      const char  *name);
+/* The File Benchmark's folder (it must exist). */
+gboolean  ds_window_set_folder      (DsWindow    *self,
+                                     const char  *path,
+                                     GError     **error);
 /* 0: the accuracy from the settings. */
 void      ds_window_set_accuracy    (DsWindow    *self,
                                      unsigned     accuracy);
@@ -47,7 +51,7 @@ gboolean  ds_window_open_result     (DsWindow    *self,
                                      GError     **error);
 /* The visible page's result (the last run or the one opened), or NULL. */
 const DsResult *ds_window_get_result (DsWindow   *self);
-/* A PNG of the window's content as it is on screen. */
+/* A PNG of the visible page (graph and figures) as it is on screen. */
 gboolean  ds_window_save_screenshot (DsWindow    *self,
                                      const char  *path,
                                      GError     **error);

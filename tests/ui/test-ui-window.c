@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <string.h>
 
 #include "ds-clock.h"
 #include "ds-device-item.h"
@@ -164,6 +165,57 @@ START_TEST (test_scripted_screenshot)
 }
 END_TEST
 
+/* --folder runs the File Benchmark from the command line; a folder that is
+ * not there is refused. */
+START_TEST (test_scripted_folder)
+{
+  g_autofree char *loop = ds_test_loop_new (160 * MIB, FALSE);
+  g_autofree char *mnt = g_build_filename (ds_test_scratch_dir (), "mnt", NULL);
+  g_autofree char *png = g_build_filename (ds_test_scratch_dir (), "file.png", NULL);
+  g_autofree char *missing = g_build_filename (ds_test_scratch_dir (), "no-such-folder", NULL);
+  const char *mkfs[] = { "mkfs.ext4", "-q", "-F", loop, NULL };
+  const char *mount[] = { "mount", loop, mnt, NULL };
+  const char *umount[] = { "umount", mnt, NULL };
+  const char *argv[] = {
+    gui_path (), "--folder", mnt, "--start", "--screenshot", png,
+    "--quit-when-done", "--accuracy", "1", NULL
+  };
+  const char *bad_argv[] = {
+    gui_path (), "--folder", missing, "--start", "--quit-when-done", NULL
+  };
+  g_autofree char *err = NULL;
+  g_autofree char *bad_err = NULL;
+  g_autoptr(GDir) dir = NULL;
+  int status;
+
+  ck_assert_int_eq (ds_test_run (mkfs, NULL, NULL), 0);
+  ck_assert_int_eq (g_mkdir_with_parents (mnt, 0755), 0);
+  ck_assert_int_eq (ds_test_run (mount, NULL, NULL), 0);
+
+  status = ds_test_run (argv, NULL, &err);
+  ck_assert_msg (status == 0, "diskscope --folder exited %d: %s", status, err);
+  ck_assert (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  /* The test file is gone: the folder holds what mkfs put there only. */
+  dir = g_dir_open (mnt, 0, NULL);
+  ck_assert (dir != NULL);
+  for (const char *name; (name = g_dir_read_name (dir)) != NULL;)
+    ck_assert_msg (strcmp (name, "lost+found") == 0, "%s left in the folder", name);
+  g_clear_pointer (&dir, g_dir_close);
+
+  status = ds_test_run (bad_argv, NULL, &bad_err);
+  ck_assert_int_ne (status, 0);
+  ck_assert_msg (strstr (bad_err, missing) != NULL, "the refusal does not name %s: %s", missing, bad_err);
+
+  {
+    g_autofree char *umount_err = NULL;
+    int rc = ds_test_run (umount, NULL, &umount_err);
+
+    ck_assert_msg (rc == 0, "umount: %s", umount_err);
+  }
+  ds_test_loop_detach (loop);
+}
+END_TEST
+
 /* A run that fails (no such device) exits non-zero. */
 START_TEST (test_scripted_failure)
 {
@@ -232,6 +284,7 @@ main (void)
   tcase_add_test (tc, test_window_selects_loop);
   tcase_add_test (tc, test_scripted_screenshot);
   tcase_add_test (tc, test_scripted_failure);
+  tcase_add_test (tc, test_scripted_folder);
   tcase_add_test (tc, test_close_mid_run);
   suite_add_tcase (suite, tc);
 
@@ -240,6 +293,16 @@ main (void)
   srunner_set_fork_status (runner, CK_FORK);
   srunner_run_all (runner, CK_SILENT);
   failed = srunner_ntests_failed (runner);
+
+  /* A failed test_scripted_folder leaves its filesystem mounted: unmount
+   * it, so that the cleanup at exit can detach its loop device. */
+  {
+    g_autofree char *mnt = g_build_filename (ds_test_scratch_dir (), "mnt", NULL);
+    const char *umount[] = { "umount", "-q", mnt, NULL };
+
+    if (g_file_test (mnt, G_FILE_TEST_IS_DIR))
+      ds_test_run (umount, NULL, NULL);
+  }
   srunner_free (runner);
 
   return failed == 0 ? 0 : 1;
