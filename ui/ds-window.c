@@ -30,6 +30,7 @@
 #include "ds-result-json.h"
 #include "ds-target.h"
 #include "ds-window.h"
+#include "ds-units.h"
 
 struct _DsWindow
 {
@@ -149,21 +150,29 @@ toast (DsWindow   *self,
 
 /* ---- Devices ----------------------------------------------------------- */
 
-/* The drop-down's rows (its button and its list, one factory in GTK 4.8):
- * long titles are shortened in the middle, so the path at the end stays
- * and the header bar keeps room for the view switcher. */
+/* The drop-down's rows: in the list, the model (shortened at its end when
+ * long) then the size and path; on the button, only the path and size, so
+ * the header bar keeps room for the view switcher (the whole title is the
+ * button's tooltip).  @user_data is non-NULL for the button. */
 static void
 device_row_setup_cb (GtkSignalListItemFactory *factory,
                      GtkListItem              *list_item,
                      gpointer                  user_data)
 {
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *model = gtk_label_new (NULL);
+  GtkWidget *where = gtk_label_new (NULL);
 
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 32);
-  gtk_label_set_width_chars (GTK_LABEL (label), 27);
-  gtk_list_item_set_child (list_item, label);
+  gtk_label_set_xalign (GTK_LABEL (model), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (model), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (model), 11);
+  gtk_label_set_max_width_chars (GTK_LABEL (model), 16);
+  gtk_label_set_xalign (GTK_LABEL (where), 0);
+  gtk_widget_add_css_class (where, "dim-label");
+  gtk_box_append (GTK_BOX (box), model);
+  gtk_box_append (GTK_BOX (box), where);
+  gtk_widget_set_visible (model, user_data == NULL);
+  gtk_list_item_set_child (list_item, box);
 }
 
 static void
@@ -172,11 +181,28 @@ device_row_bind_cb (GtkSignalListItemFactory *factory,
                     gpointer                  user_data)
 {
   DsDeviceItem *item = gtk_list_item_get_item (list_item);
-  GtkWidget *label = gtk_list_item_get_child (list_item);
-  const char *title = item ? ds_device_item_get_title (item) : NULL;
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkWidget *model = gtk_widget_get_first_child (box);
+  GtkWidget *where = gtk_widget_get_next_sibling (model);
+  const DsDevice *device = item ? ds_device_item_get_device (item) : NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *place = NULL;
 
-  gtk_label_set_label (GTK_LABEL (label), title);
-  gtk_widget_set_tooltip_text (label, title);
+  if (device == NULL)
+    {
+      gtk_label_set_label (GTK_LABEL (model), item ? ds_device_item_get_title (item) : NULL);
+      gtk_label_set_label (GTK_LABEL (where), NULL);
+      return;
+    }
+
+  size = ds_format_size (device->size_bytes);
+  if (user_data != NULL)
+    place = g_strdup_printf ("%s · %s", device->path, size);
+  else
+    place = g_strdup_printf ("%s · %s", size, device->path);
+  gtk_label_set_label (GTK_LABEL (model), device->model ? device->model : device->name);
+  gtk_label_set_label (GTK_LABEL (where), place);
+  gtk_widget_set_tooltip_text (box, ds_device_item_get_title (item));
 }
 
 static void
@@ -1308,9 +1334,14 @@ ds_window_init (DsWindow *self)
   expression = gtk_property_expression_new (DS_TYPE_DEVICE_ITEM, NULL, "title");
   gtk_drop_down_set_expression (self->device_dropdown, expression);
   factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (device_row_setup_cb), GINT_TO_POINTER (1));
+  g_signal_connect (factory, "bind", G_CALLBACK (device_row_bind_cb), GINT_TO_POINTER (1));
+  gtk_drop_down_set_factory (self->device_dropdown, factory);
+  g_object_unref (factory);
+  factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (device_row_setup_cb), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (device_row_bind_cb), NULL);
-  gtk_drop_down_set_factory (self->device_dropdown, factory);
+  gtk_drop_down_set_list_factory (self->device_dropdown, factory);
   gtk_drop_down_set_model (self->device_dropdown, G_LIST_MODEL (self->devices));
   g_signal_connect_object (self->device_dropdown, "notify::selected-item",
                            G_CALLBACK (device_selected_cb), self, G_CONNECT_SWAPPED);
