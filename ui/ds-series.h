@@ -33,5 +33,7 @@ const DsSeriesPoint *ds_series_get_points   (DsSeries *self);
 double               ds_series_get_min_y    (DsSeries *self);
 double               ds_series_get_max_y    (DsSeries *self);
 double               ds_series_get_max_x    (DsSeries *self);
+double               ds_series_get_y_percentile (DsSeries *self,
+                                                 double    percent);
 
 G_END_DECLS

@@ -168,7 +168,8 @@ device_row_setup_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_width_chars (GTK_LABEL (model), 11);
   gtk_label_set_max_width_chars (GTK_LABEL (model), 16);
   gtk_label_set_xalign (GTK_LABEL (where), 0);
-  gtk_widget_add_css_class (where, "dim-label");
+  if (user_data == NULL)
+    gtk_widget_add_css_class (where, "dim-label");
   gtk_box_append (GTK_BOX (box), model);
   gtk_box_append (GTK_BOX (box), where);
   gtk_widget_set_visible (model, user_data == NULL);
