@@ -64,6 +64,28 @@ ds_test_cleanup (void)
   if (scratch_dir == NULL || getpid () != owner_pid)
     return;
 
+  /* Mounts first (a test that crashed while a filesystem was mounted
+   * leaves it busy, and its loop device would not detach), deepest first. */
+  {
+    g_autofree char *mountinfo = NULL;
+
+    if (g_file_get_contents ("/proc/self/mountinfo", &mountinfo, NULL, NULL))
+      {
+        g_auto (GStrv) lines = g_strsplit (mountinfo, "\n", -1);
+
+        for (int i = (int) g_strv_length (lines) - 1; i >= 0; i--)
+          {
+            g_auto (GStrv) fields = g_strsplit (lines[i], " ", 6);
+
+            if (g_strv_length (fields) >= 5 && g_str_has_prefix (fields[4], scratch_dir))
+              {
+                const char *argv[] = { "umount", "-l", fields[4], NULL };
+                ds_test_run (argv, NULL, NULL);
+              }
+          }
+      }
+  }
+
   dir = g_dir_open ("/sys/block", 0, NULL);
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     {
