@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ds-error.h"
 
@@ -63,6 +64,16 @@ ds_set_error_from_errno (GError     **error,
   switch (code)
     {
     case DS_ERROR_PERMISSION:
+      if (geteuid () == 0)
+        {
+          /* Root was refused: the usual advice would be wrong. */
+          g_set_error (error, DS_ERROR, code,
+                       "%s: %s, even as root: something outside Diskscope "
+                       "blocks this device (a container or virtual-machine "
+                       "sandbox, or a security module such as SELinux or "
+                       "AppArmor)", what, g_strerror (e));
+          break;
+        }
       g_set_error (error, DS_ERROR, code,
                    "%s: %s. Run Diskscope as root, or add your user to the "
                    "group that owns the device (usually `disk`: "
