@@ -181,36 +181,22 @@ entries_for (DsBenchKind  kind,
   return entries;
 }
 
+typedef gboolean (*ParseFunc) (const char *text, uint64_t *ret, GError **error);
+
+/* Parses option --@name's @text with @parse, naming the option in errors;
+ * an option not given (NULL) leaves *@ret alone. */
 static gboolean
-parse_size_option (const char  *text,
-                   const char  *name,
-                   uint64_t    *ret,
-                   GError     **error)
+parse_option (ParseFunc    parse,
+              const char  *text,
+              const char  *name,
+              uint64_t    *ret,
+              GError     **error)
 {
   g_autoptr (GError) local = NULL;
 
   if (text == NULL)
     return TRUE;
-  if (!ds_parse_size (text, ret, &local))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--%s: %s", name, local->message);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static gboolean
-parse_duration_option (const char  *text,
-                       const char  *name,
-                       uint64_t    *ret,
-                       GError     **error)
-{
-  g_autoptr (GError) local = NULL;
-
-  if (text == NULL)
-    return TRUE;
-  if (!ds_parse_duration (text, ret, &local))
+  if (!parse (text, ret, &local))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--%s: %s", name, local->message);
       return FALSE;
@@ -236,13 +222,13 @@ build_spec (const DsBenchOps  *ops,
       spec->engine = g_strdup (o->engine);
     }
 
-  if (!parse_size_option (o->block_size, "block-size", &spec->block_size_bytes, error) ||
-      !parse_size_option (o->capacity, "capacity", &spec->capacity_bytes, error) ||
-      !parse_size_option (o->offset, "offset", &spec->offset_bytes, error) ||
-      !parse_size_option (o->span, "span", &spec->span_bytes, error) ||
-      !parse_size_option (o->size, "size", &spec->file_size_bytes, error) ||
-      !parse_duration_option (o->duration, "duration", &spec->duration_ns, error) ||
-      !parse_duration_option (o->ramp, "ramp", &spec->ramp_ns, error))
+  if (!parse_option (ds_parse_size, o->block_size, "block-size", &spec->block_size_bytes, error) ||
+      !parse_option (ds_parse_size, o->capacity, "capacity", &spec->capacity_bytes, error) ||
+      !parse_option (ds_parse_size, o->offset, "offset", &spec->offset_bytes, error) ||
+      !parse_option (ds_parse_size, o->span, "span", &spec->span_bytes, error) ||
+      !parse_option (ds_parse_size, o->size, "size", &spec->file_size_bytes, error) ||
+      !parse_option (ds_parse_duration, o->duration, "duration", &spec->duration_ns, error) ||
+      !parse_option (ds_parse_duration, o->ramp, "ramp", &spec->ramp_ns, error))
     return FALSE;
 
   if (o->accuracy != 0)

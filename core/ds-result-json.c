@@ -100,23 +100,38 @@ ds_json_get_uint64 (JsonObject  *object,
   return TRUE;
 }
 
+/* The member as a node of @type (object or array), else NULL with @error
+ * saying what it is not. */
+static JsonNode *
+get_container (JsonObject   *object,
+               const char   *where,
+               const char   *member,
+               JsonNodeType  type,
+               GError      **error)
+{
+  JsonNode *node = get_member (object, where, member, error);
+
+  if (node == NULL)
+    return NULL;
+  if (json_node_get_node_type (node) != type)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s.%s is not %s", where, member,
+                   type == JSON_NODE_OBJECT ? "an object" : "a list");
+      return NULL;
+    }
+
+  return node;
+}
+
 JsonObject *
 ds_json_get_object (JsonObject  *object,
                     const char  *where,
                     const char  *member,
                     GError     **error)
 {
-  JsonNode *node = get_member (object, where, member, error);
+  JsonNode *node = get_container (object, where, member, JSON_NODE_OBJECT, error);
 
-  if (node == NULL)
-    return NULL;
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s.%s is not an object", where, member);
-      return NULL;
-    }
-
-  return json_node_get_object (node);
+  return node != NULL ? json_node_get_object (node) : NULL;
 }
 
 JsonArray *
@@ -125,17 +140,9 @@ ds_json_get_array (JsonObject  *object,
                    const char  *member,
                    GError     **error)
 {
-  JsonNode *node = get_member (object, where, member, error);
+  JsonNode *node = get_container (object, where, member, JSON_NODE_ARRAY, error);
 
-  if (node == NULL)
-    return NULL;
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s.%s is not a list", where, member);
-      return NULL;
-    }
-
-  return json_node_get_array (node);
+  return node != NULL ? json_node_get_array (node) : NULL;
 }
 
 const char *
