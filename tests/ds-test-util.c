@@ -186,6 +186,47 @@ ds_test_run (const char *const *argv,
   return -1;
 }
 
+void
+ds_test_run_ok (const char *const *argv)
+{
+  g_autofree char *err = NULL;
+  int rc = ds_test_run (argv, NULL, &err);
+
+  ck_assert_msg (rc == 0, "%s failed (%d): %s", argv[0], rc, err ? err : "");
+}
+
+void
+ds_test_mkfs_ext4 (const char *device)
+{
+  const char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", "dstest", "-m", "0",
+                         "-E", "lazy_itable_init=0,lazy_journal_init=0",
+                         device, NULL };
+
+  ds_test_run_ok (argv);
+}
+
+char *
+ds_test_mount (const char *device,
+               const char *name)
+{
+  g_autofree char *dir = g_build_filename (scratch_dir, name, NULL);
+  const char *argv[] = { "mount", "-o", "noatime", device, dir, NULL };
+
+  ck_assert_int_eq (g_mkdir_with_parents (dir, 0700), 0);
+  ds_test_run_ok (argv);
+
+  return g_steal_pointer (&dir);
+}
+
+char *
+ds_test_mount_ext4 (const char *device,
+                    const char *name)
+{
+  ds_test_mkfs_ext4 (device);
+
+  return ds_test_mount (device, name);
+}
+
 char *
 ds_test_loop_attach (const char *backing,
                      gboolean    read_only)

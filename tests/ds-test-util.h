@@ -49,6 +49,24 @@ int       ds_test_run         (const char *const *argv,
                                char             **ret_out,
                                char             **ret_err);
 
+/* Runs @argv and fails the test, with its stderr, unless it exits 0. */
+void      ds_test_run_ok      (const char *const *argv);
+
+/* mkfs.ext4 on @device (a block device or an image file): label "dstest",
+ * no reserved blocks, inode tables written now (nothing lazy runs behind
+ * the test's back). */
+void      ds_test_mkfs_ext4   (const char *device);
+
+/* Mounts @device (noatime) on the scratch folder's @name and returns that
+ * folder.  ds_test_cleanup() unmounts it, from the parent, even when the
+ * forked test that mounted it failed. */
+char     *ds_test_mount       (const char *device,
+                               const char *name);
+
+/* ds_test_mkfs_ext4() then ds_test_mount(): a fresh filesystem, mounted. */
+char     *ds_test_mount_ext4  (const char *device,
+                               const char *name);
+
 /* The built diskscope-cli (from the DISKSCOPE_CLI environment variable
  * meson sets, or next to the test). */
 const char *ds_test_cli_path  (void);

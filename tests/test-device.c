@@ -17,6 +17,7 @@
 
 #include "ds-device.h"
 #include "ds-error.h"
+#include "ds-test-util.h"
 
 static DsDevice *
 fake_device (void)
@@ -244,10 +245,8 @@ END_TEST
 int
 main (void)
 {
-  SRunner *runner;
   Suite *suite;
   TCase *tc;
-  int failed;
 
   suite = suite_create ("device");
   tc = tcase_create ("device");
@@ -261,12 +260,5 @@ main (void)
   tcase_add_test (tc, test_monitor);
   suite_add_tcase (suite, tc);
 
-  runner = srunner_create (suite);
-  srunner_set_tap (runner, "/dev/stdout");
-  srunner_set_fork_status (runner, CK_FORK);
-  srunner_run_all (runner, CK_SILENT);
-  failed = srunner_ntests_failed (runner);
-  srunner_free (runner);
-
-  return failed == 0 ? 0 : 1;
+  return ds_test_run_suite (suite);
 }

@@ -21,78 +21,7 @@
 
 #define DEVICE_BYTES (UINT64_C (64) << 20)
 
-static pid_t main_pid;
-
 /* ---- helpers ---- */
-
-static char *
-mount_dir (const char *name)
-{
-  return g_build_filename (ds_test_scratch_dir (), name, NULL);
-}
-
-static gboolean
-is_mounted (const char *dir)
-{
-  g_autofree char *contents = NULL;
-  g_autofree char *needle = g_strdup_printf (" %s ", dir);
-
-  if (!g_file_get_contents ("/proc/self/mountinfo", &contents, NULL, NULL))
-    return FALSE;
-
-  return strstr (contents, needle) != NULL;
-}
-
-/* Unmounts every mount this program made (all under the scratch folder);
- * runs from the parent after the tests and at exit, so a failed (forked)
- * test never leaves a mount behind. */
-static void
-unmount_all (void)
-{
-  const char *dirs[] = { "mnt-device", "mnt-part", NULL };
-
-  if (getpid () != main_pid || ds_test_scratch_dir () == NULL)
-    return;
-  for (int i = 0; dirs[i] != NULL; i++)
-    {
-      g_autofree char *dir = mount_dir (dirs[i]);
-
-      for (int tries = 0; tries < 20 && is_mounted (dir); tries++)
-        {
-          const char *argv[] = { "umount", dir, NULL };
-
-          if (ds_test_run (argv, NULL, NULL) != 0)
-            g_usleep (100000);
-        }
-    }
-}
-
-static void
-run_ok (const char *const *argv)
-{
-  g_autofree char *err = NULL;
-  int rc = ds_test_run (argv, NULL, &err);
-
-  ck_assert_msg (rc == 0, "%s failed (%d): %s", argv[0], rc, err ? err : "");
-}
-
-/* mkfs.ext4 @device and mount it on scratch/@name; returns the folder. */
-static char *
-mount_ext4 (const char *device,
-            const char *name)
-{
-  g_autofree char *dir = mount_dir (name);
-  const char *mkfs[] = { "mkfs.ext4", "-q", "-F", "-L", "dstest",
-                         "-E", "lazy_itable_init=0,lazy_journal_init=0",
-                         device, NULL };
-  const char *mount[] = { "mount", "-o", "noatime", device, dir, NULL };
-
-  run_ok (mkfs);
-  ck_assert_int_eq (g_mkdir_with_parents (dir, 0700), 0);
-  run_ok (mount);
-
-  return g_steal_pointer (&dir);
-}
 
 static void
 put_le32 (uint8_t *p, uint32_t v)
@@ -380,7 +309,7 @@ END_TEST
 START_TEST (test_mounted_in_use)
 {
   g_autofree char *dev = ds_test_loop_new (DEVICE_BYTES, FALSE);
-  g_autofree char *dir = mount_ext4 (dev, "mnt-device");
+  g_autofree char *dir = ds_test_mount_ext4 (dev, "mnt-device");
   g_autoptr (GError) error = NULL;
   g_autoptr (DsDevice) d = ds_device_lookup (dev, &error);
   g_autoptr (JsonParser) parser = NULL;
@@ -422,7 +351,7 @@ START_TEST (test_partition_mounted_disk_in_use)
 {
   g_autofree char *dev = loop_new_partitioned ();
   g_autofree char *p1 = g_strdup_printf ("%sp1", dev);
-  g_autofree char *dir = mount_ext4 (p1, "mnt-part");
+  g_autofree char *dir = ds_test_mount_ext4 (p1, "mnt-part");
   g_autoptr (GError) error = NULL;
   g_autoptr (DsDevice) d = ds_device_lookup (dev, &error);
   g_autofree char *reason = NULL;
@@ -472,29 +401,18 @@ START_TEST (test_monitor_sees_loop)
 }
 END_TEST
 
-static void
-suite_teardown (void)
-{
-  unmount_all ();
-}
-
 int
 main (void)
 {
-  SRunner *runner;
   Suite *suite;
   TCase *tc;
-  int failed;
 
   ds_test_init ("int-device");
   ds_test_require_root ("loop devices, mkfs and mount");
-  main_pid = getpid ();
-  atexit (unmount_all);   /* runs before ds_test_cleanup's detach */
 
   suite = suite_create ("int-device");
   tc = tcase_create ("int-device");
   tcase_set_timeout (tc, 120);
-  tcase_add_unchecked_fixture (tc, NULL, suite_teardown);
   tcase_add_test (tc, test_list_shows_new_loop);
   tcase_add_test (tc, test_core_list_and_lookup);
   tcase_add_test (tc, test_read_only_loop);
@@ -505,12 +423,5 @@ main (void)
   tcase_add_test (tc, test_monitor_sees_loop);
   suite_add_tcase (suite, tc);
 
-  runner = srunner_create (suite);
-  srunner_set_tap (runner, "/dev/stdout");
-  srunner_set_fork_status (runner, CK_FORK);
-  srunner_run_all (runner, CK_SILENT);
-  failed = srunner_ntests_failed (runner);
-  srunner_free (runner);
-
-  return failed == 0 ? 0 : 1;
+  return ds_test_run_suite (suite);
 }

@@ -440,7 +440,6 @@ main (void)
 {
   Suite *suite;
   TCase *tc;
-  SRunner *runner;
   int failed;
   g_autofree char *name = NULL;
   uint64_t size = 0;
@@ -471,12 +470,7 @@ main (void)
   tcase_add_test (tc, test_uring_depth_32);
   suite_add_tcase (suite, tc);
 
-  runner = srunner_create (suite);
-  srunner_set_tap (runner, "/dev/stdout");
-  srunner_set_fork_status (runner, CK_FORK);
-  srunner_run_all (runner, CK_SILENT);
-  failed = srunner_ntests_failed (runner);
-  srunner_free (runner);
+  failed = ds_test_run_suite (suite);
 
   ds_test_loop_detach (device_path);
   g_free (device_path);

@@ -524,8 +524,6 @@ int
 main (void)
 {
   g_autofree char *reason = NULL;
-  SRunner *runner;
-  int failed;
 
   ds_test_init ("int-fault");
   ds_test_require_root ("fault injection attaches loop devices over a FUSE file");
@@ -536,12 +534,5 @@ main (void)
     }
   ds_faultdisk_init ();
 
-  runner = srunner_create (fault_suite ());
-  srunner_set_tap (runner, "/dev/stdout");
-  srunner_set_fork_status (runner, CK_FORK);
-  srunner_run_all (runner, CK_SILENT);
-  failed = srunner_ntests_failed (runner);
-  srunner_free (runner);
-
-  return failed == 0 ? 0 : 1;
+  return ds_test_run_suite (fault_suite ());
 }

@@ -30,7 +30,6 @@
 
 #define FS_BYTES (UINT64_C (96) << 20)
 
-static pid_t main_pid;
 static char *mnt;          /* ext4 with room for a 32 MiB test file */
 static char *mnt_full;     /* ext4 almost full */
 static char *dev;
@@ -38,67 +37,19 @@ static char *dev_full;
 
 /* ---- helpers ---- */
 
-static gboolean
-is_mounted (const char *dir)
-{
-  g_autofree char *contents = NULL;
-  g_autofree char *needle = g_strdup_printf (" %s ", dir);
-
-  if (!g_file_get_contents ("/proc/self/mountinfo", &contents, NULL, NULL))
-    return FALSE;
-
-  return strstr (contents, needle) != NULL;
-}
-
-static void
-unmount (const char *dir)
-{
-  for (int tries = 0; dir != NULL && tries < 50 && is_mounted (dir); tries++)
-    {
-      const char *argv[] = { "umount", dir, NULL };
-
-      if (ds_test_run (argv, NULL, NULL) == 0)
-        break;
-      g_usleep (50000);
-    }
-}
-
-/* Runs at exit in the parent before ds_test_cleanup (atexit is LIFO):
- * the loop devices cannot be detached while mounted. */
-static void
-unmount_all (void)
-{
-  if (getpid () != main_pid)
-    return;
-  unmount (mnt);
-  unmount (mnt_full);
-}
-
 static char *
 make_fs (const char *name,
          char      **ret_dev)
 {
   g_autofree char *image = g_strdup_printf ("%s.img", name);
   g_autofree char *path = ds_test_make_file (image, FS_BYTES, 1);
-  g_autofree char *dir = g_build_filename (ds_test_scratch_dir (), name, NULL);
-  const char *mkfs[] = { "mkfs.ext4", "-q", "-F", "-m", "0", path, NULL };
-  g_autofree char *err = NULL;
   char *device;
 
-  if (ds_test_run (mkfs, NULL, &err) != 0)
-    g_error ("mkfs.ext4 %s: %s", path, err);
+  ds_test_mkfs_ext4 (path);
   device = ds_test_loop_attach (path, FALSE);
-  g_mkdir (dir, 0700);
-  {
-    const char *argv[] = { "mount", device, dir, NULL };
-
-    g_clear_pointer (&err, g_free);
-    if (ds_test_run (argv, NULL, &err) != 0)
-      g_error ("mount %s %s: %s", device, dir, err);
-  }
   *ret_dev = device;
 
-  return g_steal_pointer (&dir);
+  return ds_test_mount (device, name);
 }
 
 static int
@@ -491,12 +442,6 @@ suite_setup (void)
   ds_test_run (sync_argv, NULL, NULL);
 }
 
-static void
-suite_teardown (void)
-{
-  unmount_all ();
-}
-
 int
 main (void)
 {
@@ -505,13 +450,11 @@ main (void)
 
   ds_test_init ("int-file");
   ds_test_require_root ("loop devices, mkfs and mount");
-  main_pid = getpid ();
-  atexit (unmount_all);
 
   s = suite_create ("int-file");
   tc = tcase_create ("file");
   tcase_set_timeout (tc, 120);
-  tcase_add_unchecked_fixture (tc, suite_setup, suite_teardown);
+  tcase_add_unchecked_fixture (tc, suite_setup, NULL);
   tcase_add_test (tc, test_success_leaves_nothing);
   tcase_add_test (tc, test_file_is_filled);
   tcase_add_test (tc, test_sigint_leaves_nothing);

@@ -62,28 +62,6 @@ cli (char       **ret_out,
   return ds_test_run ((const char *const *) argv->pdata, ret_out, ret_err);
 }
 
-static void
-run_ok (const char *what,
-        const char *const *argv)
-{
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  int rc = ds_test_run (argv, &out, &err);
-
-  ck_assert_msg (rc == 0, "%s failed (%d): %s", what, rc, err);
-}
-
-static void
-mkfs_ext4 (const char *dev)
-{
-  const char *argv[] = {
-    "mkfs.ext4", "-q", "-F", "-m", "0",
-    "-E", "lazy_itable_init=0,lazy_journal_init=0", dev, NULL,
-  };
-
-  run_ok ("mkfs.ext4", argv);
-}
-
 /* A DOS partition table by hand (no sfdisk here): one Linux partition from
  * sector 2048, and the 0x55AA signature. */
 static void
@@ -170,7 +148,7 @@ START_TEST (test_refuse_mounted)
   g_autofree char *mnt = g_build_filename (ds_test_scratch_dir (), "mnt-mounted", NULL);
   const char *reasons[] = { "mounted", NULL };
 
-  mkfs_ext4 (dev);
+  ds_test_mkfs_ext4 (dev);
   g_mkdir_with_parents (mnt, 0700);
   /* Read-only: the mount itself must not change the checksum. */
   ck_assert_msg (mount (dev, mnt, "ext4", MS_RDONLY, "noload") == 0, "mount: %s", g_strerror (errno));
@@ -186,7 +164,7 @@ START_TEST (test_refuse_signature)
   const char *fs_reasons[] = { "ext4", "--destroy-data", NULL };
   const char *pt_reasons[] = { "dos", "--destroy-data", NULL };
 
-  mkfs_ext4 (fs_dev);
+  ds_test_mkfs_ext4 (fs_dev);
   check_refused (fs_dev, NULL, fs_reasons);
   write_mbr (pt_dev);
   check_refused (pt_dev, NULL, pt_reasons);
@@ -308,7 +286,7 @@ START_TEST (test_file_enospc)
     }
 
   dev = ds_test_loop_new (32 * MiB, FALSE);
-  mkfs_ext4 (dev);
+  ds_test_mkfs_ext4 (dev);
   mnt = g_build_filename (ds_test_scratch_dir (), "mnt-full", NULL);
   g_mkdir_with_parents (mnt, 0700);
   ck_assert_msg (mount (dev, mnt, "ext4", 0, NULL) == 0, "mount: %s", g_strerror (errno));
@@ -629,19 +607,10 @@ safety_suite (void)
 int
 main (void)
 {
-  SRunner *runner;
-  int failed;
 
   ds_test_init ("int-safety");
   ds_test_require_root ("refusals and checksums need real loop devices");
   ds_faultdisk_init ();
 
-  runner = srunner_create (safety_suite ());
-  srunner_set_tap (runner, "/dev/stdout");
-  srunner_set_fork_status (runner, CK_FORK);
-  srunner_run_all (runner, CK_SILENT);
-  failed = srunner_ntests_failed (runner);
-  srunner_free (runner);
-
-  return failed == 0 ? 0 : 1;
+  return ds_test_run_suite (safety_suite ());
 }

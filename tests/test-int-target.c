@@ -24,64 +24,12 @@
 
 #define DEVICE_BYTES (UINT64_C (16) << 20)
 
-static pid_t main_pid;
-
 /* ---- helpers ---- */
 
 static char *
 scratch_path (const char *name)
 {
   return g_build_filename (ds_test_scratch_dir (), name, NULL);
-}
-
-static gboolean
-is_mounted (const char *dir)
-{
-  g_autofree char *contents = NULL;
-  g_autofree char *needle = g_strdup_printf (" %s ", dir);
-
-  if (!g_file_get_contents ("/proc/self/mountinfo", &contents, NULL, NULL))
-    return FALSE;
-
-  return strstr (contents, needle) != NULL;
-}
-
-/* Every mount this program makes is scratch/mnt; unmounted from the parent
- * after the tests and at exit, even when a forked test failed. */
-static void
-unmount_all (void)
-{
-  g_autofree char *dir = NULL;
-
-  if (getpid () != main_pid || ds_test_scratch_dir () == NULL)
-    return;
-  dir = scratch_path ("mnt");
-  for (int tries = 0; tries < 20 && is_mounted (dir); tries++)
-    {
-      const char *argv[] = { "umount", dir, NULL };
-
-      if (ds_test_run (argv, NULL, NULL) != 0)
-        g_usleep (100000);
-    }
-}
-
-static void
-run_ok (const char *const *argv)
-{
-  g_autofree char *err = NULL;
-  int rc = ds_test_run (argv, NULL, &err);
-
-  ck_assert_msg (rc == 0, "%s failed (%d): %s", argv[0], rc, err ? err : "");
-}
-
-static void
-mkfs_ext4 (const char *device)
-{
-  const char *mkfs[] = { "mkfs.ext4", "-q", "-F",
-                         "-E", "lazy_itable_init=0,lazy_journal_init=0",
-                         device, NULL };
-
-  run_ok (mkfs);
 }
 
 /* Asserts that a write open of @dev with @confirm fails with @code and a
@@ -227,12 +175,7 @@ END_TEST
 START_TEST (test_refuse_mounted)
 {
   g_autofree char *dev = ds_test_loop_new (DEVICE_BYTES, FALSE);
-  g_autofree char *dir = scratch_path ("mnt");
-  const char *mount[] = { "mount", "-o", "noatime", dev, dir, NULL };
-
-  mkfs_ext4 (dev);
-  ck_assert_int_eq (g_mkdir_with_parents (dir, 0700), 0);
-  run_ok (mount);
+  g_autofree char *dir = ds_test_mount_ext4 (dev, "mnt");
 
   /* Even with the right confirmation. */
   assert_refused (dev, dev, DS_ERROR_REFUSED, "mounted at", dir, "ext4", NULL);
@@ -273,7 +216,7 @@ START_TEST (test_signature_named)
   g_autoptr (GError) error = NULL;
   g_autoptr (DsTarget) target = NULL;
 
-  mkfs_ext4 (dev);
+  ds_test_mkfs_ext4 (dev);
   assert_refused (dev, NULL, DS_ERROR_REFUSED, "contains an ext4 filesystem", NULL);
 
   /* Naming the device explicitly is the user's decision: it passes. */
@@ -317,29 +260,18 @@ START_TEST (test_confirmed_opens_writable)
 }
 END_TEST
 
-static void
-suite_teardown (void)
-{
-  unmount_all ();
-}
-
 int
 main (void)
 {
-  SRunner *runner;
   Suite *suite;
   TCase *tc;
-  int failed;
 
   ds_test_init ("int-target");
   ds_test_require_root ("loop devices, mkfs and mount");
-  main_pid = getpid ();
-  atexit (unmount_all);   /* runs before ds_test_cleanup's detach */
 
   suite = suite_create ("int-target");
   tc = tcase_create ("int-target");
   tcase_set_timeout (tc, 120);
-  tcase_add_unchecked_fixture (tc, NULL, suite_teardown);
   tcase_add_test (tc, test_open_missing);
   tcase_add_test (tc, test_open_permission);
   tcase_add_test (tc, test_open_read_block);
@@ -352,12 +284,5 @@ main (void)
   tcase_add_test (tc, test_confirmed_opens_writable);
   suite_add_tcase (suite, tc);
 
-  runner = srunner_create (suite);
-  srunner_set_tap (runner, "/dev/stdout");
-  srunner_set_fork_status (runner, CK_FORK);
-  srunner_run_all (runner, CK_SILENT);
-  failed = srunner_ntests_failed (runner);
-  srunner_free (runner);
-
-  return failed == 0 ? 0 : 1;
+  return ds_test_run_suite (suite);
 }

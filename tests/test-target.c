@@ -16,6 +16,7 @@
 
 #include "ds-error.h"
 #include "ds-target.h"
+#include "ds-test-util.h"
 
 static char *tmpdir;
 
@@ -254,10 +255,8 @@ END_TEST
 int
 main (void)
 {
-  SRunner *runner;
   Suite *suite;
   TCase *tc;
-  int failed;
 
   suite = suite_create ("target");
   tc = tcase_create ("target");
@@ -272,12 +271,5 @@ main (void)
   tcase_add_test (tc, test_permission_message);
   suite_add_tcase (suite, tc);
 
-  runner = srunner_create (suite);
-  srunner_set_tap (runner, "/dev/stdout");
-  srunner_set_fork_status (runner, CK_FORK);
-  srunner_run_all (runner, CK_SILENT);
-  failed = srunner_ntests_failed (runner);
-  srunner_free (runner);
-
-  return failed == 0 ? 0 : 1;
+  return ds_test_run_suite (suite);
 }

@@ -545,8 +545,6 @@ main (void)
   g_autofree char *reason = NULL;
   Suite *suite;
   TCase *tc;
-  SRunner *runner;
-  int failed;
 
   ds_test_init ("ui-fault");
   ds_test_require_root ("the faultdisk attaches loop devices over a FUSE file");
@@ -568,12 +566,5 @@ main (void)
   tcase_add_test (tc, test_bad_range);
   suite_add_tcase (suite, tc);
 
-  runner = srunner_create (suite);
-  srunner_set_tap (runner, "/dev/stdout");
-  srunner_set_fork_status (runner, CK_FORK);
-  srunner_run_all (runner, CK_SILENT);
-  failed = srunner_ntests_failed (runner);
-  srunner_free (runner);
-
-  return failed == 0 ? 0 : 1;
+  return ds_test_run_suite (suite);
 }

@@ -20,6 +20,7 @@
 #include "ds-random-access-page.h"
 #include "ds-series.h"
 #include "ds-window.h"
+#include "ds-test-util.h"
 
 static void
 setup (void)
@@ -144,8 +145,6 @@ main (void)
 {
   Suite *suite = suite_create ("ui-templates");
   TCase *tc = tcase_create ("templates");
-  SRunner *runner;
-  int failed;
 
   tcase_add_checked_fixture (tc, setup, NULL);
   tcase_set_timeout (tc, 60);
@@ -156,12 +155,5 @@ main (void)
   tcase_add_test (tc, test_graph_draws);
   suite_add_tcase (suite, tc);
 
-  runner = srunner_create (suite);
-  srunner_set_tap (runner, "/dev/stdout");
-  srunner_set_fork_status (runner, CK_FORK);
-  srunner_run_all (runner, CK_SILENT);
-  failed = srunner_ntests_failed (runner);
-  srunner_free (runner);
-
-  return failed == 0 ? 0 : 1;
+  return ds_test_run_suite (suite);
 }

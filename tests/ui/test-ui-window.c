@@ -170,14 +170,12 @@ END_TEST
 START_TEST (test_scripted_folder)
 {
   g_autofree char *loop = ds_test_loop_new (160 * MIB, FALSE);
-  g_autofree char *mnt = g_build_filename (ds_test_scratch_dir (), "mnt", NULL);
+  g_autofree char *mnt = NULL;
   g_autofree char *png = g_build_filename (ds_test_scratch_dir (), "file.png", NULL);
   g_autofree char *missing = g_build_filename (ds_test_scratch_dir (), "no-such-folder", NULL);
-  const char *mkfs[] = { "mkfs.ext4", "-q", "-F", loop, NULL };
-  const char *mount[] = { "mount", loop, mnt, NULL };
-  const char *umount[] = { "umount", mnt, NULL };
+  const char *umount[] = { "umount", NULL, NULL };
   const char *argv[] = {
-    gui_path (), "--folder", mnt, "--start", "--screenshot", png,
+    gui_path (), "--folder", NULL, "--start", "--screenshot", png,
     "--quit-when-done", "--accuracy", "1", NULL
   };
   const char *bad_argv[] = {
@@ -188,9 +186,9 @@ START_TEST (test_scripted_folder)
   g_autoptr(GDir) dir = NULL;
   int status;
 
-  ck_assert_int_eq (ds_test_run (mkfs, NULL, NULL), 0);
-  ck_assert_int_eq (g_mkdir_with_parents (mnt, 0755), 0);
-  ck_assert_int_eq (ds_test_run (mount, NULL, NULL), 0);
+  mnt = ds_test_mount_ext4 (loop, "mnt");
+  argv[2] = mnt;
+  umount[1] = mnt;
 
   status = ds_test_run (argv, NULL, &err);
   ck_assert_msg (status == 0, "diskscope --folder exited %d: %s", status, err);
@@ -271,8 +269,6 @@ main (void)
 {
   Suite *suite;
   TCase *tc;
-  SRunner *runner;
-  int failed;
 
   ds_test_init ("ui-window");
   ds_test_require_root ("loop devices need root");
@@ -288,22 +284,5 @@ main (void)
   tcase_add_test (tc, test_close_mid_run);
   suite_add_tcase (suite, tc);
 
-  runner = srunner_create (suite);
-  srunner_set_tap (runner, "/dev/stdout");
-  srunner_set_fork_status (runner, CK_FORK);
-  srunner_run_all (runner, CK_SILENT);
-  failed = srunner_ntests_failed (runner);
-
-  /* A failed test_scripted_folder leaves its filesystem mounted: unmount
-   * it, so that the cleanup at exit can detach its loop device. */
-  {
-    g_autofree char *mnt = g_build_filename (ds_test_scratch_dir (), "mnt", NULL);
-    const char *umount[] = { "umount", "-q", mnt, NULL };
-
-    if (g_file_test (mnt, G_FILE_TEST_IS_DIR))
-      ds_test_run (umount, NULL, NULL);
-  }
-  srunner_free (runner);
-
-  return failed == 0 ? 0 : 1;
+  return ds_test_run_suite (suite);
 }
