@@ -24,34 +24,9 @@
 #include "ds-report.h"
 #include "ds-test-util.h"
 #include "ds-window.h"
+#include "ds-ui-test-util.h"
 
 #define MiB (UINT64_C (1) << 20)
-
-static void
-setup (void)
-{
-  ck_assert_msg (gtk_init_check (), "no display: run under xvfb-run -a");
-  adw_init ();
-}
-
-static void
-spin (guint ms)
-{
-  gint64 deadline = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, FALSE), g_usleep (1000);
-}
-
-static void
-wait_until_mapped (GtkWidget *widget)
-{
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (!gtk_widget_get_mapped (widget) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  ck_assert (gtk_widget_get_mapped (widget));
-}
 
 typedef struct {
   gboolean finished;
@@ -74,7 +49,7 @@ open_window (Finished *finished)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1180, 720);
   gtk_window_present (GTK_WINDOW (window));
-  wait_until_mapped (GTK_WIDGET (window));
+  ds_ui_test_wait_mapped (GTK_WIDGET (window));
   if (finished != NULL)
     g_signal_connect (window, "run-finished", G_CALLBACK (run_finished_cb), finished);
   ck_assert (ds_window_set_page (window, "benchmark"));
@@ -86,31 +61,16 @@ static void
 wait_finished (Finished *finished,
                guint     timeout_ms)
 {
-  gint64 deadline = g_get_monotonic_time () + timeout_ms * 1000;
-
-  while (!finished->finished && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, FALSE), g_usleep (500);
-  ck_assert_msg (finished->finished, "the run did not finish within %u ms", timeout_ms);
+  ds_ui_test_wait_for (&finished->finished, timeout_ms, "the end of the run");
   /* The last frames. */
-  spin (100);
-}
-
-static GtkWidget *
-page_child (DsWindow   *window,
-            const char *name)
-{
-  GObject *page = gtk_widget_get_template_child (GTK_WIDGET (window), DS_TYPE_WINDOW,
-                                                 "benchmark_page");
-
-  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (page), DS_TYPE_BENCHMARK_PAGE,
-                                                    name));
+  ds_ui_test_spin (100);
 }
 
 static const char *
 label_text (DsWindow   *window,
             const char *name)
 {
-  return gtk_label_get_label (GTK_LABEL (page_child (window, name)));
+  return gtk_label_get_label (GTK_LABEL (ds_ui_test_benchmark_child (window, name)));
 }
 
 /* A read benchmark of @device, run to its end in @window. */
@@ -155,9 +115,9 @@ start_write (DsWindow *window)
 {
   AdwMessageDialog *dialog;
 
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (page_child (window, "write_button")), TRUE);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (ds_ui_test_benchmark_child (window, "write_button")), TRUE);
   ck_assert (gtk_widget_activate_action (GTK_WIDGET (window), "win.start", NULL));
-  spin (50);
+  ds_ui_test_spin (50);
   dialog = find_dialog (window);
   ck_assert_msg (dialog != NULL, "no confirmation dialog");
   /* Nothing runs before the answer. */
@@ -193,7 +153,7 @@ START_TEST (test_write_confirmation)
   ck_assert (!adw_message_dialog_get_response_enabled (dialog, "destroy"));
   gtk_editable_set_text (GTK_EDITABLE (entry), wrong);
   adw_message_dialog_response (dialog, "destroy");
-  spin (500);
+  ds_ui_test_spin (500);
   ck_assert (!ds_window_is_running (window));
   ck_assert (!finished.finished);
   after_wrong = ds_test_checksum (loop);
@@ -203,7 +163,7 @@ START_TEST (test_write_confirmation)
   dialog = start_write (window);
   gtk_editable_set_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog)), loop);
   adw_message_dialog_response (dialog, "cancel");
-  spin (200);
+  ds_ui_test_spin (200);
   ck_assert (!ds_window_is_running (window));
 
   /* The right name: the write runs. */
@@ -274,7 +234,7 @@ START_TEST (test_save_copy_open)
 
   run_benchmark (window, loop);
   expected = ds_report_text (ds_window_get_result (window), DS_UNITS_MB);
-  n_points = ds_series_get_n_points (ds_graph_get_read (DS_GRAPH (page_child (window, "graph"))));
+  n_points = ds_series_get_n_points (ds_graph_get_read (DS_GRAPH (ds_ui_test_benchmark_child (window, "graph"))));
   ck_assert_uint_eq (n_points, 200);
 
   /* Save report: the text report of the run. */
@@ -295,7 +255,7 @@ START_TEST (test_save_copy_open)
   other = open_window (NULL);
   ck_assert (ds_window_set_page (other, "info"));
   ck_assert_msg (ds_window_open_result (other, json_path, &error), "%s", error ? error->message : "");
-  spin (100);
+  ds_ui_test_spin (100);
   ck_assert_str_eq (adw_view_stack_get_visible_child_name (
                       ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (other), DS_TYPE_WINDOW,
                                                                      "view_stack"))),
@@ -305,7 +265,7 @@ START_TEST (test_save_copy_open)
       ck_assert_msg (strcmp (label_text (window, figures[i]), "—") != 0, "%s shows nothing", figures[i]);
       ck_assert_str_eq (label_text (other, figures[i]), label_text (window, figures[i]));
     }
-  ck_assert_uint_eq (ds_series_get_n_points (ds_graph_get_read (DS_GRAPH (page_child (other, "graph")))),
+  ck_assert_uint_eq (ds_series_get_n_points (ds_graph_get_read (DS_GRAPH (ds_ui_test_benchmark_child (other, "graph")))),
                      n_points);
   reopened_report = ds_report_text (ds_window_get_result (other), DS_UNITS_MB);
   ck_assert_str_eq (reopened_report, expected);
@@ -346,11 +306,11 @@ START_TEST (test_preferences_units)
   gtk_window_present (GTK_WINDOW (prefs));
   units_row = ADW_COMBO_ROW (gtk_widget_get_template_child (prefs, DS_TYPE_PREFERENCES_WINDOW, "units_row"));
   adw_combo_row_set_selected (units_row, 1);
-  spin (50);
+  ds_ui_test_spin (50);
   ck_assert_str_eq (label_text (window, "avg_label"), mib_text);
   ck_assert_msg (strstr (label_text (window, "min_label"), "MiB/s") != NULL, "%s",
                  label_text (window, "min_label"));
-  ck_assert_int_eq (ds_graph_get_units (DS_GRAPH (page_child (window, "graph"))), DS_UNITS_MIB);
+  ck_assert_int_eq (ds_graph_get_units (DS_GRAPH (ds_ui_test_benchmark_child (window, "graph"))), DS_UNITS_MIB);
   /* The report follows the setting too. */
   ck_assert (ds_window_save_report (window, report, NULL));
   ck_assert (g_file_get_contents (report, &report_text, NULL, NULL));
@@ -358,7 +318,7 @@ START_TEST (test_preferences_units)
 
   /* And back. */
   adw_combo_row_set_selected (units_row, 0);
-  spin (50);
+  ds_ui_test_spin (50);
   ck_assert_str_eq (label_text (window, "avg_label"), mb_text);
 
   gtk_window_destroy (GTK_WINDOW (prefs));
@@ -378,7 +338,7 @@ main (void)
 
   suite = suite_create ("ui-actions");
   tc = tcase_create ("actions");
-  tcase_add_checked_fixture (tc, setup, NULL);
+  tcase_add_checked_fixture (tc, ds_ui_test_setup, NULL);
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_write_confirmation);
   tcase_add_test (tc, test_save_copy_open);

@@ -26,18 +26,12 @@
 #include "ds-job.h"
 #include "ds-test-util.h"
 #include "ds-window.h"
+#include "ds-ui-test-util.h"
 
 #define MiB (UINT64_C (1) << 20)
 #define DISK_SIZE (32 * MiB)
 
 #define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
-
-static void
-setup (void)
-{
-  ck_assert_msg (gtk_init_check (), "no display: run under xvfb-run -a");
-  adw_init ();
-}
 
 static gboolean
 sanitized (void)
@@ -53,25 +47,6 @@ sanitized (void)
 #else
   return FALSE;
 #endif
-}
-
-static void
-spin (guint ms)
-{
-  gint64 deadline = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, FALSE), g_usleep (1000);
-}
-
-static void
-wait_until_mapped (GtkWidget *widget)
-{
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (!gtk_widget_get_mapped (widget) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  ck_assert (gtk_widget_get_mapped (widget));
 }
 
 static DsFaultDisk *
@@ -118,7 +93,7 @@ open_window (const char *device,
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1180, 720);
   gtk_window_present (GTK_WINDOW (window));
-  wait_until_mapped (GTK_WIDGET (window));
+  ds_ui_test_wait_mapped (GTK_WIDGET (window));
   g_signal_connect (window, "run-finished", G_CALLBACK (run_finished_cb), finished);
 
   ck_assert_msg (ds_window_select_device (window, device, &error), "%s",
@@ -132,43 +107,24 @@ static void
 wait_finished (Finished *finished,
                guint     timeout_ms)
 {
-  gint64 deadline = g_get_monotonic_time () + timeout_ms * 1000;
-
-  while (!finished->finished && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, FALSE), g_usleep (500);
-  ck_assert_msg (finished->finished, "the run did not finish within %u ms", timeout_ms);
-}
-
-static GtkWidget *
-benchmark_page (DsWindow *window)
-{
-  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), DS_TYPE_WINDOW,
-                                                    "benchmark_page"));
-}
-
-static GtkWidget *
-page_child (DsWindow   *window,
-            const char *name)
-{
-  return GTK_WIDGET (gtk_widget_get_template_child (benchmark_page (window),
-                                                    DS_TYPE_BENCHMARK_PAGE, name));
+  ds_ui_test_wait_for (&finished->finished, timeout_ms, "the end of the run");
 }
 
 static DsSeries *
 read_series (DsWindow *window)
 {
-  return ds_graph_get_read (DS_GRAPH (page_child (window, "graph")));
+  return ds_graph_get_read (DS_GRAPH (ds_ui_test_benchmark_child (window, "graph")));
 }
 
 /* The error the page shows, or NULL when its bar is hidden. */
 static const char *
 shown_error (DsWindow *window)
 {
-  GtkInfoBar *bar = GTK_INFO_BAR (page_child (window, "error_bar"));
+  GtkInfoBar *bar = GTK_INFO_BAR (ds_ui_test_benchmark_child (window, "error_bar"));
 
   if (!gtk_info_bar_get_revealed (bar))
     return NULL;
-  return gtk_label_get_label (GTK_LABEL (page_child (window, "error_label")));
+  return gtk_label_get_label (GTK_LABEL (ds_ui_test_benchmark_child (window, "error_label")));
 }
 
 static void
@@ -204,7 +160,7 @@ START_TEST (test_vanish_keeps_curve)
   /* Slow enough that the run is surely going when the disk vanishes. */
   ck_assert (ds_faultdisk_control (disk, "delay 5000"));
   ck_assert_msg (ds_window_start (window, &error), "%s", error ? error->message : "");
-  spin (1500);
+  ds_ui_test_spin (1500);
   ck_assert_msg (ds_window_is_running (window), "the run ended before the device vanished");
   count_points (read_series (window), &before, &failed);
   ck_assert_uint_ge (before, 5);
@@ -285,7 +241,7 @@ START_TEST (test_window_stop)
 
   ck_assert (ds_faultdisk_control (disk, "delay 10000"));
   ck_assert_msg (ds_window_start (window, &error), "%s", error ? error->message : "");
-  spin (1000);
+  ds_ui_test_spin (1000);
   ck_assert (ds_window_is_running (window));
 
   stop_us = g_get_monotonic_time ();
@@ -480,7 +436,7 @@ START_TEST (test_bad_range)
   ck_assert (ds_faultdisk_control (disk, "read-error %" PRIu64 " %" PRIu64, bad_start, bad_len));
   ck_assert_msg (ds_window_start (window, &error), "%s", error ? error->message : "");
   wait_finished (&finished, 60000);
-  spin (300);
+  ds_ui_test_spin (300);
 
   series = read_series (window);
   n_points = ds_series_get_n_points (series);
@@ -520,7 +476,7 @@ START_TEST (test_bad_range)
 
   /* The failed points are drawn as errors: the error colour in the bad
    * range's columns, and nowhere else on the curve. */
-  graph = page_child (window, "graph");
+  graph = ds_ui_test_benchmark_child (window, "graph");
   width = gtk_widget_get_width (graph);
   ck_assert (gtk_style_context_lookup_color (gtk_widget_get_style_context (graph),
                                              "error_color", &error_colour));
@@ -557,7 +513,7 @@ main (void)
 
   suite = suite_create ("ui-fault");
   tc = tcase_create ("fault");
-  tcase_add_checked_fixture (tc, setup, NULL);
+  tcase_add_checked_fixture (tc, ds_ui_test_setup, NULL);
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_vanish_keeps_curve);
   tcase_add_test (tc, test_vanish_scripted);

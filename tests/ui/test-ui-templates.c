@@ -21,13 +21,7 @@
 #include "ds-series.h"
 #include "ds-window.h"
 #include "ds-test-util.h"
-
-static void
-setup (void)
-{
-  ck_assert_msg (gtk_init_check (), "no display: run under xvfb-run -a");
-  adw_init ();
-}
+#include "ds-ui-test-util.h"
 
 /* Builds @type, checks a template child exists, and destroys it. */
 static void
@@ -146,7 +140,7 @@ main (void)
   Suite *suite = suite_create ("ui-templates");
   TCase *tc = tcase_create ("templates");
 
-  tcase_add_checked_fixture (tc, setup, NULL);
+  tcase_add_checked_fixture (tc, ds_ui_test_setup, NULL);
   tcase_set_timeout (tc, 60);
   tcase_add_test (tc, test_pages);
   tcase_add_test (tc, test_windows);

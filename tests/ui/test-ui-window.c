@@ -17,15 +17,9 @@
 #include "ds-device-item.h"
 #include "ds-test-util.h"
 #include "ds-window.h"
+#include "ds-ui-test-util.h"
 
 #define MIB (UINT64_C (1) << 20)
-
-static void
-setup (void)
-{
-  ck_assert_msg (gtk_init_check (), "no display: run under xvfb-run -a");
-  adw_init ();
-}
 
 static const char *
 gui_path (void)
@@ -34,25 +28,6 @@ gui_path (void)
 
   ck_assert_msg (path != NULL, "DISKSCOPE_GUI is not set (meson sets it)");
   return path;
-}
-
-static void
-wait_until_mapped (GtkWidget *widget)
-{
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (!gtk_widget_get_mapped (widget) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  ck_assert (gtk_widget_get_mapped (widget));
-}
-
-static void
-spin (guint ms)
-{
-  gint64 deadline = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, FALSE), g_usleep (1000);
 }
 
 static gboolean
@@ -81,7 +56,7 @@ START_TEST (test_window_selects_loop)
   gint64 deadline;
 
   gtk_window_present (GTK_WINDOW (window));
-  wait_until_mapped (GTK_WIDGET (window));
+  ds_ui_test_wait_mapped (GTK_WIDGET (window));
 
   ck_assert_msg (ds_window_select_device (window, loop, &error), "%s",
                  error ? error->message : "");
@@ -94,7 +69,7 @@ START_TEST (test_window_selects_loop)
   late = ds_test_loop_new (16 * MIB, FALSE);
   deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   while (!model_has (model, late) && g_get_monotonic_time () < deadline)
-    spin (20);
+    ds_ui_test_spin (20);
   ck_assert_msg (model_has (model, late), "%s did not appear in the device list", late);
   /* And the selection stayed where it was. */
   ck_assert_str_eq (ds_window_get_device_path (window), loop);
@@ -237,7 +212,7 @@ START_TEST (test_close_mid_run)
 
   g_object_add_weak_pointer (G_OBJECT (window), &weak);
   gtk_window_present (GTK_WINDOW (window));
-  wait_until_mapped (GTK_WIDGET (window));
+  ds_ui_test_wait_mapped (GTK_WIDGET (window));
 
   ck_assert (ds_window_select_device (window, loop, &error));
   ck_assert (ds_window_set_page (window, "benchmark"));
@@ -245,7 +220,7 @@ START_TEST (test_close_mid_run)
   ds_window_set_accuracy (window, 5);
   ck_assert_msg (ds_window_start (window, &error), "%s", error ? error->message : "");
   ck_assert (ds_window_is_running (window));
-  spin (1500);
+  ds_ui_test_spin (1500);
   ck_assert (ds_window_is_running (window));
 
   start = g_get_monotonic_time ();
@@ -257,7 +232,7 @@ START_TEST (test_close_mid_run)
   /* Nothing keeps the window alive once the run's callback has run. */
   deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
   while (weak != NULL && g_get_monotonic_time () < deadline)
-    spin (10);
+    ds_ui_test_spin (10);
   ck_assert_msg (weak == NULL, "the window was not finalized after closing");
 
   ds_test_loop_detach (loop);
@@ -275,7 +250,7 @@ main (void)
 
   suite = suite_create ("ui-window");
   tc = tcase_create ("window");
-  tcase_add_checked_fixture (tc, setup, NULL);
+  tcase_add_checked_fixture (tc, ds_ui_test_setup, NULL);
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_window_selects_loop);
   tcase_add_test (tc, test_scripted_screenshot);

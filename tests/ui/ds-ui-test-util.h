@@ -1,0 +1,29 @@
+/* ds-ui-test-util.h: what the display tests share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ds-window.h"
+
+G_BEGIN_DECLS
+
+/* A checked fixture: GTK and libadwaita, or the test fails with how to run
+ * it (under xvfb-run -a). */
+void       ds_ui_test_setup          (void);
+/* Runs the main context for @ms milliseconds without blocking on it. */
+void       ds_ui_test_spin           (guint      ms);
+/* Runs the main context until @widget is mapped (10 s at most). */
+void       ds_ui_test_wait_mapped    (GtkWidget *widget);
+/* Runs the main context until *@flag is set, failing the test after
+ * @timeout_ms with "@what did not happen within …". */
+void       ds_ui_test_wait_for       (const gboolean *flag,
+                                      guint           timeout_ms,
+                                      const char     *what);
+/* A template child of @window's Benchmark page ("graph", "min_row", …). */
+GtkWidget *ds_ui_test_benchmark_child (DsWindow  *window,
+                                       const char *name);
+
+G_END_DECLS
