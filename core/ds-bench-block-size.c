@@ -372,21 +372,14 @@ bs_to_json (const DsResult *result)
 }
 
 static gpointer
-bs_from_json (JsonNode  *results,
-              GError   **error)
+bs_from_json (JsonObject  *o,
+              GError     **error)
 {
   g_autoptr (GArray) rows = NULL;
   DsBlockSizeData *data;
   uint64_t span = 0;
   JsonArray *array;
-  JsonObject *o;
 
-  if (results == NULL || !JSON_NODE_HOLDS_OBJECT (results))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results is not an object");
-      return NULL;
-    }
-  o = json_node_get_object (results);
 
   if (!ds_json_get_uint64 (o, "results", "span_bytes", G_MAXINT64, &span, error))
     return NULL;

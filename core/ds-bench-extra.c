@@ -453,18 +453,11 @@ rows_from_json (JsonObject  *results,
 }
 
 static gpointer
-extra_from_json (JsonNode  *results,
-                 GError   **error)
+extra_from_json (JsonObject  *o,
+                 GError     **error)
 {
   DsExtraData *data = extra_data_new ();
-  JsonObject *o;
 
-  if (results == NULL || !JSON_NODE_HOLDS_OBJECT (results))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results is not an object");
-      goto fail;
-    }
-  o = json_node_get_object (results);
 
   if (!ds_json_get_uint64 (o, "results", "span_bytes", G_MAXINT64, &data->span_bytes, error) ||
       !rows_from_json (o, "read", &data->read_present, data->read, error) ||

@@ -644,21 +644,14 @@ bool_from_json (JsonObject  *o,
 }
 
 static gpointer
-file_from_json (JsonNode  *results,
-                GError   **error)
+file_from_json (JsonObject  *o,
+                GError     **error)
 {
   DsFileData *data = file_data_new ();
   const char *directory;
   JsonArray *array;
   GArray *rows;
-  JsonObject *o;
 
-  if (results == NULL || !JSON_NODE_HOLDS_OBJECT (results))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results is not an object");
-      goto fail;
-    }
-  o = json_node_get_object (results);
 
   directory = ds_json_get_string (o, "results", "directory", FALSE, error);
   if (directory == NULL)

@@ -476,18 +476,11 @@ dir_from_json (JsonObject         *results,
 }
 
 static gpointer
-ra_from_json (JsonNode  *results,
-              GError   **error)
+ra_from_json (JsonObject  *o,
+              GError     **error)
 {
   DsRandomAccessData *data = ra_data_new ();
-  JsonObject *o;
 
-  if (results == NULL || !JSON_NODE_HOLDS_OBJECT (results))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results is not an object");
-      goto fail;
-    }
-  o = json_node_get_object (results);
 
   if (!ds_json_get_uint64 (o, "results", "span_bytes", G_MAXINT64, &data->span_bytes, error) ||
       !dir_from_json (o, "read", &data->read, error) ||

@@ -618,18 +618,11 @@ dir_from_json (JsonObject     *o,
 }
 
 static gpointer
-transfer_from_json (JsonNode  *results,
-                    GError   **error)
+transfer_from_json (JsonObject  *o,
+                    GError     **error)
 {
   DsTransferData *data = transfer_data_new ();
-  JsonObject *o;
 
-  if (!JSON_NODE_HOLDS_OBJECT (results))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results is not an object");
-      goto fail;
-    }
-  o = json_node_get_object (results);
   if (!ds_json_get_uint64 (o, "results", "span_bytes", G_MAXINT64, &data->span_bytes, error) ||
       !ds_json_get_uint64 (o, "results", "block_bytes", G_MAXINT32, &data->block_bytes, error))
     goto fail;

@@ -333,20 +333,13 @@ dir_from_json (JsonObject     *o,
 }
 
 static gpointer
-workload_from_json (JsonNode  *results,
-                    GError   **error)
+workload_from_json (JsonObject  *o,
+                    GError     **error)
 {
   DsWorkloadData *data = workload_data_new ();
-  JsonObject *o;
   JsonObject *cpu;
   const char *engine;
 
-  if (!JSON_NODE_HOLDS_OBJECT (results))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results is not an object");
-      goto fail;
-    }
-  o = json_node_get_object (results);
 
   if (!ds_json_get_double (o, "results", "runtime_s", 0, 1e7, &data->runtime_s, error))
     goto fail;

@@ -119,10 +119,11 @@ typedef struct {
    * failed run keeps what it measured.  Returns 0 or -errno with @error. */
   int        (*run)       (DsRun     *run,
                            GError   **error);
-  /* The JSON "results" object, and its strict inverse. */
+  /* The JSON "results" object, and its strict inverse (the loader has
+   * checked that "results" is an object). */
   JsonNode  *(*to_json)   (const DsResult *result);
-  gpointer   (*from_json) (JsonNode  *results,
-                           GError   **error);
+  gpointer   (*from_json) (JsonObject *results,
+                           GError    **error);
   /* The report section's body (the common header is written by ds-report).
    * Rates in @units (ds_format_rate (bytes_per_s, units)). */
   void       (*report)    (const DsResult *result,

@@ -674,9 +674,14 @@ result_from_json (JsonNode  *root,
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "result.results is missing");
       return NULL;
     }
-  if (!JSON_NODE_HOLDS_NULL (node))
+  if (!JSON_NODE_HOLDS_OBJECT (node) && !JSON_NODE_HOLDS_NULL (node))
     {
-      result->data = ops->from_json (node, error);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results is not an object");
+      return NULL;
+    }
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      result->data = ops->from_json (json_node_get_object (node), error);
       if (result->data == NULL)
         {
           if (error != NULL && *error == NULL)

@@ -231,6 +231,20 @@ START_TEST (test_corrupt_files)
   assert_corrupt (type, -1, "complete");
   assert_corrupt (missing, -1, "target");
   assert_corrupt (points, -1, "points[0]");
+  {
+    /* Whatever the kind, "results" must be an object (or null). */
+    g_autoptr (JsonParser) parser = json_parser_new ();
+    g_autoptr (JsonGenerator) gen = json_generator_new ();
+    g_autofree char *listed = NULL;
+    JsonObject *o;
+
+    ck_assert (json_parser_load_from_data (parser, good, -1, NULL));
+    o = json_node_get_object (json_parser_get_root (parser));
+    json_object_set_array_member (o, "results", json_array_new ());
+    json_generator_set_root (gen, json_parser_get_root (parser));
+    listed = json_generator_to_data (gen, NULL);
+    assert_corrupt (listed, -1, "results is not an object");
+  }
 }
 END_TEST
 
