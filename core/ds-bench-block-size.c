@@ -230,11 +230,8 @@ ds_block_size_rows_from_json (JsonArray   *array,
       DsBlockSizeRow row = { 0 };
       JsonObject *o;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s is not an object", row_where);
-          return NULL;
-        }
+      if (!ds_json_check_object (element, row_where, error))
+        return NULL;
       o = json_node_get_object (element);
       if (!ds_json_get_uint64 (o, row_where, "block_bytes", DS_BLOCK_SIZE_MAX_BYTES,
                                &row.block_bytes, error) ||

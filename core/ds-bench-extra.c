@@ -407,12 +407,8 @@ rows_from_json (JsonObject  *results,
       JsonObject *o;
       const char *name;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                       "%s is not an object", row_where);
-          return FALSE;
-        }
+      if (!ds_json_check_object (element, row_where, error))
+        return FALSE;
       o = json_node_get_object (element);
 
       name = ds_json_get_string (o, row_where, "name", FALSE, error);

@@ -432,11 +432,8 @@ dir_from_json (JsonObject         *results,
       g_autofree char *row_where = g_strdup_printf ("%s[%u]", rows_where, i);
       DsRandomAccessRow row = { 0 };
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s is not an object", row_where);
-          return FALSE;
-        }
+      if (!ds_json_check_object (element, row_where, error))
+        return FALSE;
       if (!row_from_json (json_node_get_object (element), row_where, &row, error))
         return FALSE;
       g_array_append_val (dir->rows, row);
@@ -451,11 +448,8 @@ dir_from_json (JsonObject         *results,
       uint64_t transfer = 0;
       JsonObject *p;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s is not an object", point_where);
-          return FALSE;
-        }
+      if (!ds_json_check_object (element, point_where, error))
+        return FALSE;
       p = json_node_get_object (element);
       if (!ds_json_get_uint64 (p, point_where, "row", DS_RANDOM_ACCESS_N_ROWS - 1,
                                &row_index, error) ||

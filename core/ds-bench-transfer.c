@@ -557,11 +557,8 @@ dir_from_json (JsonObject     *o,
       JsonNode *en;
       g_autofree char *pwhere = g_strdup_printf ("%s.points[%u]", twhere, i);
 
-      if (!JSON_NODE_HOLDS_OBJECT (pn))
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s is not an object", pwhere);
-          return FALSE;
-        }
+      if (!ds_json_check_object (pn, pwhere, error))
+        return FALSE;
       po = json_node_get_object (pn);
       if (!ds_json_get_uint64 (po, pwhere, "offset_bytes", G_MAXINT64, &p.offset_bytes, error) ||
           !ds_json_get_double (po, pwhere, "bytes_per_s", 0, 1e15, &p.bytes_per_s, error))
@@ -598,11 +595,8 @@ dir_from_json (JsonObject     *o,
           double s = 0;
           g_autofree char *awhere = g_strdup_printf ("%s.access[%u]", where, i);
 
-          if (!JSON_NODE_HOLDS_OBJECT (an))
-            {
-              g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s is not an object", awhere);
-              return FALSE;
-            }
+          if (!ds_json_check_object (an, awhere, error))
+            return FALSE;
           if (!ds_json_get_uint64 (json_node_get_object (an), awhere, "offset_bytes",
                                    G_MAXINT64, &a.offset_bytes, error) ||
               !ds_json_get_double (json_node_get_object (an), awhere, "access_s",

@@ -123,6 +123,18 @@ get_container (JsonObject   *object,
   return node;
 }
 
+gboolean
+ds_json_check_object (JsonNode    *node,
+                      const char  *where,
+                      GError     **error)
+{
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    return TRUE;
+
+  g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s is not an object", where);
+  return FALSE;
+}
+
 JsonObject *
 ds_json_get_object (JsonObject  *object,
                     const char  *where,

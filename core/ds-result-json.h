@@ -52,6 +52,11 @@ JsonArray  *ds_json_get_array  (JsonObject *object,
                                 const char *where,
                                 const char *member,
                                 GError    **error);
+/* TRUE if @node (an array element found at @where) is an object; else
+ * FALSE with DS_ERROR_CORRUPT "@where is not an object". */
+gboolean    ds_json_check_object (JsonNode   *node,
+                                  const char *where,
+                                  GError    **error);
 /* A string member; NULL with @error if missing or not a string (when
  * @nullable, a JSON null gives NULL with no error). */
 const char *ds_json_get_string (JsonObject *object,
