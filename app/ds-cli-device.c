@@ -18,30 +18,6 @@
 #include "ds-error.h"
 #include "ds-units.h"
 
-static void
-print_error (const GError *error)
-{
-  fprintf (stderr, "diskscope-cli: %s\n", error->message);
-}
-
-/* Parses the options; on failure prints the error and returns FALSE with
- * the exit status in *ret_status. */
-static gboolean
-parse_options (GOptionContext  *context,
-               int             *argc,
-               char          ***argv,
-               int             *ret_status)
-{
-  g_autoptr (GError) error = NULL;
-
-  if (g_option_context_parse (context, argc, argv, &error))
-    return TRUE;
-
-  fprintf (stderr, "diskscope-cli: %s\n", error->message);
-  *ret_status = DS_CLI_USAGE;
-  return FALSE;
-}
-
 /* ---- JSON ---- */
 
 static void
@@ -276,19 +252,17 @@ ds_cli_list (int    argc,
 
   context = g_option_context_new ("— list block devices");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!parse_options (context, &argc, &argv, &status))
+  if (!ds_cli_parse_options (context, &argc, &argv, &status))
     return status;
   if (argc > 1)
     {
-      fprintf (stderr, "diskscope-cli: list takes no arguments (got “%s”)\n", argv[1]);
-      return DS_CLI_USAGE;
+      return ds_cli_complain (DS_CLI_USAGE, "list takes no arguments (got “%s”)", argv[1]);
     }
 
   devices = ds_device_list (&error);
   if (devices == NULL)
     {
-      print_error (error);
-      return ds_cli_status_for_error (error);
+      return ds_cli_fail (error);
     }
 
   if (json)
@@ -451,20 +425,18 @@ ds_cli_info (int    argc,
 
   context = g_option_context_new ("TARGET — show one block device");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!parse_options (context, &argc, &argv, &status))
+  if (!ds_cli_parse_options (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
     {
-      fprintf (stderr, "diskscope-cli: info needs exactly one TARGET, "
-               "a block device such as /dev/sda\n");
-      return DS_CLI_USAGE;
+      return ds_cli_complain (DS_CLI_USAGE, "info needs exactly one TARGET, "
+                              "a block device such as /dev/sda");
     }
 
   device = ds_device_lookup (argv[1], &error);
   if (device == NULL)
     {
-      print_error (error);
-      return DS_CLI_FAILED;
+      return ds_cli_fail (error);
     }
   access_problem = probe_access_problem (device);
 

@@ -1,4 +1,4 @@
-/* ds-cli-run.c: diskscope-cli's benchmark commands (every kind) and report
+/* ds-cli-run.c: diskscope-cli's benchmark commands (every kind)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -28,7 +28,7 @@ enum {
   K_FILE = 1 << DS_BENCH_FILE,
   K_WORKLOAD = 1 << DS_BENCH_WORKLOAD,
   K_DEVICE_KINDS = K_TRANSFER | K_EXTRA | K_RANDOM | K_BLOCK,
-  K_ALL = 0x3f,
+  K_ALL = (1 << DS_BENCH_N_KINDS) - 1,
 };
 
 typedef struct {
@@ -297,19 +297,6 @@ build_spec (const DsBenchOps  *ops,
   return TRUE;
 }
 
-static DsUnits
-parse_units (const char  *text,
-             GError     **error)
-{
-  if (text == NULL || g_ascii_strcasecmp (text, "MB") == 0 || g_ascii_strcasecmp (text, "MB/s") == 0)
-    return DS_UNITS_MB;
-  if (g_ascii_strcasecmp (text, "MiB") == 0 || g_ascii_strcasecmp (text, "MiB/s") == 0)
-    return DS_UNITS_MIB;
-
-  g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--units is MB or MiB, not “%s”", text);
-  return DS_UNITS_MB;
-}
-
 static void
 options_clear (Options *o)
 {
@@ -327,56 +314,6 @@ options_clear (Options *o)
   g_free (o->size);
 }
 
-static int
-fail (const GError *error)
-{
-  fprintf (stderr, "diskscope-cli: %s\n", error->message);
-  return ds_cli_status_for_error (error);
-}
-
-/* ---- report ------------------------------------------------------------- */
-
-static int
-run_report (int    argc,
-            char **argv)
-{
-  g_autoptr (GOptionContext) context = g_option_context_new ("RESULT.json… — print the text report of saved results");
-  g_autoptr (GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_result_free);
-  g_autoptr (GError) error = NULL;
-  g_autofree char *units_text = NULL;
-  g_autofree char *text = NULL;
-  DsUnits units;
-  GOptionEntry entries[] = {
-    { "units", 0, 0, G_OPTION_ARG_STRING, &units_text, "Rates in MB/s (default) or MiB/s", "MB|MiB" },
-    { NULL }
-  };
-
-  g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    return fail (error);
-  units = parse_units (units_text, &error);
-  if (error != NULL)
-    return fail (error);
-  if (argc < 2)
-    {
-      fprintf (stderr, "diskscope-cli: report needs at least one result file\n");
-      return DS_CLI_USAGE;
-    }
-
-  for (int i = 1; i < argc; i++)
-    {
-      DsResult *result = ds_result_load (argv[i], &error);
-
-      if (result == NULL)
-        return fail (error);
-      g_ptr_array_add (results, result);
-    }
-
-  text = ds_report_session_text ((DsResult *const *) results->pdata, results->len, units);
-  fputs (text, stdout);
-
-  return DS_CLI_OK;
-}
 
 /* ---- the benchmark commands --------------------------------------------- */
 
@@ -397,9 +334,6 @@ ds_cli_run (int    argc,
   DsUnits units;
   int status;
 
-  if (strcmp (argv[0], "report") == 0)
-    return run_report (argc, argv);
-
   ops = ds_bench_lookup (argv[0]);
   g_assert (ops != NULL);
 
@@ -413,11 +347,10 @@ ds_cli_run (int    argc,
     "Rates are MB/s = 10^6 bytes per second unless --units MiB.\n"
     "Write tests destroy all data on the target and need --destroy-data=TARGET.");
 
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!ds_cli_parse_options (context, &argc, &argv, &status))
     {
       options_clear (&o);
-      fprintf (stderr, "diskscope-cli: %s\n", error->message);
-      return DS_CLI_USAGE;
+      return status;
     }
 
   if (ops->kind == DS_BENCH_FILE)
@@ -430,22 +363,20 @@ ds_cli_run (int    argc,
   if (target == NULL || argc > 2)
     {
       options_clear (&o);
-      fprintf (stderr, "diskscope-cli: %s needs exactly one %s (see --help)\n",
-               ops->name, ops->kind == DS_BENCH_FILE ? "folder" : "device or file");
-      return DS_CLI_USAGE;
+      return ds_cli_complain (DS_CLI_USAGE, "%s needs exactly one %s (see --help)",
+                              ops->name, ops->kind == DS_BENCH_FILE ? "folder" : "device or file");
     }
 
-  units = parse_units (o.units, &error);
-  if (error != NULL)
+  if (!ds_units_from_string (o.units, &units, &error))
     {
       options_clear (&o);
-      return fail (error);
+      return ds_cli_fail (error);
     }
   if (!build_spec (ops, &o, target, &spec, &error))
     {
       ds_bench_spec_clear (&spec);
       options_clear (&o);
-      return fail (error);
+      return ds_cli_fail (error);
     }
 
   progress.enabled = !o.no_progress && isatty (STDERR_FILENO);
@@ -465,7 +396,7 @@ ds_cli_run (int    argc,
   /* The result, partial or not, is always printed and saved. */
   if (o.output != NULL && !ds_result_save (result, o.output, &error))
     {
-      fprintf (stderr, "diskscope-cli: %s\n", error->message);
+      ds_cli_fail (error);
       g_clear_error (&error);
     }
 
@@ -484,13 +415,11 @@ ds_cli_run (int    argc,
   status = DS_CLI_OK;
   if (result->cancelled)
     {
-      fprintf (stderr, "diskscope-cli: stopped; the partial result was printed\n");
-      status = DS_CLI_INTERRUPTED;
+      status = ds_cli_complain (DS_CLI_INTERRUPTED, "stopped; the partial result was printed");
     }
   else if (result->error != NULL)
     {
-      fprintf (stderr, "diskscope-cli: %s\n", result->error->message);
-      status = ds_cli_status_for_error (result->error);
+      status = ds_cli_fail (result->error);
       if (status == DS_CLI_OK)
         status = DS_CLI_FAILED;
     }

@@ -1,4 +1,4 @@
-/* ds-cli.c: diskscope-cli's command dispatch
+/* ds-cli.c: diskscope-cli's command table and dispatch
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,24 +10,34 @@
 
 #include <glib/gi18n.h>
 
-#include "ds-bench.h"
 #include "ds-cli.h"
-#include "ds-error.h"
+
+typedef struct {
+  const char *name;
+  int       (*run) (int argc, char **argv);
+  const char *synopsis;    /* what follows the name in the usage line */
+} Command;
+
+/* Every command, in the order the usage lists them. */
+static const Command commands[] = {
+  { "list",          ds_cli_list,   "[--json]" },
+  { "info",          ds_cli_info,   "TARGET [--json]" },
+  { "benchmark",     ds_cli_run,    "TARGET [--write --destroy-data=TARGET] [OPTIONS]" },
+  { "extra",         ds_cli_run,    "TARGET [--write --destroy-data=TARGET] [OPTIONS]" },
+  { "random-access", ds_cli_run,    "TARGET [--write --destroy-data=TARGET] [OPTIONS]" },
+  { "block-size",    ds_cli_run,    "TARGET [--write --destroy-data=TARGET] [OPTIONS]" },
+  { "file",          ds_cli_run,    "[DIR] [OPTIONS]" },
+  { "workload",      ds_cli_run,    "TARGET --pattern P [--destroy-data=TARGET] [OPTIONS]" },
+  { "report",        ds_cli_report, "RESULT.json..." },
+};
 
 static void
 print_usage (FILE *out)
 {
+  fprintf (out, "Usage:\n");
+  for (unsigned i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  diskscope-cli %s %s\n", commands[i].name, commands[i].synopsis);
   fprintf (out,
-           "Usage:\n"
-           "  diskscope-cli list [--json]\n"
-           "  diskscope-cli info TARGET [--json]\n"
-           "  diskscope-cli benchmark TARGET [--write --destroy-data=TARGET] [OPTIONS]\n"
-           "  diskscope-cli workload TARGET --pattern P [OPTIONS]\n"
-           "  diskscope-cli extra TARGET [OPTIONS]\n"
-           "  diskscope-cli random-access TARGET [OPTIONS]\n"
-           "  diskscope-cli block-size TARGET [OPTIONS]\n"
-           "  diskscope-cli file [DIR] [OPTIONS]\n"
-           "  diskscope-cli report RESULT.json...\n"
            "\n"
            "Measures block devices and files with O_DIRECT I/O: HD Tune's tests\n"
            "and fio-style workloads.  `diskscope-cli COMMAND --help` lists a\n"
@@ -35,30 +45,6 @@ print_usage (FILE *out)
            "\n"
            "Exit status: 0 done, 1 the run failed, 2 bad usage, 3 refused for\n"
            "safety, 130 interrupted (the partial result is still printed).\n");
-}
-
-int
-ds_cli_status_for_error (const GError *error)
-{
-  if (error == NULL)
-    return DS_CLI_OK;
-  if (error->domain == G_OPTION_ERROR)
-    return DS_CLI_USAGE;
-  if (error->domain != DS_ERROR)
-    return DS_CLI_FAILED;
-
-  switch (error->code)
-    {
-    case DS_ERROR_INVALID:
-      return DS_CLI_USAGE;
-    case DS_ERROR_REFUSED:
-    case DS_ERROR_BUSY:     /* only a write open is exclusive */
-      return DS_CLI_REFUSED;
-    case DS_ERROR_CANCELLED:
-      return DS_CLI_INTERRUPTED;
-    default:
-      return DS_CLI_FAILED;
-    }
 }
 
 int
@@ -91,12 +77,10 @@ ds_cli_main (int    argc,
       printf ("diskscope-cli %s\n", PACKAGE_VERSION);
       return DS_CLI_OK;
     }
-  if (strcmp (command, "list") == 0)
-    return ds_cli_list (argc - 1, argv + 1);
-  if (strcmp (command, "info") == 0)
-    return ds_cli_info (argc - 1, argv + 1);
-  if (strcmp (command, "report") == 0 || ds_bench_lookup (command) != NULL)
-    return ds_cli_run (argc - 1, argv + 1);
+
+  for (unsigned i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (command, commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
 
   fprintf (stderr, "diskscope-cli: unknown command “%s”\n\n", command);
   print_usage (stderr);

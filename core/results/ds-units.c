@@ -48,6 +48,24 @@ split_number (const char  *text,
 }
 
 gboolean
+ds_units_from_string (const char  *text,
+                      DsUnits     *ret_units,
+                      GError     **error)
+{
+  if (text == NULL || g_ascii_strcasecmp (text, "MB") == 0 || g_ascii_strcasecmp (text, "MB/s") == 0)
+    *ret_units = DS_UNITS_MB;
+  else if (g_ascii_strcasecmp (text, "MiB") == 0 || g_ascii_strcasecmp (text, "MiB/s") == 0)
+    *ret_units = DS_UNITS_MIB;
+  else
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--units is MB or MiB, not “%s”", text);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
 ds_parse_size (const char  *text,
                uint64_t    *ret_bytes,
                GError     **error)

@@ -14,6 +14,12 @@ typedef enum {
   DS_UNITS_MIB,  /* 2^20 bytes */
 } DsUnits;
 
+/* "MB", "MB/s", "MiB", "MiB/s" (any case); NULL is the default, MB.
+ * DS_ERROR_INVALID on anything else. */
+gboolean ds_units_from_string (const char  *text,
+                               DsUnits     *ret_units,
+                               GError     **error);
+
 /* "512", "4K", "64k", "1M", "8M", "1G", "2T" (powers of 1024; a trailing
  * "B"/"iB" is accepted).  DS_ERROR_INVALID on anything else or overflow. */
 gboolean ds_parse_size     (const char  *text,

@@ -1,0 +1,73 @@
+/* ds-cli-common.c: what every diskscope-cli command shares
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "ds-cli-common.h"
+#include "ds-error.h"
+
+int
+ds_cli_status_for_error (const GError *error)
+{
+  if (error == NULL)
+    return DS_CLI_OK;
+  if (error->domain == G_OPTION_ERROR)
+    return DS_CLI_USAGE;
+  if (error->domain != DS_ERROR)
+    return DS_CLI_FAILED;
+
+  switch (error->code)
+    {
+    case DS_ERROR_INVALID:
+      return DS_CLI_USAGE;
+    case DS_ERROR_REFUSED:
+    case DS_ERROR_BUSY:     /* only a write open is exclusive */
+      return DS_CLI_REFUSED;
+    case DS_ERROR_CANCELLED:
+      return DS_CLI_INTERRUPTED;
+    default:
+      return DS_CLI_FAILED;
+    }
+}
+
+int
+ds_cli_complain (int         status,
+                 const char *format,
+                 ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  fprintf (stderr, "diskscope-cli: %s\n", message);
+
+  return status;
+}
+
+int
+ds_cli_fail (const GError *error)
+{
+  return ds_cli_complain (ds_cli_status_for_error (error), "%s", error->message);
+}
+
+gboolean
+ds_cli_parse_options (GOptionContext  *context,
+                      int             *argc,
+                      char          ***argv,
+                      int             *ret_status)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (g_option_context_parse (context, argc, argv, &error))
+    return TRUE;
+
+  *ret_status = ds_cli_complain (DS_CLI_USAGE, "%s", error->message);
+  return FALSE;
+}
