@@ -157,7 +157,7 @@ entries_for (DsBenchKind  kind,
     { { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine, "I/O engine: auto (default), sync, io_uring, threads", "ENGINE" }, K_ALL },
     { { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o->block_size, "Transfer size (benchmark: 64K, workload: 4K)", "SIZE" }, K_TRANSFER | K_WORKLOAD },
     { { "capacity", 0, 0, G_OPTION_ARG_STRING, &o->capacity, "Test only the first SIZE bytes (short stroke)", "SIZE" }, K_DEVICE_KINDS },
-    { { "accuracy", 'a', 0, G_OPTION_ARG_INT, &o->accuracy, "1 (fast) to 5 (slow); each step doubles the time per point (default 3)", "N" }, K_TRANSFER },
+    { { "accuracy", 'a', 0, G_OPTION_ARG_INT, &o->accuracy, "1 (fast) to 5 (slow); each step doubles the time per point or row (default 3)", "N" }, K_DEVICE_KINDS | K_FILE },
     { { "pattern", 'p', 0, G_OPTION_ARG_STRING, &o->pattern, "read, write, randread, randwrite or randrw", "P" }, K_WORKLOAD },
     { { "queue-depth", 'q', 0, G_OPTION_ARG_INT, &o->queue_depth, "I/Os in flight per thread (default 1)", "N" }, K_WORKLOAD },
     { { "threads", 't', 0, G_OPTION_ARG_INT, &o->threads, "Threads, each with its own queue (default 1)", "N" }, K_WORKLOAD },
@@ -222,6 +222,16 @@ build_spec (const DsBenchOps  *ops,
       spec->engine = g_strdup (o->engine);
     }
 
+  if (o->accuracy != 0)
+    {
+      if (o->accuracy < 1 || o->accuracy > 5)
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--accuracy must be 1 to 5");
+          return FALSE;
+        }
+      ds_bench_spec_set_accuracy (spec, (unsigned) o->accuracy);
+    }
+
   if (!parse_option (ds_parse_size, o->block_size, "block-size", &spec->block_size_bytes, error) ||
       !parse_option (ds_parse_size, o->capacity, "capacity", &spec->capacity_bytes, error) ||
       !parse_option (ds_parse_size, o->offset, "offset", &spec->offset_bytes, error) ||
@@ -230,16 +240,6 @@ build_spec (const DsBenchOps  *ops,
       !parse_option (ds_parse_duration, o->duration, "duration", &spec->duration_ns, error) ||
       !parse_option (ds_parse_duration, o->ramp, "ramp", &spec->ramp_ns, error))
     return FALSE;
-
-  if (o->accuracy != 0)
-    {
-      if (o->accuracy < 1 || o->accuracy > 5)
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--accuracy must be 1 to 5");
-          return FALSE;
-        }
-      spec->accuracy = (unsigned) o->accuracy;
-    }
 
   if (ops->kind == DS_BENCH_WORKLOAD)
     {
@@ -294,7 +294,7 @@ build_spec (const DsBenchOps  *ops,
   spec->buffered = o->buffered;
   spec->seed = (uint64_t) o->seed;
 
-  return TRUE;
+  return ds_bench_spec_validate (spec, error);
 }
 
 static void

@@ -8,6 +8,9 @@
 
 #include "ds-bench.h"
 #include "ds-clock.h"
+#include "ds-engine.h"
+#include "ds-error.h"
+#include "ds-limits.h"
 
 static const char *const pattern_names[] = {
   [DS_PATTERN_READ] = "read",
@@ -83,6 +86,74 @@ ds_bench_accuracy_point_ns (unsigned accuracy)
 
   /* 62.5 ms × 2^(accuracy - 1). */
   return (DS_NS_PER_SEC / 16) << (accuracy - 1);
+}
+
+gboolean
+ds_bench_spec_validate (const DsBenchSpec  *spec,
+                        GError            **error)
+{
+  if (spec->target_path == NULL || spec->target_path[0] == '\0')
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "no device or file given");
+      return FALSE;
+    }
+  if (spec->engine != NULL && strcmp (spec->engine, "auto") != 0 &&
+      ds_engine_lookup (spec->engine) == NULL)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "unknown engine “%s”: use auto, sync, io_uring or threads",
+                   spec->engine);
+      return FALSE;
+    }
+  if (spec->accuracy < DS_LIMIT_ACCURACY_MIN || spec->accuracy > DS_LIMIT_ACCURACY_MAX)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "accuracy must be %u to %u, not %u",
+                   DS_LIMIT_ACCURACY_MIN, DS_LIMIT_ACCURACY_MAX, spec->accuracy);
+      return FALSE;
+    }
+  if (spec->queue_depth < 1 || spec->queue_depth > DS_LIMIT_QUEUE_DEPTH_MAX)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "the queue depth must be 1 to %u, not %u",
+                   DS_LIMIT_QUEUE_DEPTH_MAX, spec->queue_depth);
+      return FALSE;
+    }
+  if (spec->threads < 1 || spec->threads > DS_LIMIT_THREADS_MAX)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "the number of threads must be 1 to %u, not %u",
+                   DS_LIMIT_THREADS_MAX, spec->threads);
+      return FALSE;
+    }
+  if (spec->read_mix_percent > 100)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "the read mix is a percentage (0 to 100), not %u",
+                   spec->read_mix_percent);
+      return FALSE;
+    }
+  if (spec->block_size_bytes == 0 || spec->block_size_bytes > DS_LIMIT_BLOCK_SIZE_MAX)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "the block size must be between one sector and 1G");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+void
+ds_bench_spec_set_accuracy (DsBenchSpec *spec,
+                            unsigned     accuracy)
+{
+  spec->accuracy = accuracy;
+  /* The table kinds spend a fixed time per row: a lower accuracy makes
+   * their rows shorter, as it makes the transfer points shorter (the
+   * kind's own default stands at the default accuracy and above). */
+  if (spec->kind != DS_BENCH_TRANSFER && spec->kind != DS_BENCH_WORKLOAD &&
+      accuracy >= DS_LIMIT_ACCURACY_MIN && accuracy < DS_BENCH_DEFAULT_ACCURACY)
+    spec->duration_ns = (UINT64_C (250) * DS_NS_PER_MSEC) << (accuracy - 1);
 }
 
 static const DsBenchOps *const kinds[DS_BENCH_N_KINDS] = {

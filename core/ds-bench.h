@@ -65,6 +65,17 @@ void        ds_bench_spec_copy   (DsBenchSpec       *dst,
                                   const DsBenchSpec *src);
 void        ds_bench_spec_clear  (DsBenchSpec       *spec);
 
+/* Every rule a spec must meet before it runs (ranges from ds-limits.h,
+ * names that must be known).  The CLI and the app call this before they
+ * start, and ds_run() calls it again: a spec is refused with the same
+ * DS_ERROR_INVALID message wherever it came from. */
+gboolean    ds_bench_spec_validate (const DsBenchSpec *spec,
+                                    GError           **error);
+/* Sets the accuracy and what it implies (for the table kinds, a shorter
+ * time per row below the default accuracy). */
+void        ds_bench_spec_set_accuracy (DsBenchSpec   *spec,
+                                        unsigned       accuracy);
+
 const char *ds_pattern_to_string (DsPattern          pattern);
 gboolean    ds_pattern_from_string (const char      *name,
                                     DsPattern       *ret_pattern);

@@ -619,53 +619,6 @@ fill_target_info (DsTargetInfo   *info,
   info->rotational = target->rotational;
 }
 
-static gboolean
-validate_spec (const DsBenchSpec  *spec,
-               GError            **error)
-{
-  if (spec->target_path == NULL || spec->target_path[0] == '\0')
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "no device or file given");
-      return FALSE;
-    }
-  if (spec->engine != NULL && strcmp (spec->engine, "auto") != 0 &&
-      ds_engine_lookup (spec->engine) == NULL)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "unknown engine “%s”: use auto, sync, io_uring or threads",
-                   spec->engine);
-      return FALSE;
-    }
-  if (spec->accuracy < 1 || spec->accuracy > 5)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "accuracy must be 1 to 5, not %u", spec->accuracy);
-      return FALSE;
-    }
-  if (spec->queue_depth < 1 || spec->queue_depth > 4096 ||
-      spec->threads < 1 || spec->threads > 1024)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "queue depth must be 1 to 4096 and threads 1 to 1024");
-      return FALSE;
-    }
-  if (spec->read_mix_percent > 100)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the read mix is a percentage (0 to 100), not %u",
-                   spec->read_mix_percent);
-      return FALSE;
-    }
-  if (spec->block_size_bytes == 0 || spec->block_size_bytes > (UINT64_C (1) << 30))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the block size must be between one sector and 1G");
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
 DsResult *
 ds_run (const DsBenchSpec *spec,
         DsSinkFunc         sink,
@@ -696,7 +649,7 @@ ds_run (const DsBenchSpec *spec,
       return result;
     }
 
-  if (!validate_spec (spec, &error))
+  if (!ds_bench_spec_validate (spec, &error))
     {
       ds_result_set_error (result, error, 0, -1);
       return result;

@@ -687,16 +687,12 @@ ds_window_start (DsWindow  *self,
     spec->target_path = g_strdup (ds_device_item_get_path (item));
 
   accuracy = self->accuracy ? self->accuracy : g_settings_get_uint (self->settings, "accuracy");
-  spec->accuracy = CLAMP (accuracy, 1, 5);
+  ds_bench_spec_set_accuracy (spec, accuracy);
   if (kind == DS_BENCH_TRANSFER)
     spec->block_size_bytes = g_settings_get_uint64 (self->settings, "block-size");
   spec->file_size_bytes = g_settings_get_uint64 (self->settings, "file-size");
-  /* The table kinds spend a fixed time per row: a lower accuracy makes
-   * them shorter too (3, the default, keeps the core's defaults). */
-  if (kind != DS_BENCH_TRANSFER && spec->accuracy < DS_BENCH_DEFAULT_ACCURACY)
-    spec->duration_ns = (UINT64_C (250) * 1000000) << (spec->accuracy - 1);
 
-  if (!ds_page_configure (page, spec, error))
+  if (!ds_page_configure (page, spec, error) || !ds_bench_spec_validate (spec, error))
     {
       ds_bench_spec_clear (spec);
       return FALSE;
