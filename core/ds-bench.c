@@ -20,6 +20,38 @@ static const char *const pattern_names[] = {
   [DS_PATTERN_RANDRW] = "randrw",
 };
 
+static const char *const erase_method_names[] = {
+  [DS_ERASE_ZEROS] = "zeros",
+  [DS_ERASE_RANDOM] = "random",
+  [DS_ERASE_DISCARD] = "discard",
+  [DS_ERASE_SECURE_DISCARD] = "secure-discard",
+};
+
+static uint64_t
+default_block_size (DsBenchKind kind)
+{
+  switch (kind)
+    {
+    case DS_BENCH_WORKLOAD:
+      return 4096;
+    case DS_BENCH_ERROR_SCAN:
+      /* 256 sectors of 512 bytes: the block MHDD and Victoria time, so
+       * their latency buckets mean the same here. */
+      return DS_ERROR_SCAN_DEFAULT_BLOCK;
+    case DS_BENCH_ERASE:
+      return DS_ERASE_DEFAULT_BLOCK;
+    case DS_BENCH_TRANSFER:
+    case DS_BENCH_EXTRA:
+    case DS_BENCH_RANDOM_ACCESS:
+    case DS_BENCH_BLOCK_SIZE:
+    case DS_BENCH_FILE:
+    case DS_BENCH_HEALTH:
+    case DS_BENCH_N_KINDS:
+    default:
+      return 64 * 1024;
+    }
+}
+
 void
 ds_bench_spec_init (DsBenchSpec *spec,
                     DsBenchKind  kind)
@@ -27,7 +59,9 @@ ds_bench_spec_init (DsBenchSpec *spec,
   *spec = (DsBenchSpec) {
     .kind = kind,
     .engine = g_strdup ("auto"),
-    .block_size_bytes = kind == DS_BENCH_WORKLOAD ? 4096 : 64 * 1024,
+    .block_size_bytes = default_block_size (kind),
+    /* Erase is a write test whatever else the spec says. */
+    .write = kind == DS_BENCH_ERASE,
     .accuracy = DS_BENCH_DEFAULT_ACCURACY,
     .pattern = DS_PATTERN_RANDREAD,
     .queue_depth = 1,
@@ -79,6 +113,29 @@ ds_pattern_from_string (const char *name,
   return FALSE;
 }
 
+const char *
+ds_erase_method_to_string (DsEraseMethod method)
+{
+  if ((unsigned) method >= G_N_ELEMENTS (erase_method_names))
+    return "zeros";
+
+  return erase_method_names[method];
+}
+
+gboolean
+ds_erase_method_from_string (const char    *name,
+                             DsEraseMethod *ret_method)
+{
+  for (unsigned i = 0; name != NULL && i < G_N_ELEMENTS (erase_method_names); i++)
+    if (strcmp (name, erase_method_names[i]) == 0)
+      {
+        *ret_method = (DsEraseMethod) i;
+        return TRUE;
+      }
+
+  return FALSE;
+}
+
 uint64_t
 ds_bench_accuracy_point_ns (unsigned accuracy)
 {
@@ -86,6 +143,64 @@ ds_bench_accuracy_point_ns (unsigned accuracy)
 
   /* 62.5 ms × 2^(accuracy - 1). */
   return (DS_NS_PER_SEC / 16) << (accuracy - 1);
+}
+
+/* The rules of the health, error-scan and erase kinds. */
+static gboolean
+validate_tabs (const DsBenchSpec  *spec,
+               GError            **error)
+{
+  if (spec->kind == DS_BENCH_ERROR_SCAN &&
+      (spec->block_size_bytes < DS_LIMIT_SCAN_BLOCK_MIN ||
+       spec->block_size_bytes > DS_LIMIT_SCAN_BLOCK_MAX))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "the error scan reads blocks of 4K to 16M, not %" G_GUINT64_FORMAT " bytes",
+                   spec->block_size_bytes);
+      return FALSE;
+    }
+  if (spec->kind == DS_BENCH_ERROR_SCAN && spec->write)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "the error scan only reads: it has no write mode");
+      return FALSE;
+    }
+  if (spec->kind == DS_BENCH_ERROR_SCAN &&
+      spec->offset_bytes > G_MAXUINT64 - spec->span_bytes)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "the scan range does not fit in 64 bits");
+      return FALSE;
+    }
+  if (spec->kind == DS_BENCH_ERASE && !spec->write)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "erase writes the whole device: its spec must be a write test");
+      return FALSE;
+    }
+  if (spec->kind == DS_BENCH_ERASE &&
+      (unsigned) spec->erase_method >= G_N_ELEMENTS (erase_method_names))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "unknown erase method %u",
+                   (unsigned) spec->erase_method);
+      return FALSE;
+    }
+  if (spec->kind == DS_BENCH_ERASE &&
+      (spec->block_size_bytes < DS_LIMIT_ERASE_BLOCK_MIN ||
+       spec->block_size_bytes > DS_LIMIT_ERASE_BLOCK_MAX))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "erase writes blocks of 64K to 64M, not %" G_GUINT64_FORMAT " bytes",
+                   spec->block_size_bytes);
+      return FALSE;
+    }
+  if (spec->kind == DS_BENCH_HEALTH && spec->write)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "the health check only reads: it has no write mode");
+      return FALSE;
+    }
+
+  return TRUE;
 }
 
 gboolean
@@ -140,7 +255,7 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
       return FALSE;
     }
 
-  return TRUE;
+  return validate_tabs (spec, error);
 }
 
 void
@@ -163,6 +278,9 @@ static const DsBenchOps *const kinds[DS_BENCH_N_KINDS] = {
   [DS_BENCH_BLOCK_SIZE] = &ds_bench_block_size,
   [DS_BENCH_FILE] = &ds_bench_file,
   [DS_BENCH_WORKLOAD] = &ds_bench_workload,
+  [DS_BENCH_HEALTH] = &ds_bench_health,
+  [DS_BENCH_ERROR_SCAN] = &ds_bench_error_scan,
+  [DS_BENCH_ERASE] = &ds_bench_erase,
 };
 
 const DsBenchOps *

@@ -20,6 +20,9 @@ typedef enum {
   DS_BENCH_BLOCK_SIZE,     /* "block-size" */
   DS_BENCH_FILE,           /* "file" */
   DS_BENCH_WORKLOAD,       /* "workload" */
+  DS_BENCH_HEALTH,         /* "health": SMART through smartctl */
+  DS_BENCH_ERROR_SCAN,     /* "error-scan": HD Tune's Error Scan */
+  DS_BENCH_ERASE,          /* "erase": a gated full overwrite or discard */
   DS_BENCH_N_KINDS
 } DsBenchKind;
 
@@ -31,6 +34,14 @@ typedef enum {
   DS_PATTERN_RANDRW,
 } DsPattern;
 
+/* How `erase` destroys the data (ds-bench-erase.h). */
+typedef enum {
+  DS_ERASE_ZEROS,          /* overwrite with zeros */
+  DS_ERASE_RANDOM,         /* overwrite with pseudo-random data */
+  DS_ERASE_DISCARD,        /* BLKDISCARD (files: punch a hole) */
+  DS_ERASE_SECURE_DISCARD, /* BLKSECDISCARD */
+} DsEraseMethod;
+
 /* Everything that shapes a run.  Plain data: copy with ds_bench_spec_copy(). */
 typedef struct {
   DsBenchKind kind;
@@ -39,7 +50,8 @@ typedef struct {
   char       *destroy_data;      /* the confirmation: must name target_path */
   char       *engine;            /* "auto", "sync", "io_uring", "threads" */
 
-  uint64_t    block_size_bytes;  /* transfer: 64 KiB; workload: 4 KiB */
+  uint64_t    block_size_bytes;  /* transfer: 64 KiB; workload: 4 KiB;
+                                  * error-scan: 128 KiB; erase: 4 MiB */
   uint64_t    capacity_bytes;    /* 0: full device; else the first N bytes */
   unsigned    accuracy;          /* 1..5; each step doubles the time per point */
 
@@ -49,13 +61,17 @@ typedef struct {
   unsigned    read_mix_percent;  /* randrw: percent reads (70) */
   uint64_t    duration_ns;       /* workload: run time; other kinds: per row */
   uint64_t    ramp_ns;           /* workload: excluded from the results */
-  uint64_t    offset_bytes;      /* workload: start of the region */
-  uint64_t    span_bytes;        /* workload: 0 = to the end */
+  uint64_t    offset_bytes;      /* workload, error-scan: start of the region */
+  uint64_t    span_bytes;        /* workload, error-scan: 0 = to the end */
 
   uint64_t    file_size_bytes;   /* file: 1 GiB, clamped to free space */
   gboolean    buffered;          /* file: no O_DIRECT (reported) */
 
   uint64_t    seed;              /* random offsets and data; 0 = from time */
+
+  gboolean    quick;             /* error-scan: sampled, not every block */
+  DsEraseMethod erase_method;    /* erase */
+  gboolean    verify;            /* erase: read every byte back */
 } DsBenchSpec;
 
 /* Defaults for @kind (what the CLI and the GUI start from). */
@@ -79,6 +95,9 @@ void        ds_bench_spec_set_accuracy (DsBenchSpec   *spec,
 const char *ds_pattern_to_string (DsPattern          pattern);
 gboolean    ds_pattern_from_string (const char      *name,
                                     DsPattern       *ret_pattern);
+const char *ds_erase_method_to_string (DsEraseMethod method);
+gboolean    ds_erase_method_from_string (const char    *name,
+                                         DsEraseMethod *ret_method);
 
 /* Time per transfer-rate point for an accuracy (1..5): 62.5 ms doubling per
  * step; the default (3) is 250 ms, 200 points in 50 s. */
@@ -148,6 +167,9 @@ extern const DsBenchOps ds_bench_random_access;
 extern const DsBenchOps ds_bench_block_size;
 extern const DsBenchOps ds_bench_file;
 extern const DsBenchOps ds_bench_workload;
+extern const DsBenchOps ds_bench_health;
+extern const DsBenchOps ds_bench_error_scan;
+extern const DsBenchOps ds_bench_erase;
 
 const DsBenchOps *ds_bench_get    (DsBenchKind  kind);
 const DsBenchOps *ds_bench_lookup (const char  *name);

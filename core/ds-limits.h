@@ -19,3 +19,24 @@
 
 /* Transfer size: one logical block (checked against the device) .. 1 GiB. */
 #define DS_LIMIT_BLOCK_SIZE_MAX      (UINT64_C (1) << 30)
+
+/* Error scan: the block read and timed at once (MHDD and Victoria read 256
+ * sectors of 512 bytes; HD Tune 64 KiB), and the most map cells and bad
+ * ranges a result holds.  The map aggregates: a 20 TB disk in 16384 cells
+ * is 1.2 GB a cell, 16 KiB of memory.  Bad ranges are merged; a disk past
+ * DS_LIMIT_SCAN_BAD_RANGES_MAX separate ones is noted as truncated (the
+ * error count stays exact). */
+#define DS_ERROR_SCAN_DEFAULT_BLOCK  (UINT64_C (128) << 10)
+#define DS_LIMIT_SCAN_BLOCK_MIN      (UINT64_C (4) << 10)
+#define DS_LIMIT_SCAN_BLOCK_MAX      (UINT64_C (16) << 20)
+#define DS_LIMIT_SCAN_MAP_CELLS      16384u
+#define DS_LIMIT_SCAN_BAD_RANGES_MAX 100000u
+
+/* Erase: one write of 4 MiB keeps a disk streaming; 64 KiB..64 MiB. */
+#define DS_ERASE_DEFAULT_BLOCK       (UINT64_C (4) << 20)
+#define DS_LIMIT_ERASE_BLOCK_MIN     (UINT64_C (64) << 10)
+#define DS_LIMIT_ERASE_BLOCK_MAX     (UINT64_C (64) << 20)
+
+/* smartctl: how long one call may take before it is killed (a drive that
+ * spins up from standby takes seconds; a hung bus must not hang us). */
+#define DS_SMARTCTL_TIMEOUT_NS       (UINT64_C (60) * 1000000000u)

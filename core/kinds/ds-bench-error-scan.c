@@ -1,0 +1,343 @@
+/* ds-bench-error-scan.c: HD Tune's Error Scan (kind "error-scan")
+ *
+ * One block at a time, as HD Tune, MHDD and Victoria do: a queue would
+ * hide which block was slow.  A block that fails is read again in pieces
+ * (REFINE_SPLIT per level) down to the logical sector, so the bad ranges
+ * name exactly the sectors that fail and every good sector around them is
+ * read once more.  See ds-bench-error-scan.h for what a page receives.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+#include "ds-bench-error-scan.h"
+#include "ds-clock.h"
+#include "ds-error.h"
+#include "ds-limits.h"
+#include "ds-run.h"
+
+/* A failed block is re-read as this many pieces, each failing piece again,
+ * down to one sector: 128 KiB = 256 sectors takes two levels, and a run of
+ * bad sectors costs about one failed read per bad sector plus the pieces
+ * around it (each failed read may take seconds on a real HDD). */
+#define REFINE_SPLIT 16
+
+#define PROGRESS_EVERY_NS (100 * DS_NS_PER_MSEC)
+
+static gpointer
+scan_data_new (void)
+{
+  DsScanData *data = g_new0 (DsScanData, 1);
+
+  ds_range_list_init (&data->bad, DS_LIMIT_SCAN_BAD_RANGES_MAX);
+
+  return data;
+}
+
+static void
+scan_data_free (gpointer p)
+{
+  DsScanData *data = p;
+
+  ds_range_list_clear (&data->bad);
+  g_free (data->cells);
+  g_free (data);
+}
+
+/* Errors that mark sectors bad; anything else (a vanished device, a bad
+ * argument) stops the scan. */
+static gboolean
+is_media_error (int e)
+{
+  return ds_error_from_errno (e) == DS_ERROR_IO || e == EREMOTEIO || e == ETIMEDOUT;
+}
+
+/* 0 or -errno; a short read past which the device returns nothing is EIO. */
+static int
+read_full (int       fd,
+           void     *buf,
+           uint64_t  len,
+           uint64_t  offset)
+{
+  uint64_t done = 0;
+
+  while (done < len)
+    {
+      ssize_t n = pread (fd, (char *) buf + done, len - done, (off_t) (offset + done));
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return -errno;
+      if (n == 0)
+        return -EIO;
+      done += (uint64_t) n;
+    }
+
+  return 0;
+}
+
+typedef struct {
+  DsRun      *run;
+  DsScanData *data;
+  int         fd;
+  void       *buf;
+  uint32_t    sector;
+  uint64_t    refine_reads;
+} Scan;
+
+/* Reads [offset, offset + len) in pieces; records the sectors that fail.
+ * 0, or -errno for an error that is not the medium's (or a Stop). */
+static int
+refine (Scan     *s,
+        uint64_t  offset,
+        uint64_t  len)
+{
+  uint64_t piece = ds_align_up (MAX (len / REFINE_SPLIT, 1), s->sector);
+
+  for (uint64_t p = offset; p < offset + len; p += piece)
+    {
+      uint64_t plen = MIN (piece, offset + len - p);
+      int r;
+
+      if (ds_run_cancelled (s->run))
+        return -ECANCELED;
+      r = read_full (s->fd, s->buf, plen, p);
+      s->refine_reads++;
+      if (r == 0)
+        continue;
+      if (!is_media_error (-r))
+        return r;
+      if (plen <= s->sector)
+        ds_range_list_add (&s->data->bad, p, plen);
+      else if ((r = refine (s, p, plen)) < 0)
+        return r;
+    }
+
+  return 0;
+}
+
+typedef struct {
+  uint64_t bytes;
+  uint64_t ns;
+  uint64_t max_ns;
+  int      error;
+} CellAcc;
+
+static void
+emit_cell (Scan          *s,
+           guint          index,
+           const CellAcc *acc)
+{
+  const DsScanGeometry *g = &s->data->geometry;
+  DsSample sample = {
+    .kind = DS_SAMPLE_POINT,
+    .index = index,
+    .name = ds_scan_cell_name ((DsScanCell) s->data->cells[index]),
+    .offset_bytes = g->start_bytes + (uint64_t) index * g->cell_bytes,
+    .bytes = acc->bytes,
+    .elapsed_ns = acc->max_ns,
+    .value = acc->ns ? (double) acc->bytes * 1e9 / (double) acc->ns : 0,
+    .error = acc->error,
+  };
+
+  ds_run_emit (s->run, &sample);
+}
+
+static int
+check_range (DsRun     *run,
+             uint64_t  *ret_start,
+             uint64_t  *ret_span,
+             GError   **error)
+{
+  const DsBenchSpec *spec = run->spec;
+  DsTarget *target = run->target;
+  uint32_t lbs = target->logical_block_size;
+  uint64_t start = spec->offset_bytes;
+  uint64_t span = spec->span_bytes;
+
+  if (start >= target->size_bytes || (span != 0 && span > target->size_bytes - start))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "%s: the scan range (offset %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+                   " bytes) lies past the end of the device (%" G_GUINT64_FORMAT " bytes)",
+                   target->path, start, span, target->size_bytes);
+      return -EINVAL;
+    }
+  if (span == 0)
+    span = ds_align_down (target->size_bytes - start, lbs);
+  if (!ds_is_aligned (start, lbs) || !ds_is_aligned (span, lbs) || span == 0 ||
+      !ds_is_aligned (spec->block_size_bytes, lbs))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "%s: the scan range and block size must be multiples of the "
+                   "%u-byte sector (offset %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+                   " bytes, block %" G_GUINT64_FORMAT ")",
+                   target->path, lbs, start, span, spec->block_size_bytes);
+      return -EINVAL;
+    }
+
+  *ret_start = start;
+  *ret_span = span;
+  return 0;
+}
+
+static int
+scan_run (DsRun   *run,
+          GError **error)
+{
+  DsScanData *data = run->result->data;
+  DsTarget *target = run->target;
+  const DsScanGeometry *g = &data->geometry;
+  Scan s = { .run = run, .data = data, .fd = target->fd, .sector = target->logical_block_size };
+  CellAcc acc = { 0 };
+  uint64_t start, span;
+  uint64_t last_progress_ns = 0;
+  uint64_t retried_ok = 0;
+  int r;
+
+  r = check_range (run, &start, &span, error);
+  if (r < 0)
+    return r;
+
+  ds_scan_geometry (start, span, run->spec->block_size_bytes, run->spec->quick, &data->geometry);
+  data->cells = g_malloc0 (MAX (g->n_cells, 1));
+  data->sector_bytes = s.sector;
+  s.buf = ds_buffer_alloc (g->block_bytes, MAX (target->mem_align, 4096));
+  if (s.buf == NULL)
+    {
+      ds_set_error_from_errno (error, ENOMEM, target->path);
+      return -ENOMEM;
+    }
+
+  {
+    DsSample phase = {
+      .kind = DS_SAMPLE_PHASE, .name = "scan", .index = g->n_cells,
+      .offset_bytes = g->start_bytes, .bytes = g->cell_bytes,
+    };
+    ds_run_emit (run, &phase);
+  }
+
+  for (uint64_t i = 0; i < g->n_reads; i++)
+    {
+      uint64_t offset = g->quick ? start + i * g->cell_bytes : start + i * g->block_bytes;
+      uint64_t len = MIN (g->block_bytes, start + span - offset);
+      guint cell = (guint) MIN ((offset - start) / g->cell_bytes, (uint64_t) g->n_cells - 1);
+      uint64_t t0, lat;
+
+      if ((r = ds_run_check_cancelled (run, error)) < 0)
+        break;
+
+      t0 = ds_clock_ns ();
+      r = read_full (s.fd, s.buf, len, offset);
+      lat = ds_clock_ns () - t0;
+
+      if (r == 0)
+        {
+          ds_scan_data_record (data, offset, lat, FALSE);
+          data->bytes_read += len;
+          data->elapsed_ns += lat;
+          acc.bytes += len;
+          acc.ns += lat;
+        }
+      else if (is_media_error (-r))
+        {
+          uint64_t bad_before = data->bad.total_bytes;
+
+          ds_scan_data_record (data, offset, lat, TRUE);
+          if (acc.error == 0)
+            acc.error = -r;
+          r = refine (&s, offset, len);
+          if (r == 0 && data->bad.total_bytes == bad_before)
+            retried_ok++;
+        }
+      if (r < 0)
+        {
+          if (r == -ECANCELED)
+            ds_run_check_cancelled (run, error);
+          else
+            ds_set_error_from_errno (error, r, target->path);
+          run->error_errno = -r;
+          run->error_offset_bytes = (int64_t) offset;
+          break;
+        }
+      acc.max_ns = MAX (acc.max_ns, lat);
+
+      ds_run_set_progress (run, (double) (i + 1) / (double) g->n_reads);
+      if (g->quick || (offset - start) / g->block_bytes % g->cell_blocks == g->cell_blocks - 1 ||
+          i + 1 == g->n_reads)
+        {
+          emit_cell (&s, cell, &acc);
+          acc = (CellAcc) { 0 };
+        }
+      if (t0 + lat - last_progress_ns >= PROGRESS_EVERY_NS)
+        {
+          DsSample progress = { .kind = DS_SAMPLE_PROGRESS, .offset_bytes = offset + len };
+
+          ds_run_emit (run, &progress);
+          last_progress_ns = t0 + lat;
+        }
+    }
+
+  ds_buffer_free (s.buf);
+
+  if (retried_ok > 0)
+    ds_result_add_note (run->result,
+                        "%" G_GUINT64_FORMAT " block%s failed once but read without error "
+                        "when read again sector by sector: a weak area, not a bad one "
+                        "(yet)", retried_ok, retried_ok == 1 ? "" : "s");
+  if (data->bad.truncated)
+    ds_result_add_note (run->result,
+                        "more than %u separate bad ranges: only the first %u are listed "
+                        "(the byte count is exact)", DS_LIMIT_SCAN_BAD_RANGES_MAX,
+                        DS_LIMIT_SCAN_BAD_RANGES_MAX);
+  if (target->kind == DS_TARGET_BLOCK && !target->direct)
+    ds_result_add_note (run->result, "read through the page cache: latencies are not the device's");
+
+  return r < 0 ? r : 0;
+}
+
+static JsonNode *
+scan_to_json (const DsResult *result)
+{
+  return ds_scan_data_to_json (result->data);
+}
+
+static gpointer
+scan_from_json (JsonObject  *results,
+                GError     **error)
+{
+  DsScanData *data = scan_data_new ();
+
+  if (!ds_scan_data_from_json (data, results, error))
+    {
+      scan_data_free (data);
+      return NULL;
+    }
+
+  return data;
+}
+
+static void
+scan_report (const DsResult *result,
+             DsUnits         units,
+             GString        *out)
+{
+  ds_scan_data_report (result->data, out);
+}
+
+const DsBenchOps ds_bench_error_scan = {
+  .kind = DS_BENCH_ERROR_SCAN,
+  .name = "error-scan",
+  .title = "Error Scan",
+  .opens_target = TRUE,
+  .data_new = scan_data_new,
+  .data_free = scan_data_free,
+  .run = scan_run,
+  .to_json = scan_to_json,
+  .from_json = scan_from_json,
+  .report = scan_report,
+};

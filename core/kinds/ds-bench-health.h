@@ -1,0 +1,29 @@
+/* ds-bench-health.h: SMART health as a result (kind "health")
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * ds_run() with a DS_BENCH_HEALTH spec runs `smartctl --json --xall` on
+ * spec->target_path (ds-smartctl.h) and keeps the parsed, judged health.
+ * The result's JSON carries the verdict and figures for scripts and
+ * smartctl's whole output ("smartctl_output"), from which a loaded result
+ * is parsed and judged again.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "ds-health.h"
+#include "ds-result.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  DsHealth *health;   /* NULL until read */
+} DsHealthData;
+
+/* A complete health result from a saved `smartctl --json` output (what
+ * `diskscope-cli health --from-json` and the app's Open show). */
+DsResult *ds_health_result_from_file (const char  *path,
+                                      GError     **error);
+
+G_END_DECLS
