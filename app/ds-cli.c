@@ -29,6 +29,10 @@ static const Command commands[] = {
   { "file",          ds_cli_run,    "[DIR] [OPTIONS]" },
   { "workload",      ds_cli_run,    "TARGET --pattern P [--destroy-data=TARGET] [OPTIONS]" },
   { "report",        ds_cli_report, "RESULT.json..." },
+  { "health",        ds_cli_health, "TARGET [--json] [--self-test short|long [--wait]] | --from-json FILE" },
+  { "scan",          ds_cli_scan,   "TARGET [--quick] [--range A-B] [--json]" },
+  { "erase",         ds_cli_erase,  "TARGET --destroy-data=TARGET [--zeros|--random|--discard|--secure] [--verify]" },
+  { "monitor",       ds_cli_monitor, "[DEVICE] [--interval 1s] [--count N] [--json-lines]" },
 };
 
 static void

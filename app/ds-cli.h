@@ -18,5 +18,9 @@ int ds_cli_list   (int argc, char **argv);    /* ds-cli-device.c */
 int ds_cli_info   (int argc, char **argv);    /* ds-cli-device.c */
 int ds_cli_run    (int argc, char **argv);    /* ds-cli-run.c: every kind */
 int ds_cli_report (int argc, char **argv);    /* ds-cli-report.c */
+int ds_cli_health (int argc, char **argv);    /* ds-cli-health.c */
+int ds_cli_scan   (int argc, char **argv);    /* ds-cli-scan.c */
+int ds_cli_erase  (int argc, char **argv);    /* ds-cli-erase.c */
+int ds_cli_monitor (int argc, char **argv);   /* ds-cli-monitor.c */
 
 G_END_DECLS

@@ -154,6 +154,19 @@ parse_identity (DsHealth   *h,
   const char *model = str (root, "model_name");
 
   h->device = g_strdup (str (device, "name"));
+  if (h->device == NULL)
+    {
+      /* smartctl leaves "device" out when it cannot open it: the last
+       * argument it was given names it. */
+      JsonArray *argv = arr (obj (root, "smartctl"), "argv");
+      guint n = argv != NULL ? json_array_get_length (argv) : 0;
+      JsonNode *last = n > 1 ? json_array_get_element (argv, n - 1) : NULL;
+
+      if (last != NULL && JSON_NODE_HOLDS_VALUE (last) &&
+          json_node_get_value_type (last) == G_TYPE_STRING &&
+          json_node_get_string (last)[0] != '-')
+        h->device = g_strdup (json_node_get_string (last));
+    }
   h->protocol = g_strdup (str (device, "protocol"));
   if (model == NULL)
     model = str (root, "scsi_model_name");
@@ -431,42 +444,55 @@ static gboolean
 check_readable (DsHealth  *h,
                 GError   **error)
 {
-  g_autofree char *said = NULL;
+  g_autofree char *said = g_strdup ("no message");
   const char *dev = h->device ? h->device : "the device";
 
   if (h->messages->len > 0)
     {
+      g_free (said);
       g_ptr_array_add (h->messages, NULL);
       said = g_strjoinv ("; ", (char **) h->messages->pdata);
       g_ptr_array_remove_index (h->messages, h->messages->len - 1);
     }
 
+  /* smartctl's messages say more than its bits (an undetectable device
+   * type sets bit 0, as if the command line were wrong). */
+  if (any_message_contains (h, "Permission denied") ||
+      any_message_contains (h, "Operation not permitted"))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
+                   "smartctl could not open %s: %s. Reading SMART needs root "
+                   "(sudo diskscope-cli health ...)", dev, said);
+      return FALSE;
+    }
+  if (any_message_contains (h, "Unable to detect device type"))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
+                   "%s has no SMART that smartctl can read (%s): loop, zram, "
+                   "virtual and RAID-volume devices have none; a disk behind a USB "
+                   "bridge or a RAID controller may need smartctl's -d option",
+                   dev, said);
+      return FALSE;
+    }
+  if ((h->exit_status & 0x3) && (any_message_contains (h, "No such device") ||
+                                 any_message_contains (h, "No such file")))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND, "%s: no such device (%s)", dev, said);
+      return FALSE;
+    }
   if (h->exit_status & 0x1)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
                    "smartctl did not accept its command line (exit status %d)%s%s",
-                   h->exit_status, said ? ": " : "", said ? said : "");
+                   h->exit_status, ": ", said);
       return FALSE;
     }
   if (h->exit_status & 0x2)
     {
-      if (any_message_contains (h, "Permission denied") || any_message_contains (h, "Operation not permitted"))
-        g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
-                     "smartctl could not open %s: %s. Reading SMART needs root "
-                     "(sudo diskscope-cli health ...)", dev, said ? said : "permission denied");
-      else if (any_message_contains (h, "No such") )
-        g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
-                     "smartctl could not open %s: %s", dev, said ? said : "no such device");
-      else if (any_message_contains (h, "Unable to detect device type"))
-        g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                     "%s has no SMART that smartctl can read (%s): loop, zram, "
-                     "virtual and RAID-volume devices have none; a disk behind a USB "
-                     "bridge or a RAID controller may need smartctl's -d option",
-                     dev, said);
-      else
-        g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                     "smartctl could not read %s (exit status %d)%s%s",
-                     dev, h->exit_status, said ? ": " : "", said ? said : "");
+      g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
+                   "smartctl could not read %s (exit status %d: the device could not be "
+                   "opened, did not identify itself, or is asleep)%s%s",
+                   dev, h->exit_status, ": ", said);
       return FALSE;
     }
   if (!h->smart_available)

@@ -26,7 +26,8 @@ ds_smartctl_find (GError **error)
       if (g_file_test (env, G_FILE_TEST_IS_EXECUTABLE))
         return g_strdup (env);
       g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
-                   "DISKSCOPE_SMARTCTL names %s, which is not an executable", env);
+                   "smartctl is not installed (DISKSCOPE_SMARTCTL names %s, which is "
+                   "not a program): health needs smartmontools", env);
       return NULL;
     }
 

@@ -351,25 +351,17 @@ static void
 report_attributes (const DsHealth *h,
                    GString        *out)
 {
-  const char *head[] = { "ID  Attribute", "Value", "Worst", "Thresh", "Raw", "Failed", "Status" };
-
-  g_string_append (out, "\n");
-  ds_report_row (out, head, G_N_ELEMENTS (head), 32, 8);
+  g_string_append_printf (out, "\n%3s %-26s %5s %5s %6s %-6s %-8s %s\n",
+                          "ID", "Attribute", "Value", "Worst", "Thresh", "Failed", "Status", "Raw");
   for (guint i = 0; i < h->attributes->len; i++)
     {
       const DsHealthAttribute *a = &g_array_index (h->attributes, DsHealthAttribute, i);
-      g_autofree char *name = g_strdup_printf ("%3u %s", a->id, a->name);
-      g_autofree char *value = g_strdup_printf ("%d", a->value);
-      g_autofree char *worst = g_strdup_printf ("%d", a->worst);
-      g_autofree char *thresh = g_strdup_printf ("%d", a->threshold);
-      g_autofree char *raw = g_strdup (a->raw_string ? a->raw_string : "");
-      const char *cells[] = {
-        name, value, worst, thresh, g_strdelimit (raw, " ", ' '),
-        a->when_failed[0] ? a->when_failed : "-",
-        ds_health_verdict_to_string (a->status),
-      };
 
-      ds_report_row (out, cells, G_N_ELEMENTS (cells), 32, 8);
+      g_string_append_printf (out, "%3u %-26s %5d %5d %6d %-6s %-8s %s\n",
+                              a->id, a->name, a->value, a->worst, a->threshold,
+                              a->when_failed[0] ? a->when_failed : "-",
+                              ds_health_verdict_to_string (a->status),
+                              a->raw_string ? a->raw_string : "");
     }
 }
 

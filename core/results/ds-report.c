@@ -39,7 +39,8 @@ ds_report_header (GString        *out,
       g_string_append_printf (out, "Device: %s (%s)\n", result->target.path, size);
     }
 
-  if (result->kind != DS_BENCH_FILE && result->kind != DS_BENCH_WORKLOAD)
+  if (result->kind != DS_BENCH_FILE && result->kind != DS_BENCH_WORKLOAD &&
+      result->kind < DS_BENCH_HEALTH)  /* health, error-scan, erase: their own */
     {
       if (result->spec.capacity_bytes == 0 ||
           result->spec.capacity_bytes >= result->target.size_bytes)

@@ -1,0 +1,76 @@
+/* ds-cli-erase.c: `diskscope-cli erase`, a gated full overwrite or discard
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "ds-cli.h"
+#include "ds-cli-job.h"
+#include "ds-error.h"
+
+int
+ds_cli_erase (int    argc,
+              char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new ("TARGET — erase every byte of TARGET");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *destroy = NULL;
+  g_autofree char *block = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *units_text = NULL;
+  gboolean zeros = FALSE, random = FALSE, discard = FALSE, secure = FALSE;
+  gboolean verify = FALSE, json = FALSE, no_progress = FALSE;
+  DsCliJobOptions options = { 0 };
+  DsBenchSpec spec;
+  int status;
+  GOptionEntry entries[] = {
+    { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &destroy, "Confirm by naming the target again (required)", "TARGET" },
+    { "zeros", 0, 0, G_OPTION_ARG_NONE, &zeros, "Overwrite with zeros (the default)", NULL },
+    { "random", 0, 0, G_OPTION_ARG_NONE, &random, "Overwrite with pseudo-random data", NULL },
+    { "discard", 0, 0, G_OPTION_ARG_NONE, &discard, "Discard every block (BLKDISCARD; SSDs, thin volumes, zram, loop)", NULL },
+    { "secure", 0, 0, G_OPTION_ARG_NONE, &secure, "Secure discard (BLKSECDISCARD), where the device supports it", NULL },
+    { "verify", 0, 0, G_OPTION_ARG_NONE, &verify, "Read every byte back and compare", NULL },
+    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &block, "Write size (default 4M)", "SIZE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the result as JSON on stdout", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Also save the JSON result to FILE", "FILE" },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &units_text, "Rates in MB/s (10^6, default) or MiB/s", "MB|MiB" },
+    { "no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "No progress line on stderr", NULL },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context,
+    "DESTROYS ALL DATA on TARGET.  The same safety gate as write tests: the device\n"
+    "must not be mounted or in use, and --destroy-data must name it.  After an\n"
+    "overwrite the drive's cache is flushed; --verify then reads everything back.\n"
+    "A discard is fast but only as final as the device makes it: --verify checks\n"
+    "that it reads back zeros.");
+  if (!ds_cli_parse_options (context, &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return ds_cli_complain (DS_CLI_USAGE, "erase needs exactly one device or file (see --help)");
+  if (zeros + random + discard + secure > 1)
+    return ds_cli_complain (DS_CLI_USAGE, "choose one of --zeros, --random, --discard and --secure");
+  if (!ds_units_from_string (units_text, &options.units, &error))
+    return ds_cli_fail (error);
+
+  ds_bench_spec_init (&spec, DS_BENCH_ERASE);
+  spec.target_path = g_strdup (argv[1]);
+  spec.destroy_data = g_strdup (destroy);
+  spec.erase_method = random ? DS_ERASE_RANDOM : discard ? DS_ERASE_DISCARD :
+                      secure ? DS_ERASE_SECURE_DISCARD : DS_ERASE_ZEROS;
+  spec.verify = verify;
+  if (block != NULL && !ds_parse_size (block, &spec.block_size_bytes, &error))
+    {
+      ds_bench_spec_clear (&spec);
+      return ds_cli_fail (error);
+    }
+
+  options.json = json;
+  options.output = output;
+  options.progress = !no_progress;
+  status = ds_cli_job_run (&spec, &options);
+  ds_bench_spec_clear (&spec);
+
+  return status;
+}

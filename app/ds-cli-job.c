@@ -1,0 +1,179 @@
+/* ds-cli-job.c: running one spec from a command, with a progress line
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "ds-cli.h"
+#include "ds-cli-job.h"
+#include "ds-clock.h"
+#include "ds-error.h"
+#include "ds-report.h"
+#include "ds-result-json.h"
+#include "ds-run.h"
+
+static gint cancel_flag;
+
+static void
+on_signal (int signo)
+{
+  /* One atomic store; a second Ctrl-C kills as usual. */
+  g_atomic_int_set (&cancel_flag, 1);
+  signal (signo, SIG_DFL);
+}
+
+char *
+ds_cli_format_duration (double seconds)
+{
+  uint64_t s = seconds > 0 ? (uint64_t) (seconds + 0.5) : 0;
+
+  if (s >= 3600)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "h%02" G_GUINT64_FORMAT "m", s / 3600, s / 60 % 60);
+  if (s >= 60)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "m%02" G_GUINT64_FORMAT "s", s / 60, s % 60);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT "s", s);
+}
+
+typedef struct {
+  gboolean    enabled;
+  DsUnits     units;
+  uint64_t    start_ns;
+  uint64_t    last_ns;
+  const char *phase;
+  double      rate;          /* bytes/s of the phase, from the samples */
+  guint       cells_with_errors;
+  gboolean    printed;
+} Progress;
+
+static void
+progress_sink (const DsSample *sample,
+               gpointer        user_data)
+{
+  Progress *p = user_data;
+  g_autofree char *rate = NULL;
+  g_autofree char *left = NULL;
+  uint64_t now = ds_clock_ns ();
+  char bar[31];
+  unsigned filled;
+
+  switch (sample->kind)
+    {
+    case DS_SAMPLE_PHASE:
+      p->phase = sample->name;
+      break;
+    case DS_SAMPLE_POINT:
+      if (sample->error != 0)
+        p->cells_with_errors++;
+      if (sample->value > 0)
+        p->rate = sample->value;
+      break;
+    case DS_SAMPLE_PROGRESS:
+      if (sample->value > 0)
+        p->rate = sample->value;
+      break;
+    case DS_SAMPLE_ACCESS:
+    case DS_SAMPLE_ROW:
+    default:
+      break;
+    }
+
+  if (!p->enabled || (now - p->last_ns < 200 * DS_NS_PER_MSEC && sample->progress < 1.0))
+    return;
+  p->last_ns = now;
+
+  filled = (unsigned) (sample->progress * 30.0 + 0.5);
+  for (unsigned i = 0; i < 30; i++)
+    bar[i] = i < filled ? '#' : '.';
+  bar[30] = '\0';
+  fprintf (stderr, "\r[%s] %5.1f%%", bar, sample->progress * 100.0);
+  if (p->phase != NULL)
+    fprintf (stderr, "  %-8s", p->phase);
+  if (p->rate > 0)
+    {
+      rate = ds_format_rate (p->rate, p->units);
+      fprintf (stderr, "  %12s", rate);
+    }
+  if (sample->progress > 0.001 && sample->progress < 1.0)
+    {
+      double elapsed = (double) (now - p->start_ns) / 1e9;
+
+      left = ds_cli_format_duration (elapsed * (1.0 - sample->progress) / sample->progress);
+      fprintf (stderr, "  %s left", left);
+    }
+  if (p->cells_with_errors > 0)
+    fprintf (stderr, "  %u map cell%s with errors", p->cells_with_errors,
+             p->cells_with_errors == 1 ? "" : "s");
+  fprintf (stderr, "   ");
+  fflush (stderr);
+  p->printed = TRUE;
+}
+
+int
+ds_cli_job_print (const DsResult        *result,
+                  const DsCliJobOptions *options)
+{
+  g_autoptr (GError) error = NULL;
+  int status = DS_CLI_OK;
+
+  if (options->output != NULL && !ds_result_save (result, options->output, &error))
+    {
+      ds_cli_fail (error);
+      g_clear_error (&error);
+    }
+
+  if (options->json)
+    {
+      g_autofree char *data = ds_result_to_data (result, NULL);
+      fputs (data, stdout);
+    }
+  else if (result->data != NULL && (result->complete || result->target.size_bytes != 0))
+    {
+      g_autofree char *text = ds_report_text (result, options->units);
+      fputs (text, stdout);
+    }
+  fflush (stdout);
+
+  if (result->cancelled)
+    status = ds_cli_complain (DS_CLI_INTERRUPTED, "stopped; the partial result was printed");
+  else if (result->error != NULL)
+    {
+      status = ds_cli_fail (result->error);
+      if (status == DS_CLI_OK)
+        status = DS_CLI_FAILED;
+    }
+
+  return status;
+}
+
+int
+ds_cli_job_run (const DsBenchSpec     *spec,
+                const DsCliJobOptions *options)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DsResult) result = NULL;
+  Progress progress = {
+    .enabled = options->progress && isatty (STDERR_FILENO),
+    .units = options->units,
+    .start_ns = ds_clock_ns (),
+  };
+
+  if (!ds_bench_spec_validate (spec, &error))
+    return ds_cli_fail (error);
+
+  g_atomic_int_set (&cancel_flag, 0);
+  signal (SIGINT, on_signal);
+  signal (SIGTERM, on_signal);
+
+  result = ds_run (spec, progress_sink, &progress, &cancel_flag);
+
+  signal (SIGINT, SIG_DFL);
+  signal (SIGTERM, SIG_DFL);
+  if (progress.printed)
+    fprintf (stderr, "\r%*s\r", 100, "");
+
+  return ds_cli_job_print (result, options);
+}

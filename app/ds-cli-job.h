@@ -1,0 +1,36 @@
+/* ds-cli-job.h: running one spec from a command, with a progress line and
+ * the result printed (the error-scan, erase and health commands)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "ds-bench.h"
+#include "ds-result.h"
+#include "ds-units.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  gboolean    json;          /* the result as JSON on stdout, else the report */
+  const char *output;        /* also save the JSON here (NULL: no) */
+  gboolean    progress;      /* a progress line on stderr (when a terminal) */
+  DsUnits     units;
+} DsCliJobOptions;
+
+/* Validates and runs @spec (Ctrl-C stops it and the partial result is
+ * still printed), prints the result and returns the exit status. */
+int  ds_cli_job_run   (const DsBenchSpec     *spec,
+                       const DsCliJobOptions *options);
+
+/* Prints (and saves) @result as @options say; returns the exit status its
+ * error (or none) calls for. */
+int  ds_cli_job_print (const DsResult        *result,
+                       const DsCliJobOptions *options);
+
+/* "2m05s", "1h02m", "14s". */
+char *ds_cli_format_duration (double seconds);
+
+G_END_DECLS

@@ -1,0 +1,98 @@
+/* ds-cli-scan.c: `diskscope-cli scan`, HD Tune's Error Scan
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ds-cli.h"
+#include "ds-cli-job.h"
+#include "ds-error.h"
+
+/* "A-B" (B exclusive), "A-" (to the end): sizes as ds_parse_size(). */
+static gboolean
+parse_range (const char  *text,
+             uint64_t    *ret_offset,
+             uint64_t    *ret_span,
+             GError     **error)
+{
+  g_autofree char *copy = g_strdup (text);
+  char *dash = strchr (copy, '-');
+  uint64_t a = 0, b = 0;
+
+  if (dash == NULL || dash == copy)
+    goto bad;
+  *dash = '\0';
+  if (!ds_parse_size (copy, &a, NULL))
+    goto bad;
+  if (dash[1] != '\0' && (!ds_parse_size (dash + 1, &b, NULL) || b <= a))
+    goto bad;
+
+  *ret_offset = a;
+  *ret_span = dash[1] != '\0' ? b - a : 0;
+  return TRUE;
+
+bad:
+  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+               "--range “%s”: use START-END (END after START) or START- (to the end), "
+               "in bytes or with K, M, G, T: e.g. 0-10G", text);
+  return FALSE;
+}
+
+int
+ds_cli_scan (int    argc,
+             char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new ("TARGET — HD Tune's Error Scan");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *range = NULL;
+  g_autofree char *block = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *units_text = NULL;
+  gboolean quick = FALSE, json = FALSE, no_progress = FALSE;
+  DsCliJobOptions options = { 0 };
+  DsBenchSpec spec;
+  int status;
+  GOptionEntry entries[] = {
+    { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Read one block per map cell (16384 samples spread over the range) instead of every block", NULL },
+    { "range", 'r', 0, G_OPTION_ARG_STRING, &range, "Scan only START-END (e.g. 0-10G; START- to the end)", "A-B" },
+    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &block, "Block read and timed at once (default 128K, as MHDD)", "SIZE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the result as JSON on stdout", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Also save the JSON result to FILE", "FILE" },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &units_text, "Rates in MB/s (10^6, default) or MiB/s", "MB|MiB" },
+    { "no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "No progress line on stderr", NULL },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context,
+    "Reads the device block by block (O_DIRECT, read only) and times each block:\n"
+    "< 5, < 20, < 50, < 150, < 500 ms, >= 500 ms, or error.  A block that fails\n"
+    "is read again sector by sector, so the bad ranges are exact; the scan goes\n"
+    "on past them.  Ctrl-C stops it and prints what was read.");
+  if (!ds_cli_parse_options (context, &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return ds_cli_complain (DS_CLI_USAGE, "scan needs exactly one device or file (see --help)");
+  if (!ds_units_from_string (units_text, &options.units, &error))
+    return ds_cli_fail (error);
+
+  ds_bench_spec_init (&spec, DS_BENCH_ERROR_SCAN);
+  spec.target_path = g_strdup (argv[1]);
+  spec.quick = quick;
+  if ((range != NULL && !parse_range (range, &spec.offset_bytes, &spec.span_bytes, &error)) ||
+      (block != NULL && !ds_parse_size (block, &spec.block_size_bytes, &error)))
+    {
+      ds_bench_spec_clear (&spec);
+      return ds_cli_fail (error);
+    }
+
+  options.json = json;
+  options.output = output;
+  options.progress = !no_progress;
+  status = ds_cli_job_run (&spec, &options);
+  ds_bench_spec_clear (&spec);
+
+  return status;
+}
