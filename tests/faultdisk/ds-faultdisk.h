@@ -55,6 +55,7 @@ gboolean     ds_faultdisk_detach      (DsFaultDisk *self);
 
 /* Writes one command line to MOUNT/ctl (see faultdisk.c):
  *   "read-error START LEN", "write-error START LEN", "delay US",
+ *   "slow-read START LEN US",
  *   "seek BASE_US US_PER_GIB", "vanish", "clear", "reset-counters".
  * FALSE (with a message on stderr) when the server refused it. */
 gboolean     ds_faultdisk_control     (DsFaultDisk *self,

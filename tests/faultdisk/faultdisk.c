@@ -11,6 +11,8 @@
  *   seek BASE_US US_PER_GIB a spinning disk: each I/O waits
  *                           BASE_US + US_PER_GIB x distance from the end of
  *                           the previous I/O (in GiB)
+ *   slow-read START LEN US  reads touching [START, START+LEN) take US
+ *                           microseconds longer (a weak area; up to 32)
  *   vanish                  every later I/O on disk fails with EIO
  *   clear                   no errors, no delay, not vanished
  *
@@ -60,6 +62,9 @@ typedef struct {
   Range     write_errors[MAX_RANGES];
   unsigned  n_write_errors;
   uint64_t  delay_us;
+  Range     slow_reads[MAX_RANGES];
+  uint64_t  slow_read_us[MAX_RANGES];
+  unsigned  n_slow_reads;
   uint64_t  seek_base_us;
   uint64_t  seek_us_per_gib;
   int       vanished;
@@ -235,6 +240,10 @@ io_begin (int      is_write,
     wait_us = disk.delay_us + disk.seek_base_us
               + (uint64_t) ((double) disk.seek_us_per_gib * (double) distance / GIB);
     disk.last_end = off + len;
+    if (!is_write)
+      for (unsigned i = 0; i < disk.n_slow_reads; i++)
+        if (off < disk.slow_reads[i].end && off + len > disk.slow_reads[i].start)
+          wait_us += disk.slow_read_us[i];
     if (is_write)
       failed = disk.vanished || overlaps (disk.write_errors, disk.n_write_errors, off, len);
     else
@@ -335,6 +344,18 @@ ctl_command (char *line)
       ranges[*count].end = a + b;
       (*count)++;
     }
+  else if (strcmp (word, "slow-read") == 0)
+    {
+      uint64_t us = 0;
+
+      if (sscanf (line, "%*s %" SCNu64 " %" SCNu64 " %" SCNu64, &a, &b, &us) != 3 ||
+          b == 0 || disk.n_slow_reads == MAX_RANGES)
+        goto bad;
+      disk.slow_reads[disk.n_slow_reads].start = a;
+      disk.slow_reads[disk.n_slow_reads].end = a + b;
+      disk.slow_read_us[disk.n_slow_reads] = us;
+      disk.n_slow_reads++;
+    }
   else if (strcmp (word, "delay") == 0 && n == 2)
     disk.delay_us = a;
   else if (strcmp (word, "seek") == 0 && n == 3)
@@ -348,6 +369,7 @@ ctl_command (char *line)
     {
       disk.n_read_errors = 0;
       disk.n_write_errors = 0;
+      disk.n_slow_reads = 0;
       disk.delay_us = 0;
       disk.seek_base_us = 0;
       disk.seek_us_per_gib = 0;
