@@ -159,9 +159,9 @@ ds_smartctl_run (const char *const *args,
       g_free (c.out);
       g_clear_error (&c.error);
       g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
-                   "smartctl did not finish within %" G_GUINT64_FORMAT " s and was "
+                   "smartctl did not finish within %.1f s and was "
                    "stopped (a drive that does not answer, or a hung bus)",
-                   timeout_ns / DS_NS_PER_SEC);
+                   (double) timeout_ns / 1e9);
       return FALSE;
     }
   if (c.error != NULL)
