@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "ds-cli.h"
 #include "ds-clock.h"
@@ -58,9 +59,12 @@ print_text (const DsMonitorSample *sample,
               q->read_bytes_per_s / div, q->write_bytes_per_s / div,
               q->devices[0] ? q->devices : "-");
     }
-  if (sample->unreadable_processes > 0)
+  if (sample->unreadable_processes > 0 && geteuid () != 0)
     printf ("          (%u processes of other users not shown: run as root to see them)\n",
             sample->unreadable_processes);
+  else if (sample->unreadable_processes > 0)
+    printf ("          (%u processes refused even root their I/O counters: another "
+            "container's, or a security module's)\n", sample->unreadable_processes);
   printf ("          rates in %s; process I/O is what reached the storage layer\n\n", unit);
 }
 

@@ -556,6 +556,15 @@ erase_report (const DsResult *result,
   else
     verified = "NO: some blocks read back otherwise (listed below)";
   ds_report_figure (out, "Verified", verified);
+  if (data->verify && data->verify_ns > 0)
+    {
+      g_autofree char *vrate = ds_format_rate ((double) data->bytes_verified * 1e9 /
+                                               (double) data->verify_ns, units);
+      g_autofree char *vline = g_strdup_printf ("%" G_GUINT64_FORMAT " bytes in %.1f s (%s)",
+                                                data->bytes_verified,
+                                                (double) data->verify_ns / 1e9, vrate);
+      ds_report_figure (out, "Read back", vline);
+    }
 
   if (data->write_errors.ranges->len > 0)
     {
