@@ -16,11 +16,10 @@ ds_cli_erase (int    argc,
   g_autoptr (GError) error = NULL;
   g_autofree char *destroy = NULL;
   g_autofree char *block = NULL;
-  g_autofree char *output = NULL;
-  g_autofree char *units_text = NULL;
   gboolean zeros = FALSE, random = FALSE, discard = FALSE, secure = FALSE;
-  gboolean verify = FALSE, json = FALSE, no_progress = FALSE;
-  DsCliJobOptions options = { 0 };
+  gboolean verify = FALSE;
+  g_auto (DsCliJobArgs) job = { 0 };
+  DsCliJobOptions options;
   DsBenchSpec spec;
   int status;
   GOptionEntry entries[] = {
@@ -31,14 +30,11 @@ ds_cli_erase (int    argc,
     { "secure", 0, 0, G_OPTION_ARG_NONE, &secure, "Secure discard (BLKSECDISCARD), where the device supports it", NULL },
     { "verify", 0, 0, G_OPTION_ARG_NONE, &verify, "Read every byte back and compare", NULL },
     { "block-size", 'b', 0, G_OPTION_ARG_STRING, &block, "Write size (default 4M)", "SIZE" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the result as JSON on stdout", NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Also save the JSON result to FILE", "FILE" },
-    { "units", 0, 0, G_OPTION_ARG_STRING, &units_text, "Rates in MB/s (10^6, default) or MiB/s", "MB|MiB" },
-    { "no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "No progress line on stderr", NULL },
     { NULL }
   };
 
   g_option_context_add_main_entries (context, entries, NULL);
+  ds_cli_job_args_add (&job, context);
   g_option_context_set_description (context,
     "DESTROYS ALL DATA on TARGET.  The same safety gate as write tests: the device\n"
     "must not be mounted or in use, and --destroy-data must name it.  After an\n"
@@ -51,7 +47,7 @@ ds_cli_erase (int    argc,
     return ds_cli_complain (DS_CLI_USAGE, "erase needs exactly one device or file (see --help)");
   if (zeros + random + discard + secure > 1)
     return ds_cli_complain (DS_CLI_USAGE, "choose one of --zeros, --random, --discard and --secure");
-  if (!ds_units_from_string (units_text, &options.units, &error))
+  if (!ds_cli_job_args_finish (&job, &options, &error))
     return ds_cli_fail (error);
 
   ds_bench_spec_init (&spec, DS_BENCH_ERASE);
@@ -66,9 +62,6 @@ ds_cli_erase (int    argc,
       return ds_cli_fail (error);
     }
 
-  options.json = json;
-  options.output = output;
-  options.progress = !no_progress;
   status = ds_cli_job_run (&spec, &options);
   ds_bench_spec_clear (&spec);
 

@@ -74,16 +74,14 @@ ds_cli_health (int    argc,
   g_autoptr (GError) error = NULL;
   g_autofree char *from_json = NULL;
   g_autofree char *self_test = NULL;
-  g_autofree char *output = NULL;
   g_autofree char *poll = NULL;
-  gboolean json = FALSE, abort_test = FALSE, wait = FALSE;
-  DsCliJobOptions options = { 0 };
+  gboolean abort_test = FALSE, wait = FALSE;
+  g_auto (DsCliJobArgs) job = { 0 };
+  DsCliJobOptions options;
   uint64_t poll_ns = 10 * DS_NS_PER_SEC;
   DsBenchSpec spec;
   int status;
   GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the result as JSON on stdout", NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Also save the JSON result to FILE", "FILE" },
     { "from-json", 0, 0, G_OPTION_ARG_FILENAME, &from_json, "Read a saved `smartctl --json --xall` output instead of a drive", "FILE" },
     { "self-test", 0, 0, G_OPTION_ARG_STRING, &self_test, "Start the drive's short or long (extended) self-test", "short|long" },
     { "wait", 0, 0, G_OPTION_ARG_NONE, &wait, "With --self-test: show its progress until it ends, then the health", NULL },
@@ -93,6 +91,7 @@ ds_cli_health (int    argc,
   };
 
   g_option_context_add_main_entries (context, entries, NULL);
+  ds_cli_job_args_add (&job, context);
   g_option_context_set_description (context,
     "Runs `smartctl --json --xall TARGET` (smartmontools; reading SMART needs root)\n"
     "and says whether the drive is good, needs watching (warning) or is failing,\n"
@@ -101,8 +100,8 @@ ds_cli_health (int    argc,
     return status;
   if (poll != NULL && (!ds_parse_duration (poll, &poll_ns, &error) || poll_ns == 0))
     return error ? ds_cli_fail (error) : ds_cli_complain (DS_CLI_USAGE, "--poll must be longer than 0");
-  options.json = json;
-  options.output = output;
+  if (!ds_cli_job_args_finish (&job, &options, &error))
+    return ds_cli_fail (error);
 
   if (from_json != NULL)
     {

@@ -112,6 +112,43 @@ progress_sink (const DsSample *sample,
   p->printed = TRUE;
 }
 
+void
+ds_cli_job_args_add (DsCliJobArgs   *args,
+                     GOptionContext *context)
+{
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &args->json, "Print the result as JSON on stdout", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args->output, "Also save the JSON result to FILE", "FILE" },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &args->units, "Rates in MB/s (10^6, default) or MiB/s", "MB|MiB" },
+    { "no-progress", 0, 0, G_OPTION_ARG_NONE, &args->no_progress, "No progress line on stderr", NULL },
+    { NULL }
+  };
+
+  /* The group copies the entries; only their targets must live on. */
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
+gboolean
+ds_cli_job_args_finish (DsCliJobArgs     *args,
+                        DsCliJobOptions  *ret_options,
+                        GError          **error)
+{
+  *ret_options = (DsCliJobOptions) {
+    .json = args->json,
+    .output = args->output,
+    .progress = !args->no_progress,
+  };
+
+  return ds_units_from_string (args->units, &ret_options->units, error);
+}
+
+void
+ds_cli_job_args_clear (DsCliJobArgs *args)
+{
+  g_clear_pointer (&args->output, g_free);
+  g_clear_pointer (&args->units, g_free);
+}
+
 int
 ds_cli_job_print (const DsResult        *result,
                   const DsCliJobOptions *options)

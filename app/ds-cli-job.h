@@ -20,6 +20,25 @@ typedef struct {
   DsUnits     units;
 } DsCliJobOptions;
 
+/* The options every job command takes (--json, --output, --units,
+ * --no-progress): ds_cli_job_args_add() adds them to a command's context,
+ * ds_cli_job_args_finish() turns them into DsCliJobOptions (which point
+ * into @args: clear it after the run). */
+typedef struct {
+  gboolean  json;
+  char     *output;
+  char     *units;
+  gboolean  no_progress;
+} DsCliJobArgs;
+
+void     ds_cli_job_args_add    (DsCliJobArgs     *args,
+                                 GOptionContext   *context);
+gboolean ds_cli_job_args_finish (DsCliJobArgs     *args,
+                                 DsCliJobOptions  *ret_options,
+                                 GError          **error);
+void     ds_cli_job_args_clear  (DsCliJobArgs     *args);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DsCliJobArgs, ds_cli_job_args_clear)
+
 /* Validates and runs @spec (Ctrl-C stops it and the partial result is
  * still printed), prints the result and returns the exit status. */
 int  ds_cli_job_run   (const DsBenchSpec     *spec,

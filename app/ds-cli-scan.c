@@ -48,24 +48,20 @@ ds_cli_scan (int    argc,
   g_autoptr (GError) error = NULL;
   g_autofree char *range = NULL;
   g_autofree char *block = NULL;
-  g_autofree char *output = NULL;
-  g_autofree char *units_text = NULL;
-  gboolean quick = FALSE, json = FALSE, no_progress = FALSE;
-  DsCliJobOptions options = { 0 };
+  gboolean quick = FALSE;
+  g_auto (DsCliJobArgs) job = { 0 };
+  DsCliJobOptions options;
   DsBenchSpec spec;
   int status;
   GOptionEntry entries[] = {
     { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Read one block per map cell (16384 samples spread over the range) instead of every block", NULL },
     { "range", 'r', 0, G_OPTION_ARG_STRING, &range, "Scan only START-END (e.g. 0-10G; START- to the end)", "A-B" },
     { "block-size", 'b', 0, G_OPTION_ARG_STRING, &block, "Block read and timed at once (default 128K, as MHDD)", "SIZE" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the result as JSON on stdout", NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Also save the JSON result to FILE", "FILE" },
-    { "units", 0, 0, G_OPTION_ARG_STRING, &units_text, "Rates in MB/s (10^6, default) or MiB/s", "MB|MiB" },
-    { "no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "No progress line on stderr", NULL },
     { NULL }
   };
 
   g_option_context_add_main_entries (context, entries, NULL);
+  ds_cli_job_args_add (&job, context);
   g_option_context_set_description (context,
     "Reads the device block by block (O_DIRECT, read only) and times each block:\n"
     "< 5, < 20, < 50, < 150, < 500 ms, >= 500 ms, or error.  A block that fails\n"
@@ -75,7 +71,7 @@ ds_cli_scan (int    argc,
     return status;
   if (argc != 2)
     return ds_cli_complain (DS_CLI_USAGE, "scan needs exactly one device or file (see --help)");
-  if (!ds_units_from_string (units_text, &options.units, &error))
+  if (!ds_cli_job_args_finish (&job, &options, &error))
     return ds_cli_fail (error);
 
   ds_bench_spec_init (&spec, DS_BENCH_ERROR_SCAN);
@@ -88,9 +84,6 @@ ds_cli_scan (int    argc,
       return ds_cli_fail (error);
     }
 
-  options.json = json;
-  options.output = output;
-  options.progress = !no_progress;
   status = ds_cli_job_run (&spec, &options);
   ds_bench_spec_clear (&spec);
 

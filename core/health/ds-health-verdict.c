@@ -30,16 +30,25 @@ static const char *const exit_bit_words[8] = {
   "the self-test log contains records of errors",
 };
 
-GStrv
-ds_health_exit_bits (int exit_status)
+/* One string per bit of @bits set, from @words (bit 0 first). */
+static GStrv
+bits_in_words (unsigned           bits,
+               const char *const *words,
+               guint              n_words)
 {
   g_autoptr (GStrvBuilder) b = g_strv_builder_new ();
 
-  for (guint i = 0; i < G_N_ELEMENTS (exit_bit_words); i++)
-    if (exit_status & (1 << i))
-      g_strv_builder_add (b, exit_bit_words[i]);
+  for (guint i = 0; i < n_words; i++)
+    if (bits & (1u << i))
+      g_strv_builder_add (b, words[i]);
 
   return g_strv_builder_end (b);
+}
+
+GStrv
+ds_health_exit_bits (int exit_status)
+{
+  return bits_in_words ((unsigned) exit_status, exit_bit_words, G_N_ELEMENTS (exit_bit_words));
 }
 
 /* NVMe base specification, SMART / Health Information log, byte 0. */
@@ -57,13 +66,7 @@ static const char *const nvme_warning_words[8] = {
 GStrv
 ds_health_nvme_warning_bits (unsigned critical_warning)
 {
-  g_autoptr (GStrvBuilder) b = g_strv_builder_new ();
-
-  for (guint i = 0; i < G_N_ELEMENTS (nvme_warning_words); i++)
-    if (critical_warning & (1u << i))
-      g_strv_builder_add (b, nvme_warning_words[i]);
-
-  return g_strv_builder_end (b);
+  return bits_in_words (critical_warning, nvme_warning_words, G_N_ELEMENTS (nvme_warning_words));
 }
 
 typedef struct {

@@ -150,6 +150,17 @@ strings (GPtrArray *list)
   return a;
 }
 
+static JsonArray *
+strv_array (GStrv strv)
+{
+  JsonArray *a = json_array_new ();
+
+  for (guint i = 0; strv != NULL && strv[i] != NULL; i++)
+    json_array_add_string_element (a, strv[i]);
+
+  return a;
+}
+
 static JsonObject *
 attributes_row (const DsHealthAttribute *a)
 {
@@ -177,10 +188,7 @@ nvme_to_json (const DsHealthNvme *n)
   g_auto (GStrv) bits = ds_health_nvme_warning_bits (n->critical_warning);
 
   json_object_set_int_member (o, "critical_warning", n->critical_warning);
-  json_object_set_array_member (o, "critical_warning_bits",
-                                json_array_new ());
-  for (guint i = 0; bits[i] != NULL; i++)
-    json_array_add_string_element (json_object_get_array_member (o, "critical_warning_bits"), bits[i]);
+  json_object_set_array_member (o, "critical_warning_bits", strv_array (bits));
   set_num (o, "media_errors", n->media_errors);
   set_num (o, "percentage_used", n->percentage_used);
   set_num (o, "available_spare", n->available_spare);
@@ -266,9 +274,7 @@ health_to_json (const DsResult *result)
   set_str (smartctl, "version", h->smartctl_version);
   json_object_set_int_member (smartctl, "exit_status", h->exit_status);
   bits = ds_health_exit_bits (h->exit_status);
-  json_object_set_array_member (smartctl, "exit_bits", json_array_new ());
-  for (guint i = 0; bits[i] != NULL; i++)
-    json_array_add_string_element (json_object_get_array_member (smartctl, "exit_bits"), bits[i]);
+  json_object_set_array_member (smartctl, "exit_bits", strv_array (bits));
   json_object_set_array_member (smartctl, "messages", strings (h->messages));
   json_object_set_object_member (o, "smartctl", smartctl);
 
