@@ -167,8 +167,13 @@ ds_cli_job_print (const DsResult        *result,
       g_autofree char *data = ds_result_to_data (result, NULL);
       fputs (data, stdout);
     }
-  else if (result->data != NULL && (result->complete || result->target.size_bytes != 0))
+  else if (result->data != NULL && (result->complete || result->target.size_bytes != 0) &&
+           !g_error_matches (result->error, DS_ERROR, DS_ERROR_INVALID) &&
+           !g_error_matches (result->error, DS_ERROR, DS_ERROR_UNSUPPORTED) &&
+           !g_error_matches (result->error, DS_ERROR, DS_ERROR_REFUSED))
     {
+      /* A refused or impossible run measured nothing: only its reason,
+       * on stderr. */
       g_autofree char *text = ds_report_text (result, options->units);
       fputs (text, stdout);
     }

@@ -490,7 +490,8 @@ START_TEST (test_cli_health)
   ck_assert_ptr_nonnull (strstr (out, "Reallocated_Sector_Ct"));
 
   g_clear_pointer (&err, g_free);
-  ck_assert_int_eq (ds_test_run (bad_argv, NULL, &err), 1);
+  g_clear_pointer (&out, g_free);
+  ck_assert_int_eq (ds_test_run (bad_argv, &out, &err), 1);
   ck_assert_ptr_nonnull (strstr (err, "did not print JSON"));
 }
 END_TEST

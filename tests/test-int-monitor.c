@@ -168,11 +168,12 @@ START_TEST (test_monitor_refuses_unknown_device)
   g_autoptr (GError) error = NULL;
   DsMonitor *monitor = ds_monitor_new ("/dev/no-such-disk", &error);
   const char *argv[] = { ds_test_cli_path (), "monitor", "nodisk0", "--count", "1", NULL };
+  g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
   ck_assert_ptr_null (monitor);
   ck_assert_ptr_nonnull (strstr (error->message, "/proc/diskstats"));
-  ck_assert_int_eq (ds_test_run (argv, NULL, &err), 1);
+  ck_assert_int_eq (ds_test_run (argv, &out, &err), 1);
   ck_assert_ptr_nonnull (strstr (err, "nodisk0"));
 }
 END_TEST
