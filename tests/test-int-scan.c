@@ -243,10 +243,11 @@ START_TEST (test_quick_scan_samples)
   ck_assert_uint_eq (g_array_index (data->bad.ranges, DsByteRange, 0).offset_bytes, sampled + 1024);
   ck_assert_uint_eq (g_array_index (data->bad.ranges, DsByteRange, 0).length_bytes, 512);
   ck_assert_uint_eq (data->error_blocks, 1);
-  /* It read a quarter of the disk and no more (plus the re-reads of the
-   * failed block in pieces). */
+  /* It read a quarter of the disk, not all of it.  The counter also
+   * holds what udev and blkid read when the loop device appeared (a few
+   * MiB at its start and end, possibly after the reset). */
   note ("read %" PRIu64 " bytes from the disk", ds_faultdisk_counter (disk, "read_bytes"));
-  ck_assert_uint_le (ds_faultdisk_counter (disk, "read_bytes"), 64 * MiB);
+  ck_assert_uint_le (ds_faultdisk_counter (disk, "read_bytes"), 64 * MiB + 8 * MiB);
 }
 END_TEST
 
