@@ -502,6 +502,9 @@ health_suite (void)
   Suite *suite = suite_create ("health");
   TCase *tc = tcase_create ("health");
 
+  /* The CLI cases run diskscope-cli (slow under ASan). */
+  tcase_set_timeout (tc, 60);
+
   tcase_add_test (tc, test_every_fixture);
   tcase_add_test (tc, test_details);
   tcase_add_test (tc, test_bits_in_words);

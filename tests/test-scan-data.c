@@ -246,6 +246,8 @@ scan_data_suite (void)
   Suite *suite = suite_create ("scan-data");
   TCase *tc = tcase_create ("scan-data");
 
+  tcase_set_timeout (tc, 60);
+
   tcase_add_test (tc, test_ranges_merge);
   tcase_add_test (tc, test_geometry);
   tcase_add_test (tc, test_buckets);
