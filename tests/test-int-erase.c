@@ -132,6 +132,7 @@ START_TEST (test_erase_random_verify)
 
   /* Text: the method and the verification in words. */
   g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
   ck_assert_int_eq (cli (&out, &err, "erase", dev, confirm, "--random", NULL), 0);
   ck_assert_ptr_nonnull (strstr (out, "overwrite with pseudo-random data"));
   ck_assert_ptr_nonnull (strstr (out, "not asked"));
@@ -253,7 +254,17 @@ START_TEST (test_erase_discard_zram)
       return;
     }
   ck_assert_int_ge (lock, 0);
-  ck_assert_int_eq (flock (lock, LOCK_EX), 0);
+  /* Others hold the lock for minutes at times: wait a while, not forever. */
+  for (int waited_ms = 0; flock (lock, LOCK_EX | LOCK_NB) != 0; waited_ms += 200)
+    {
+      if (waited_ms >= 30000)
+        {
+          note ("zram0 stayed locked by another user for 30 s: the zram case is not run");
+          close (lock);
+          return;
+        }
+      g_usleep (200 * 1000);
+    }
   ck_assert (g_file_get_contents ("/sys/block/zram0/disksize", &size, NULL, NULL));
   if (g_ascii_strtoull (size, NULL, 10) != 0)
     {

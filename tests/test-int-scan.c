@@ -72,6 +72,8 @@ start_disk (void)
 }
 
 typedef struct {
+  gint  *cancel;      /* set when the cell with index stop_at is done */
+  guint  stop_at;
   guint  cells;
   guint  points;
   guint  error_points;
@@ -89,6 +91,8 @@ sink (const DsSample *sample,
     s->cells = sample->index;
   if (sample->kind == DS_SAMPLE_POINT)
     {
+      if (s->cancel != NULL && sample->index == s->stop_at)
+        g_atomic_int_set (s->cancel, 1);
       s->points++;
       if (sample->error != 0)
         {
@@ -121,31 +125,19 @@ run_scan (const char *device,
   return result;
 }
 
-START_TEST (test_scan_finds_exactly_the_injected_faults)
+/* The exact part: bad ranges, error blocks, counts.  The same in every
+ * scan of the same disk. */
+static void
+check_faults (const DsScanData *data)
 {
-  g_autoptr (DsFaultDisk) disk = start_disk ();
-  g_autoptr (DsResult) result = NULL;
-  g_autoptr (DsResult) back = NULL;
-  g_autofree char *json = NULL;
-  g_autoptr (GError) error = NULL;
-  Seen seen = { 0 };
-  const DsScanData *data;
   uint64_t bad_bytes = 0;
+  uint64_t counted = data->error_blocks;
 
-  result = run_scan (ds_faultdisk_get_device (disk), FALSE, BLOCK, &seen, NULL);
-  if (result->error != NULL)
-    note ("error: %s", result->error->message);
-  ck_assert_ptr_null (result->error);
-  ck_assert (result->complete);
-  data = result->data;
-
-  /* Exactly the injected ranges, merged and sorted. */
   ck_assert_uint_eq (data->bad.ranges->len, G_N_ELEMENTS (bad));
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
       const DsByteRange *r = &g_array_index (data->bad.ranges, DsByteRange, i);
 
-      note ("bad range %u: %" PRIu64 " + %" PRIu64, i, r->offset_bytes, r->length_bytes);
       ck_assert_uint_eq (r->offset_bytes, bad[i].offset);
       ck_assert_uint_eq (r->length_bytes, bad[i].length);
       bad_bytes += bad[i].length;
@@ -155,6 +147,39 @@ START_TEST (test_scan_finds_exactly_the_injected_faults)
   ck_assert_uint_eq (data->error_blocks, N_ERROR_BLOCKS);
   ck_assert_uint_eq (data->blocks_read, DISK_BYTES / BLOCK);
   ck_assert_uint_eq (data->bytes_read, DISK_BYTES - N_ERROR_BLOCKS * BLOCK);
+  for (guint i = 0; i < DS_SCAN_N_BUCKETS; i++)
+    counted += data->buckets[i];
+  ck_assert_uint_eq (counted, data->blocks_read);
+  ck_assert_uint_ge (data->buckets[DS_SCAN_GE_500MS - 1], 1);
+}
+
+START_TEST (test_scan_finds_exactly_the_injected_faults)
+{
+  g_autoptr (DsFaultDisk) disk = start_disk ();
+  g_autoptr (DsResult) result = NULL;
+  g_autoptr (DsResult) again = NULL;
+  g_autoptr (DsResult) back = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr (GError) error = NULL;
+  Seen seen = { 0 };
+  Seen seen_again = { 0 };
+  const DsScanData *data;
+  const DsScanData *data2;
+
+  /* Twice: the faults must be found the same both times, and a latency
+   * that only one scan saw is the machine's (this one is shared and
+   * sometimes very busy), not the disk's. */
+  result = run_scan (ds_faultdisk_get_device (disk), FALSE, BLOCK, &seen, NULL);
+  again = run_scan (ds_faultdisk_get_device (disk), FALSE, BLOCK, &seen_again, NULL);
+  if (result->error != NULL)
+    note ("error: %s", result->error->message);
+  ck_assert_ptr_null (result->error);
+  ck_assert_ptr_null (again->error);
+  ck_assert (result->complete);
+  data = result->data;
+  data2 = again->data;
+  check_faults (data);
+  check_faults (data2);
 
   /* One block per cell on a disk this small: the map is per block. */
   ck_assert_uint_eq (data->geometry.n_cells, DISK_BYTES / BLOCK);
@@ -167,6 +192,7 @@ START_TEST (test_scan_finds_exactly_the_injected_faults)
       uint64_t start = (uint64_t) c * BLOCK;
       gboolean is_bad = FALSE;
       DsScanCell expect = DS_SCAN_UNREAD;
+      guint8 low = MIN (data->cells[c], data2->cells[c]);
 
       for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
         if (bad[i].offset < start + BLOCK && bad[i].offset + bad[i].length > start)
@@ -176,29 +202,30 @@ START_TEST (test_scan_finds_exactly_the_injected_faults)
           expect = slow[i].cell;
 
       if (is_bad)
-        ck_assert_uint_eq (data->cells[c], DS_SCAN_ERROR);
+        {
+          ck_assert_uint_eq (data->cells[c], DS_SCAN_ERROR);
+          ck_assert_uint_eq (data2->cells[c], DS_SCAN_ERROR);
+        }
       else if (expect != DS_SCAN_UNREAD)
         {
-          /* The injected delay sets the floor; a machine busy with other
-           * work may add to it, at most one bucket's worth. */
-          note ("slow block at %" PRIu64 ": cell %u, expected %u", start, data->cells[c], expect);
-          ck_assert_uint_ge (data->cells[c], expect);
-          ck_assert_uint_le (data->cells[c], MIN (expect + 1, DS_SCAN_GE_500MS));
+          /* The injected delay is a floor in every scan; in at least one
+           * the block lands in its bucket or the next. */
+          note ("slow block at %" PRIu64 ": cells %u, %u, expected %u", start,
+                data->cells[c], data2->cells[c], expect);
+          ck_assert_uint_ge (low, expect);
+          ck_assert_uint_le (low, MIN (expect + 1, DS_SCAN_GE_500MS));
         }
       else
         {
-          /* No false bad or slow blocks: a loaded machine may push a
-           * healthy block into the tens of ms, never to 150. */
-          if (data->cells[c] > DS_SCAN_LT_20MS)
-            note ("block at %" PRIu64 " is in bucket %u", start, data->cells[c]);
-          ck_assert_uint_ge (data->cells[c], DS_SCAN_LT_5MS);
-          ck_assert_uint_le (data->cells[c], DS_SCAN_LT_150MS);
+          /* No false bad or slow blocks. */
+          if (data->cells[c] > DS_SCAN_LT_20MS || data2->cells[c] > DS_SCAN_LT_20MS)
+            note ("block at %" PRIu64 " is in buckets %u, %u", start, data->cells[c], data2->cells[c]);
+          ck_assert_uint_ne (data->cells[c], DS_SCAN_ERROR);
+          ck_assert_uint_ne (data2->cells[c], DS_SCAN_ERROR);
+          ck_assert_uint_ge (low, DS_SCAN_LT_5MS);
+          ck_assert_uint_le (low, DS_SCAN_LT_150MS);
         }
     }
-  /* 700 ms and 250 ms blocks, and the 90 ms one if load pushed it up. */
-  ck_assert_uint_eq (data->buckets[DS_SCAN_GE_500MS - 1], 1);
-  ck_assert_uint_ge (data->buckets[DS_SCAN_LT_500MS - 1], 1);
-  ck_assert_uint_le (data->buckets[DS_SCAN_LT_500MS - 1], 2);
 
   /* The result survives its JSON. */
   json = ds_result_to_data (result, NULL);
@@ -215,17 +242,17 @@ START_TEST (test_scan_finds_exactly_the_injected_faults)
 }
 END_TEST
 
-/* Quick: one block per cell.  With 4 KiB blocks on 256 MiB there are four
+/* Quick: one block per cell.  With 4 KiB blocks on 128 MiB there are two
  * blocks a cell: a fault in a sampled block is found exactly, one between
  * the samples is not (that is what "sampled" means, and the report says
  * so). */
 START_TEST (test_quick_scan_samples)
 {
-  g_autoptr (DsFaultDisk) disk = ds_faultdisk_new (256 * MiB, 3);
+  g_autoptr (DsFaultDisk) disk = ds_faultdisk_new (128 * MiB, 3);
   g_autoptr (DsResult) result = NULL;
   const DsScanData *data;
-  uint64_t sampled = 1000 * 16384;      /* cell 1000's first block */
-  uint64_t unsampled = 2000 * 16384 + 8192;
+  uint64_t sampled = 1000 * 8192;      /* cell 1000's first block */
+  uint64_t unsampled = 2000 * 8192 + 4096;
   Seen seen = { 0 };
 
   ds_faultdisk_attach (disk, TRUE);
@@ -237,13 +264,13 @@ START_TEST (test_quick_scan_samples)
   ck_assert_ptr_null (result->error);
   data = result->data;
   ck_assert_uint_eq (data->geometry.n_cells, 16384);
-  ck_assert_uint_eq (data->geometry.cell_bytes, 16384);
+  ck_assert_uint_eq (data->geometry.cell_bytes, 8192);
   ck_assert_uint_eq (data->blocks_read, 16384);
   ck_assert_uint_eq (data->bad.ranges->len, 1);
   ck_assert_uint_eq (g_array_index (data->bad.ranges, DsByteRange, 0).offset_bytes, sampled + 1024);
   ck_assert_uint_eq (g_array_index (data->bad.ranges, DsByteRange, 0).length_bytes, 512);
   ck_assert_uint_eq (data->error_blocks, 1);
-  /* It read a quarter of the disk, not all of it.  The counter also
+  /* It read half of the disk, not all of it.  The counter also
    * holds what udev and blkid read when the loop device appeared (a few
    * MiB at its start and end, possibly after the reset). */
   note ("read %" PRIu64 " bytes from the disk", ds_faultdisk_counter (disk, "read_bytes"));
@@ -251,43 +278,29 @@ START_TEST (test_quick_scan_samples)
 }
 END_TEST
 
-static gpointer
-cancel_later (gpointer data)
-{
-  g_usleep (700 * 1000);
-  g_atomic_int_set ((gint *) data, 1);
-  return NULL;
-}
-
 START_TEST (test_stop_keeps_the_map)
 {
   g_autoptr (DsFaultDisk) disk = start_disk ();
   g_autoptr (DsResult) result = NULL;
-  g_autoptr (GThread) thread = NULL;
   const DsScanData *data;
   gint cancel = 0;
-  Seen seen = { 0 };
-  uint64_t t0;
+  Seen seen = { .cancel = &cancel, .stop_at = 40 };
 
-  /* 5 ms a read: 512 blocks would take 2.5 s. */
-  ck_assert (ds_faultdisk_control (disk, "delay 5000"));
-  thread = g_thread_new ("cancel", cancel_later, &cancel);
-  t0 = ds_clock_ns ();
+  /* A Stop (from the sink, as a page's button would, on the worker
+   * thread) once block 40 is done: the scan ends before the next block. */
   result = run_scan (ds_faultdisk_get_device (disk), FALSE, BLOCK, &seen, &cancel);
-  g_thread_join (g_steal_pointer (&thread));
 
   ck_assert (result->cancelled);
   ck_assert (!result->complete);
-  ck_assert (ds_clock_ns () - t0 < 2 * DS_NS_PER_SEC);
   data = result->data;
-  note ("stopped after %" PRIu64 " blocks", data->blocks_read);
-  ck_assert_uint_gt (data->blocks_read, 10);
-  ck_assert_uint_lt (data->blocks_read, DISK_BYTES / BLOCK);
+  ck_assert_uint_eq (data->blocks_read, 41);
   /* The blocks read are in the map, the rest is not. */
-  ck_assert_uint_ne (data->cells[0], DS_SCAN_UNREAD);
-  ck_assert_uint_eq (data->cells[data->geometry.n_cells - 1], DS_SCAN_UNREAD);
-  /* Block 8 (bad) was read before the stop: its range is there. */
-  ck_assert_uint_ge (data->bad.ranges->len, 1);
+  for (guint c = 0; c < data->geometry.n_cells; c++)
+    ck_assert_int_eq (data->cells[c] != DS_SCAN_UNREAD, c <= 40);
+  /* Block 8 (bad) was read before the stop: its exact range is kept. */
+  ck_assert_uint_eq (data->bad.ranges->len, 1);
+  ck_assert_uint_eq (g_array_index (data->bad.ranges, DsByteRange, 0).offset_bytes, bad[0].offset);
+  ck_assert_uint_eq (data->error_blocks, 1);
 }
 END_TEST
 
