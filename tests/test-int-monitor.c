@@ -20,7 +20,7 @@
 
 #define MiB (UINT64_C (1024) * 1024)
 #define RATE (16 * MiB)        /* fio --rate=16m: MiB/s */
-#define BLOCK (64 * 1024)
+#define BLOCK (1024 * 1024)   /* few I/Os: fio keeps its rate on a busy machine */
 
 #define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
 
@@ -31,7 +31,7 @@ start_fio (const char *dev,
   g_autofree char *filename = g_strdup_printf ("--filename=%s", dev);
   g_autofree char *runtime = g_strdup_printf ("--runtime=%s", seconds);
   const char *argv[] = {
-    "fio", "--name=busy", filename, "--rw=read", "--bs=64k", "--direct=1",
+    "fio", "--name=busy", filename, "--rw=read", "--bs=1m", "--direct=1",
     "--ioengine=psync", "--rate=16m", "--time_based", runtime, NULL,
   };
 
@@ -73,6 +73,16 @@ on_sample (const DsMonitorSample *sample,
   g_array_append_val (s->fio_rates, fio);
 }
 
+static gint
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a;
+  double y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
 START_TEST (test_monitor_sees_fio)
 {
   g_autofree char *dev = ds_test_loop_new (64 * MiB, TRUE);
@@ -109,9 +119,23 @@ START_TEST (test_monitor_sees_fio)
   dev_rate /= seen.device_rates->len;
   iops /= seen.iops->len;
   fio_rate /= seen.fio_rates->len;
-  ck_assert_msg (dev_rate > RATE * 0.8 && dev_rate < RATE * 1.2, "device %.2f MiB/s", dev_rate / MiB);
-  ck_assert_msg (iops > RATE / BLOCK * 0.8 && iops < RATE / BLOCK * 1.2, "%.0f IOPS", iops);
-  ck_assert_msg (fio_rate > RATE * 0.8 && fio_rate < RATE * 1.2, "fio %.2f MiB/s", fio_rate / MiB);
+  /* fio never goes above its rate; on a machine starved of CPU it may
+   * fall below it.  The device's rate and fio's own must agree. */
+  ck_assert_msg (dev_rate > RATE * 0.6 && dev_rate < RATE * 1.15, "device %.2f MiB/s", dev_rate / MiB);
+  ck_assert_msg (fio_rate > dev_rate * 0.85 && fio_rate < dev_rate * 1.15,
+                 "fio %.2f MiB/s, device %.2f MiB/s", fio_rate / MiB, dev_rate / MiB);
+  /* The block layer may split fio's 1 MiB reads (a loop device passes
+   * 512 KiB on): one or two device requests per read.  The median sample,
+   * as udev may probe the new device during the first. */
+  {
+    g_autoptr (GArray) sorted = g_array_copy (seen.iops);
+    double median;
+
+    g_array_sort (sorted, compare_doubles);
+    median = g_array_index (sorted, double, sorted->len / 2);
+    ck_assert_msg (median > dev_rate / BLOCK * 0.85 && median < dev_rate / (BLOCK / 2) * 1.15,
+                   "%.1f IOPS at %.2f MiB/s", median, dev_rate / MiB);
+  }
   ck_assert (seen.fio_has_device);
 
   g_array_unref (seen.device_rates);
@@ -158,7 +182,7 @@ START_TEST (test_cli_monitor_json_lines)
                        "fio") == 0)
           saw_fio = TRUE;
     }
-  ck_assert_msg (best > RATE * 0.7, "best %.2f MiB/s", best / MiB);
+  ck_assert_msg (best > RATE * 0.5, "best %.2f MiB/s", best / MiB);
   ck_assert (saw_fio);
 }
 END_TEST
