@@ -1,0 +1,38 @@
+/* ds-device-list.h: the block devices, kept up to date (a GListModel)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ds-device-item.h"
+
+G_BEGIN_DECLS
+
+#define DS_TYPE_DEVICE_LIST (ds_device_list_get_type ())
+G_DECLARE_FINAL_TYPE (DsDeviceList, ds_device_list, DS, DEVICE_LIST, GObject)
+
+/* Lists the devices now, then follows the kernel's uevents (a device
+ * attached or removed shows up by itself).  Items are DsDeviceItem. */
+DsDeviceList *ds_device_list_new            (void);
+/* Lists again, on a worker thread; "refreshed" follows on this thread. */
+void          ds_device_list_refresh        (DsDeviceList  *self);
+/* While frozen (a test runs, the drop-down is locked) the list does not
+ * change: refreshes wait, and the last one asked for runs on thaw. */
+void          ds_device_list_set_frozen     (DsDeviceList  *self,
+                                             gboolean       frozen);
+/* TRUE while a refresh replaces the items: selection changes seen then
+ * are the list's doing, not the user's. */
+gboolean      ds_device_list_is_refreshing  (DsDeviceList  *self);
+gboolean      ds_device_list_find           (DsDeviceList  *self,
+                                             const char    *path,
+                                             guint         *ret_position);
+/* Finds @path, resolving a symlink and adding a device the list does not
+ * have yet (a scripted --device can come before the uevent). */
+gboolean      ds_device_list_lookup         (DsDeviceList  *self,
+                                             const char    *path,
+                                             guint         *ret_position,
+                                             GError       **error);
+
+G_END_DECLS

@@ -1,0 +1,187 @@
+/* ds-session-files.c: a session's results on disk
+ *
+ * The text report and the JSON result of each kind, and opening a saved
+ * result: the file is parsed on a worker thread (a large one takes a
+ * while), and applied back on the session's thread only if no newer open
+ * and no run came in between.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ds-error.h"
+#include "ds-report.h"
+#include "ds-result-json.h"
+#include "ds-session-private.h"
+
+static const DsResult *
+require_result (DsSession    *self,
+                DsBenchKind   kind,
+                GError      **error)
+{
+  const DsResult *result = ds_session_get_result (self, kind);
+
+  if (result == NULL)
+    g_set_error_literal (error, DS_ERROR, DS_ERROR_INVALID, _("This page has no result yet."));
+
+  return result;
+}
+
+char *
+ds_session_get_report (DsSession    *self,
+                       DsBenchKind   kind,
+                       GError      **error)
+{
+  const DsResult *result;
+
+  g_return_val_if_fail (DS_IS_SESSION (self), NULL);
+
+  result = require_result (self, kind, error);
+  return result != NULL ? ds_report_text (result, self->units) : NULL;
+}
+
+gboolean
+ds_session_save_report (DsSession    *self,
+                        DsBenchKind   kind,
+                        const char   *path,
+                        GError      **error)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (DS_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  text = ds_session_get_report (self, kind, error);
+  return text != NULL && g_file_set_contents (path, text, -1, error);
+}
+
+gboolean
+ds_session_save_result (DsSession    *self,
+                        DsBenchKind   kind,
+                        const char   *path,
+                        GError      **error)
+{
+  const DsResult *result;
+
+  g_return_val_if_fail (DS_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  result = require_result (self, kind, error);
+  return result != NULL && ds_result_save (result, path, error);
+}
+
+/* ---- Opening ----------------------------------------------------------- */
+
+static void
+open_worker (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  const char *path = task_data;
+  GError *error = NULL;
+  DsResult *result = ds_result_load (path, &error);
+
+  if (result == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, (GDestroyNotify) ds_result_free);
+}
+
+/* Main thread: the file is parsed; apply it if nothing overtook it. */
+static void
+open_loaded_cb (GObject      *object,
+                GAsyncResult *async_result,
+                gpointer      user_data)
+{
+  DsSession *self = DS_SESSION (object);
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(DsResult) result = NULL;
+  GError *error = NULL;
+  guint generation = GPOINTER_TO_UINT (g_task_get_task_data (task));
+  DsBenchKind kind;
+
+  result = g_task_propagate_pointer (G_TASK (async_result), &error);
+  if (result == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  if (!_ds_session_open_is_current (self, generation))
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                               "overtaken by another result or a run");
+      return;
+    }
+
+  kind = result->kind;
+  if (kind >= DS_BENCH_N_KINDS)
+    {
+      g_task_return_new_error (task, DS_ERROR, DS_ERROR_CORRUPT, _("The result is of an unknown kind."));
+      return;
+    }
+
+  _ds_session_take_opened (self, g_steal_pointer (&result));
+
+  g_task_return_int (task, kind);
+}
+
+void
+ds_session_open_result_async (DsSession           *self,
+                              const char          *path,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) load = NULL;
+
+  g_return_if_fail (DS_IS_SESSION (self));
+  g_return_if_fail (path != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ds_session_open_result_async);
+
+  if (self->job != NULL)
+    {
+      g_task_return_new_error (task, DS_ERROR, DS_ERROR_BUSY, _("A test is running."));
+      return;
+    }
+
+  g_task_set_task_data (task, GUINT_TO_POINTER (_ds_session_next_open (self)), NULL);
+
+  /* The loader is strict and bounded, but a large file still takes a
+   * while to parse: not on the main thread. */
+  load = g_task_new (self, cancellable, open_loaded_cb, g_steal_pointer (&task));
+  g_task_set_source_tag (load, open_worker);
+  g_task_set_name (load, "[diskscope] open result");
+  g_task_set_task_data (load, g_strdup (path), g_free);
+  g_task_run_in_thread (load, open_worker);
+}
+
+DsBenchKind
+ds_session_open_result_finish (DsSession     *self,
+                               GAsyncResult  *result,
+                               GError       **error)
+{
+  GError *local = NULL;
+  gssize kind;
+
+  g_return_val_if_fail (DS_IS_SESSION (self), DS_BENCH_N_KINDS);
+  g_return_val_if_fail (g_task_is_valid (result, self), DS_BENCH_N_KINDS);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == ds_session_open_result_async,
+                        DS_BENCH_N_KINDS);
+
+  kind = g_task_propagate_int (G_TASK (result), &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return DS_BENCH_N_KINDS;
+    }
+
+  return (DsBenchKind) kind;
+}

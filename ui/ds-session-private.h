@@ -1,0 +1,42 @@
+/* ds-session-private.h: what the session's files share
+ *
+ * ds-session.c runs the tests and keeps the results; ds-session-files.c
+ * saves, reports and opens them.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "ds-job.h"
+#include "ds-session.h"
+
+G_BEGIN_DECLS
+
+struct _DsSession
+{
+  GObject      parent_instance;
+
+  GSettings   *settings;
+  DsUnits      units;
+  unsigned     accuracy;          /* 0: from the settings */
+
+  DsJob       *job;               /* the run in progress, or NULL */
+  DsBenchKind  job_kind;
+  DsResult    *results[DS_BENCH_N_KINDS];
+  char        *last_error;        /* of the last run, NULL if none */
+
+  /* Bumped by every open and every run: an open that comes back with an
+   * older number was overtaken and is dropped. */
+  guint        open_generation;
+};
+
+/* Opening: each open takes a number; its result is applied only while
+ * that number is the last one given and no run has started. */
+guint    _ds_session_next_open       (DsSession *self);
+gboolean _ds_session_open_is_current (DsSession *self,
+                                      guint      generation);
+/* Makes @result (taken) its kind's result and says so ("result-opened"). */
+void     _ds_session_take_opened     (DsSession *self,
+                                      DsResult  *result);
+
+G_END_DECLS
