@@ -12,7 +12,9 @@
 
 #include "ds-bench-transfer.h"
 #include "ds-benchmark-page.h"
+#include "ds-dots-layer.h"
 #include "ds-graph.h"
+#include "ds-line-layer.h"
 #include "ds-page.h"
 #include "ds-series.h"
 
@@ -34,6 +36,9 @@ struct _DsBenchmarkPage
   GtkInfoBar      *error_bar;
   GtkLabel        *error_label;
   DsGraph         *graph;
+  DsGraphLayer    *read_layer;
+  DsGraphLayer    *write_layer;
+  DsGraphLayer    *access_layer;
   GtkToggleButton *read_button;
   GtkToggleButton *write_button;
   GtkLabel        *min_label;
@@ -345,12 +350,17 @@ ds_benchmark_page_class_init (DsBenchmarkPageClass *klass)
   object_class->dispose = ds_benchmark_page_dispose;
 
   g_type_ensure (DS_TYPE_GRAPH);
+  g_type_ensure (DS_TYPE_LINE_LAYER);
+  g_type_ensure (DS_TYPE_DOTS_LAYER);
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "ui/ds-benchmark-page.ui");
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_bind_template_child (widget_class, DsBenchmarkPage, error_bar);
   gtk_widget_class_bind_template_child (widget_class, DsBenchmarkPage, error_label);
   gtk_widget_class_bind_template_child (widget_class, DsBenchmarkPage, graph);
+  gtk_widget_class_bind_template_child (widget_class, DsBenchmarkPage, read_layer);
+  gtk_widget_class_bind_template_child (widget_class, DsBenchmarkPage, write_layer);
+  gtk_widget_class_bind_template_child (widget_class, DsBenchmarkPage, access_layer);
   gtk_widget_class_bind_template_child (widget_class, DsBenchmarkPage, read_button);
   gtk_widget_class_bind_template_child (widget_class, DsBenchmarkPage, write_button);
   gtk_widget_class_bind_template_child (widget_class, DsBenchmarkPage, min_label);
@@ -372,7 +382,7 @@ ds_benchmark_page_init (DsBenchmarkPage *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  ds_graph_set_read (self->graph, self->read);
-  ds_graph_set_write (self->graph, self->write);
-  ds_graph_set_access (self->graph, self->access);
+  ds_graph_layer_set_series (self->read_layer, self->read);
+  ds_graph_layer_set_series (self->write_layer, self->write);
+  ds_graph_layer_set_series (self->access_layer, self->access);
 }

@@ -12,6 +12,7 @@
 #include "ds-bench-block-size.h"
 #include "ds-block-size-page.h"
 #include "ds-graph.h"
+#include "ds-line-layer.h"
 #include "ds-page.h"
 #include "ds-series.h"
 
@@ -34,6 +35,8 @@ struct _DsBlockSizePage
   GtkLabel        *error_label;
   GtkStack        *stack;
   DsGraph         *graph;
+  DsGraphLayer    *read_layer;
+  DsGraphLayer    *write_layer;
   GtkToggleButton *read_button;
   GtkToggleButton *write_button;
   GtkGrid         *table;
@@ -232,6 +235,7 @@ ds_block_size_page_class_init (DsBlockSizePageClass *klass)
   object_class->dispose = ds_block_size_page_dispose;
 
   g_type_ensure (DS_TYPE_GRAPH);
+  g_type_ensure (DS_TYPE_LINE_LAYER);
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "ui/ds-block-size-page.ui");
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -239,6 +243,8 @@ ds_block_size_page_class_init (DsBlockSizePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DsBlockSizePage, error_label);
   gtk_widget_class_bind_template_child (widget_class, DsBlockSizePage, stack);
   gtk_widget_class_bind_template_child (widget_class, DsBlockSizePage, graph);
+  gtk_widget_class_bind_template_child (widget_class, DsBlockSizePage, read_layer);
+  gtk_widget_class_bind_template_child (widget_class, DsBlockSizePage, write_layer);
   gtk_widget_class_bind_template_child (widget_class, DsBlockSizePage, read_button);
   gtk_widget_class_bind_template_child (widget_class, DsBlockSizePage, write_button);
   gtk_widget_class_bind_template_child (widget_class, DsBlockSizePage, table);
@@ -257,8 +263,8 @@ ds_block_size_page_init (DsBlockSizePage *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  ds_graph_set_read (self->graph, self->read);
-  ds_graph_set_write (self->graph, self->write);
+  ds_graph_layer_set_series (self->read_layer, self->read);
+  ds_graph_layer_set_series (self->write_layer, self->write);
 
   ds_table_set_headings (self->table, headings);
   for (guint i = 0; i < DS_BLOCK_SIZE_N_SIZES; i++, size <<= 1)

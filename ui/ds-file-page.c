@@ -15,6 +15,7 @@
 #include "ds-bench-file.h"
 #include "ds-file-page.h"
 #include "ds-graph.h"
+#include "ds-line-layer.h"
 #include "ds-page.h"
 #include "ds-series.h"
 
@@ -45,6 +46,8 @@ struct _DsFilePage
   AdwActionRow         *folder_row;
   GtkLabel             *size_label;
   DsGraph              *graph;
+  DsGraphLayer         *read_layer;
+  DsGraphLayer         *write_layer;
   GtkGrid              *table;
   GtkLabel             *status_label;
 };
@@ -409,6 +412,7 @@ ds_file_page_class_init (DsFilePageClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (DS_TYPE_GRAPH);
+  g_type_ensure (DS_TYPE_LINE_LAYER);
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "ui/ds-file-page.ui");
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -418,6 +422,8 @@ ds_file_page_class_init (DsFilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DsFilePage, folder_row);
   gtk_widget_class_bind_template_child (widget_class, DsFilePage, size_label);
   gtk_widget_class_bind_template_child (widget_class, DsFilePage, graph);
+  gtk_widget_class_bind_template_child (widget_class, DsFilePage, read_layer);
+  gtk_widget_class_bind_template_child (widget_class, DsFilePage, write_layer);
   gtk_widget_class_bind_template_child (widget_class, DsFilePage, table);
   gtk_widget_class_bind_template_child (widget_class, DsFilePage, status_label);
   gtk_widget_class_bind_template_callback (widget_class, error_bar_response_cb);
@@ -440,8 +446,8 @@ ds_file_page_init (DsFilePage *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  ds_graph_set_read (self->graph, self->read);
-  ds_graph_set_write (self->graph, self->write);
+  ds_graph_layer_set_series (self->read_layer, self->read);
+  ds_graph_layer_set_series (self->write_layer, self->write);
   update_size_label (self);
 
   ds_table_set_headings (self->table, headings);

@@ -1,51 +1,49 @@
-/* ds-graph.c: the transfer-rate / access-time / block-size plot
+/* ds-graph.c: a plot of layers over shared axes
  *
- * The graph only scales and draws: the numbers live in DsSeries objects
- * (sysprof's line layer over its xy series).  Everything is drawn in
- * snapshot() through cairo, with colours from the theme so dark and
- * high-contrast modes work.
+ * The graph owns the frame: the plot area, the scales (round numbers just
+ * above what the layers need), grid, tick labels and axis titles with
+ * their units (ds-graph-axes.c), the legend and the theme's colours.  Its
+ * layers (DsGraphLayer: ds-line-layer.c, ds-dots-layer.c…) each draw one
+ * series inside it, as sysprof's chart draws its line and column layers;
+ * the numbers live in DsSeries objects.  Everything is drawn in snapshot()
+ * through cairo, with colours looked up in the theme so dark and
+ * high-contrast styles work.  ds-graph-layer.h says how to add a layer.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include <glib/gi18n.h>
-#include <math.h>
+#include "ds-graph-private.h"
+#include "ds-ui-enums.h"
 
-#include "ds-graph.h"
-
-/* Room for the axis labels around the plot area, in pixels. */
-#define MARGIN_LEFT   64
-#define MARGIN_RIGHT  64
-#define MARGIN_TOP    28
-#define MARGIN_BOTTOM 40
-
-/* HD Tune's block-size sweep: 0.5 KB (2^9) to 8 MB (2^23). */
-#define BLOCK_LOG2_MIN 9
-#define BLOCK_LOG2_MAX 23
+/* Room for the axis labels around the plot area, in pixels; without a
+ * right axis, only room for the last x label. */
+#define MARGIN_LEFT       64
+#define MARGIN_RIGHT      64
+#define MARGIN_RIGHT_BARE 24
+#define MARGIN_TOP        28
+#define MARGIN_BOTTOM     40
 
 struct _DsGraph
 {
   GtkWidget    parent_instance;
 
-  DsSeries    *read;
-  DsSeries    *write;
-  DsSeries    *access;
-  /* Scatter mode: one cloud per group (Random Access: per transfer size),
-   * each in its own colour with its own legend entry. */
-  GPtrArray   *groups;            /* DsSeries */
-  GStrv        group_labels;
-
-  DsGraphMode  mode;
-  DsUnits      units;
-  double       x_max;
+  GPtrArray   *layers;              /* DsGraphLayer, in legend order */
+  DsGraphAxes  axes;
 };
 
-G_DEFINE_FINAL_TYPE (DsGraph, ds_graph, GTK_TYPE_WIDGET)
+static void buildable_iface_init (GtkBuildableIface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (DsGraph, ds_graph, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_BUILDABLE, buildable_iface_init))
+
+static GtkBuildableIface *parent_buildable_iface;
 
 enum {
   PROP_0,
-  PROP_MODE,
+  PROP_X_AXIS,
+  PROP_Y_AXIS,
+  PROP_Y2_AXIS,
   PROP_UNITS,
   PROP_X_MAX,
   N_PROPS
@@ -53,316 +51,17 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-GType
-ds_graph_mode_get_type (void)
-{
-  static gsize type_id;
+/* ---- Drawing ----------------------------------------------------------- */
 
-  if (g_once_init_enter (&type_id))
-    {
-      static const GEnumValue values[] = {
-        { DS_GRAPH_TRANSFER, "DS_GRAPH_TRANSFER", "transfer" },
-        { DS_GRAPH_SCATTER, "DS_GRAPH_SCATTER", "scatter" },
-        { DS_GRAPH_BLOCK_SIZE, "DS_GRAPH_BLOCK_SIZE", "block-size" },
-        { 0, NULL, NULL }
-      };
-      GType type = g_enum_register_static ("DsGraphMode", values);
-
-      g_once_init_leave (&type_id, type);
-    }
-
-  return type_id;
-}
-
-/* 1, 2, 2.5, 5 × 10^n: the smallest "round" step that gives at most
- * @max_ticks intervals over [0, @max]. */
-static double
-nice_step (double max,
-           int    max_ticks)
-{
-  static const double mantissas[] = { 1, 2, 2.5, 5, 10 };
-  double raw, magnitude;
-
-  if (!(max > 0))
-    return 1;
-
-  raw = max / max_ticks;
-  magnitude = pow (10, floor (log10 (raw)));
-
-  for (guint i = 0; i < G_N_ELEMENTS (mantissas); i++)
-    if (mantissas[i] * magnitude >= raw)
-      return mantissas[i] * magnitude;
-
-  return 10 * magnitude;
-}
-
-static void
-lookup_color (GtkWidget  *widget,
-              const char *name,
-              const char *fallback,
-              GdkRGBA    *ret_color)
-{
-  GtkStyleContext *context = gtk_widget_get_style_context (widget);
-
-  if (!gtk_style_context_lookup_color (context, name, ret_color))
-    gdk_rgba_parse (ret_color, fallback);
-}
-
-static void
-draw_text (GtkWidget  *widget,
-           cairo_t    *cr,
-           const char *text,
-           double      x,
-           double      y,
-           double      x_align,   /* 0 left, 0.5 centre, 1 right of x */
-           double      y_align)
-{
-  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
-  int width, height;
-
-  pango_layout_get_pixel_size (layout, &width, &height);
-  cairo_move_to (cr, round (x - width * x_align), round (y - height * y_align));
-  pango_cairo_show_layout (cr, layout);
-}
-
-typedef struct {
-  double left, top, width, height;   /* the plot area */
-  double x_min, x_max;               /* data units (bytes, or log2 bytes) */
-  double y_max;                      /* left axis, display units */
-  double y2_max;                     /* right axis, ms */
-  gboolean log_x;
-} Plot;
-
-static inline double
-plot_x (const Plot *plot,
-        double      x)
-{
-  if (plot->log_x)
-    x = log2 (MAX (x, 1));
-
-  return plot->left + (x - plot->x_min) / (plot->x_max - plot->x_min) * plot->width;
-}
-
-static inline double
-plot_y (const Plot *plot,
-        double      max,
-        double      y)
-{
-  return plot->top + plot->height - CLAMP (y / max, 0, 1) * plot->height;
-}
-
-static double
-rate_divisor (DsUnits units)
-{
-  return units == DS_UNITS_MIB ? 1024.0 * 1024.0 : 1e6;
-}
-
-static char *
-format_block_label (double log2_bytes)
-{
-  double bytes = exp2 (log2_bytes);
-
-  /* "0.5K" … "512K", "1M" … "8M": the unit on each tick, as the table
-   * names the sizes. */
-  if (bytes < 1024 * 1024)
-    return g_strdup_printf ("%gK", bytes / 1024);
-  return g_strdup_printf ("%gM", bytes / (1024 * 1024));
-}
-
-static void
-draw_line_series (DsGraph       *self,
-                  cairo_t       *cr,
-                  const Plot    *plot,
-                  DsSeries      *series,
-                  const GdkRGBA *color,
-                  double         divisor,
-                  gboolean       fill)
-{
-  const DsSeriesPoint *points;
-  guint n_points;
-  gboolean pen_down = FALSE;
-  double first_x = 0, last_x = 0;
-  double bottom = plot->top + plot->height;
-
-  if (series == NULL || (n_points = ds_series_get_n_points (series)) == 0)
-    return;
-
-  points = ds_series_get_points (series);
-
-  /* The curve, broken where a point failed. */
-  cairo_new_path (cr);
-  for (guint i = 0; i < n_points; i++)
-    {
-      double x, y;
-
-      if (points[i].error != 0)
-        {
-          pen_down = FALSE;
-          continue;
-        }
-
-      x = plot_x (plot, points[i].x);
-      y = plot_y (plot, plot->y_max, points[i].y / divisor);
-
-      if (!pen_down)
-        {
-          cairo_move_to (cr, x, y);
-          if (first_x == 0 && last_x == 0)
-            first_x = x;
-        }
-      else
-        cairo_line_to (cr, x, y);
-
-      pen_down = TRUE;
-      last_x = x;
-    }
-
-  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  cairo_set_line_width (cr, 2);
-  gdk_cairo_set_source_rgba (cr, color);
-
-  if (fill && n_points > 1)
-    {
-      /* A light wash under the curve (only for one unbroken run). */
-      cairo_path_t *path = cairo_copy_path (cr);
-
-      cairo_stroke (cr);
-
-      cairo_append_path (cr, path);
-      cairo_path_destroy (path);
-      cairo_line_to (cr, last_x, bottom);
-      cairo_line_to (cr, first_x, bottom);
-      cairo_close_path (cr);
-      cairo_set_source_rgba (cr, color->red, color->green, color->blue,
-                             color->alpha * 0.15);
-      cairo_fill (cr);
-    }
-  else
-    cairo_stroke (cr);
-
-  /* A single point has no line: show it as a dot. */
-  if (n_points == 1 && points[0].error == 0)
-    {
-      gdk_cairo_set_source_rgba (cr, color);
-      cairo_arc (cr, plot_x (plot, points[0].x),
-                 plot_y (plot, plot->y_max, points[0].y / divisor), 3, 0, 2 * G_PI);
-      cairo_fill (cr);
-    }
-}
-
-static void
-draw_error_ticks (DsGraph       *self,
-                  cairo_t       *cr,
-                  const Plot    *plot,
-                  DsSeries      *series,
-                  const GdkRGBA *color)
-{
-  const DsSeriesPoint *points;
-  guint n_points;
-  double bottom = plot->top + plot->height;
-
-  if (series == NULL || (n_points = ds_series_get_n_points (series)) == 0)
-    return;
-
-  points = ds_series_get_points (series);
-
-  for (guint i = 0; i < n_points; i++)
-    {
-      double x;
-
-      if (points[i].error == 0)
-        continue;
-
-      x = round (plot_x (plot, points[i].x)) + 0.5;
-
-      /* A faint band over the whole height, and a strong tick at the axis. */
-      cairo_set_source_rgba (cr, color->red, color->green, color->blue, 0.25);
-      cairo_rectangle (cr, x - 1.5, plot->top, 3, plot->height);
-      cairo_fill (cr);
-
-      gdk_cairo_set_source_rgba (cr, color);
-      cairo_set_line_width (cr, 2);
-      cairo_move_to (cr, x, bottom + 6);
-      cairo_line_to (cr, x, bottom - 12);
-      cairo_stroke (cr);
-    }
-}
-
-/* Thousands of dots: set pixels in an image surface and paint it once,
- * instead of filling thousands of antialiased rectangles (which costs
- * milliseconds a frame at 10 000 dots). */
-static void
-draw_dots (DsGraph       *self,
-           cairo_t       *cr,
-           const Plot    *plot,
-           DsSeries      *series,
-           const GdkRGBA *color,
-           double         max)
-{
-  const DsSeriesPoint *points;
-  cairo_surface_t *surface;
-  guint n_points;
-  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
-  int width, height, stride, size;
-  guint32 pixel;
-  guint8 *data;
-
-  if (series == NULL || (n_points = ds_series_get_n_points (series)) == 0)
-    return;
-
-  width = (int) ceil (plot->width * scale);
-  height = (int) ceil (plot->height * scale);
-  if (width <= 0 || height <= 0)
-    return;
-
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
-    {
-      cairo_surface_destroy (surface);
-      return;
-    }
-
-  cairo_surface_flush (surface);
-  data = cairo_image_surface_get_data (surface);
-  stride = cairo_image_surface_get_stride (surface);
-
-  /* Premultiplied ARGB in native byte order, as cairo wants it. */
-  pixel = ((guint32) (color->alpha * 255) << 24) |
-          ((guint32) (color->red * color->alpha * 255) << 16) |
-          ((guint32) (color->green * color->alpha * 255) << 8) |
-          ((guint32) (color->blue * color->alpha * 255));
-
-  /* Smaller dots when there are many, so the cloud keeps its shape. */
-  size = (n_points > 2000 ? 2 : 3) * scale;
-
-  points = ds_series_get_points (series);
-  for (guint i = 0; i < n_points; i++)
-    {
-      int x = (int) ((plot_x (plot, points[i].x) - plot->left) * scale) - size / 2;
-      int y = MAX ((int) ((plot_y (plot, max, points[i].y * 1000) - plot->top) * scale) - size / 2, 0);
-      int x1 = MIN (x + size, width), y1 = MIN (y + size, height);
-
-      for (int row = MAX (y, 0); row < y1; row++)
-        {
-          guint32 *line = (guint32 *) (gpointer) (data + (gsize) row * stride);
-
-          for (int column = MAX (x, 0); column < x1; column++)
-            line[column] = pixel;
-        }
-    }
-
-  cairo_surface_mark_dirty (surface);
-  cairo_surface_set_device_scale (surface, scale, scale);
-  cairo_set_source_surface (cr, surface, plot->left, plot->top);
-  cairo_paint (cr);
-  cairo_surface_destroy (surface);
-}
-
-/* GNOME's palette (libadwaita's named colours), one per scatter group. */
+/* Fallbacks for the named colours of libadwaita's stylesheet. */
 static const struct {
   const char *name;
   const char *fallback;
-} group_palette[] = {
+} named_colors[] = {
+  { "accent_color", "#1c71d8" },
+  { "success_color", "#26a269" },
+  { "warning_color", "#e5a50a" },
+  { "error_color", "#c01c28" },
   { "blue_3", "#3584e4" },
   { "green_5", "#26a269" },
   { "yellow_5", "#e5a50a" },
@@ -372,41 +71,88 @@ static const struct {
   { "brown_3", "#986a44" },
 };
 
-static void
-group_color (GtkWidget *widget,
-             guint      index,
-             GdkRGBA   *ret_color)
-{
-  guint i = index % G_N_ELEMENTS (group_palette);
+/* GNOME's palette, one colour per layer that needs its own. */
+static const char *const palette[] = {
+  "blue_3", "green_5", "yellow_5", "red_3", "purple_3", "orange_4", "brown_3",
+};
 
-  lookup_color (widget, group_palette[i].name, group_palette[i].fallback, ret_color);
+const char *
+ds_graph_palette_color (guint index)
+{
+  return palette[index % G_N_ELEMENTS (palette)];
 }
 
 static void
-draw_legend (DsGraph    *self,
-             cairo_t    *cr,
-             const Plot *plot,
-             const char *const *labels,
-             const GdkRGBA *const *colors,
-             guint       n_items,
-             const GdkRGBA *text)
+lookup_color (GtkWidget  *widget,
+              const char *name,
+              GdkRGBA    *ret_color)
 {
+  GtkStyleContext *context = gtk_widget_get_style_context (widget);
+
+  if (gtk_style_context_lookup_color (context, name, ret_color))
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (named_colors); i++)
+    if (g_strcmp0 (named_colors[i].name, name) == 0 &&
+        gdk_rgba_parse (ret_color, named_colors[i].fallback))
+      return;
+
+  gtk_style_context_get_color (context, ret_color);
+}
+
+static gboolean
+in_legend (DsGraph      *self,
+           DsGraphLayer *layer,
+           gboolean      graph_empty)
+{
+  if (ds_graph_layer_get_title (layer) == NULL)
+    return FALSE;
+
+  switch (ds_graph_layer_get_legend (layer))
+    {
+    case DS_GRAPH_LEGEND_DRAWN:
+      return ds_graph_layer_has_points (layer);
+    case DS_GRAPH_LEGEND_DRAWN_OR_EMPTY:
+      return graph_empty || ds_graph_layer_has_points (layer);
+    case DS_GRAPH_LEGEND_ALWAYS:
+    default:
+      return TRUE;
+    }
+}
+
+/* Above the plot on the right, in the order the layers were added. */
+static void
+draw_legend (DsGraph           *self,
+             cairo_t           *cr,
+             const DsGraphPlot *plot,
+             const GdkRGBA     *colors,
+             const GdkRGBA     *text_color)
+{
+  gboolean graph_empty = TRUE;
   double x = plot->left + plot->width;
 
-  for (guint i = n_items; i-- > 0;)
+  for (guint i = 0; i < self->layers->len; i++)
+    if (ds_graph_layer_has_points (self->layers->pdata[i]))
+      graph_empty = FALSE;
+
+  for (guint i = self->layers->len; i-- > 0;)
     {
-      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self),
-                                                                      labels[i]);
+      DsGraphLayer *layer = self->layers->pdata[i];
+      g_autoptr(PangoLayout) layout = NULL;
       int width, height;
 
+      if (!in_legend (self, layer, graph_empty))
+        continue;
+
+      layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), ds_graph_layer_get_title (layer));
       pango_layout_get_pixel_size (layout, &width, &height);
       x -= width;
-      gdk_cairo_set_source_rgba (cr, text);
+      gdk_cairo_set_source_rgba (cr, text_color);
       cairo_move_to (cr, x, plot->top - height - 6);
       pango_cairo_show_layout (cr, layout);
 
       x -= 16;
-      gdk_cairo_set_source_rgba (cr, colors[i]);
+      gdk_cairo_set_source_rgba (cr, &colors[i]);
       cairo_rectangle (cr, x, plot->top - height / 2.0 - 6 - 5, 10, 10);
       cairo_fill (cr);
       x -= 16;
@@ -420,255 +166,53 @@ ds_graph_snapshot (GtkWidget   *widget,
   DsGraph *self = (DsGraph *) widget;
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
-  GdkRGBA fg, read_color, write_color, access_color, error_color;
-  GdkRGBA grid_color, text_color;
-  double divisor = rate_divisor (self->units);
-  const char *rate_unit = self->units == DS_UNITS_MIB ? _("MiB/s") : _("MB/s");
-  double y_step, y2_step = 0, x_step;
-  gboolean right_axis;
+  gboolean right_axis = self->axes.y[DS_GRAPH_SIDE_RIGHT] != DS_GRAPH_AXIS_NONE;
+  g_autofree GdkRGBA *colors = NULL;
+  GdkRGBA fg, grid_color, text_color;
+  DsGraphSteps steps;
+  DsGraphPlot plot;
   cairo_t *cr;
-  Plot plot;
 
   if (width <= MARGIN_LEFT + MARGIN_RIGHT || height <= MARGIN_TOP + MARGIN_BOTTOM)
     return;
 
+  plot = (DsGraphPlot) {
+    .left = MARGIN_LEFT,
+    .top = MARGIN_TOP,
+    .width = width - MARGIN_LEFT - (right_axis ? MARGIN_RIGHT : MARGIN_RIGHT_BARE),
+    .height = height - MARGIN_TOP - MARGIN_BOTTOM,
+    .scale_factor = gtk_widget_get_scale_factor (widget),
+  };
+  _ds_graph_axes_scale (&self->axes, self->layers, &plot, &steps);
+
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  lookup_color (widget, "accent_color", "#1c71d8", &read_color);
-  lookup_color (widget, "success_color", "#26a269", &write_color);
-  lookup_color (widget, "warning_color", "#e5a50a", &access_color);
-  lookup_color (widget, "error_color", "#c01c28", &error_color);
+  lookup_color (widget, "error_color", &plot.error_color);
   grid_color = fg;
   grid_color.alpha *= 0.12;
   text_color = fg;
   text_color.alpha *= 0.75;
-
-  right_axis = self->mode == DS_GRAPH_TRANSFER;
-
-  plot = (Plot) {
-    .left = MARGIN_LEFT,
-    .top = MARGIN_TOP,
-    .width = width - MARGIN_LEFT - (right_axis ? MARGIN_RIGHT : 24),
-    .height = height - MARGIN_TOP - MARGIN_BOTTOM,
-  };
-
-  /* Scales: round numbers just above the largest value seen. */
-  if (self->mode == DS_GRAPH_BLOCK_SIZE)
-    {
-      plot.log_x = TRUE;
-      plot.x_min = BLOCK_LOG2_MIN;
-      plot.x_max = BLOCK_LOG2_MAX;
-      x_step = 1;
-    }
-  else
-    {
-      double x_max = self->x_max;
-
-      if (!(x_max > 0))
-        {
-          x_max = MAX (self->read ? ds_series_get_max_x (self->read) : 0,
-                       self->access ? ds_series_get_max_x (self->access) : 0);
-          x_max = MAX (x_max, 1e9);
-        }
-      plot.x_min = 0;
-      plot.x_max = x_max;
-      x_step = nice_step (x_max / 1e9, 10) * 1e9;
-    }
-
-  if (self->mode == DS_GRAPH_SCATTER)
-    {
-      double max_ms = self->access ? ds_series_get_max_y (self->access) * 1000 : 0;
-
-      /* As the Benchmark page's dots: scaled to the bulk (99 % of each
-       * transfer size's accesses, doubled), the rare slow one on the top
-       * edge. */
-      for (guint i = 0; self->groups != NULL && i < self->groups->len; i++)
-        {
-          DsSeries *group = self->groups->pdata[i];
-          double group_ms = ds_series_get_max_y (group) * 1000;
-
-          if (ds_series_get_n_points (group) >= 100)
-            group_ms = MIN (group_ms, ds_series_get_y_percentile (group, 99.0) * 1000 * 2);
-          max_ms = MAX (max_ms, group_ms);
-        }
-
-      y_step = nice_step (MAX (max_ms, 1), 8);
-      plot.y_max = ceil (MAX (max_ms, 1) / y_step) * y_step;
-    }
-  else
-    {
-      double max_rate = 0;
-
-      if (self->read != NULL)
-        max_rate = MAX (max_rate, ds_series_get_max_y (self->read) / divisor);
-      if (self->write != NULL)
-        max_rate = MAX (max_rate, ds_series_get_max_y (self->write) / divisor);
-      max_rate = MAX (max_rate * 1.05, 10);
-
-      y_step = nice_step (max_rate, 8);
-      plot.y_max = ceil (max_rate / y_step) * y_step;
-    }
-
-  if (right_axis)
-    {
-      /* Scaled to the bulk of the dots, not to the one slowest access: a
-       * single 4 ms hiccup among 60 µs reads would press every other dot
-       * onto the axis.  Dots above the top are drawn on the top edge. */
-      double max_ms = self->access ? ds_series_get_max_y (self->access) * 1000 : 0;
-      guint n_ticks = (guint) round (plot.y_max / y_step);
-
-      if (self->access != NULL && ds_series_get_n_points (self->access) >= 100)
-        max_ms = MIN (max_ms, ds_series_get_y_percentile (self->access, 99.0) * 1000 * 2);
-
-      /* Same number of intervals as the left axis, so the grid is shared. */
-      max_ms = MAX (max_ms * 1.05, 0.1);
-      y2_step = nice_step (max_ms, n_ticks);
-      while (y2_step * n_ticks < max_ms)
-        y2_step = nice_step (y2_step * n_ticks * 1.01, n_ticks);
-      plot.y2_max = y2_step * n_ticks;
-    }
+  colors = g_new0 (GdkRGBA, self->layers->len + 1);
+  for (guint i = 0; i < self->layers->len; i++)
+    lookup_color (widget, ds_graph_layer_get_color (self->layers->pdata[i]), &colors[i]);
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
 
-  /* Grid and tick labels. */
-  cairo_set_line_width (cr, 1);
-  for (guint i = 0; i * y_step <= plot.y_max * 1.0001; i++)
-    {
-      double v = i * y_step;
-      double y = round (plot_y (&plot, plot.y_max, v)) + 0.5;
-      g_autofree char *label = g_strdup_printf ("%g", v);
+  _ds_graph_axes_draw (&self->axes, widget, cr, &plot, &steps, &grid_color, &text_color);
 
-      gdk_cairo_set_source_rgba (cr, &grid_color);
-      cairo_move_to (cr, plot.left, y);
-      cairo_line_to (cr, plot.left + plot.width, y);
-      cairo_stroke (cr);
-
-      gdk_cairo_set_source_rgba (cr, &text_color);
-      draw_text (widget, cr, label, plot.left - 8, y, 1, 0.5);
-
-      if (right_axis)
-        {
-          g_autofree char *label2 = g_strdup_printf ("%g", i * y2_step);
-
-          draw_text (widget, cr, label2, plot.left + plot.width + 8, y, 0, 0.5);
-        }
-    }
-
-  for (double v = plot.x_min; v <= plot.x_max * 1.0001; v += x_step)
-    {
-      double x = round (plot.left + (v - plot.x_min) / (plot.x_max - plot.x_min) * plot.width) + 0.5;
-      g_autofree char *label = NULL;
-
-      if (plot.log_x)
-        label = format_block_label (v);
-      else
-        label = g_strdup_printf ("%g", v / 1e9);
-
-      gdk_cairo_set_source_rgba (cr, &grid_color);
-      cairo_move_to (cr, x, plot.top);
-      cairo_line_to (cr, x, plot.top + plot.height);
-      cairo_stroke (cr);
-
-      gdk_cairo_set_source_rgba (cr, &text_color);
-      draw_text (widget, cr, label, x, plot.top + plot.height + 6, 0.5, 0);
-    }
-
-  /* Axis titles with their units. */
-  gdk_cairo_set_source_rgba (cr, &text_color);
-  draw_text (widget, cr,
-             plot.log_x ? _("Block size") : _("Position (GB)"),
-             plot.left + plot.width / 2, height - 2, 0.5, 1);
-  draw_text (widget, cr,
-             self->mode == DS_GRAPH_SCATTER ? _("ms") : rate_unit,
-             plot.left - 8, plot.top - 8, 1, 1);
-  if (right_axis)
-    draw_text (widget, cr, _("ms"), plot.left + plot.width + 8, plot.top - 8, 0, 1);
-
-  /* The frame. */
-  gdk_cairo_set_source_rgba (cr, &grid_color);
-  cairo_rectangle (cr, plot.left + 0.5, plot.top + 0.5, plot.width - 1, plot.height - 1);
-  cairo_stroke (cr);
-
-  /* Data, clipped to the plot area. */
+  /* Data, clipped to the plot area (a little above and below it, so a
+   * curve on the top or bottom edge keeps its full width); the first
+   * layer on top. */
   cairo_save (cr);
   cairo_rectangle (cr, plot.left, plot.top - 4, plot.width, plot.height + 8);
   cairo_clip (cr);
-
-  switch (self->mode)
-    {
-    case DS_GRAPH_TRANSFER:
-      draw_dots (self, cr, &plot, self->access, &access_color, plot.y2_max);
-      draw_line_series (self, cr, &plot, self->write, &write_color, divisor, TRUE);
-      draw_line_series (self, cr, &plot, self->read, &read_color, divisor, TRUE);
-      break;
-
-    case DS_GRAPH_SCATTER:
-      draw_dots (self, cr, &plot, self->access, &access_color, plot.y_max);
-      /* The last group first: the small transfers' quick accesses, dense
-       * near the axis, stay on top. */
-      for (guint i = self->groups ? self->groups->len : 0; i-- > 0;)
-        {
-          GdkRGBA color;
-
-          group_color (widget, i, &color);
-          draw_dots (self, cr, &plot, self->groups->pdata[i], &color, plot.y_max);
-        }
-      break;
-
-    case DS_GRAPH_BLOCK_SIZE:
-      draw_line_series (self, cr, &plot, self->read, &read_color, divisor, FALSE);
-      draw_line_series (self, cr, &plot, self->write, &write_color, divisor, FALSE);
-      break;
-
-    default:
-      g_assert_not_reached ();
-    }
-
+  for (guint i = self->layers->len; i-- > 0;)
+    ds_graph_layer_draw (self->layers->pdata[i], cr, &plot, &colors[i]);
   cairo_restore (cr);
 
-  draw_error_ticks (self, cr, &plot, self->read, &error_color);
-  draw_error_ticks (self, cr, &plot, self->write, &error_color);
+  for (guint i = 0; i < self->layers->len; i++)
+    ds_graph_layer_draw_over (self->layers->pdata[i], cr, &plot);
 
-  /* Legend, above the plot on the right. */
-  {
-    guint n_groups = self->mode == DS_GRAPH_SCATTER && self->groups ? self->groups->len : 0;
-    g_autofree const char **labels = g_new0 (const char *, 3 + n_groups);
-    g_autofree const GdkRGBA **colors = g_new0 (const GdkRGBA *, 3 + n_groups);
-    g_autofree GdkRGBA *group_colors = g_new0 (GdkRGBA, n_groups + 1);
-    guint n = 0;
-
-    if (self->mode != DS_GRAPH_SCATTER)
-      {
-        guint n_read = self->read ? ds_series_get_n_points (self->read) : 0;
-        guint n_write = self->write ? ds_series_get_n_points (self->write) : 0;
-        /* Before any run, the block-size graph names both curves it will
-         * draw; after, only those it drew. */
-        gboolean both = self->mode == DS_GRAPH_BLOCK_SIZE && n_read == 0 && n_write == 0;
-
-        if (self->read != NULL && (both || n_read > 0))
-          {
-            labels[n] = _("Read");
-            colors[n++] = &read_color;
-          }
-        if (self->write != NULL && (both || n_write > 0))
-          {
-            labels[n] = _("Write");
-            colors[n++] = &write_color;
-          }
-      }
-    if (self->access != NULL && self->mode != DS_GRAPH_BLOCK_SIZE)
-      {
-        labels[n] = _("Access time");
-        colors[n++] = &access_color;
-      }
-    for (guint i = 0; i < n_groups; i++)
-      {
-        group_color (widget, i, &group_colors[i]);
-        labels[n] = self->group_labels[i];
-        colors[n++] = &group_colors[i];
-      }
-
-    draw_legend (self, cr, &plot, labels, colors, n, &text_color);
-  }
+  draw_legend (self, cr, &plot, colors, &text_color);
 
   cairo_destroy (cr);
 }
@@ -694,48 +238,98 @@ ds_graph_measure (GtkWidget      *widget,
     }
 }
 
+/* ---- Layers ------------------------------------------------------------ */
+
 static void
-series_changed_cb (DsGraph  *self,
-                   DsSeries *series)
+layer_changed_cb (DsGraph      *self,
+                  DsGraphLayer *layer)
 {
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-static void
-set_series (DsGraph   *self,
-            DsSeries **slot,
-            DsSeries  *series)
+void
+ds_graph_add_layer (DsGraph      *self,
+                    DsGraphLayer *layer)
 {
   g_return_if_fail (DS_IS_GRAPH (self));
-  g_return_if_fail (series == NULL || DS_IS_SERIES (series));
+  g_return_if_fail (DS_IS_GRAPH_LAYER (layer));
 
-  if (*slot == series)
-    return;
-
-  if (*slot != NULL)
-    g_signal_handlers_disconnect_by_func (*slot, series_changed_cb, self);
-
-  g_set_object (slot, series);
-
-  if (series != NULL)
-    g_signal_connect_object (series, "changed",
-                             G_CALLBACK (series_changed_cb), self,
-                             G_CONNECT_SWAPPED);
-
+  g_ptr_array_add (self->layers, g_object_ref (layer));
+  g_signal_connect_object (layer, "changed", G_CALLBACK (layer_changed_cb), self,
+                           G_CONNECT_SWAPPED);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
+
+void
+ds_graph_remove_layer (DsGraph      *self,
+                       DsGraphLayer *layer)
+{
+  g_return_if_fail (DS_IS_GRAPH (self));
+  g_return_if_fail (DS_IS_GRAPH_LAYER (layer));
+
+  g_signal_handlers_disconnect_by_func (layer, layer_changed_cb, self);
+  if (g_ptr_array_remove (self->layers, layer))
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+guint
+ds_graph_get_n_layers (DsGraph *self)
+{
+  g_return_val_if_fail (DS_IS_GRAPH (self), 0);
+
+  return self->layers->len;
+}
+
+DsGraphLayer *
+ds_graph_get_layer (DsGraph *self,
+                    guint    index)
+{
+  g_return_val_if_fail (DS_IS_GRAPH (self), NULL);
+  g_return_val_if_fail (index < self->layers->len, NULL);
+
+  return self->layers->pdata[index];
+}
+
+static void
+ds_graph_buildable_add_child (GtkBuildable *buildable,
+                              GtkBuilder   *builder,
+                              GObject      *child,
+                              const char   *type)
+{
+  if (DS_IS_GRAPH_LAYER (child))
+    ds_graph_add_layer (DS_GRAPH (buildable), DS_GRAPH_LAYER (child));
+  else
+    parent_buildable_iface->add_child (buildable, builder, child, type);
+}
+
+static void
+buildable_iface_init (GtkBuildableIface *iface)
+{
+  parent_buildable_iface = g_type_interface_peek_parent (iface);
+  iface->add_child = ds_graph_buildable_add_child;
+}
+
+/* ---- Properties and life cycle ----------------------------------------- */
 
 static void
 ds_graph_dispose (GObject *object)
 {
   DsGraph *self = (DsGraph *) object;
 
-  set_series (self, &self->read, NULL);
-  set_series (self, &self->write, NULL);
-  set_series (self, &self->access, NULL);
-  ds_graph_set_groups (self, NULL, NULL, 0);
+  while (self->layers->len > 0)
+    ds_graph_remove_layer (self, self->layers->pdata[self->layers->len - 1]);
 
   G_OBJECT_CLASS (ds_graph_parent_class)->dispose (object);
+}
+
+static void
+ds_graph_finalize (GObject *object)
+{
+  DsGraph *self = (DsGraph *) object;
+
+  g_clear_pointer (&self->layers, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (ds_graph_parent_class)->finalize (object);
 }
 
 static void
@@ -748,16 +342,24 @@ ds_graph_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_MODE:
-      g_value_set_enum (value, self->mode);
+    case PROP_X_AXIS:
+      g_value_set_enum (value, self->axes.x);
+      break;
+
+    case PROP_Y_AXIS:
+      g_value_set_enum (value, self->axes.y[DS_GRAPH_SIDE_LEFT]);
+      break;
+
+    case PROP_Y2_AXIS:
+      g_value_set_enum (value, self->axes.y[DS_GRAPH_SIDE_RIGHT]);
       break;
 
     case PROP_UNITS:
-      g_value_set_int (value, self->units);
+      g_value_set_int (value, self->axes.units);
       break;
 
     case PROP_X_MAX:
-      g_value_set_double (value, self->x_max);
+      g_value_set_double (value, self->axes.x_max);
       break;
 
     default:
@@ -775,8 +377,16 @@ ds_graph_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_MODE:
-      ds_graph_set_mode (self, g_value_get_enum (value));
+    case PROP_X_AXIS:
+      ds_graph_set_x_axis (self, g_value_get_enum (value));
+      break;
+
+    case PROP_Y_AXIS:
+      ds_graph_set_y_axis (self, DS_GRAPH_SIDE_LEFT, g_value_get_enum (value));
+      break;
+
+    case PROP_Y2_AXIS:
+      ds_graph_set_y_axis (self, DS_GRAPH_SIDE_RIGHT, g_value_get_enum (value));
       break;
 
     case PROP_UNITS:
@@ -799,36 +409,44 @@ ds_graph_class_init (DsGraphClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = ds_graph_dispose;
+  object_class->finalize = ds_graph_finalize;
   object_class->get_property = ds_graph_get_property;
   object_class->set_property = ds_graph_set_property;
 
   widget_class->snapshot = ds_graph_snapshot;
   widget_class->measure = ds_graph_measure;
 
-  properties[PROP_MODE] =
-    g_param_spec_enum ("mode", NULL, NULL,
-                       DS_TYPE_GRAPH_MODE, DS_GRAPH_TRANSFER,
+  properties[PROP_X_AXIS] =
+    g_param_spec_enum ("x-axis", NULL, NULL, DS_TYPE_GRAPH_AXIS, DS_GRAPH_AXIS_POSITION,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
+  properties[PROP_Y_AXIS] =
+    g_param_spec_enum ("y-axis", NULL, NULL, DS_TYPE_GRAPH_AXIS, DS_GRAPH_AXIS_RATE,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_Y2_AXIS] =
+    g_param_spec_enum ("y2-axis", NULL, NULL, DS_TYPE_GRAPH_AXIS, DS_GRAPH_AXIS_NONE,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_UNITS] =
-    g_param_spec_int ("units", NULL, NULL,
-                      DS_UNITS_MB, DS_UNITS_MIB, DS_UNITS_MB,
+    g_param_spec_int ("units", NULL, NULL, DS_UNITS_MB, DS_UNITS_MIB, DS_UNITS_MB,
                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
   properties[PROP_X_MAX] =
-    g_param_spec_double ("x-max", NULL, NULL,
-                         0, G_MAXDOUBLE, 0,
+    g_param_spec_double ("x-max", NULL, NULL, 0, G_MAXDOUBLE, 0,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "graph");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+
+  g_type_ensure (DS_TYPE_GRAPH_LAYER);
 }
 
 static void
 ds_graph_init (DsGraph *self)
 {
+  self->layers = g_ptr_array_new_with_free_func (g_object_unref);
+  self->axes.x = DS_GRAPH_AXIS_POSITION;
+  self->axes.y[DS_GRAPH_SIDE_LEFT] = DS_GRAPH_AXIS_RATE;
+  self->axes.y[DS_GRAPH_SIDE_RIGHT] = DS_GRAPH_AXIS_NONE;
+
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
 }
@@ -839,25 +457,53 @@ ds_graph_new (void)
   return g_object_new (DS_TYPE_GRAPH, NULL);
 }
 
-DsGraphMode
-ds_graph_get_mode (DsGraph *self)
+DsGraphAxis
+ds_graph_get_x_axis (DsGraph *self)
 {
-  g_return_val_if_fail (DS_IS_GRAPH (self), DS_GRAPH_TRANSFER);
+  g_return_val_if_fail (DS_IS_GRAPH (self), DS_GRAPH_AXIS_NONE);
 
-  return self->mode;
+  return self->axes.x;
 }
 
 void
-ds_graph_set_mode (DsGraph     *self,
-                   DsGraphMode  mode)
+ds_graph_set_x_axis (DsGraph     *self,
+                     DsGraphAxis  axis)
 {
   g_return_if_fail (DS_IS_GRAPH (self));
+  g_return_if_fail (axis == DS_GRAPH_AXIS_POSITION || axis == DS_GRAPH_AXIS_BLOCK_SIZE);
 
-  if (self->mode == mode)
+  if (self->axes.x == axis)
     return;
 
-  self->mode = mode;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
+  self->axes.x = axis;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_X_AXIS]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+DsGraphAxis
+ds_graph_get_y_axis (DsGraph      *self,
+                     DsGraphSide   side)
+{
+  g_return_val_if_fail (DS_IS_GRAPH (self), DS_GRAPH_AXIS_NONE);
+  g_return_val_if_fail (side < DS_GRAPH_N_SIDES, DS_GRAPH_AXIS_NONE);
+
+  return self->axes.y[side];
+}
+
+void
+ds_graph_set_y_axis (DsGraph      *self,
+                     DsGraphSide   side,
+                     DsGraphAxis   axis)
+{
+  g_return_if_fail (DS_IS_GRAPH (self));
+  g_return_if_fail (side < DS_GRAPH_N_SIDES);
+  g_return_if_fail (_ds_graph_axis_is_y (axis) || (side == DS_GRAPH_SIDE_RIGHT && axis == DS_GRAPH_AXIS_NONE));
+
+  if (self->axes.y[side] == axis)
+    return;
+
+  self->axes.y[side] = axis;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[side == DS_GRAPH_SIDE_LEFT ? PROP_Y_AXIS : PROP_Y2_AXIS]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -866,7 +512,7 @@ ds_graph_get_x_max (DsGraph *self)
 {
   g_return_val_if_fail (DS_IS_GRAPH (self), 0);
 
-  return self->x_max;
+  return self->axes.x_max;
 }
 
 void
@@ -875,10 +521,10 @@ ds_graph_set_x_max (DsGraph *self,
 {
   g_return_if_fail (DS_IS_GRAPH (self));
 
-  if (self->x_max == x_max)
+  if (self->axes.x_max == x_max)
     return;
 
-  self->x_max = x_max;
+  self->axes.x_max = x_max;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_X_MAX]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -888,7 +534,7 @@ ds_graph_get_units (DsGraph *self)
 {
   g_return_val_if_fail (DS_IS_GRAPH (self), DS_UNITS_MB);
 
-  return self->units;
+  return self->axes.units;
 }
 
 void
@@ -897,114 +543,10 @@ ds_graph_set_units (DsGraph *self,
 {
   g_return_if_fail (DS_IS_GRAPH (self));
 
-  if (self->units == units)
+  if (self->axes.units == units)
     return;
 
-  self->units = units;
+  self->axes.units = units;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNITS]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-ds_graph_set_read (DsGraph  *self,
-                   DsSeries *series)
-{
-  set_series (self, &self->read, series);
-}
-
-void
-ds_graph_set_write (DsGraph  *self,
-                    DsSeries *series)
-{
-  set_series (self, &self->write, series);
-}
-
-void
-ds_graph_set_access (DsGraph  *self,
-                     DsSeries *series)
-{
-  set_series (self, &self->access, series);
-}
-
-DsSeries *
-ds_graph_get_read (DsGraph *self)
-{
-  g_return_val_if_fail (DS_IS_GRAPH (self), NULL);
-
-  return self->read;
-}
-
-DsSeries *
-ds_graph_get_write (DsGraph *self)
-{
-  g_return_val_if_fail (DS_IS_GRAPH (self), NULL);
-
-  return self->write;
-}
-
-DsSeries *
-ds_graph_get_access (DsGraph *self)
-{
-  g_return_val_if_fail (DS_IS_GRAPH (self), NULL);
-
-  return self->access;
-}
-
-void
-ds_graph_set_groups (DsGraph           *self,
-                     DsSeries *const   *series,
-                     const char *const *labels,
-                     guint              n_groups)
-{
-  g_return_if_fail (DS_IS_GRAPH (self));
-  g_return_if_fail (n_groups == 0 || (series != NULL && labels != NULL));
-
-  for (guint i = 0; self->groups != NULL && i < self->groups->len; i++)
-    g_signal_handlers_disconnect_by_func (self->groups->pdata[i], series_changed_cb, self);
-  g_clear_pointer (&self->groups, g_ptr_array_unref);
-  g_clear_pointer (&self->group_labels, g_strfreev);
-
-  if (n_groups > 0)
-    {
-      self->groups = g_ptr_array_new_full (n_groups, g_object_unref);
-      self->group_labels = g_new0 (char *, n_groups + 1);
-      for (guint i = 0; i < n_groups; i++)
-        {
-          g_ptr_array_add (self->groups, g_object_ref (series[i]));
-          self->group_labels[i] = g_strdup (labels[i]);
-          g_signal_connect_object (series[i], "changed",
-                                   G_CALLBACK (series_changed_cb), self,
-                                   G_CONNECT_SWAPPED);
-        }
-    }
-
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-guint
-ds_graph_get_n_groups (DsGraph *self)
-{
-  g_return_val_if_fail (DS_IS_GRAPH (self), 0);
-
-  return self->groups ? self->groups->len : 0;
-}
-
-DsSeries *
-ds_graph_get_group (DsGraph *self,
-                    guint    index)
-{
-  g_return_val_if_fail (DS_IS_GRAPH (self), NULL);
-  g_return_val_if_fail (index < ds_graph_get_n_groups (self), NULL);
-
-  return self->groups->pdata[index];
-}
-
-void
-ds_graph_get_group_color (DsGraph *self,
-                          guint    index,
-                          GdkRGBA *ret_color)
-{
-  g_return_if_fail (DS_IS_GRAPH (self));
-
-  group_color (GTK_WIDGET (self), index, ret_color);
 }

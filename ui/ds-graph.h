@@ -1,4 +1,4 @@
-/* ds-graph.h: the transfer-rate / access-time / block-size plot
+/* ds-graph.h: a plot of layers over shared axes
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -6,57 +6,55 @@
 
 #include <gtk/gtk.h>
 
-#include "ds-series.h"
+#include "ds-graph-layer.h"
 #include "ds-units.h"
 
 G_BEGIN_DECLS
 
+/* What an axis measures: the graph turns the layers' data units into the
+ * units it labels, and picks ticks and titles (ds-graph.c's axis tables). */
 typedef enum {
-  DS_GRAPH_TRANSFER,    /* x: position (GB); left: rate; right: access ms */
-  DS_GRAPH_SCATTER,     /* x: position (GB); left: access ms (dots) */
-  DS_GRAPH_BLOCK_SIZE,  /* x: block size, log2; left: rate (read/write) */
-} DsGraphMode;
-
-#define DS_TYPE_GRAPH_MODE (ds_graph_mode_get_type ())
-GType ds_graph_mode_get_type (void);
+  DS_GRAPH_AXIS_NONE,        /* no axis (the right side) */
+  DS_GRAPH_AXIS_POSITION,    /* x: bytes into the device, labelled in GB */
+  DS_GRAPH_AXIS_BLOCK_SIZE,  /* x: bytes, on a log2 scale from 0.5K to 8M */
+  DS_GRAPH_AXIS_RATE,        /* y: bytes/s, in MB/s or MiB/s (the units) */
+  DS_GRAPH_AXIS_LATENCY,     /* y: seconds, in ms */
+} DsGraphAxis;
 
 #define DS_TYPE_GRAPH (ds_graph_get_type ())
 G_DECLARE_FINAL_TYPE (DsGraph, ds_graph, DS, GRAPH, GtkWidget)
 
-GtkWidget  *ds_graph_new          (void);
-DsGraphMode ds_graph_get_mode     (DsGraph     *self);
-void        ds_graph_set_mode     (DsGraph     *self,
-                                   DsGraphMode  mode);
-/* The x range for position modes: the tested capacity in bytes. */
-double      ds_graph_get_x_max    (DsGraph     *self);
-void        ds_graph_set_x_max    (DsGraph     *self,
-                                   double       x_max);
-DsUnits     ds_graph_get_units    (DsGraph     *self);
-void        ds_graph_set_units    (DsGraph     *self,
-                                   DsUnits      units);
+GtkWidget    *ds_graph_new          (void);
+DsGraphAxis   ds_graph_get_x_axis   (DsGraph      *self);
+void          ds_graph_set_x_axis   (DsGraph      *self,
+                                     DsGraphAxis   axis);
+/* The left and the right vertical axes (the right one shares the left's
+ * grid lines; DS_GRAPH_AXIS_NONE leaves it out). */
+DsGraphAxis   ds_graph_get_y_axis   (DsGraph      *self,
+                                     DsGraphSide   side);
+void          ds_graph_set_y_axis   (DsGraph      *self,
+                                     DsGraphSide   side,
+                                     DsGraphAxis   axis);
+/* The x range of a position axis: the tested capacity in bytes (0: as
+ * far as the points go, at least 1 GB). */
+double        ds_graph_get_x_max    (DsGraph      *self);
+void          ds_graph_set_x_max    (DsGraph      *self,
+                                     double        x_max);
+DsUnits       ds_graph_get_units    (DsGraph      *self);
+void          ds_graph_set_units    (DsGraph      *self,
+                                     DsUnits       units);
 
-/* Rates in bytes/s over x (bytes); access times in seconds over x. */
-void        ds_graph_set_read     (DsGraph     *self,
-                                   DsSeries    *series);
-void        ds_graph_set_write    (DsGraph     *self,
-                                   DsSeries    *series);
-void        ds_graph_set_access   (DsGraph     *self,
-                                   DsSeries    *series);
-/* Scatter mode: clouds of dots drawn each in its own colour, with @labels
- * in the legend (Random Access: one per transfer size).  0 clears. */
-void        ds_graph_set_groups   (DsGraph           *self,
-                                   DsSeries *const   *series,
-                                   const char *const *labels,
-                                   guint              n_groups);
-guint       ds_graph_get_n_groups (DsGraph     *self);
-DsSeries   *ds_graph_get_group    (DsGraph     *self,
-                                   guint        index);
-void        ds_graph_get_group_color (DsGraph  *self,
-                                   guint        index,
-                                   GdkRGBA     *ret_color);
-/* The series drawn (not a new reference; NULL when none). */
-DsSeries   *ds_graph_get_read     (DsGraph     *self);
-DsSeries   *ds_graph_get_write    (DsGraph     *self);
-DsSeries   *ds_graph_get_access   (DsGraph     *self);
+/* Layers are also added as <child> objects in a template. */
+void          ds_graph_add_layer    (DsGraph      *self,
+                                     DsGraphLayer *layer);
+void          ds_graph_remove_layer (DsGraph      *self,
+                                     DsGraphLayer *layer);
+guint         ds_graph_get_n_layers (DsGraph      *self);
+DsGraphLayer *ds_graph_get_layer    (DsGraph      *self,
+                                     guint         index);
+
+/* GNOME's palette by name, for layers that need one colour each (the
+ * Random Access page's transfer sizes). */
+const char   *ds_graph_palette_color (guint        index);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "ds-bench-random-access.h"
+#include "ds-dots-layer.h"
 #include "ds-graph.h"
 #include "ds-page.h"
 #include "ds-random-access-page.h"
@@ -326,25 +327,26 @@ ds_random_access_page_init (DsRandomAccessPage *self)
     _("Transfer Size"), _("IOPS"), _("Avg. Access"), _("Max. Access"), _("p99"), _("Speed"), NULL
   };
 
-  char *titles[DS_RANDOM_ACCESS_N_ROWS + 1] = { NULL };
-
-  for (guint i = 0; i < DS_RANDOM_ACCESS_N_ROWS; i++)
-    self->access[i] = ds_series_new ();
-
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  /* One cloud of dots per transfer size, each in its own colour; the
+   * first sizes (small, quick, dense near the axis) stay on top. */
   ds_table_set_headings (self->table, headings);
   for (guint i = 0; i < DS_RANDOM_ACCESS_N_ROWS; i++)
     {
       DsRandomAccessRow row = { .transfer_bytes = ds_random_access_row_bytes (i) };
+      g_autofree char *title = ds_random_access_row_title (&row);
+      g_autoptr(DsGraphLayer) layer = ds_dots_layer_new ();
 
-      titles[i] = ds_random_access_row_title (&row);
-      ds_table_set_cell (self->table, i + 1, COLUMN_TRANSFER, titles[i]);
+      self->access[i] = ds_series_new ();
+      g_object_set (layer,
+                    "series", self->access[i],
+                    "title", title,
+                    "color", ds_graph_palette_color (i),
+                    NULL);
+      ds_graph_add_layer (self->graph, layer);
+      ds_table_set_cell (self->table, i + 1, COLUMN_TRANSFER, title);
     }
-  ds_graph_set_groups (self->graph, self->access, (const char *const *) titles,
-                       DS_RANDOM_ACCESS_N_ROWS);
-  for (guint i = 0; i < DS_RANDOM_ACCESS_N_ROWS; i++)
-    g_free (titles[i]);
   ds_table_clear (self->table);
 
   gtk_stack_set_visible_child_name (self->stack,

@@ -20,15 +20,16 @@
 
 #include "ds-graph.h"
 #include "ds-series.h"
+#include "ds-ui-test-util.h"
 #include "ds-window.h"
 
 static int
 run_draw (int frames)
 {
   GtkWidget *window = gtk_window_new ();
-  GtkWidget *graph = ds_graph_new ();
   g_autoptr(DsSeries) read = ds_series_new ();
   g_autoptr(DsSeries) access = ds_series_new ();
+  GtkWidget *graph = ds_ui_test_graph_new (DS_GRAPH_AXIS_POSITION, read, access);
   g_autoptr(GdkPaintable) paintable = NULL;
   double total_ms = 0, max_ms = 0;
   GskRenderer *renderer;
@@ -46,8 +47,6 @@ run_draw (int frames)
   g_rand_free (rand);
 
   ds_graph_set_x_max (DS_GRAPH (graph), 2e12);
-  ds_graph_set_read (DS_GRAPH (graph), read);
-  ds_graph_set_access (DS_GRAPH (graph), access);
   gtk_window_set_child (GTK_WINDOW (window), graph);
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 480);
   gtk_window_present (GTK_WINDOW (window));

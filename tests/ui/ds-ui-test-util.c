@@ -8,6 +8,9 @@
 #include <check.h>
 
 #include "ds-benchmark-page.h"
+#include "ds-dots-layer.h"
+#include "ds-graph.h"
+#include "ds-line-layer.h"
 #include "ds-ui-test-util.h"
 
 void
@@ -50,13 +53,52 @@ ds_ui_test_wait_for (const gboolean *flag,
   ck_assert_msg (*flag, "%s did not happen within %u ms", what, timeout_ms);
 }
 
-GtkWidget *
+gpointer
 ds_ui_test_benchmark_child (DsWindow   *window,
                             const char *name)
 {
   GObject *page = gtk_widget_get_template_child (GTK_WIDGET (window), DS_TYPE_WINDOW,
                                                  "benchmark_page");
 
-  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (page),
-                                                    DS_TYPE_BENCHMARK_PAGE, name));
+  return gtk_widget_get_template_child (GTK_WIDGET (page), DS_TYPE_BENCHMARK_PAGE, name);
+}
+
+DsSeries *
+ds_ui_test_benchmark_series (DsWindow   *window,
+                             const char *layer)
+{
+  return ds_graph_layer_get_series (DS_GRAPH_LAYER (ds_ui_test_benchmark_child (window, layer)));
+}
+
+GtkWidget *
+ds_ui_test_graph_new (DsGraphAxis  x_axis,
+                      DsSeries    *rate,
+                      DsSeries    *access)
+{
+  GtkWidget *graph = ds_graph_new ();
+  g_autoptr(DsGraphLayer) line = ds_line_layer_new ();
+  g_autoptr(DsGraphLayer) dots = ds_dots_layer_new ();
+
+  ds_graph_set_x_axis (DS_GRAPH (graph), x_axis);
+  g_object_set (line,
+                "series", rate,
+                "title", "Read",
+                "fill", x_axis == DS_GRAPH_AXIS_POSITION,
+                "legend", DS_GRAPH_LEGEND_DRAWN,
+                NULL);
+  ds_graph_add_layer (DS_GRAPH (graph), line);
+
+  if (access != NULL)
+    {
+      ds_graph_set_y_axis (DS_GRAPH (graph), DS_GRAPH_SIDE_RIGHT, DS_GRAPH_AXIS_LATENCY);
+      g_object_set (dots,
+                    "series", access,
+                    "title", "Access time",
+                    "color", "warning_color",
+                    "y-axis", DS_GRAPH_SIDE_RIGHT,
+                    NULL);
+      ds_graph_add_layer (DS_GRAPH (graph), dots);
+    }
+
+  return graph;
 }

@@ -6,6 +6,8 @@
 
 #include <gtk/gtk.h>
 
+#include "ds-graph.h"
+#include "ds-series.h"
 #include "ds-window.h"
 
 G_BEGIN_DECLS
@@ -22,8 +24,18 @@ void       ds_ui_test_wait_mapped    (GtkWidget *widget);
 void       ds_ui_test_wait_for       (const gboolean *flag,
                                       guint           timeout_ms,
                                       const char     *what);
-/* A template child of @window's Benchmark page ("graph", "min_row", …). */
-GtkWidget *ds_ui_test_benchmark_child (DsWindow  *window,
+/* A template child of @window's Benchmark page ("graph", "min_label",
+ * "read_layer", …). */
+gpointer   ds_ui_test_benchmark_child (DsWindow  *window,
                                        const char *name);
+/* The series a layer of the Benchmark page's graph draws ("read_layer",
+ * "write_layer", "access_layer"). */
+DsSeries  *ds_ui_test_benchmark_series (DsWindow  *window,
+                                        const char *layer);
+/* A graph as the pages build them: a rate curve over @x_axis and, with
+ * @access, access-time dots on a right axis (the Benchmark page's). */
+GtkWidget *ds_ui_test_graph_new      (DsGraphAxis  x_axis,
+                                      DsSeries    *rate,
+                                      DsSeries    *access);
 
 G_END_DECLS

@@ -234,7 +234,7 @@ START_TEST (test_save_copy_open)
 
   run_benchmark (window, loop);
   expected = ds_report_text (ds_window_get_result (window), DS_UNITS_MB);
-  n_points = ds_series_get_n_points (ds_graph_get_read (DS_GRAPH (ds_ui_test_benchmark_child (window, "graph"))));
+  n_points = ds_series_get_n_points (ds_ui_test_benchmark_series (window, "read_layer"));
   ck_assert_uint_eq (n_points, 200);
 
   /* Save report: the text report of the run. */
@@ -265,7 +265,7 @@ START_TEST (test_save_copy_open)
       ck_assert_msg (strcmp (label_text (window, figures[i]), "—") != 0, "%s shows nothing", figures[i]);
       ck_assert_str_eq (label_text (other, figures[i]), label_text (window, figures[i]));
     }
-  ck_assert_uint_eq (ds_series_get_n_points (ds_graph_get_read (DS_GRAPH (ds_ui_test_benchmark_child (other, "graph")))),
+  ck_assert_uint_eq (ds_series_get_n_points (ds_ui_test_benchmark_series (other, "read_layer")),
                      n_points);
   reopened_report = ds_report_text (ds_window_get_result (other), DS_UNITS_MB);
   ck_assert_str_eq (reopened_report, expected);

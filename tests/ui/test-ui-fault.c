@@ -113,7 +113,7 @@ wait_finished (Finished *finished,
 static DsSeries *
 read_series (DsWindow *window)
 {
-  return ds_graph_get_read (DS_GRAPH (ds_ui_test_benchmark_child (window, "graph")));
+  return ds_ui_test_benchmark_series (window, "read_layer");
 }
 
 /* The error the page shows, or NULL when its bar is hidden. */

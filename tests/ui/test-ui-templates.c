@@ -46,6 +46,7 @@ check_widget (GType       type,
 START_TEST (test_pages)
 {
   check_widget (DS_TYPE_BENCHMARK_PAGE, "graph");
+  check_widget (DS_TYPE_BENCHMARK_PAGE, "read_layer");
   check_widget (DS_TYPE_EXTRA_PAGE, "table");
   check_widget (DS_TYPE_RANDOM_ACCESS_PAGE, "graph");
   check_widget (DS_TYPE_BLOCK_SIZE_PAGE, "graph");
@@ -91,46 +92,61 @@ START_TEST (test_series)
 }
 END_TEST
 
-/* The graph draws something in every mode, empty or full, including
- * failed points. */
+/* The graph draws something on every x axis, with one layer or two on two
+ * vertical axes, empty or full, including failed points; the dots layer
+ * scales its axis to the bulk of its dots. */
 START_TEST (test_graph_draws)
 {
-  for (int mode = DS_GRAPH_TRANSFER; mode <= DS_GRAPH_BLOCK_SIZE; mode++)
-    {
-      GtkWidget *window = gtk_window_new ();
-      GtkWidget *graph = ds_graph_new ();
-      g_autoptr(DsSeries) read = ds_series_new ();
-      g_autoptr(DsSeries) access = ds_series_new ();
-      g_autoptr(GdkPaintable) paintable = NULL;
-      g_autoptr(GskRenderNode) node = NULL;
-      GtkSnapshot *snapshot;
+  const DsGraphAxis x_axes[] = { DS_GRAPH_AXIS_POSITION, DS_GRAPH_AXIS_BLOCK_SIZE };
 
-      for (int i = 0; i < 200; i++)
-        ds_series_append (read, mode == DS_GRAPH_BLOCK_SIZE ? exp2 (9 + i % 15) : i * 1e7,
-                          1e8 + 1e7 * sin (i / 10.0), i == 100 ? 5 : 0);
-      for (int i = 0; i < 1000; i++)
-        ds_series_append (access, i * 2e6, 0.001 * (1 + i % 7), 0);
+  for (guint a = 0; a < G_N_ELEMENTS (x_axes); a++)
+    for (int with_access = 0; with_access < 2; with_access++)
+      for (int empty = 0; empty < 2; empty++)
+        {
+          GtkWidget *window = gtk_window_new ();
+          g_autoptr(DsSeries) read = ds_series_new ();
+          g_autoptr(DsSeries) access = ds_series_new ();
+          GtkWidget *graph = ds_ui_test_graph_new (x_axes[a], read, with_access ? access : NULL);
+          g_autoptr(GdkPaintable) paintable = NULL;
+          g_autoptr(GskRenderNode) node = NULL;
+          GtkSnapshot *snapshot;
 
-      ds_graph_set_mode (DS_GRAPH (graph), mode);
-      ds_graph_set_x_max (DS_GRAPH (graph), 2e9);
-      ds_graph_set_read (DS_GRAPH (graph), read);
-      ds_graph_set_access (DS_GRAPH (graph), access);
-      gtk_window_set_child (GTK_WINDOW (window), graph);
-      gtk_window_set_default_size (GTK_WINDOW (window), 800, 400);
-      gtk_window_present (GTK_WINDOW (window));
+          for (int i = 0; !empty && i < 200; i++)
+            ds_series_append (read, x_axes[a] == DS_GRAPH_AXIS_BLOCK_SIZE ? exp2 (9 + i % 15) : i * 1e7,
+                              1e8 + 1e7 * sin (i / 10.0), i == 100 ? 5 : 0);
+          for (int i = 0; !empty && i < 1000; i++)
+            ds_series_append (access, i * 2e6, 0.001 * (1 + i % 7), 0);
+          if (!empty)
+            ds_series_append (access, 0, 1.0, 0);   /* one slow access */
 
-      while (gtk_widget_get_width (graph) == 0)
-        g_main_context_iteration (NULL, TRUE);
+          ds_graph_set_x_max (DS_GRAPH (graph), 2e9);
+          gtk_window_set_child (GTK_WINDOW (window), graph);
+          gtk_window_set_default_size (GTK_WINDOW (window), 800, 400);
+          gtk_window_present (GTK_WINDOW (window));
 
-      paintable = gtk_widget_paintable_new (graph);
-      snapshot = gtk_snapshot_new ();
-      gdk_paintable_snapshot (paintable, snapshot,
-                              gtk_widget_get_width (graph), gtk_widget_get_height (graph));
-      node = gtk_snapshot_free_to_node (snapshot);
-      ck_assert_msg (node != NULL, "mode %d drew nothing", mode);
+          while (gtk_widget_get_width (graph) == 0)
+            g_main_context_iteration (NULL, TRUE);
 
-      gtk_window_destroy (GTK_WINDOW (window));
-    }
+          paintable = gtk_widget_paintable_new (graph);
+          snapshot = gtk_snapshot_new ();
+          gdk_paintable_snapshot (paintable, snapshot,
+                                  gtk_widget_get_width (graph), gtk_widget_get_height (graph));
+          node = gtk_snapshot_free_to_node (snapshot);
+          ck_assert_msg (node != NULL, "axis %d (access %d, empty %d) drew nothing",
+                         x_axes[a], with_access, empty);
+          ck_assert_uint_eq (ds_graph_get_n_layers (DS_GRAPH (graph)), with_access ? 2 : 1);
+
+          if (with_access && !empty)
+            {
+              /* 1001 dots, the slowest 1 s: the axis is scaled to twice
+               * the 99th percentile (7 ms), not to the outlier. */
+              double extent = ds_graph_layer_get_y_extent (ds_graph_get_layer (DS_GRAPH (graph), 1));
+
+              ck_assert_msg (fabs (extent - 0.014) < 1e-9, "the dots' extent is %g s", extent);
+            }
+
+          gtk_window_destroy (GTK_WINDOW (window));
+        }
 }
 END_TEST
 

@@ -1,0 +1,277 @@
+/* ds-graph-axes.c: a graph's scales, grid, ticks and axis titles
+ *
+ * Each axis measures one quantity (DsGraphAxis).  The tables below say
+ * how each looks: its title and units, how data units become the numbers
+ * on its ticks, and how much room its scale leaves above the largest
+ * value.  A new quantity (time, queue depth, IOPS) is a new row here and
+ * in the enum; the layers never see any of it.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ds-graph-private.h"
+
+/* HD Tune's block-size sweep: 0.5 KB (2^9) to 8 MB (2^23). */
+#define BLOCK_LOG2_MIN 9
+#define BLOCK_LOG2_MAX 23
+
+/* At most this many intervals on each axis. */
+#define X_TICKS 10
+#define Y_TICKS 8
+
+/* The vertical quantities.  Left: the axis reaches @headroom × the
+ * largest value, and at least @floor.  The right axis shares the left's
+ * grid lines and ends a little above its largest value (RIGHT_HEADROOM),
+ * at least @right_floor. */
+static const struct {
+  const char *title;        /* N_(); NULL: the rate unit */
+  double      factor;       /* data to display units; 0: the rate unit's */
+  double      headroom;
+  double      floor;
+  double      right_floor;
+} y_quantities[] = {
+  [DS_GRAPH_AXIS_RATE] = { NULL, 0, 1.05, 10, 1 },
+  [DS_GRAPH_AXIS_LATENCY] = { N_("ms"), 1000, 1.0, 1, 0.1 },
+};
+
+#define RIGHT_HEADROOM 1.05
+
+gboolean
+_ds_graph_axis_is_y (DsGraphAxis axis)
+{
+  return axis == DS_GRAPH_AXIS_RATE || axis == DS_GRAPH_AXIS_LATENCY;
+}
+
+static double
+display_factor (const DsGraphAxes *axes,
+                DsGraphAxis        axis)
+{
+  if (axis == DS_GRAPH_AXIS_RATE)
+    return axes->units == DS_UNITS_MIB ? 1 / (1024.0 * 1024.0) : 1 / 1e6;
+
+  return y_quantities[axis].factor;
+}
+
+static const char *
+axis_title (const DsGraphAxes *axes,
+            DsGraphAxis        axis)
+{
+  switch (axis)
+    {
+    case DS_GRAPH_AXIS_POSITION: return _("Position (GB)");
+    case DS_GRAPH_AXIS_BLOCK_SIZE: return _("Block size");
+    case DS_GRAPH_AXIS_RATE: return axes->units == DS_UNITS_MIB ? _("MiB/s") : _("MB/s");
+    case DS_GRAPH_AXIS_LATENCY: return _(y_quantities[axis].title);
+    case DS_GRAPH_AXIS_NONE:
+    default:
+      return "";
+    }
+}
+
+/* 1, 2, 2.5, 5 × 10^n: the smallest "round" step that gives at most
+ * @max_ticks intervals over [0, @max]. */
+static double
+nice_step (double max,
+           int    max_ticks)
+{
+  static const double mantissas[] = { 1, 2, 2.5, 5, 10 };
+  double raw, magnitude;
+
+  if (!(max > 0))
+    return 1;
+
+  raw = max / max_ticks;
+  magnitude = pow (10, floor (log10 (raw)));
+
+  for (guint i = 0; i < G_N_ELEMENTS (mantissas); i++)
+    if (mantissas[i] * magnitude >= raw)
+      return mantissas[i] * magnitude;
+
+  return 10 * magnitude;
+}
+
+/* "0.5K" … "512K", "1M" … "8M": the unit on each tick, as the tables name
+ * the sizes. */
+static char *
+format_x_label (const DsGraphAxes *axes,
+                double             v)
+{
+  double bytes;
+
+  if (axes->x != DS_GRAPH_AXIS_BLOCK_SIZE)
+    return g_strdup_printf ("%g", v / 1e9);
+
+  bytes = exp2 (v);
+  if (bytes < 1024 * 1024)
+    return g_strdup_printf ("%gK", bytes / 1024);
+  return g_strdup_printf ("%gM", bytes / (1024 * 1024));
+}
+
+/* The x range, in plot units (bytes, or log2 bytes); returns the step. */
+static double
+scale_x (const DsGraphAxes *axes,
+         GPtrArray         *layers,
+         DsGraphPlot       *plot)
+{
+  double x_max = axes->x_max;
+
+  if (axes->x == DS_GRAPH_AXIS_BLOCK_SIZE)
+    {
+      plot->log2_x = TRUE;
+      plot->x_min = BLOCK_LOG2_MIN;
+      plot->x_max = BLOCK_LOG2_MAX;
+      return 1;
+    }
+
+  if (!(x_max > 0))
+    {
+      x_max = 1e9;
+      for (guint i = 0; i < layers->len; i++)
+        x_max = MAX (x_max, ds_graph_layer_get_x_extent (layers->pdata[i]));
+    }
+
+  plot->log2_x = FALSE;
+  plot->x_min = 0;
+  plot->x_max = x_max;
+  return nice_step (x_max / 1e9, X_TICKS) * 1e9;
+}
+
+/* The largest value the layers on @side need, in display units. */
+static double
+y_extent (GPtrArray   *layers,
+          DsGraphSide  side,
+          double       factor)
+{
+  double max = 0;
+
+  for (guint i = 0; i < layers->len; i++)
+    if (ds_graph_layer_get_y_axis (layers->pdata[i]) == side)
+      max = MAX (max, ds_graph_layer_get_y_extent (layers->pdata[i]) * factor);
+
+  return max;
+}
+
+void
+_ds_graph_axes_scale (const DsGraphAxes *axes,
+                      GPtrArray         *layers,
+                      DsGraphPlot       *plot,
+                      DsGraphSteps      *ret_steps)
+{
+  DsGraphAxis left = axes->y[DS_GRAPH_SIDE_LEFT];
+  DsGraphAxis right = axes->y[DS_GRAPH_SIDE_RIGHT];
+  double max, step;
+
+  ret_steps->x = scale_x (axes, layers, plot);
+
+  plot->y_factor[DS_GRAPH_SIDE_LEFT] = display_factor (axes, left);
+  max = y_extent (layers, DS_GRAPH_SIDE_LEFT, plot->y_factor[DS_GRAPH_SIDE_LEFT]);
+  max = MAX (max * y_quantities[left].headroom, y_quantities[left].floor);
+  step = nice_step (max, Y_TICKS);
+  plot->y_max[DS_GRAPH_SIDE_LEFT] = ceil (max / step) * step;
+  ret_steps->y[DS_GRAPH_SIDE_LEFT] = step;
+
+  ret_steps->y[DS_GRAPH_SIDE_RIGHT] = 0;
+  plot->y_factor[DS_GRAPH_SIDE_RIGHT] = 1;
+  plot->y_max[DS_GRAPH_SIDE_RIGHT] = 1;
+  if (right != DS_GRAPH_AXIS_NONE)
+    {
+      guint n_ticks = (guint) round (plot->y_max[DS_GRAPH_SIDE_LEFT] / step);
+      double right_step;
+
+      /* Same number of intervals as the left axis, so the grid is shared. */
+      plot->y_factor[DS_GRAPH_SIDE_RIGHT] = display_factor (axes, right);
+      max = y_extent (layers, DS_GRAPH_SIDE_RIGHT, plot->y_factor[DS_GRAPH_SIDE_RIGHT]);
+      max = MAX (max * RIGHT_HEADROOM, y_quantities[right].right_floor);
+      right_step = nice_step (max, n_ticks);
+      while (right_step * n_ticks < max)
+        right_step = nice_step (right_step * n_ticks * 1.01, n_ticks);
+      plot->y_max[DS_GRAPH_SIDE_RIGHT] = right_step * n_ticks;
+      ret_steps->y[DS_GRAPH_SIDE_RIGHT] = right_step;
+    }
+}
+
+static void
+draw_text (GtkWidget  *widget,
+           cairo_t    *cr,
+           const char *text,
+           double      x,
+           double      y,
+           double      x_align,   /* 0 left, 0.5 centre, 1 right of x */
+           double      y_align)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
+  int width, height;
+
+  pango_layout_get_pixel_size (layout, &width, &height);
+  cairo_move_to (cr, round (x - width * x_align), round (y - height * y_align));
+  pango_cairo_show_layout (cr, layout);
+}
+
+void
+_ds_graph_axes_draw (const DsGraphAxes  *axes,
+                     GtkWidget          *widget,
+                     cairo_t            *cr,
+                     const DsGraphPlot  *plot,
+                     const DsGraphSteps *steps,
+                     const GdkRGBA      *grid_color,
+                     const GdkRGBA      *text_color)
+{
+  double y_max = plot->y_max[DS_GRAPH_SIDE_LEFT];
+  double y_step = steps->y[DS_GRAPH_SIDE_LEFT];
+  double right_step = steps->y[DS_GRAPH_SIDE_RIGHT];
+
+  cairo_set_line_width (cr, 1);
+  for (guint i = 0; i * y_step <= y_max * 1.0001; i++)
+    {
+      double v = i * y_step;
+      double y = round (plot->top + plot->height - v / y_max * plot->height) + 0.5;
+      g_autofree char *label = g_strdup_printf ("%g", v);
+
+      gdk_cairo_set_source_rgba (cr, grid_color);
+      cairo_move_to (cr, plot->left, y);
+      cairo_line_to (cr, plot->left + plot->width, y);
+      cairo_stroke (cr);
+
+      gdk_cairo_set_source_rgba (cr, text_color);
+      draw_text (widget, cr, label, plot->left - 8, y, 1, 0.5);
+
+      if (right_step > 0)
+        {
+          g_autofree char *label2 = g_strdup_printf ("%g", i * right_step);
+
+          draw_text (widget, cr, label2, plot->left + plot->width + 8, y, 0, 0.5);
+        }
+    }
+
+  for (double v = plot->x_min; v <= plot->x_max * 1.0001; v += steps->x)
+    {
+      double x = round (plot->left + (v - plot->x_min) / (plot->x_max - plot->x_min) * plot->width) + 0.5;
+      g_autofree char *label = format_x_label (axes, v);
+
+      gdk_cairo_set_source_rgba (cr, grid_color);
+      cairo_move_to (cr, x, plot->top);
+      cairo_line_to (cr, x, plot->top + plot->height);
+      cairo_stroke (cr);
+
+      gdk_cairo_set_source_rgba (cr, text_color);
+      draw_text (widget, cr, label, x, plot->top + plot->height + 6, 0.5, 0);
+    }
+
+  /* Axis titles with their units. */
+  gdk_cairo_set_source_rgba (cr, text_color);
+  draw_text (widget, cr, axis_title (axes, axes->x),
+             plot->left + plot->width / 2, gtk_widget_get_height (widget) - 2, 0.5, 1);
+  draw_text (widget, cr, axis_title (axes, axes->y[DS_GRAPH_SIDE_LEFT]),
+             plot->left - 8, plot->top - 8, 1, 1);
+  if (right_step > 0)
+    draw_text (widget, cr, axis_title (axes, axes->y[DS_GRAPH_SIDE_RIGHT]),
+               plot->left + plot->width + 8, plot->top - 8, 0, 1);
+
+  /* The frame. */
+  gdk_cairo_set_source_rgba (cr, grid_color);
+  cairo_rectangle (cr, plot->left + 0.5, plot->top + 0.5, plot->width - 1, plot->height - 1);
+  cairo_stroke (cr);
+}

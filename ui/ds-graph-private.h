@@ -1,0 +1,44 @@
+/* ds-graph-private.h: what the graph's files share
+ *
+ * ds-graph.c is the widget (layers, properties, the frame of each
+ * snapshot); ds-graph-axes.c turns its axes into scales and draws the
+ * grid, ticks and titles.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "ds-graph.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  DsGraphAxis x;
+  DsGraphAxis y[DS_GRAPH_N_SIDES];   /* y[RIGHT] may be NONE */
+  DsUnits     units;                 /* of a rate axis */
+  double      x_max;                 /* of a position axis; 0: the layers' */
+} DsGraphAxes;
+
+/* Grid steps in display units; y[RIGHT] is 0 without a right axis. */
+typedef struct {
+  double x;
+  double y[DS_GRAPH_N_SIDES];
+} DsGraphSteps;
+
+gboolean _ds_graph_axis_is_y   (DsGraphAxis        axis);
+/* Fills @plot's x range and y scales from @axes and what @layers
+ * (DsGraphLayer) need: round numbers just above their largest values. */
+void     _ds_graph_axes_scale  (const DsGraphAxes *axes,
+                                GPtrArray         *layers,
+                                DsGraphPlot       *plot,
+                                DsGraphSteps      *ret_steps);
+/* Grid lines, tick labels, axis titles with their units, and the frame. */
+void     _ds_graph_axes_draw   (const DsGraphAxes  *axes,
+                                GtkWidget          *widget,
+                                cairo_t            *cr,
+                                const DsGraphPlot  *plot,
+                                const DsGraphSteps *steps,
+                                const GdkRGBA      *grid_color,
+                                const GdkRGBA      *text_color);
+
+G_END_DECLS

@@ -1,0 +1,227 @@
+/* ds-line-layer.c: a curve through a series' points
+ *
+ * The transfer rate across the disk, and the rate per block size.  The
+ * curve breaks where a point failed (a bad range), and each failed point
+ * gets a red tick on the x axis, drawn over everything so it is never
+ * hidden under another curve.  A lone point shows as a dot.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "ds-line-layer.h"
+
+struct _DsLineLayer
+{
+  DsGraphLayer parent_instance;
+
+  gboolean     fill;
+};
+
+G_DEFINE_FINAL_TYPE (DsLineLayer, ds_line_layer, DS_TYPE_GRAPH_LAYER)
+
+enum {
+  PROP_0,
+  PROP_FILL,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+ds_line_layer_draw (DsGraphLayer      *layer,
+                    cairo_t           *cr,
+                    const DsGraphPlot *plot,
+                    const GdkRGBA     *color)
+{
+  DsLineLayer *self = DS_LINE_LAYER (layer);
+  DsSeries *series = ds_graph_layer_get_series (layer);
+  DsGraphSide  axis = ds_graph_layer_get_y_axis (layer);
+  const DsSeriesPoint *points = ds_series_get_points (series);
+  guint n_points = ds_series_get_n_points (series);
+  gboolean pen_down = FALSE;
+  double first_x = 0, last_x = 0;
+  double bottom = plot->top + plot->height;
+
+  /* The curve, broken where a point failed. */
+  cairo_new_path (cr);
+  for (guint i = 0; i < n_points; i++)
+    {
+      double x, y;
+
+      if (points[i].error != 0)
+        {
+          pen_down = FALSE;
+          continue;
+        }
+
+      x = ds_graph_plot_x (plot, points[i].x);
+      y = ds_graph_plot_y (plot, axis, points[i].y);
+
+      if (!pen_down)
+        {
+          cairo_move_to (cr, x, y);
+          if (first_x == 0 && last_x == 0)
+            first_x = x;
+        }
+      else
+        cairo_line_to (cr, x, y);
+
+      pen_down = TRUE;
+      last_x = x;
+    }
+
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_set_line_width (cr, 2);
+  gdk_cairo_set_source_rgba (cr, color);
+
+  if (self->fill && n_points > 1)
+    {
+      /* A light wash under the curve (only for one unbroken run). */
+      cairo_path_t *path = cairo_copy_path (cr);
+
+      cairo_stroke (cr);
+
+      cairo_append_path (cr, path);
+      cairo_path_destroy (path);
+      cairo_line_to (cr, last_x, bottom);
+      cairo_line_to (cr, first_x, bottom);
+      cairo_close_path (cr);
+      cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha * 0.15);
+      cairo_fill (cr);
+    }
+  else
+    cairo_stroke (cr);
+
+  /* A single point has no line: show it as a dot. */
+  if (n_points == 1 && points[0].error == 0)
+    {
+      gdk_cairo_set_source_rgba (cr, color);
+      cairo_arc (cr, ds_graph_plot_x (plot, points[0].x),
+                 ds_graph_plot_y (plot, axis, points[0].y), 3, 0, 2 * G_PI);
+      cairo_fill (cr);
+    }
+}
+
+static void
+ds_line_layer_draw_over (DsGraphLayer      *layer,
+                         cairo_t           *cr,
+                         const DsGraphPlot *plot)
+{
+  DsSeries *series = ds_graph_layer_get_series (layer);
+  const DsSeriesPoint *points = ds_series_get_points (series);
+  guint n_points = ds_series_get_n_points (series);
+  const GdkRGBA *color = &plot->error_color;
+  double bottom = plot->top + plot->height;
+
+  for (guint i = 0; i < n_points; i++)
+    {
+      double x;
+
+      if (points[i].error == 0)
+        continue;
+
+      x = round (ds_graph_plot_x (plot, points[i].x)) + 0.5;
+
+      /* A faint band over the whole height, and a strong tick at the axis. */
+      cairo_set_source_rgba (cr, color->red, color->green, color->blue, 0.25);
+      cairo_rectangle (cr, x - 1.5, plot->top, 3, plot->height);
+      cairo_fill (cr);
+
+      gdk_cairo_set_source_rgba (cr, color);
+      cairo_set_line_width (cr, 2);
+      cairo_move_to (cr, x, bottom + 6);
+      cairo_line_to (cr, x, bottom - 12);
+      cairo_stroke (cr);
+    }
+}
+
+static void
+ds_line_layer_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  DsLineLayer *self = DS_LINE_LAYER (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILL:
+      g_value_set_boolean (value, self->fill);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ds_line_layer_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  DsLineLayer *self = DS_LINE_LAYER (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILL:
+      ds_line_layer_set_fill (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ds_line_layer_class_init (DsLineLayerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  DsGraphLayerClass *layer_class = DS_GRAPH_LAYER_CLASS (klass);
+
+  object_class->get_property = ds_line_layer_get_property;
+  object_class->set_property = ds_line_layer_set_property;
+
+  layer_class->draw = ds_line_layer_draw;
+  layer_class->draw_over = ds_line_layer_draw_over;
+
+  properties[PROP_FILL] =
+    g_param_spec_boolean ("fill", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+ds_line_layer_init (DsLineLayer *self)
+{
+}
+
+DsGraphLayer *
+ds_line_layer_new (void)
+{
+  return g_object_new (DS_TYPE_LINE_LAYER, NULL);
+}
+
+gboolean
+ds_line_layer_get_fill (DsLineLayer *self)
+{
+  g_return_val_if_fail (DS_IS_LINE_LAYER (self), FALSE);
+
+  return self->fill;
+}
+
+void
+ds_line_layer_set_fill (DsLineLayer *self,
+                        gboolean     fill)
+{
+  g_return_if_fail (DS_IS_LINE_LAYER (self));
+
+  fill = !!fill;
+  if (self->fill == fill)
+    return;
+
+  self->fill = fill;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILL]);
+  ds_graph_layer_changed (DS_GRAPH_LAYER (self));
+}

@@ -1,0 +1,20 @@
+/* ds-line-layer.h: a curve through a series' points
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "ds-graph-layer.h"
+
+G_BEGIN_DECLS
+
+#define DS_TYPE_LINE_LAYER (ds_line_layer_get_type ())
+G_DECLARE_FINAL_TYPE (DsLineLayer, ds_line_layer, DS, LINE_LAYER, DsGraphLayer)
+
+DsGraphLayer *ds_line_layer_new      (void);
+/* A light wash under the curve (the Benchmark page's transfer rate). */
+gboolean      ds_line_layer_get_fill (DsLineLayer *self);
+void          ds_line_layer_set_fill (DsLineLayer *self,
+                                      gboolean     fill);
+
+G_END_DECLS
