@@ -33,7 +33,6 @@ struct _DsBlockSizePage
   /* Template widgets */
   GtkInfoBar      *error_bar;
   GtkLabel        *error_label;
-  GtkStack        *stack;
   DsGraph         *graph;
   DsGraphLayer    *read_layer;
   DsGraphLayer    *write_layer;
@@ -241,7 +240,6 @@ ds_block_size_page_class_init (DsBlockSizePageClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_bind_template_child (widget_class, DsBlockSizePage, error_bar);
   gtk_widget_class_bind_template_child (widget_class, DsBlockSizePage, error_label);
-  gtk_widget_class_bind_template_child (widget_class, DsBlockSizePage, stack);
   gtk_widget_class_bind_template_child (widget_class, DsBlockSizePage, graph);
   gtk_widget_class_bind_template_child (widget_class, DsBlockSizePage, read_layer);
   gtk_widget_class_bind_template_child (widget_class, DsBlockSizePage, write_layer);
@@ -274,7 +272,4 @@ ds_block_size_page_init (DsBlockSizePage *self)
       ds_table_set_cell (self->table, i + 1, COLUMN_SIZE, title);
     }
   ds_table_clear (self->table);
-
-  gtk_stack_set_visible_child_name (self->stack,
-                                    ds_page_kind_available (DS_BENCH_BLOCK_SIZE) ? "content" : "unavailable");
 }

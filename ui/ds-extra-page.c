@@ -29,7 +29,6 @@ struct _DsExtraPage
   /* Template widgets */
   GtkInfoBar      *error_bar;
   GtkLabel        *error_label;
-  GtkStack        *stack;
   GtkToggleButton *read_button;
   GtkToggleButton *write_button;
   GtkGrid         *table;
@@ -204,7 +203,6 @@ ds_extra_page_class_init (DsExtraPageClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_bind_template_child (widget_class, DsExtraPage, error_bar);
   gtk_widget_class_bind_template_child (widget_class, DsExtraPage, error_label);
-  gtk_widget_class_bind_template_child (widget_class, DsExtraPage, stack);
   gtk_widget_class_bind_template_child (widget_class, DsExtraPage, read_button);
   gtk_widget_class_bind_template_child (widget_class, DsExtraPage, write_button);
   gtk_widget_class_bind_template_child (widget_class, DsExtraPage, table);
@@ -223,7 +221,4 @@ ds_extra_page_init (DsExtraPage *self)
   for (guint i = 0; i < DS_EXTRA_N_ROWS; i++)
     ds_table_set_cell (self->table, i + 1, COLUMN_TEST, ds_extra_row_title (i));
   ds_table_clear (self->table);
-
-  gtk_stack_set_visible_child_name (self->stack,
-                                    ds_page_kind_available (DS_BENCH_EXTRA) ? "content" : "unavailable");
 }

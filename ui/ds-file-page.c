@@ -42,7 +42,6 @@ struct _DsFilePage
   /* Template widgets */
   GtkInfoBar           *error_bar;
   GtkLabel             *error_label;
-  GtkStack             *stack;
   AdwActionRow         *folder_row;
   GtkLabel             *size_label;
   DsGraph              *graph;
@@ -418,7 +417,6 @@ ds_file_page_class_init (DsFilePageClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_bind_template_child (widget_class, DsFilePage, error_bar);
   gtk_widget_class_bind_template_child (widget_class, DsFilePage, error_label);
-  gtk_widget_class_bind_template_child (widget_class, DsFilePage, stack);
   gtk_widget_class_bind_template_child (widget_class, DsFilePage, folder_row);
   gtk_widget_class_bind_template_child (widget_class, DsFilePage, size_label);
   gtk_widget_class_bind_template_child (widget_class, DsFilePage, graph);
@@ -454,9 +452,6 @@ ds_file_page_init (DsFilePage *self)
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     ds_table_set_cell (self->table, i + 1, 0, rows[i]);
   ds_table_clear (self->table);
-
-  gtk_stack_set_visible_child_name (self->stack,
-                                    ds_page_kind_available (DS_BENCH_FILE) ? "content" : "unavailable");
 }
 
 const char *

@@ -67,8 +67,6 @@ void        ds_page_show_error  (DsPage            *self,
                                  const char        *message);
 
 /* Shared helpers for the pages. */
-/* "not available in this build" when the core has no run() for @kind. */
-gboolean    ds_page_kind_available (DsBenchKind     kind);
 /* The message for a failed result, or NULL if it did not fail (a run the
  * user stopped is not a failure). */
 char       *ds_page_describe_error (const DsResult *result);

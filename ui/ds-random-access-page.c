@@ -41,7 +41,6 @@ struct _DsRandomAccessPage
   /* Template widgets */
   GtkInfoBar      *error_bar;
   GtkLabel        *error_label;
-  GtkStack        *stack;
   DsGraph         *graph;
   GtkToggleButton *read_button;
   GtkToggleButton *write_button;
@@ -311,7 +310,6 @@ ds_random_access_page_class_init (DsRandomAccessPageClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_bind_template_child (widget_class, DsRandomAccessPage, error_bar);
   gtk_widget_class_bind_template_child (widget_class, DsRandomAccessPage, error_label);
-  gtk_widget_class_bind_template_child (widget_class, DsRandomAccessPage, stack);
   gtk_widget_class_bind_template_child (widget_class, DsRandomAccessPage, graph);
   gtk_widget_class_bind_template_child (widget_class, DsRandomAccessPage, read_button);
   gtk_widget_class_bind_template_child (widget_class, DsRandomAccessPage, write_button);
@@ -348,7 +346,4 @@ ds_random_access_page_init (DsRandomAccessPage *self)
       ds_table_set_cell (self->table, i + 1, COLUMN_TRANSFER, title);
     }
   ds_table_clear (self->table);
-
-  gtk_stack_set_visible_child_name (self->stack,
-                                    ds_page_kind_available (DS_BENCH_RANDOM_ACCESS) ? "content" : "unavailable");
 }

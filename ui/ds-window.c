@@ -669,7 +669,7 @@ ds_window_start (DsWindow  *self,
   if (page == NULL || !ds_page_can_run (page))
     {
       g_set_error_literal (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                           _("This page has no test to run in this build."));
+                           _("This page has no test to run."));
       return FALSE;
     }
 
