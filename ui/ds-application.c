@@ -11,8 +11,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "ds-application.h"
+#include "ds-pages.h"
 #include "ds-preferences-window.h"
 #include "ds-window.h"
 
@@ -29,6 +31,8 @@ struct _DsApplication
   gboolean        quit_when_done;
   int             accuracy;
 
+  char           *page_help;     /* --page's description, from the page table */
+
   gboolean        scripted;      /* the options were applied once */
   gboolean        run_ok;
   int             exit_status;
@@ -41,8 +45,8 @@ static const GOptionEntry option_entries[] = {
   { "device", 'd', 0, G_OPTION_ARG_FILENAME, NULL, N_("Select the device at PATH"), N_("PATH") },
   { "folder", 'f', 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Run the File Benchmark in the folder DIR (shows its page)"), N_("DIR") },
-  { "page", 'p', 0, G_OPTION_ARG_STRING, NULL,
-    N_("Show a page: benchmark, extra, random-access, block-size, file, info"), N_("NAME") },
+  /* The description names the pages of the page table (ds-pages.c). */
+  { "page", 'p', 0, G_OPTION_ARG_STRING, NULL, NULL, N_("NAME") },
   { "start", 's', 0, G_OPTION_ARG_NONE, NULL, N_("Start the page’s test"), NULL },
   { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Save a PNG of the page when the test is done"), N_("FILE") },
@@ -134,7 +138,7 @@ run_finished_cb (DsWindow      *window,
 
   if (!success)
     {
-      const char *message = ds_window_get_last_error (window);
+      const char *message = ds_session_get_last_error (ds_window_get_session (window));
 
       if (message != NULL)
         g_printerr ("diskscope: %s\n", message);
@@ -156,7 +160,7 @@ apply_script (DsApplication *self,
   self->scripted = TRUE;
 
   if (self->accuracy > 0)
-    ds_window_set_accuracy (window, self->accuracy);
+    ds_session_set_accuracy (ds_window_get_session (window), self->accuracy);
 
   if (self->device != NULL && !ds_window_select_device (window, self->device, &error))
     {
@@ -328,6 +332,7 @@ ds_application_finalize (GObject *object)
   g_clear_pointer (&self->folder, g_free);
   g_clear_pointer (&self->page, g_free);
   g_clear_pointer (&self->screenshot, g_free);
+  g_clear_pointer (&self->page_help, g_free);
 
   G_OBJECT_CLASS (ds_application_parent_class)->finalize (object);
 }
@@ -347,7 +352,16 @@ ds_application_class_init (DsApplicationClass *klass)
 static void
 ds_application_init (DsApplication *self)
 {
-  g_application_add_main_option_entries (G_APPLICATION (self), option_entries);
+  g_autofree char *names = ds_pages_list_names ();
+  GOptionEntry entries[G_N_ELEMENTS (option_entries)];
+
+  memcpy (entries, option_entries, sizeof entries);
+  self->page_help = g_strdup_printf (_("Show a page: %s"), names);
+  for (guint i = 0; entries[i].long_name != NULL; i++)
+    if (g_str_equal (entries[i].long_name, "page"))
+      entries[i].description = self->page_help;
+
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
   g_application_set_option_context_summary (G_APPLICATION (self),
                                             _("Measure how fast your disks read and write."));
 }

@@ -17,6 +17,7 @@
 #include "ds-line-layer.h"
 #include "ds-page.h"
 #include "ds-series.h"
+#include "ds-session.h"
 
 struct _DsBenchmarkPage
 {
@@ -83,12 +84,6 @@ clear_figures (DsBenchmarkPage *self)
   gtk_label_set_label (self->cpu_label, "—");
   self->sum_rate = 0;
   self->n_rates = 0;
-}
-
-static DsBenchKind
-ds_benchmark_page_get_kind (DsPage *page)
-{
-  return DS_BENCH_TRANSFER;
 }
 
 static void
@@ -256,7 +251,7 @@ ds_benchmark_page_show_result (DsPage         *page,
   ds_series_clear (self->access);
   clear_figures (self);
 
-  error = ds_page_describe_error (result);
+  error = ds_session_describe_error (result);
   ds_benchmark_page_show_error (page, error);
 
   if (result->complete)
@@ -308,7 +303,6 @@ ds_benchmark_page_show_result (DsPage         *page,
 static void
 page_iface_init (DsPageInterface *iface)
 {
-  iface->get_kind = ds_benchmark_page_get_kind;
   iface->set_device = ds_benchmark_page_set_device;
   iface->set_units = ds_benchmark_page_set_units;
   iface->configure = ds_benchmark_page_configure;

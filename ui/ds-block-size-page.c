@@ -15,6 +15,7 @@
 #include "ds-line-layer.h"
 #include "ds-page.h"
 #include "ds-series.h"
+#include "ds-session.h"
 
 enum {
   COLUMN_SIZE,
@@ -74,12 +75,6 @@ set_rate (DsBlockSizePage *self,
   text = ds_format_rate (bytes_per_s, self->units);
   ds_table_set_cell (self->table, row, write ? COLUMN_WRITE : COLUMN_READ, text);
   ds_series_append (write ? self->write : self->read, block_bytes, bytes_per_s, 0);
-}
-
-static DsBenchKind
-ds_block_size_page_get_kind (DsPage *page)
-{
-  return DS_BENCH_BLOCK_SIZE;
 }
 
 static void
@@ -165,7 +160,7 @@ ds_block_size_page_show_result (DsPage         *page,
 {
   DsBlockSizePage *self = DS_BLOCK_SIZE_PAGE (page);
   const DsBlockSizeData *data = result->data;
-  g_autofree char *error = ds_page_describe_error (result);
+  g_autofree char *error = ds_session_describe_error (result);
   gboolean wrote = FALSE;
 
   g_return_if_fail (result->kind == DS_BENCH_BLOCK_SIZE);
@@ -195,7 +190,6 @@ ds_block_size_page_show_result (DsPage         *page,
 static void
 page_iface_init (DsPageInterface *iface)
 {
-  iface->get_kind = ds_block_size_page_get_kind;
   iface->set_units = ds_block_size_page_set_units;
   iface->configure = ds_block_size_page_configure;
   iface->begin = ds_block_size_page_begin;

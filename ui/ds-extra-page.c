@@ -12,6 +12,7 @@
 #include "ds-bench-extra.h"
 #include "ds-extra-page.h"
 #include "ds-page.h"
+#include "ds-session.h"
 
 enum {
   COLUMN_TEST,
@@ -54,12 +55,6 @@ set_row (DsExtraPage *self,
   ds_table_set_cell (self->table, row + 1, COLUMN_ACCESS, access);
   ds_table_set_cell (self->table, row + 1, COLUMN_IOPS, ops);
   ds_table_set_cell (self->table, row + 1, COLUMN_SPEED, rate);
-}
-
-static DsBenchKind
-ds_extra_page_get_kind (DsPage *page)
-{
-  return DS_BENCH_EXTRA;
 }
 
 static void
@@ -137,7 +132,7 @@ ds_extra_page_show_result (DsPage         *page,
 {
   DsExtraPage *self = DS_EXTRA_PAGE (page);
   const DsExtraData *data = result->data;
-  g_autofree char *error = ds_page_describe_error (result);
+  g_autofree char *error = ds_session_describe_error (result);
   GArray *rows;
 
   g_return_if_fail (result->kind == DS_BENCH_EXTRA);
@@ -165,7 +160,6 @@ ds_extra_page_show_result (DsPage         *page,
 static void
 page_iface_init (DsPageInterface *iface)
 {
-  iface->get_kind = ds_extra_page_get_kind;
   iface->set_units = ds_extra_page_set_units;
   iface->configure = ds_extra_page_configure;
   iface->begin = ds_extra_page_begin;

@@ -18,6 +18,7 @@
 #include "ds-line-layer.h"
 #include "ds-page.h"
 #include "ds-series.h"
+#include "ds-session.h"
 
 enum {
   ROW_SEQ_READ = 1,
@@ -83,12 +84,6 @@ set_iops (DsFilePage *self,
   g_autofree char *text = iops >= 0 ? g_strdup_printf (_("%.0f IOPS"), iops) : NULL;
 
   ds_table_set_cell (self->table, row, 1, text);
-}
-
-static DsBenchKind
-ds_file_page_get_kind (DsPage *page)
-{
-  return DS_BENCH_FILE;
 }
 
 static void
@@ -200,7 +195,7 @@ ds_file_page_show_result (DsPage         *page,
 {
   DsFilePage *self = DS_FILE_PAGE (page);
   const DsFileData *data = result->data;
-  g_autofree char *error = ds_page_describe_error (result);
+  g_autofree char *error = ds_session_describe_error (result);
 
   g_return_if_fail (result->kind == DS_BENCH_FILE);
 
@@ -253,7 +248,6 @@ ds_file_page_show_result (DsPage         *page,
 static void
 page_iface_init (DsPageInterface *iface)
 {
-  iface->get_kind = ds_file_page_get_kind;
   iface->set_units = ds_file_page_set_units;
   iface->configure = ds_file_page_configure;
   iface->begin = ds_file_page_begin;

@@ -4,19 +4,10 @@
  */
 #include "config.h"
 
-#include <glib/gi18n.h>
-#include <string.h>
 
-#include "ds-error.h"
 #include "ds-page.h"
 
 G_DEFINE_INTERFACE (DsPage, ds_page, GTK_TYPE_WIDGET)
-
-static DsBenchKind
-ds_page_real_get_kind (DsPage *self)
-{
-  return DS_BENCH_N_KINDS;
-}
 
 static gboolean
 ds_page_real_configure (DsPage       *self,
@@ -29,24 +20,7 @@ ds_page_real_configure (DsPage       *self,
 static void
 ds_page_default_init (DsPageInterface *iface)
 {
-  iface->get_kind = ds_page_real_get_kind;
   iface->configure = ds_page_real_configure;
-}
-
-DsBenchKind
-ds_page_get_kind (DsPage *self)
-{
-  g_return_val_if_fail (DS_IS_PAGE (self), DS_BENCH_N_KINDS);
-
-  return DS_PAGE_GET_IFACE (self)->get_kind (self);
-}
-
-gboolean
-ds_page_can_run (DsPage *self)
-{
-  DsBenchKind kind = ds_page_get_kind (self);
-
-  return kind < DS_BENCH_N_KINDS;
 }
 
 void
@@ -118,33 +92,6 @@ ds_page_show_error (DsPage     *self,
 
   if (DS_PAGE_GET_IFACE (self)->show_error)
     DS_PAGE_GET_IFACE (self)->show_error (self, message);
-}
-
-char *
-ds_page_describe_error (const DsResult *result)
-{
-  if (result == NULL || result->error == NULL)
-    return NULL;
-
-  if (result->cancelled ||
-      g_error_matches (result->error, DS_ERROR, DS_ERROR_CANCELLED))
-    return NULL;
-
-  /* The core's message usually gives the offset already: say it once.
-   * What was measured stays on the page, whether the run stopped there or
-   * went on past a bad range. */
-  if (result->error_offset_bytes >= 0)
-    {
-      g_autofree char *bytes = g_strdup_printf ("%" G_GINT64_FORMAT, result->error_offset_bytes);
-
-      if (strstr (result->error->message, bytes) == NULL)
-        return g_strdup_printf (_("%s (at %.2f GB)."), result->error->message,
-                                result->error_offset_bytes / 1e9);
-    }
-
-  if (g_str_has_suffix (result->error->message, "."))
-    return g_strdup (result->error->message);
-  return g_strdup_printf ("%s.", result->error->message);
 }
 
 static GtkLabel *

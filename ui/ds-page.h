@@ -1,5 +1,8 @@
 /* ds-page.h: what the window asks of each page
  *
+ * Which page runs which kind is in the page table (ds-pages.h), with how
+ * to add a page.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
@@ -20,8 +23,6 @@ struct _DsPageInterface
 {
   GTypeInterface parent_iface;
 
-  /* The kind this page runs, or DS_BENCH_N_KINDS for none (Info). */
-  DsBenchKind (*get_kind)     (DsPage            *self);
   /* The device the user picked (NULL: none). */
   void        (*set_device)   (DsPage            *self,
                                const DsDevice    *device);
@@ -47,8 +48,6 @@ struct _DsPageInterface
                                const char        *message);
 };
 
-DsBenchKind ds_page_get_kind    (DsPage            *self);
-gboolean    ds_page_can_run     (DsPage            *self);
 void        ds_page_set_device  (DsPage            *self,
                                  const DsDevice    *device);
 void        ds_page_set_units   (DsPage            *self,
@@ -65,11 +64,6 @@ void        ds_page_show_result (DsPage            *self,
                                  const DsResult    *result);
 void        ds_page_show_error  (DsPage            *self,
                                  const char        *message);
-
-/* Shared helpers for the pages. */
-/* The message for a failed result, or NULL if it did not fail (a run the
- * user stopped is not a failure). */
-char       *ds_page_describe_error (const DsResult *result);
 
 G_END_DECLS
 

@@ -16,6 +16,7 @@
 #include "ds-page.h"
 #include "ds-random-access-page.h"
 #include "ds-series.h"
+#include "ds-session.h"
 
 enum {
   COLUMN_TRANSFER,
@@ -85,12 +86,6 @@ points_changed (DsRandomAccessPage *self)
 {
   for (guint i = 0; i < DS_RANDOM_ACCESS_N_ROWS; i++)
     ds_series_changed (self->access[i]);
-}
-
-static DsBenchKind
-ds_random_access_page_get_kind (DsPage *page)
-{
-  return DS_BENCH_RANDOM_ACCESS;
 }
 
 static void
@@ -220,7 +215,7 @@ ds_random_access_page_show_result (DsPage         *page,
   DsRandomAccessPage *self = DS_RANDOM_ACCESS_PAGE (page);
   const DsRandomAccessData *data = result->data;
   const DsRandomAccessDir *dir;
-  g_autofree char *error = ds_page_describe_error (result);
+  g_autofree char *error = ds_session_describe_error (result);
 
   g_return_if_fail (result->kind == DS_BENCH_RANDOM_ACCESS);
 
@@ -265,7 +260,6 @@ ds_random_access_page_show_result (DsPage         *page,
 static void
 page_iface_init (DsPageInterface *iface)
 {
-  iface->get_kind = ds_random_access_page_get_kind;
   iface->set_device = ds_random_access_page_set_device;
   iface->set_units = ds_random_access_page_set_units;
   iface->configure = ds_random_access_page_configure;

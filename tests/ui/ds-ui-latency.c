@@ -173,7 +173,7 @@ run_stall (const char *device,
       return 1;
     }
 
-  ds_window_set_accuracy (window, accuracy);
+  ds_session_set_accuracy (ds_window_get_session (window), accuracy);
 
   /* Let the window settle first: its first frames (fonts, the first
    * layout of every page) are start-up, not a stall the run causes. */

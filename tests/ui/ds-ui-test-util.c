@@ -57,10 +57,12 @@ gpointer
 ds_ui_test_benchmark_child (DsWindow   *window,
                             const char *name)
 {
-  GObject *page = gtk_widget_get_template_child (GTK_WIDGET (window), DS_TYPE_WINDOW,
-                                                 "benchmark_page");
+  AdwViewStack *stack = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                                      DS_TYPE_WINDOW, "view_stack"));
+  GtkWidget *page = adw_view_stack_get_child_by_name (stack, "benchmark");
 
-  return gtk_widget_get_template_child (GTK_WIDGET (page), DS_TYPE_BENCHMARK_PAGE, name);
+  ck_assert_msg (page != NULL, "the window has no benchmark page");
+  return gtk_widget_get_template_child (page, DS_TYPE_BENCHMARK_PAGE, name);
 }
 
 DsSeries *
@@ -68,6 +70,40 @@ ds_ui_test_benchmark_series (DsWindow   *window,
                              const char *layer)
 {
   return ds_graph_layer_get_series (DS_GRAPH_LAYER (ds_ui_test_benchmark_child (window, layer)));
+}
+
+typedef struct {
+  gboolean     done;
+  DsBenchKind  kind;
+  GError      *error;
+} Opened;
+
+static void
+opened_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Opened *opened = user_data;
+
+  opened->kind = ds_session_open_result_finish (DS_SESSION (object), result, &opened->error);
+  opened->done = TRUE;
+}
+
+gboolean
+ds_ui_test_open_result (DsWindow    *window,
+                        const char  *path,
+                        GError     **error)
+{
+  Opened opened = { 0 };
+
+  ds_session_open_result_async (ds_window_get_session (window), path, NULL, opened_cb, &opened);
+  ds_ui_test_wait_for (&opened.done, 10000, "opening the result");
+  if (opened.error != NULL)
+    {
+      g_propagate_error (error, opened.error);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 GtkWidget *

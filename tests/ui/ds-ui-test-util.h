@@ -32,6 +32,11 @@ gpointer   ds_ui_test_benchmark_child (DsWindow  *window,
  * "write_layer", "access_layer"). */
 DsSeries  *ds_ui_test_benchmark_series (DsWindow  *window,
                                         const char *layer);
+/* Opens a saved result in @window's session and waits for it (10 s at
+ * most): as the Open Result action does, without the file chooser. */
+gboolean   ds_ui_test_open_result    (DsWindow    *window,
+                                      const char  *path,
+                                      GError     **error);
 /* A graph as the pages build them: a rate curve over @x_axis and, with
  * @access, access-time dots on a right axis (the Benchmark page's). */
 GtkWidget *ds_ui_test_graph_new      (DsGraphAxis  x_axis,

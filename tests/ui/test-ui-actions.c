@@ -53,7 +53,7 @@ open_window (Finished *finished)
   if (finished != NULL)
     g_signal_connect (window, "run-finished", G_CALLBACK (run_finished_cb), finished);
   ck_assert (ds_window_set_page (window, "benchmark"));
-  ds_window_set_accuracy (window, 1);
+  ds_session_set_accuracy (ds_window_get_session (window), 1);
   return window;
 }
 
@@ -86,8 +86,8 @@ run_benchmark (DsWindow   *window,
   ck_assert_msg (ds_window_start (window, &error), "%s", error ? error->message : "");
   wait_finished (&finished, 60000);
   g_signal_handler_disconnect (window, id);
-  ck_assert_msg (finished.success, "the run failed: %s", ds_window_get_last_error (window));
-  ck_assert_ptr_nonnull (ds_window_get_result (window));
+  ck_assert_msg (finished.success, "the run failed: %s", ds_session_get_last_error (ds_window_get_session (window)));
+  ck_assert_ptr_nonnull (ds_session_get_result (ds_window_get_session (window), DS_BENCH_TRANSFER));
 }
 
 /* The message dialog the window presented, or NULL. */
@@ -121,7 +121,7 @@ start_write (DsWindow *window)
   dialog = find_dialog (window);
   ck_assert_msg (dialog != NULL, "no confirmation dialog");
   /* Nothing runs before the answer. */
-  ck_assert (!ds_window_is_running (window));
+  ck_assert (!ds_session_is_running (ds_window_get_session (window)));
   return dialog;
 }
 
@@ -154,7 +154,7 @@ START_TEST (test_write_confirmation)
   gtk_editable_set_text (GTK_EDITABLE (entry), wrong);
   adw_message_dialog_response (dialog, "destroy");
   ds_ui_test_spin (500);
-  ck_assert (!ds_window_is_running (window));
+  ck_assert (!ds_session_is_running (ds_window_get_session (window)));
   ck_assert (!finished.finished);
   after_wrong = ds_test_checksum (loop);
   ck_assert_str_eq (after_wrong, before);
@@ -164,17 +164,17 @@ START_TEST (test_write_confirmation)
   gtk_editable_set_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog)), loop);
   adw_message_dialog_response (dialog, "cancel");
   ds_ui_test_spin (200);
-  ck_assert (!ds_window_is_running (window));
+  ck_assert (!ds_session_is_running (ds_window_get_session (window)));
 
   /* The right name: the write runs. */
   dialog = start_write (window);
   gtk_editable_set_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog)), loop);
   ck_assert (adw_message_dialog_get_response_enabled (dialog, "destroy"));
   adw_message_dialog_response (dialog, "destroy");
-  ck_assert (ds_window_is_running (window));
+  ck_assert (ds_session_is_running (ds_window_get_session (window)));
   wait_finished (&finished, 60000);
-  ck_assert_msg (finished.success, "the write test failed: %s", ds_window_get_last_error (window));
-  ck_assert (ds_window_get_result (window)->spec.write);
+  ck_assert_msg (finished.success, "the write test failed: %s", ds_session_get_last_error (ds_window_get_session (window)));
+  ck_assert (ds_session_get_result (ds_window_get_session (window), DS_BENCH_TRANSFER)->spec.write);
   after_right = ds_test_checksum (loop);
   ck_assert_str_ne (after_right, before);
 
@@ -229,16 +229,16 @@ START_TEST (test_save_copy_open)
   guint n_points;
 
   /* Nothing to save or copy before a run. */
-  ck_assert (!ds_window_save_report (window, report_path, &error));
+  ck_assert (!ds_session_save_report (ds_window_get_session (window), DS_BENCH_TRANSFER, report_path, &error));
   g_clear_error (&error);
 
   run_benchmark (window, loop);
-  expected = ds_report_text (ds_window_get_result (window), DS_UNITS_MB);
+  expected = ds_report_text (ds_session_get_result (ds_window_get_session (window), DS_BENCH_TRANSFER), DS_UNITS_MB);
   n_points = ds_series_get_n_points (ds_ui_test_benchmark_series (window, "read_layer"));
   ck_assert_uint_eq (n_points, 200);
 
   /* Save report: the text report of the run. */
-  ck_assert_msg (ds_window_save_report (window, report_path, &error), "%s", error ? error->message : "");
+  ck_assert_msg (ds_session_save_report (ds_window_get_session (window), DS_BENCH_TRANSFER, report_path, &error), "%s", error ? error->message : "");
   ck_assert (g_file_get_contents (report_path, &saved, NULL, NULL));
   ck_assert_str_eq (saved, expected);
   ck_assert_msg (strstr (saved, loop) != NULL, "the report does not name %s", loop);
@@ -251,10 +251,10 @@ START_TEST (test_save_copy_open)
 
   /* Save result, then open it in another window: the same figures and
    * curve on its Benchmark page. */
-  ck_assert_msg (ds_window_save_result (window, json_path, &error), "%s", error ? error->message : "");
+  ck_assert_msg (ds_session_save_result (ds_window_get_session (window), DS_BENCH_TRANSFER, json_path, &error), "%s", error ? error->message : "");
   other = open_window (NULL);
   ck_assert (ds_window_set_page (other, "info"));
-  ck_assert_msg (ds_window_open_result (other, json_path, &error), "%s", error ? error->message : "");
+  ck_assert_msg (ds_ui_test_open_result (other, json_path, &error), "%s", error ? error->message : "");
   ds_ui_test_spin (100);
   ck_assert_str_eq (adw_view_stack_get_visible_child_name (
                       ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (other), DS_TYPE_WINDOW,
@@ -267,12 +267,12 @@ START_TEST (test_save_copy_open)
     }
   ck_assert_uint_eq (ds_series_get_n_points (ds_ui_test_benchmark_series (other, "read_layer")),
                      n_points);
-  reopened_report = ds_report_text (ds_window_get_result (other), DS_UNITS_MB);
+  reopened_report = ds_report_text (ds_session_get_result (ds_window_get_session (other), DS_BENCH_TRANSFER), DS_UNITS_MB);
   ck_assert_str_eq (reopened_report, expected);
 
   /* A broken file is refused with a message and changes nothing. */
   ck_assert (g_file_set_contents (broken_path, "{\"schema\": \"diskscope-result/1\", ", -1, NULL));
-  ck_assert (!ds_window_open_result (other, broken_path, &error));
+  ck_assert (!ds_ui_test_open_result (other, broken_path, &error));
   ck_assert (error != NULL && error->message[0] != '\0');
   ck_assert_str_eq (label_text (other, "avg_label"), label_text (window, "avg_label"));
 
@@ -295,7 +295,7 @@ START_TEST (test_preferences_units)
   AdwComboRow *units_row;
 
   run_benchmark (window, loop);
-  data = ds_window_get_result (window)->data;
+  data = ds_session_get_result (ds_window_get_session (window), DS_BENCH_TRANSFER)->data;
   mb_text = ds_format_rate (data->read.avg_bytes_per_s, DS_UNITS_MB);
   mib_text = ds_format_rate (data->read.avg_bytes_per_s, DS_UNITS_MIB);
   ck_assert_str_eq (label_text (window, "avg_label"), mb_text);
@@ -312,7 +312,7 @@ START_TEST (test_preferences_units)
                  label_text (window, "min_label"));
   ck_assert_int_eq (ds_graph_get_units (DS_GRAPH (ds_ui_test_benchmark_child (window, "graph"))), DS_UNITS_MIB);
   /* The report follows the setting too. */
-  ck_assert (ds_window_save_report (window, report, NULL));
+  ck_assert (ds_session_save_report (ds_window_get_session (window), DS_BENCH_TRANSFER, report, NULL));
   ck_assert (g_file_get_contents (report, &report_text, NULL, NULL));
   ck_assert_msg (strstr (report_text, "MiB/s") != NULL, "%s", report_text);
 

@@ -99,7 +99,7 @@ open_window (const char *device,
   ck_assert_msg (ds_window_select_device (window, device, &error), "%s",
                  error ? error->message : "");
   ck_assert (ds_window_set_page (window, "benchmark"));
-  ds_window_set_accuracy (window, 1);
+  ds_session_set_accuracy (ds_window_get_session (window), 1);
   return window;
 }
 
@@ -161,7 +161,7 @@ START_TEST (test_vanish_keeps_curve)
   ck_assert (ds_faultdisk_control (disk, "delay 5000"));
   ck_assert_msg (ds_window_start (window, &error), "%s", error ? error->message : "");
   ds_ui_test_spin (1500);
-  ck_assert_msg (ds_window_is_running (window), "the run ended before the device vanished");
+  ck_assert_msg (ds_session_is_running (ds_window_get_session (window)), "the run ended before the device vanished");
   count_points (read_series (window), &before, &failed);
   ck_assert_uint_ge (before, 5);
 
@@ -182,7 +182,7 @@ START_TEST (test_vanish_keeps_curve)
   note ("the page shows: %s", message ? message : "(nothing)");
   ck_assert_msg (message != NULL, "no error shown");
   ck_assert_msg (strstr (message, dev) != NULL, "the error does not name %s: %s", dev, message);
-  ck_assert_str_eq (ds_window_get_last_error (window), message);
+  ck_assert_str_eq (ds_session_get_last_error (ds_window_get_session (window)), message);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -242,7 +242,7 @@ START_TEST (test_window_stop)
   ck_assert (ds_faultdisk_control (disk, "delay 10000"));
   ck_assert_msg (ds_window_start (window, &error), "%s", error ? error->message : "");
   ds_ui_test_spin (1000);
-  ck_assert (ds_window_is_running (window));
+  ck_assert (ds_session_is_running (ds_window_get_session (window)));
 
   stop_us = g_get_monotonic_time ();
   ck_assert (gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL));
@@ -251,9 +251,9 @@ START_TEST (test_window_stop)
         (finished.when_us - stop_us) / 1e3);
   ck_assert_msg (finished.when_us - stop_us <= 200 * 1000,
                  "the run took %.1f ms to stop", (finished.when_us - stop_us) / 1e3);
-  ck_assert (!ds_window_is_running (window));
+  ck_assert (!ds_session_is_running (ds_window_get_session (window)));
   /* A stop is not an error, and what was measured stays. */
-  ck_assert_ptr_null (ds_window_get_last_error (window));
+  ck_assert_ptr_null (ds_session_get_last_error (ds_window_get_session (window)));
   count_points (read_series (window), &measured, &failed);
   ck_assert_uint_ge (measured, 1);
 

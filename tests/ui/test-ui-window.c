@@ -217,11 +217,11 @@ START_TEST (test_close_mid_run)
   ck_assert (ds_window_select_device (window, loop, &error));
   ck_assert (ds_window_set_page (window, "benchmark"));
   /* Accuracy 5: two seconds per point, so the run is far from done. */
-  ds_window_set_accuracy (window, 5);
+  ds_session_set_accuracy (ds_window_get_session (window), 5);
   ck_assert_msg (ds_window_start (window, &error), "%s", error ? error->message : "");
-  ck_assert (ds_window_is_running (window));
+  ck_assert (ds_session_is_running (ds_window_get_session (window)));
   ds_ui_test_spin (1500);
-  ck_assert (ds_window_is_running (window));
+  ck_assert (ds_session_is_running (ds_window_get_session (window)));
 
   start = g_get_monotonic_time ();
   gtk_window_close (GTK_WINDOW (window));

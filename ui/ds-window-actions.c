@@ -1,0 +1,425 @@
+/* ds-window-actions.c: the window's actions and their shortcuts
+ *
+ * Every action is installed on the window class (win.start, win.stop,
+ * win.save-report, win.save-screenshot, win.save-result, win.open-result,
+ * win.copy-report) with its key binding, and _ds_window_update_actions()
+ * is the one place that enables them.  The actions act on the visible
+ * page's kind through the window's DsSession.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ds-error.h"
+#include "ds-window-private.h"
+#include "ds-write-confirm-dialog.h"
+
+static DsBenchKind
+visible_kind (DsWindow *self)
+{
+  const DsPageInfo *info = _ds_window_get_visible_info (self);
+
+  return info != NULL ? info->kind : DS_BENCH_N_KINDS;
+}
+
+static const DsResult *
+visible_result (DsWindow *self)
+{
+  return ds_session_get_result (self->session, visible_kind (self));
+}
+
+void
+_ds_window_update_actions (DsWindow *self)
+{
+  DsBenchKind kind = visible_kind (self);
+  gboolean running = ds_session_is_running (self->session);
+  gboolean has_result = visible_result (self) != NULL;
+  gboolean can_start = kind < DS_BENCH_N_KINDS &&
+                       (self->device_path != NULL || !ds_session_kind_needs_device (kind));
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.start", !running && can_start);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-report", !running && has_result);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-result", !running && has_result);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-report", !running && has_result);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.open-result", !running);
+}
+
+/* ---- Start and stop ---------------------------------------------------- */
+
+typedef struct {
+  GWeakRef    window;
+  DsBenchSpec spec;
+} PendingWrite;
+
+static void
+pending_write_free (gpointer  data,
+                    GClosure *closure)
+{
+  PendingWrite *pending = data;
+
+  g_weak_ref_clear (&pending->window);
+  ds_bench_spec_clear (&pending->spec);
+  g_free (pending);
+}
+
+static void
+show_start_error (DsWindow   *self,
+                  const char *message)
+{
+  DsPage *page = _ds_window_get_visible_page (self);
+
+  if (page != NULL)
+    ds_page_show_error (page, message);
+  else
+    _ds_window_toast (self, message);
+}
+
+/* The user typed the target's name: the write runs, confirmed by it (the
+ * core's gate checks the name again). */
+static void
+write_confirmed_cb (DsWriteConfirmDialog *dialog,
+                    PendingWrite         *pending)
+{
+  g_autoptr(DsWindow) self = g_weak_ref_get (&pending->window);
+  g_autoptr(GError) error = NULL;
+
+  if (self == NULL)
+    return;
+
+  g_free (pending->spec.destroy_data);
+  pending->spec.destroy_data = g_strdup (ds_write_confirm_dialog_get_target (dialog));
+  if (!ds_session_start (self->session, &pending->spec, &error))
+    show_start_error (self, error->message);
+}
+
+static void
+confirm_write (DsWindow          *self,
+               const DsBenchSpec *spec)
+{
+  GtkWidget *dialog = ds_write_confirm_dialog_new (GTK_WINDOW (self), spec->target_path);
+  PendingWrite *pending = g_new0 (PendingWrite, 1);
+
+  g_weak_ref_init (&pending->window, self);
+  ds_bench_spec_copy (&pending->spec, spec);
+  g_signal_connect_data (dialog, "confirmed", G_CALLBACK (write_confirmed_cb),
+                         pending, pending_write_free, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* After the page has added its choices: run, ask, or refuse. */
+static gboolean
+start_spec (DsWindow     *self,
+            DsBenchSpec  *spec,
+            GError      **error)
+{
+  g_autoptr(GError) refusal = NULL;
+
+  if (!ds_session_check_spec (self->session, spec, error))
+    return FALSE;
+
+  switch (ds_session_check_write (self->session, spec, &refusal))
+    {
+    case DS_WRITE_REFUSED:
+      ds_write_confirm_dialog_refuse (GTK_WINDOW (self), refusal->message);
+      return TRUE;
+
+    case DS_WRITE_CONFIRM:
+      confirm_write (self, spec);
+      return TRUE;
+
+    case DS_WRITE_NONE:
+    default:
+      return ds_session_start (self->session, spec, error);
+    }
+}
+
+gboolean
+ds_window_start (DsWindow  *self,
+                 GError   **error)
+{
+  DsBenchSpec spec;
+  DsPage *page;
+  DsBenchKind kind;
+  gboolean needs_device, ok;
+
+  g_return_val_if_fail (DS_IS_WINDOW (self), FALSE);
+
+  page = _ds_window_get_visible_page (self);
+  kind = visible_kind (self);
+  if (page == NULL || kind >= DS_BENCH_N_KINDS)
+    {
+      g_set_error_literal (error, DS_ERROR, DS_ERROR_UNSUPPORTED, _("This page has no test to run."));
+      return FALSE;
+    }
+
+  needs_device = ds_session_kind_needs_device (kind);
+  if (needs_device && self->device_path == NULL)
+    {
+      g_set_error_literal (error, DS_ERROR, DS_ERROR_INVALID, _("Choose a device first."));
+      return FALSE;
+    }
+
+  ds_session_init_spec (self->session, &spec, kind, needs_device ? self->device_path : NULL);
+  ok = ds_page_configure (page, &spec, error) && start_spec (self, &spec, error);
+  ds_bench_spec_clear (&spec);
+
+  return ok;
+}
+
+static void
+start_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *param)
+{
+  DsWindow *self = DS_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (!ds_window_start (self, &error))
+    show_start_error (self, error->message);
+}
+
+static void
+stop_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  ds_session_stop (DS_WINDOW (widget)->session);
+}
+
+/* ---- Saving, opening, copying ----------------------------------------- */
+
+typedef void (*ChosenFunc) (DsWindow   *self,
+                            const char *path);
+
+static void
+chooser_response_cb (GtkFileChooserNative *chooser,
+                     int                   response,
+                     DsWindow             *self)
+{
+  ChosenFunc func = g_object_get_data (G_OBJECT (chooser), "ds-func");
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        func (self, path);
+    }
+
+  g_clear_object (&self->chooser);
+}
+
+static void
+choose_file (DsWindow             *self,
+             GtkFileChooserAction  action,
+             const char           *title,
+             const char           *accept,
+             const char           *suggested_name,
+             const char           *mime_type,
+             ChosenFunc            func)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+
+  self->chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, accept, _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  gtk_file_filter_add_mime_type (filter, mime_type);
+  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  if (suggested_name != NULL)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), suggested_name);
+
+  g_object_set_data (G_OBJECT (self->chooser), "ds-func", func);
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (chooser_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+/* "diskscope-benchmark-loop0.txt" */
+static char *
+suggested_name (DsWindow   *self,
+                const char *extension)
+{
+  const DsResult *result = visible_result (self);
+  const DsBenchOps *ops = ds_bench_get (visible_kind (self));
+  const char *device = result && result->target.path ? result->target.path : self->device_path;
+  g_autofree char *base = device ? g_path_get_basename (device) : g_strdup ("disk");
+
+  return g_strdup_printf ("diskscope-%s-%s.%s", ops ? ops->name : "info", base, extension);
+}
+
+static void
+save_report (DsWindow   *self,
+             const char *path)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!ds_session_save_report (self->session, visible_kind (self), path, &error))
+    _ds_window_toast (self, error->message);
+  else
+    _ds_window_toast (self, _("Report saved"));
+}
+
+static void
+save_result (DsWindow   *self,
+             const char *path)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!ds_session_save_result (self->session, visible_kind (self), path, &error))
+    _ds_window_toast (self, error->message);
+  else
+    _ds_window_toast (self, _("Result saved"));
+}
+
+static void
+save_screenshot (DsWindow   *self,
+                 const char *path)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!ds_window_save_screenshot (self, path, &error))
+    _ds_window_toast (self, error->message);
+  else
+    _ds_window_toast (self, _("Screenshot saved"));
+}
+
+static void
+open_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(DsWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* The session has shown it already ("result-opened"). */
+  ds_session_open_result_finish (DS_SESSION (object), result, &error);
+
+  /* A newer open took over, with its own spinner. */
+  if (g_task_get_cancellable (G_TASK (result)) != self->open_cancellable)
+    return;
+
+  gtk_spinner_stop (self->open_spinner);
+  gtk_widget_set_visible (GTK_WIDGET (self->open_spinner), FALSE);
+  g_clear_object (&self->open_cancellable);
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    _ds_window_toast (self, error->message);
+}
+
+/* Loads @path off the main thread, with a spinner in the header bar; a
+ * newer open replaces this one. */
+void
+_ds_window_open_result (DsWindow   *self,
+                        const char *path)
+{
+  if (self->open_cancellable != NULL)
+    g_cancellable_cancel (self->open_cancellable);
+  g_clear_object (&self->open_cancellable);
+  self->open_cancellable = g_cancellable_new ();
+
+  gtk_widget_set_visible (GTK_WIDGET (self->open_spinner), TRUE);
+  gtk_spinner_start (self->open_spinner);
+  ds_session_open_result_async (self->session, path, self->open_cancellable,
+                                open_done_cb, g_object_ref (self));
+}
+
+static void
+save_report_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  DsWindow *self = DS_WINDOW (widget);
+  g_autofree char *name = suggested_name (self, "txt");
+
+  choose_file (self, GTK_FILE_CHOOSER_ACTION_SAVE, _("Save Report"), _("_Save"),
+               name, "text/plain", save_report);
+}
+
+static void
+save_result_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  DsWindow *self = DS_WINDOW (widget);
+  g_autofree char *name = suggested_name (self, "json");
+
+  choose_file (self, GTK_FILE_CHOOSER_ACTION_SAVE, _("Save Result"), _("_Save"),
+               name, "application/json", save_result);
+}
+
+static void
+save_screenshot_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  DsWindow *self = DS_WINDOW (widget);
+  g_autofree char *name = suggested_name (self, "png");
+
+  choose_file (self, GTK_FILE_CHOOSER_ACTION_SAVE, _("Save Screenshot"), _("_Save"),
+               name, "image/png", save_screenshot);
+}
+
+static void
+open_result_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  choose_file (DS_WINDOW (widget), GTK_FILE_CHOOSER_ACTION_OPEN, _("Open Result"), _("_Open"),
+               NULL, "application/json", _ds_window_open_result);
+}
+
+static void
+copy_report_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  DsWindow *self = DS_WINDOW (widget);
+  g_autofree char *text = ds_session_get_report (self->session, visible_kind (self), NULL);
+
+  if (text == NULL)
+    return;
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
+  _ds_window_toast (self, _("Report copied"));
+}
+
+void
+_ds_window_actions_dispose (DsWindow *self)
+{
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+
+  if (self->open_cancellable != NULL)
+    g_cancellable_cancel (self->open_cancellable);
+  g_clear_object (&self->open_cancellable);
+}
+
+void
+_ds_window_class_actions_init (DsWindowClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  gtk_widget_class_install_action (widget_class, "win.start", NULL, start_action);
+  gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "win.save-report", NULL, save_report_action);
+  gtk_widget_class_install_action (widget_class, "win.save-screenshot", NULL, save_screenshot_action);
+  gtk_widget_class_install_action (widget_class, "win.save-result", NULL, save_result_action);
+  gtk_widget_class_install_action (widget_class, "win.open-result", NULL, open_result_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-report", NULL, copy_report_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "win.start", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.save-report", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.save-screenshot", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_S, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.save-screenshot", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-result", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "win.copy-report", NULL);
+}

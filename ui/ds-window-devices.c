@@ -1,0 +1,182 @@
+/* ds-window-devices.c: the window's device drop-down
+ *
+ * The header bar's drop-down shows the DsDeviceList (kept up to date from
+ * kernel uevents).  The window remembers the selected device by its path,
+ * so a refresh, which replaces every item, keeps it; the first time, the
+ * device used last is selected.  Every page is told the device.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ds-window-private.h"
+
+/* The drop-down's rows: in the list, the model (shortened at its end when
+ * long) then the size and path; on the button, only the path and size, so
+ * the header bar keeps room for the view switcher (the whole title is the
+ * button's tooltip).  @user_data is non-NULL for the button. */
+static void
+device_row_setup_cb (GtkSignalListItemFactory *factory,
+                     GtkListItem              *list_item,
+                     gpointer                  user_data)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *model = gtk_label_new (NULL);
+  GtkWidget *where = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (model), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (model), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (model), 11);
+  gtk_label_set_max_width_chars (GTK_LABEL (model), 16);
+  gtk_label_set_xalign (GTK_LABEL (where), 0);
+  if (user_data == NULL)
+    gtk_widget_add_css_class (where, "dim-label");
+  gtk_box_append (GTK_BOX (box), model);
+  gtk_box_append (GTK_BOX (box), where);
+  gtk_widget_set_visible (model, user_data == NULL);
+  gtk_list_item_set_child (list_item, box);
+}
+
+static void
+device_row_bind_cb (GtkSignalListItemFactory *factory,
+                    GtkListItem              *list_item,
+                    gpointer                  user_data)
+{
+  DsDeviceItem *item = gtk_list_item_get_item (list_item);
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkWidget *model = gtk_widget_get_first_child (box);
+  GtkWidget *where = gtk_widget_get_next_sibling (model);
+  const DsDevice *device = item ? ds_device_item_get_device (item) : NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *place = NULL;
+
+  if (device == NULL)
+    {
+      gtk_label_set_label (GTK_LABEL (model), item ? ds_device_item_get_title (item) : NULL);
+      gtk_label_set_label (GTK_LABEL (where), NULL);
+      return;
+    }
+
+  size = ds_format_size (device->size_bytes);
+  if (user_data != NULL)
+    place = g_strdup_printf ("%s · %s", device->path, size);
+  else
+    place = g_strdup_printf ("%s · %s", size, device->path);
+  gtk_label_set_label (GTK_LABEL (model), device->model ? device->model : device->name);
+  gtk_label_set_label (GTK_LABEL (where), place);
+  gtk_widget_set_tooltip_text (box, ds_device_item_get_title (item));
+}
+
+static DsDeviceItem *
+selected_item (DsWindow *self)
+{
+  gpointer item = gtk_drop_down_get_selected_item (self->device_dropdown);
+
+  return item != NULL ? DS_DEVICE_ITEM (item) : NULL;
+}
+
+const char *
+ds_window_get_device_path (DsWindow *self)
+{
+  g_return_val_if_fail (DS_IS_WINDOW (self), NULL);
+
+  return self->device_path;
+}
+
+static void
+set_page_device (DsWindow    *self,
+                 DsPage      *page,
+                 DsBenchKind  kind)
+{
+  DsDeviceItem *item = selected_item (self);
+
+  ds_page_set_device (page, item ? ds_device_item_get_device (item) : NULL);
+}
+
+static void
+device_selected_cb (DsWindow *self)
+{
+  DsDeviceItem *item;
+  g_autofree char *tooltip = NULL;
+
+  /* A refresh replaces every item: "refreshed" selects the device again. */
+  if (ds_device_list_is_refreshing (self->devices))
+    return;
+
+  item = selected_item (self);
+  g_free (self->device_path);
+  self->device_path = item ? g_strdup (ds_device_item_get_path (item)) : NULL;
+
+  _ds_window_foreach_page (self, set_page_device);
+
+  /* The whole title, where the button shortens it. */
+  if (item != NULL)
+    tooltip = g_strdup_printf (_("Device: %s"), ds_device_item_get_title (item));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->device_dropdown),
+                               tooltip ? tooltip : _("Device"));
+
+  if (self->device_path != NULL)
+    g_settings_set_string (self->settings, "last-device", self->device_path);
+
+  _ds_window_update_actions (self);
+}
+
+/* A fresh list: the same device stays selected (or, the first time, the
+ * one used last). */
+static void
+devices_refreshed_cb (DsWindow *self)
+{
+  g_autofree char *keep = g_strdup (self->device_path);
+  guint position;
+
+  if (keep == NULL)
+    keep = g_settings_get_string (self->settings, "last-device");
+  if (ds_device_list_find (self->devices, keep, &position))
+    gtk_drop_down_set_selected (self->device_dropdown, position);
+
+  device_selected_cb (self);
+}
+
+gboolean
+ds_window_select_device (DsWindow    *self,
+                         const char  *path,
+                         GError     **error)
+{
+  guint position;
+
+  g_return_val_if_fail (DS_IS_WINDOW (self), FALSE);
+
+  if (!ds_device_list_lookup (self->devices, path, &position, error))
+    return FALSE;
+
+  gtk_drop_down_set_selected (self->device_dropdown, position);
+  return TRUE;
+}
+
+void
+_ds_window_devices_init (DsWindow *self)
+{
+  g_autoptr(GtkExpression) expression = NULL;
+  g_autoptr(GtkListItemFactory) button_factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkListItemFactory) list_factory = gtk_signal_list_item_factory_new ();
+
+  expression = gtk_property_expression_new (DS_TYPE_DEVICE_ITEM, NULL, "title");
+  gtk_drop_down_set_expression (self->device_dropdown, expression);
+  g_signal_connect (button_factory, "setup", G_CALLBACK (device_row_setup_cb), GINT_TO_POINTER (1));
+  g_signal_connect (button_factory, "bind", G_CALLBACK (device_row_bind_cb), GINT_TO_POINTER (1));
+  gtk_drop_down_set_factory (self->device_dropdown, button_factory);
+  g_signal_connect (list_factory, "setup", G_CALLBACK (device_row_setup_cb), NULL);
+  g_signal_connect (list_factory, "bind", G_CALLBACK (device_row_bind_cb), NULL);
+  gtk_drop_down_set_list_factory (self->device_dropdown, list_factory);
+
+  gtk_drop_down_set_model (self->device_dropdown, G_LIST_MODEL (self->devices));
+  g_signal_connect_object (self->device_dropdown, "notify::selected-item",
+                           G_CALLBACK (device_selected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->devices, "refreshed",
+                           G_CALLBACK (devices_refreshed_cb), self, G_CONNECT_SWAPPED);
+
+  /* The list is there already: select the device used last. */
+  devices_refreshed_cb (self);
+}

@@ -1,0 +1,65 @@
+/* ds-window-private.h: what the window's files share
+ *
+ * ds-window.c is the view (the pages, and what the session's signals show
+ * on them); ds-window-devices.c the device drop-down; ds-window-actions.c
+ * the actions, their shortcuts and the file choosers.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "ds-device-list.h"
+#include "ds-page.h"
+#include "ds-pages.h"
+#include "ds-session.h"
+#include "ds-window.h"
+
+G_BEGIN_DECLS
+
+struct _DsWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+  DsSession            *session;
+  DsDeviceList         *devices;
+  char                 *device_path;     /* the selection, across refreshes */
+  guint                 inhibit_cookie;
+  GtkFileChooserNative *chooser;
+  GCancellable         *open_cancellable;
+
+  /* Template widgets */
+  GtkDropDown          *device_dropdown;
+  GtkSpinner           *open_spinner;
+  GtkButton            *start_button;
+  AdwButtonContent     *start_content;
+  AdwToastOverlay      *toast_overlay;
+  AdwViewStack         *view_stack;
+  GtkProgressBar       *progress_bar;
+};
+
+/* The visible page and its row of the page table (NULL: none). */
+DsPage           *_ds_window_get_visible_page (DsWindow          *self);
+const DsPageInfo *_ds_window_get_visible_info (DsWindow          *self);
+/* The page that shows @kind, or NULL. */
+DsPage           *_ds_window_get_page         (DsWindow          *self,
+                                               DsBenchKind        kind);
+void              _ds_window_toast            (DsWindow          *self,
+                                               const char        *message);
+/* Calls @func for every page of the page table. */
+void              _ds_window_foreach_page     (DsWindow          *self,
+                                               void             (*func) (DsWindow    *self,
+                                                                         DsPage      *page,
+                                                                         DsBenchKind  kind));
+
+/* ds-window-devices.c: fills the drop-down and selects a device. */
+void              _ds_window_devices_init     (DsWindow          *self);
+
+/* ds-window-actions.c */
+void              _ds_window_class_actions_init (DsWindowClass   *klass);
+void              _ds_window_update_actions   (DsWindow          *self);
+void              _ds_window_open_result      (DsWindow          *self,
+                                               const char        *path);
+void              _ds_window_actions_dispose  (DsWindow          *self);
+
+G_END_DECLS
