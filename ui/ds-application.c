@@ -16,6 +16,7 @@
 #include "ds-application.h"
 #include "ds-pages.h"
 #include "ds-preferences-window.h"
+#include "ds-settings.h"
 #include "ds-window.h"
 
 struct _DsApplication
@@ -220,6 +221,8 @@ ds_application_handle_local_options (GApplication *app,
                                      GVariantDict *options)
 {
   DsApplication *self = DS_APPLICATION (app);
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GError) error = NULL;
 
   if (g_variant_dict_contains (options, "version"))
     {
@@ -239,6 +242,15 @@ ds_application_handle_local_options (GApplication *app,
     {
       g_printerr ("diskscope: --accuracy takes 1 to 5\n");
       return 2;
+    }
+
+  /* Without its settings schema GSettings would abort later: say why
+   * and stop here. */
+  settings = ds_settings_new (NULL, &error);
+  if (settings == NULL)
+    {
+      g_printerr ("diskscope: %s\n", error->message);
+      return 1;
     }
 
   /* A scripted run is its own instance: it must not hand its options to a

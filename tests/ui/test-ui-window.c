@@ -4,13 +4,16 @@
  * device is selected and a new one appears live; a scripted benchmark
  * (--device --page --start --screenshot --quit-when-done) writes a PNG that
  * is not blank and exits 0, and a failing one exits non-zero; closing the
- * window mid-run returns promptly and frees the window.
+ * window mid-run returns promptly and frees the window; run from the build
+ * tree, the app needs no GSETTINGS_SCHEMA_DIR.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include <check.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "ds-clock.h"
@@ -202,6 +205,78 @@ START_TEST (test_scripted_failure)
 }
 END_TEST
 
+/* TRUE if @dir (a data folder: /usr/share, ~/.local/share…) holds an
+ * installed Diskscope schema. */
+static gboolean
+has_schema (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "glib-2.0", "schemas", NULL);
+  g_autoptr(GSettingsSchemaSource) source =
+    g_settings_schema_source_new_from_directory (path, NULL, FALSE, NULL);
+  g_autoptr(GSettingsSchema) schema =
+    source ? g_settings_schema_source_lookup (source, APPLICATION_ID, FALSE) : NULL;
+
+  return schema != NULL;
+}
+
+/* "XDG_DATA_DIRS=…": the system's data folders without those that hold an
+ * installed Diskscope schema (tools/quickstart installs one into
+ * ~/.local), so the app sees no schema but still finds icons and MIME
+ * types. */
+static char *
+data_dirs_without_schema (const char *empty)
+{
+  const char *const *dirs = g_get_system_data_dirs ();
+  g_autoptr(GString) value = g_string_new ("XDG_DATA_DIRS=");
+
+  for (guint i = 0; dirs[i] != NULL; i++)
+    if (!has_schema (dirs[i]))
+      g_string_append_printf (value, "%s:", dirs[i]);
+  g_string_append (value, empty);
+
+  return g_string_free (g_steal_pointer (&value), FALSE);
+}
+
+/* From the build tree, with no GSETTINGS_SCHEMA_DIR and no schema
+ * installed, the app finds the schema compiled next to it; a copy outside
+ * the build tree says which schema is missing and exits 1 (GSettings alone
+ * would abort). */
+START_TEST (test_uninstalled_schema)
+{
+  g_autofree char *png = g_build_filename (ds_test_scratch_dir (), "uninstalled.png", NULL);
+  g_autofree char *empty = g_build_filename (ds_test_scratch_dir (), "no-data", NULL);
+  g_autofree char *copy = g_build_filename (ds_test_scratch_dir (), "diskscope-copy", NULL);
+  g_autofree char *data_home = g_strconcat ("XDG_DATA_HOME=", empty, NULL);
+  g_autofree char *data_dirs = data_dirs_without_schema (empty);
+  const char *argv[] = {
+    "env", "-u", "GSETTINGS_SCHEMA_DIR", data_home, data_dirs,
+    gui_path (), "--page", "info", "--screenshot", png, "--quit-when-done", NULL
+  };
+  const char *copy_argv[] = {
+    "env", "-u", "GSETTINGS_SCHEMA_DIR", data_home, data_dirs,
+    copy, "--page", "info", "--quit-when-done", NULL
+  };
+  g_autoptr(GFile) source = g_file_new_for_path (gui_path ());
+  g_autoptr(GFile) target = g_file_new_for_path (copy);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *copy_err = NULL;
+  int status;
+
+  ck_assert (g_mkdir_with_parents (empty, 0700) == 0);
+  status = ds_test_run (argv, NULL, &err);
+  ck_assert_msg (status == 0, "diskscope without GSETTINGS_SCHEMA_DIR exited %d: %s", status, err);
+  ck_assert (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+
+  ck_assert_msg (g_file_copy (source, target, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, &error),
+                 "%s", error ? error->message : "");
+  ck_assert (g_chmod (copy, 0755) == 0);
+  status = ds_test_run (copy_argv, NULL, &copy_err);
+  ck_assert_msg (status == 1, "the copy exited %d: %s", status, copy_err);
+  ck_assert_msg (strstr (copy_err, APPLICATION_ID) != NULL, "%s", copy_err);
+}
+END_TEST
+
 START_TEST (test_close_mid_run)
 {
   g_autofree char *loop = ds_test_loop_new (128 * MIB, FALSE);
@@ -257,6 +332,7 @@ main (void)
   tcase_add_test (tc, test_scripted_failure);
   tcase_add_test (tc, test_scripted_folder);
   tcase_add_test (tc, test_close_mid_run);
+  tcase_add_test (tc, test_uninstalled_schema);
   suite_add_tcase (suite, tc);
 
   return ds_test_run_suite (suite);
