@@ -456,6 +456,8 @@ ds_run_io (DsRun           *run,
   uint64_t first = UINT64_MAX;
   uint64_t last = 0;
   Worker *failed = NULL;
+  g_autoptr (GError) thread_error = NULL;
+  unsigned started = 0;
   int ret = 0;
 
   g_return_val_if_fail (target != NULL, -EINVAL);
@@ -525,14 +527,27 @@ ds_run_io (DsRun           *run,
   if (n_threads == 1)
     {
       worker_main (&workers[0]);
+      started = 1;
     }
   else
     {
       GThread **threads = g_new0 (GThread *, n_threads);
 
-      for (unsigned i = 0; i < n_threads; i++)
-        threads[i] = g_thread_new ("ds-io", worker_main, &workers[i]);
-      for (unsigned i = 0; i < n_threads; i++)
+      /* The system may refuse a thread (ulimit -u, ulimit -v, kernel
+       * threads-max): the run fails, saying so, rather than running with
+       * fewer threads than asked, which would measure another workload.
+       * The threads already started stop at once and are joined. */
+      for (; started < n_threads; started++)
+        {
+          threads[started] = g_thread_try_new ("ds-io", worker_main, &workers[started],
+                                               &thread_error);
+          if (threads[started] == NULL)
+            {
+              g_atomic_int_set (&sh.stop, 1);
+              break;
+            }
+        }
+      for (unsigned i = 0; i < started; i++)
         g_thread_join (threads[i]);
       g_free (threads);
     }
@@ -560,7 +575,28 @@ ds_run_io (DsRun           *run,
   if (last > first)
     ret_stats->elapsed_ns = last - first;
 
-  if (failed != NULL)
+  if (started < n_threads)
+    {
+      struct rlimit nproc;
+      g_autofree char *limit = NULL;
+
+      if (getrlimit (RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur != RLIM_INFINITY)
+        limit = g_strdup_printf ("%llu", (unsigned long long) nproc.rlim_cur);
+      g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
+                   "%s: the system refused I/O thread %u of the %u this run "
+                   "needs (%s). The limits are the user's processes and "
+                   "threads (ulimit -u: %s), virtual memory (ulimit -v) and "
+                   "kernel.threads-max; run with fewer --threads, or a lower "
+                   "--queue-depth on the threads engine",
+                   target->path, started + 1, n_threads, thread_error->message,
+                   limit != NULL ? limit : "unlimited");
+      /* What the threads that did start measured is another workload
+       * than the one asked for: not a figure to report. */
+      ds_io_stats_clear (ret_stats);
+      ds_io_stats_init (ret_stats);
+      ret = -EAGAIN;
+    }
+  else if (failed != NULL)
     {
       int e = -failed->error;
 
