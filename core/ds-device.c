@@ -1,355 +1,32 @@
-/* ds-device.c: block devices, their identity, geometry, queue and in-use state
+/* ds-device.c: block devices: enumeration, lookup, identity, geometry
+ * and queue settings
  *
  * Everything comes from sysfs (/sys/class/block/NAME), which every kernel
  * has, with libudev's database on top for identity where udevd keeps one
- * (/run/udev/data).  Mounts come from /proc/self/mountinfo, swap from
- * /proc/swaps, signatures from libblkid (read-only probe; a device the user
- * may not open simply has no known signature).
+ * (/run/udev/data).  In-use state and signatures: ds-device-usage.c; the
+ * uevent monitor: ds-device-monitor.c.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <unistd.h>
 
-#include <blkid.h>
 #include <libudev.h>
 
-#include "ds-device.h"
+#include "ds-device-private.h"
 #include "ds-error.h"
 #include "ds-units.h"
-
-#define SYS_CLASS_BLOCK "/sys/class/block"
-
-typedef struct blkid_struct_probe DsBlkidProbe;
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (DsBlkidProbe, blkid_free_probe)
 
 typedef struct udev DsUdev;
 typedef struct udev_device DsUdevDevice;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DsUdev, udev_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DsUdevDevice, udev_device_unref)
-
-/* One line of /proc/self/mountinfo that matters here. */
-typedef struct {
-  unsigned  major;
-  unsigned  minor;
-  char     *mountpoint;
-  char     *source;
-} MountEntry;
-
-static void
-mount_entry_free (gpointer data)
-{
-  MountEntry *entry = data;
-
-  g_free (entry->mountpoint);
-  g_free (entry->source);
-  g_free (entry);
-}
-
-/* ---- small sysfs helpers ---- */
-
-/* The stripped contents of DIR/REL, or NULL if missing or empty. */
-static char *
-read_attr (const char *dir,
-           const char *rel)
-{
-  g_autofree char *path = g_build_filename (dir, rel, NULL);
-  g_autofree char *contents = NULL;
-
-  if (!g_file_get_contents (path, &contents, NULL, NULL))
-    return NULL;
-  g_strstrip (contents);
-  if (contents[0] == '\0')
-    return NULL;
-
-  return g_steal_pointer (&contents);
-}
-
-static gboolean
-read_u64 (const char *dir,
-          const char *rel,
-          uint64_t   *ret_value)
-{
-  g_autofree char *text = read_attr (dir, rel);
-  char *end = NULL;
-  guint64 v;
-
-  if (text == NULL)
-    return FALSE;
-  errno = 0;
-  v = g_ascii_strtoull (text, &end, 10);
-  if (errno != 0 || end == text)
-    return FALSE;
-
-  *ret_value = v;
-  return TRUE;
-}
-
-static uint64_t
-read_u64_or (const char *dir,
-             const char *rel,
-             uint64_t    fallback)
-{
-  uint64_t v;
-
-  return read_u64 (dir, rel, &v) ? v : fallback;
-}
-
-static gboolean
-attr_exists (const char *dir,
-             const char *rel)
-{
-  g_autofree char *path = g_build_filename (dir, rel, NULL);
-
-  return g_file_test (path, G_FILE_TEST_EXISTS);
-}
-
-/* "none [mq-deadline] kyber" -> "mq-deadline"; a lone word is itself. */
-static char *
-parse_scheduler (const char *text)
-{
-  const char *open, *close;
-
-  if (text == NULL)
-    return NULL;
-  open = strchr (text, '[');
-  close = open ? strchr (open, ']') : NULL;
-  if (open != NULL && close != NULL && close > open + 1)
-    return g_strndup (open + 1, close - open - 1);
-  if (strchr (text, ' ') == NULL)
-    return g_strdup (text);
-
-  return NULL;
-}
-
-/* Natural order: loop2 before loop10, sda before sdb, vda1 before vda10. */
-static int
-natural_compare (const char *a,
-                 const char *b)
-{
-  while (*a && *b)
-    {
-      if (g_ascii_isdigit (*a) && g_ascii_isdigit (*b))
-        {
-          guint64 na = g_ascii_strtoull (a, (char **) &a, 10);
-          guint64 nb = g_ascii_strtoull (b, (char **) &b, 10);
-
-          if (na != nb)
-            return na < nb ? -1 : 1;
-          continue;
-        }
-      if (*a != *b)
-        return (unsigned char) *a < (unsigned char) *b ? -1 : 1;
-      a++;
-      b++;
-    }
-
-  return (unsigned char) *a - (unsigned char) *b;
-}
-
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return natural_compare (*(const char *const *) a, *(const char *const *) b);
-}
-
-static char **
-ptr_array_to_strv (GPtrArray *array)
-{
-  g_ptr_array_add (array, NULL);
-  return (char **) g_ptr_array_free (array, FALSE);
-}
-
-/* Names of the subdirectories of DIR/REL (holders/), sorted. */
-static char **
-list_dir_names (const char *dir,
-                const char *rel)
-{
-  g_autofree char *path = g_build_filename (dir, rel, NULL);
-  g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
-  GPtrArray *names = g_ptr_array_new ();
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-
-  return ptr_array_to_strv (names);
-}
-
-/* Child partitions of a disk: its subdirectories that have a `partition`
- * attribute. */
-static char **
-list_partitions (const char *sysdir)
-{
-  g_autoptr (GDir) d = g_dir_open (sysdir, 0, NULL);
-  GPtrArray *names = g_ptr_array_new ();
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *part = g_build_filename (sysdir, name, "partition", NULL);
-
-      if (g_file_test (part, G_FILE_TEST_IS_REGULAR))
-        g_ptr_array_add (names, g_strdup (name));
-    }
-  g_ptr_array_sort (names, compare_names);
-
-  return ptr_array_to_strv (names);
-}
-
-/* ---- mounts and swaps ---- */
-
-static GPtrArray *
-read_mounts (void)
-{
-  GPtrArray *mounts = g_ptr_array_new_with_free_func (mount_entry_free);
-  g_autofree char *contents = NULL;
-  g_auto (GStrv) lines = NULL;
-
-  if (!g_file_get_contents ("/proc/self/mountinfo", &contents, NULL, NULL))
-    return mounts;
-
-  /* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER */
-  lines = g_strsplit (contents, "\n", -1);
-  for (size_t i = 0; lines[i] != NULL; i++)
-    {
-      g_auto (GStrv) fields = g_strsplit (lines[i], " ", -1);
-      unsigned major, minor;
-      MountEntry *entry;
-      guint n = g_strv_length (fields);
-      guint sep;
-
-      if (n < 7 || sscanf (fields[2], "%u:%u", &major, &minor) != 2)
-        continue;
-
-      entry = g_new0 (MountEntry, 1);
-      entry->major = major;
-      entry->minor = minor;
-      /* Spaces and friends are octal escapes (\040): g_strcompress undoes them. */
-      entry->mountpoint = g_strcompress (fields[4]);
-      for (sep = 6; sep < n && strcmp (fields[sep], "-") != 0; sep++)
-        ;
-      if (sep + 2 < n)
-        entry->source = g_strcompress (fields[sep + 2]);
-      g_ptr_array_add (mounts, entry);
-    }
-
-  return mounts;
-}
-
-/* Mount points of MAJOR:MINOR (or of a mount whose source is @path). */
-static char **
-mountpoints_for (GPtrArray  *mounts,
-                 unsigned    major,
-                 unsigned    minor,
-                 const char *path)
-{
-  GPtrArray *points = g_ptr_array_new ();
-
-  for (guint i = 0; i < mounts->len; i++)
-    {
-      MountEntry *entry = g_ptr_array_index (mounts, i);
-      gboolean match = entry->major == major && entry->minor == minor;
-
-      /* btrfs and friends report an anonymous 0:N; the source still names
-       * the device. */
-      if (!match && entry->major == 0 && entry->source != NULL &&
-          g_strcmp0 (entry->source, path) == 0)
-        match = TRUE;
-      if (match && !g_ptr_array_find_with_equal_func (points, entry->mountpoint,
-                                                      g_str_equal, NULL))
-        g_ptr_array_add (points, g_strdup (entry->mountpoint));
-    }
-
-  return ptr_array_to_strv (points);
-}
-
-/* TRUE if MAJOR:MINOR is an active swap area. */
-static gboolean
-is_swap (unsigned major,
-         unsigned minor)
-{
-  g_autofree char *contents = NULL;
-  g_auto (GStrv) lines = NULL;
-
-  if (!g_file_get_contents ("/proc/swaps", &contents, NULL, NULL))
-    return FALSE;
-
-  lines = g_strsplit (contents, "\n", -1);
-  for (size_t i = 1; lines[i] != NULL; i++)
-    {
-      g_autofree char *escaped = NULL;
-      g_autofree char *filename = NULL;
-      char *space = strpbrk (lines[i], " \t");
-      struct stat st;
-
-      if (space == NULL)
-        continue;
-      escaped = g_strndup (lines[i], space - lines[i]);
-      filename = g_strcompress (escaped);
-      if (stat (filename, &st) == 0 && S_ISBLK (st.st_mode) &&
-          major (st.st_rdev) == major && minor (st.st_rdev) == minor)
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-/* ---- signatures ---- */
-
-/* Reads the first filesystem or partition-table signature of @path with
- * libblkid.  Leaves both NULL when there is none or the device cannot be
- * opened (no permission: `list` still works for a plain user). */
-static void
-probe_signature (const char  *path,
-                 char       **ret_type,
-                 char       **ret_label)
-{
-  g_autoptr (DsBlkidProbe) probe = NULL;
-  const char *value = NULL;
-  int rc;
-
-  *ret_type = NULL;
-  *ret_label = NULL;
-
-  probe = blkid_new_probe_from_filename (path);
-  if (probe == NULL)
-    return;
-
-  blkid_probe_enable_superblocks (probe, 1);
-  blkid_probe_set_superblocks_flags (probe, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_LABEL);
-  blkid_probe_enable_partitions (probe, 1);
-  blkid_probe_set_partitions_flags (probe, BLKID_PARTS_MAGIC);
-
-  rc = blkid_do_safeprobe (probe);
-  if (rc == -2)
-    {
-      /* Ambiguous (say, remains of two filesystems): still something a
-       * write would destroy, so name the first one found. */
-      blkid_reset_probe (probe);
-      rc = blkid_do_probe (probe);
-    }
-  if (rc != 0)
-    return;
-
-  if (blkid_probe_lookup_value (probe, "TYPE", &value, NULL) == 0 ||
-      blkid_probe_lookup_value (probe, "PTTYPE", &value, NULL) == 0)
-    *ret_type = g_strdup (value);
-  if (blkid_probe_lookup_value (probe, "LABEL", &value, NULL) == 0 &&
-      value[0] != '\0')
-    *ret_label = g_strdup (value);
-}
 
 /* ---- identity ---- */
 
@@ -415,21 +92,21 @@ fill_identity (DsDevice     *device,
     }
 
   if (device->model == NULL)
-    device->model = read_attr (devdir, "model");
+    device->model = ds_sysfs_read_attr (devdir, "model");
   if (device->vendor == NULL)
-    device->vendor = read_attr (devdir, "vendor");
+    device->vendor = ds_sysfs_read_attr (devdir, "vendor");
   if (device->serial == NULL)
-    device->serial = read_attr (devdir, "serial");
+    device->serial = ds_sysfs_read_attr (devdir, "serial");
   if (device->serial == NULL)
-    device->serial = read_attr (sysdir, "serial");     /* virtio-blk */
+    device->serial = ds_sysfs_read_attr (sysdir, "serial");     /* virtio-blk */
   if (device->serial == NULL)
-    device->serial = read_attr (sysdir, "wwid");
+    device->serial = ds_sysfs_read_attr (sysdir, "wwid");
   if (device->serial == NULL)
-    device->serial = read_attr (devdir, "wwid");
+    device->serial = ds_sysfs_read_attr (devdir, "wwid");
   if (device->firmware == NULL)
-    device->firmware = read_attr (devdir, "firmware_rev");
+    device->firmware = ds_sysfs_read_attr (devdir, "firmware_rev");
   if (device->firmware == NULL)
-    device->firmware = read_attr (devdir, "rev");
+    device->firmware = ds_sysfs_read_attr (devdir, "rev");
   if (device->transport == NULL)
     {
       char *real = realpath (sysdir, NULL);
@@ -454,7 +131,7 @@ static DsDeviceType
 classify (const char *name,
           const char *sysdir)
 {
-  if (attr_exists (sysdir, "partition"))
+  if (ds_sysfs_attr_exists (sysdir, "partition"))
     return DS_DEVICE_PARTITION;
   if (g_str_has_prefix (name, "loop"))
     return DS_DEVICE_LOOP;
@@ -466,13 +143,13 @@ classify (const char *name,
     return DS_DEVICE_MD;
   if (g_str_has_prefix (name, "dm-"))
     return DS_DEVICE_DM;
-  if (attr_exists (sysdir, "device"))
+  if (ds_sysfs_attr_exists (sysdir, "device"))
     return DS_DEVICE_DISK;
 
   return DS_DEVICE_OTHER;
 }
 
-/* Builds the record of /sys/class/block/@name.  @mounts from read_mounts();
+/* Builds the record of /sys/class/block/@name.  @mounts from ds_mounts_read();
  * @udev may be NULL (no database); @probe: read the device for signatures. */
 static DsDevice *
 device_new_from_sysfs (const char *name,
@@ -502,7 +179,7 @@ device_new_from_sysfs (const char *name,
   device->type = classify (name, sysdir);
   device->loop_direct_io = -1;
 
-  dev = read_attr (sysdir, "dev");
+  dev = ds_sysfs_read_attr (sysdir, "dev");
   if (dev == NULL || sscanf (dev, "%u:%u", &device->major, &device->minor) != 2)
     return NULL;
 
@@ -539,9 +216,9 @@ device_new_from_sysfs (const char *name,
     case DS_DEVICE_LOOP:
       g_free (device->model);
       device->model = g_strdup ("Loop device");
-      device->backing_file = read_attr (sysdir, "loop/backing_file");
+      device->backing_file = ds_sysfs_read_attr (sysdir, "loop/backing_file");
       if (device->backing_file != NULL)
-        device->loop_direct_io = (int) read_u64_or (sysdir, "loop/dio", 0) != 0;
+        device->loop_direct_io = (int) ds_sysfs_read_u64_or (sysdir, "loop/dio", 0) != 0;
       break;
 
     case DS_DEVICE_ZRAM:
@@ -551,7 +228,7 @@ device_new_from_sysfs (const char *name,
 
     case DS_DEVICE_DM:
       {
-        g_autofree char *dm_name = read_attr (sysdir, "dm/name");
+        g_autofree char *dm_name = ds_sysfs_read_attr (sysdir, "dm/name");
 
         if (device->model == NULL)
           device->model = dm_name ? g_strdup_printf ("Device mapper: %s", dm_name)
@@ -561,7 +238,7 @@ device_new_from_sysfs (const char *name,
 
     case DS_DEVICE_MD:
       {
-        g_autofree char *level = read_attr (sysdir, "md/level");
+        g_autofree char *level = ds_sysfs_read_attr (sysdir, "md/level");
 
         if (device->model == NULL)
           device->model = level ? g_strdup_printf ("Linux RAID (%s)", level)
@@ -578,27 +255,27 @@ device_new_from_sysfs (const char *name,
     }
 
   /* size is always in 512-byte sectors, whatever the logical block size. */
-  device->size_bytes = read_u64_or (sysdir, "size", 0) * 512;
-  device->logical_block_size = (uint32_t) read_u64_or (diskdir, "queue/logical_block_size", 512);
-  device->physical_block_size = (uint32_t) read_u64_or (diskdir, "queue/physical_block_size",
+  device->size_bytes = ds_sysfs_read_u64_or (sysdir, "size", 0) * 512;
+  device->logical_block_size = (uint32_t) ds_sysfs_read_u64_or (diskdir, "queue/logical_block_size", 512);
+  device->physical_block_size = (uint32_t) ds_sysfs_read_u64_or (diskdir, "queue/physical_block_size",
                                                         device->logical_block_size);
-  device->rotational = read_u64_or (diskdir, "queue/rotational", 0) != 0;
-  device->removable = read_u64_or (diskdir, "removable", 0) != 0;
-  device->read_only = read_u64_or (sysdir, "ro", 0) != 0;
-  scheduler = read_attr (diskdir, "queue/scheduler");
-  device->scheduler = parse_scheduler (scheduler);
-  device->write_cache = read_attr (diskdir, "queue/write_cache");
-  device->max_sectors_kb = (uint32_t) read_u64_or (diskdir, "queue/max_sectors_kb", 0);
+  device->rotational = ds_sysfs_read_u64_or (diskdir, "queue/rotational", 0) != 0;
+  device->removable = ds_sysfs_read_u64_or (diskdir, "removable", 0) != 0;
+  device->read_only = ds_sysfs_read_u64_or (sysdir, "ro", 0) != 0;
+  scheduler = ds_sysfs_read_attr (diskdir, "queue/scheduler");
+  device->scheduler = ds_sysfs_parse_scheduler (scheduler);
+  device->write_cache = ds_sysfs_read_attr (diskdir, "queue/write_cache");
+  device->max_sectors_kb = (uint32_t) ds_sysfs_read_u64_or (diskdir, "queue/max_sectors_kb", 0);
 
-  device->mountpoints = mountpoints_for (mounts, device->major, device->minor, device->path);
-  device->holders = list_dir_names (sysdir, "holders");
+  device->mountpoints = ds_mounts_points_for (mounts, device->major, device->minor, device->path);
+  device->holders = ds_sysfs_list_dir_names (sysdir, "holders");
   if (device->type == DS_DEVICE_PARTITION)
     device->partitions = g_new0 (char *, 1);
   else
-    device->partitions = list_partitions (sysdir);
+    device->partitions = ds_sysfs_list_partitions (sysdir);
 
   if (probe && device->size_bytes > 0)
-    probe_signature (device->path, &device->signature, &device->signature_label);
+    ds_device_probe_signature (device->path, &device->signature, &device->signature_label);
 
   return g_steal_pointer (&device);
 }
@@ -644,7 +321,7 @@ ds_device_free (DsDevice *device)
 GPtrArray *
 ds_device_list (GError **error)
 {
-  g_autoptr (GPtrArray) mounts = read_mounts ();
+  g_autoptr (GPtrArray) mounts = ds_mounts_read ();
   g_autoptr (DsUdev) udev = udev_if_database ();
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) devices = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_device_free);
@@ -664,7 +341,7 @@ ds_device_list (GError **error)
 
   while ((name = g_dir_read_name (dir)) != NULL)
     g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_sort (names, ds_compare_names);
 
   /* Whole devices in natural order, each followed by its partitions. */
   for (guint i = 0; i < names->len; i++)
@@ -776,7 +453,7 @@ lookup (const char  *path,
       name = g_path_get_basename (sysreal);
     }
 
-  mounts = read_mounts ();
+  mounts = ds_mounts_read ();
   udev = udev_if_database ();
   device = device_new_from_sysfs (name, mounts, udev, probe);
   if (device == NULL)
@@ -801,99 +478,6 @@ ds_device_lookup_identity (const char  *path,
                            GError     **error)
 {
   return lookup (path, FALSE, error);
-}
-
-static void
-append_reason (GString    *reason,
-               const char *text)
-{
-  if (reason->len > 0)
-    g_string_append (reason, "; ");
-  g_string_append (reason, text);
-}
-
-static char *
-join_quoted (char **names)
-{
-  return g_strjoinv (", ", names);
-}
-
-gboolean
-ds_device_in_use (const DsDevice  *device,
-                  char           **ret_reason)
-{
-  g_autoptr (GString) reason = g_string_new (NULL);
-  g_autoptr (GPtrArray) mounts = NULL;
-
-  g_return_val_if_fail (device != NULL, FALSE);
-
-  if (device->mountpoints != NULL && device->mountpoints[0] != NULL)
-    {
-      g_autofree char *where = join_quoted (device->mountpoints);
-      g_autofree char *text = g_strdup_printf ("mounted at %s", where);
-
-      append_reason (reason, text);
-    }
-  if (device->holders != NULL && device->holders[0] != NULL)
-    {
-      g_autofree char *who = join_quoted (device->holders);
-      g_autofree char *text = g_strdup_printf ("held by %s", who);
-
-      append_reason (reason, text);
-    }
-  if (device->major != 0 && is_swap (device->major, device->minor))
-    append_reason (reason, "used as swap");
-
-  /* A disk is in use when any of its partitions is. */
-  for (size_t i = 0; device->partitions != NULL && device->partitions[i] != NULL; i++)
-    {
-      const char *part = device->partitions[i];
-      g_autofree char *dir = g_build_filename (SYS_CLASS_BLOCK, part, NULL);
-      g_autofree char *dev = read_attr (dir, "dev");
-      g_autofree char *part_path = g_build_filename ("/dev", part, NULL);
-      g_auto (GStrv) points = NULL;
-      g_auto (GStrv) holders = NULL;
-      unsigned major, minor;
-
-      if (dev == NULL || sscanf (dev, "%u:%u", &major, &minor) != 2)
-        continue;
-      if (mounts == NULL)
-        mounts = read_mounts ();
-
-      points = mountpoints_for (mounts, major, minor, part_path);
-      if (points[0] != NULL)
-        {
-          g_autofree char *where = join_quoted (points);
-          g_autofree char *text = g_strdup_printf ("%s is mounted at %s", part, where);
-
-          append_reason (reason, text);
-        }
-      holders = list_dir_names (dir, "holders");
-      if (holders[0] != NULL)
-        {
-          g_autofree char *who = join_quoted (holders);
-          g_autofree char *text = g_strdup_printf ("%s is held by %s", part, who);
-
-          append_reason (reason, text);
-        }
-      if (is_swap (major, minor))
-        {
-          g_autofree char *text = g_strdup_printf ("%s is used as swap", part);
-
-          append_reason (reason, text);
-        }
-    }
-
-  if (reason->len == 0)
-    {
-      if (ret_reason != NULL)
-        *ret_reason = NULL;
-      return FALSE;
-    }
-
-  if (ret_reason != NULL)
-    *ret_reason = g_string_free (g_steal_pointer (&reason), FALSE);
-  return TRUE;
 }
 
 const char *
@@ -938,96 +522,3 @@ ds_device_describe (const DsDevice *device)
   return g_strdup_printf ("%s (%s, %s)", model, size, device->path);
 }
 
-/* ---- monitor ---- */
-
-struct _DsDeviceMonitor {
-  struct udev         *udev;
-  struct udev_monitor *monitor;
-};
-
-DsDeviceMonitor *
-ds_device_monitor_new (GError **error)
-{
-  g_autoptr (DsDeviceMonitor) self = g_new0 (DsDeviceMonitor, 1);
-  int rc;
-
-  self->udev = udev_new ();
-  if (self->udev == NULL)
-    {
-      ds_set_error_from_errno (error, errno ? errno : ENOMEM, "udev");
-      return NULL;
-    }
-
-  /* "kernel": raw uevents from the kernel, so this works without udevd
-   * (but before udev rules have run: re-read, do not trust properties). */
-  self->monitor = udev_monitor_new_from_netlink (self->udev, "kernel");
-  if (self->monitor == NULL)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                   "Cannot watch for devices coming and going: kernel "
-                   "uevents are not available here (%s)", g_strerror (errno));
-      return NULL;
-    }
-
-  rc = udev_monitor_filter_add_match_subsystem_devtype (self->monitor, "block", NULL);
-  if (rc >= 0)
-    rc = udev_monitor_enable_receiving (self->monitor);
-  if (rc < 0)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                   "Cannot watch for devices coming and going: %s",
-                   g_strerror (-rc));
-      return NULL;
-    }
-
-  /* The socket is non-blocking already (libudev opens it with
-   * SOCK_NONBLOCK); make sure, drain must never block. */
-  {
-    int fd = udev_monitor_get_fd (self->monitor);
-    int fl = fcntl (fd, F_GETFL);
-
-    if (fl >= 0 && !(fl & O_NONBLOCK))
-      (void) fcntl (fd, F_SETFL, fl | O_NONBLOCK);
-  }
-
-  return g_steal_pointer (&self);
-}
-
-int
-ds_device_monitor_get_fd (DsDeviceMonitor *monitor)
-{
-  g_return_val_if_fail (monitor != NULL, -1);
-
-  return udev_monitor_get_fd (monitor->monitor);
-}
-
-gboolean
-ds_device_monitor_drain (DsDeviceMonitor *monitor)
-{
-  struct udev_device *event;
-  gboolean any = FALSE;
-
-  g_return_val_if_fail (monitor != NULL, FALSE);
-
-  while ((event = udev_monitor_receive_device (monitor->monitor)) != NULL)
-    {
-      if (g_strcmp0 (udev_device_get_subsystem (event), "block") == 0)
-        any = TRUE;
-      udev_device_unref (event);
-    }
-
-  return any;
-}
-
-void
-ds_device_monitor_free (DsDeviceMonitor *monitor)
-{
-  if (monitor == NULL)
-    return;
-
-  if (monitor->monitor != NULL)
-    udev_monitor_unref (monitor->monitor);
-  if (monitor->udev != NULL)
-    udev_unref (monitor->udev);
-  g_free (monitor);
-}
