@@ -11,6 +11,7 @@
 #include "ds-engine.h"
 #include "ds-error.h"
 #include "ds-limits.h"
+#include "ds-target.h"
 
 static const char *const pattern_names[] = {
   [DS_PATTERN_READ] = "read",
@@ -203,10 +204,110 @@ validate_tabs (const DsBenchSpec  *spec,
   return TRUE;
 }
 
+/* A value the CLI read with G_OPTION_ARG_INT and stored unconverted: a
+ * negative number typed by the user arrives as a large unsigned one.
+ * Messages show it as it was typed. */
+static long long
+as_typed (unsigned value)
+{
+  return value > G_MAXINT ? (long long) (int) value : (long long) value;
+}
+
+/* "1 GiB (1073741824 bytes)": what was given, in the unit it was likely
+ * typed in, and exactly. */
+static char *
+describe_bytes (uint64_t bytes)
+{
+  static const struct { uint64_t unit; const char *name; } units[] = {
+    { UINT64_C (1) << 40, "TiB" }, { UINT64_C (1) << 30, "GiB" },
+    { UINT64_C (1) << 20, "MiB" }, { UINT64_C (1) << 10, "KiB" },
+  };
+
+  for (unsigned i = 0; bytes != 0 && i < G_N_ELEMENTS (units); i++)
+    if (bytes % units[i].unit == 0)
+      return g_strdup_printf ("%" G_GUINT64_FORMAT " %s (%" G_GUINT64_FORMAT " bytes)",
+                              bytes / units[i].unit, units[i].name, bytes);
+
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " bytes", bytes);
+}
+
+static char *
+describe_ns (uint64_t ns)
+{
+  static const struct { uint64_t unit; const char *name; } units[] = {
+    { UINT64_C (3600) * DS_NS_PER_SEC, "h" }, { UINT64_C (60) * DS_NS_PER_SEC, "min" },
+    { DS_NS_PER_SEC, "s" }, { DS_NS_PER_MSEC, "ms" }, { DS_NS_PER_USEC, "µs" },
+  };
+
+  if (ns == 0)
+    return g_strdup ("0");
+  for (unsigned i = 0; i < G_N_ELEMENTS (units); i++)
+    if (ns % units[i].unit == 0)
+      return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", ns / units[i].unit, units[i].name);
+
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " ns", ns);
+}
+
+/* A run time or time per row in [@min_ns, DS_LIMIT_DURATION_MAX_NS]. */
+static gboolean
+check_duration (const char  *what,
+                uint64_t     ns,
+                uint64_t     min_ns,
+                GError     **error)
+{
+  g_autofree char *given = NULL;
+  g_autofree char *min_text = NULL;
+
+  if (ns >= min_ns && ns <= DS_LIMIT_DURATION_MAX_NS)
+    return TRUE;
+
+  given = describe_ns (ns);
+  min_text = min_ns != 0 ? describe_ns (min_ns) : g_strdup ("0");
+  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+               "the %s must be %s to %" G_GUINT64_FORMAT " days, not %s", what, min_text,
+               DS_LIMIT_DURATION_MAX_NS / (UINT64_C (24) * 3600 * DS_NS_PER_SEC), given);
+  return FALSE;
+}
+
+static gboolean
+check_create (uint64_t   bytes,
+              GError   **error)
+{
+  g_autofree char *given = NULL;
+
+  if (bytes >= DS_LIMIT_CREATE_MIN_BYTES)
+    return TRUE;
+
+  given = describe_bytes (bytes);
+  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+               "a --create test file must be at least 1 MiB, not %s", given);
+  return FALSE;
+}
+
+gboolean
+ds_bench_check_accuracy (int      accuracy,
+                         GError **error)
+{
+  if (accuracy >= (int) DS_LIMIT_ACCURACY_MIN && accuracy <= (int) DS_LIMIT_ACCURACY_MAX)
+    return TRUE;
+
+  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+               "the accuracy must be %u to %u, not %d",
+               DS_LIMIT_ACCURACY_MIN, DS_LIMIT_ACCURACY_MAX, accuracy);
+  return FALSE;
+}
+
 gboolean
 ds_bench_spec_validate (const DsBenchSpec  *spec,
                         GError            **error)
 {
+  const DsBenchOps *ops = ds_bench_get (spec->kind);
+
+  if (ops == NULL)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "unknown kind of test (%d)", spec->kind);
+      return FALSE;
+    }
   if (spec->target_path == NULL || spec->target_path[0] == '\0')
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "no device or file given");
@@ -220,38 +321,74 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
                    spec->engine);
       return FALSE;
     }
-  if (spec->accuracy < DS_LIMIT_ACCURACY_MIN || spec->accuracy > DS_LIMIT_ACCURACY_MAX)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "accuracy must be %u to %u, not %u",
-                   DS_LIMIT_ACCURACY_MIN, DS_LIMIT_ACCURACY_MAX, spec->accuracy);
-      return FALSE;
-    }
+  if (!ds_bench_check_accuracy ((int) spec->accuracy, error))
+    return FALSE;
   if (spec->queue_depth < 1 || spec->queue_depth > DS_LIMIT_QUEUE_DEPTH_MAX)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the queue depth must be 1 to %u, not %u",
-                   DS_LIMIT_QUEUE_DEPTH_MAX, spec->queue_depth);
+                   "the queue depth must be 1 to %u, not %lld",
+                   DS_LIMIT_QUEUE_DEPTH_MAX, as_typed (spec->queue_depth));
       return FALSE;
     }
   if (spec->threads < 1 || spec->threads > DS_LIMIT_THREADS_MAX)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the number of threads must be 1 to %u, not %u",
-                   DS_LIMIT_THREADS_MAX, spec->threads);
+                   "the number of threads must be 1 to %u, not %lld",
+                   DS_LIMIT_THREADS_MAX, as_typed (spec->threads));
       return FALSE;
     }
-  if (spec->read_mix_percent > 100)
+  if (spec->read_mix_percent > DS_LIMIT_READ_MIX_MAX)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the read mix is a percentage (0 to 100), not %u",
-                   spec->read_mix_percent);
+                   "the read mix is a percentage (0 to %u), not %lld",
+                   DS_LIMIT_READ_MIX_MAX, as_typed (spec->read_mix_percent));
       return FALSE;
     }
   if (spec->block_size_bytes == 0 || spec->block_size_bytes > DS_LIMIT_BLOCK_SIZE_MAX)
     {
+      g_autofree char *given = describe_bytes (spec->block_size_bytes);
+
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the block size must be between one sector and 1G");
+                   "the block size must be between one sector and 1 GiB, not %s", given);
+      return FALSE;
+    }
+  /* 0 is the kind's own time per row; a workload needs its run time. */
+  if ((spec->duration_ns != 0 || spec->kind == DS_BENCH_WORKLOAD) &&
+      !check_duration ("duration", spec->duration_ns, DS_LIMIT_DURATION_MIN_NS, error))
+    return FALSE;
+  if (!check_duration ("ramp", spec->ramp_ns, 0, error))
+    return FALSE;
+  if (spec->kind == DS_BENCH_FILE && spec->file_size_bytes < DS_LIMIT_FILE_SIZE_MIN_BYTES)
+    {
+      g_autofree char *given = describe_bytes (spec->file_size_bytes);
+
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "the test file must be at least 16 MiB (the block size test "
+                   "reads two 8 MiB blocks), not %s", given);
+      return FALSE;
+    }
+
+  /* A file of Diskscope's own, or an existing target: one or the other. */
+  if (spec->create_bytes != 0 && !ops->opens_target)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "the %s test makes its own test file: --create is for the "
+                   "tests that take a device or file", ops->name);
+      return FALSE;
+    }
+  if (spec->create_bytes != 0 && !check_create (spec->create_bytes, error))
+    return FALSE;
+  if (spec->create_bytes != 0 && spec->destroy_data != NULL)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "--create makes a new test file and --destroy-data confirms "
+                   "writing over an existing one: give one of them");
+      return FALSE;
+    }
+  if (spec->keep && spec->create_bytes == 0)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "--keep keeps a --create test file: give --create SIZE too");
       return FALSE;
     }
 
@@ -269,6 +406,156 @@ ds_bench_spec_set_accuracy (DsBenchSpec *spec,
   if (spec->kind != DS_BENCH_TRANSFER && spec->kind != DS_BENCH_WORKLOAD &&
       accuracy >= DS_LIMIT_ACCURACY_MIN && accuracy < DS_BENCH_DEFAULT_ACCURACY)
     spec->duration_ns = (UINT64_C (250) * DS_NS_PER_MSEC) << (accuracy - 1);
+}
+
+gboolean
+ds_bench_spec_set_duration (DsBenchSpec  *spec,
+                            uint64_t      duration_ns,
+                            GError      **error)
+{
+  if (!check_duration ("duration", duration_ns, DS_LIMIT_DURATION_MIN_NS, error))
+    return FALSE;
+
+  spec->duration_ns = duration_ns;
+  return TRUE;
+}
+
+gboolean
+ds_bench_spec_set_create (DsBenchSpec  *spec,
+                          uint64_t      create_bytes,
+                          GError      **error)
+{
+  if (!check_create (create_bytes, error))
+    return FALSE;
+
+  spec->create_bytes = create_bytes;
+  return TRUE;
+}
+
+gboolean
+ds_bench_spec_is_write_test (const DsBenchSpec *spec)
+{
+  const DsBenchOps *ops = ds_bench_get (spec->kind);
+
+  if (ops == NULL)
+    return spec->write;
+
+  switch (ops->writes)
+    {
+    case DS_BENCH_WRITES_OPTION:
+      return spec->write;
+    case DS_BENCH_WRITES_PATTERN:
+      return spec->pattern != DS_PATTERN_READ && spec->pattern != DS_PATTERN_RANDREAD;
+    case DS_BENCH_WRITES_OWN_FILE:
+    case DS_BENCH_WRITES_NEVER:
+    default:
+      return FALSE;
+    }
+}
+
+gboolean
+ds_bench_spec_check_target (const DsBenchSpec  *spec,
+                            const char         *path,
+                            uint64_t            size_bytes,
+                            uint32_t            logical_block_size,
+                            GError            **error)
+{
+  const DsBenchOps *ops = ds_bench_get (spec->kind);
+  g_autofree char *size_text = describe_bytes (size_bytes);
+  uint64_t span = size_bytes;
+  gboolean capped = FALSE;
+
+  g_return_val_if_fail (ops != NULL, FALSE);
+
+  if (ops->takes_capacity && spec->capacity_bytes != 0 && spec->capacity_bytes < size_bytes)
+    {
+      span = spec->capacity_bytes;
+      capped = TRUE;
+    }
+
+  /* The kinds that read and write spec->block_size_bytes. */
+  if (spec->kind == DS_BENCH_TRANSFER || spec->kind == DS_BENCH_WORKLOAD)
+    {
+      g_autofree char *block = describe_bytes (spec->block_size_bytes);
+
+      if (!ds_is_aligned (spec->block_size_bytes, logical_block_size))
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                       "the block size, %s, must be a multiple of %s's "
+                       "logical block size (%u bytes)", block, path, logical_block_size);
+          return FALSE;
+        }
+      if (spec->kind == DS_BENCH_TRANSFER && span / spec->block_size_bytes < 2)
+        {
+          g_autofree char *capacity = describe_bytes (spec->capacity_bytes);
+
+          if (capped)
+            g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                         "the test capacity given, %s, holds fewer than two "
+                         "blocks of %s (the block size); %s has %s",
+                         capacity, block, path, size_text);
+          else
+            g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                         "%s has %s: fewer than two blocks of %s (the block "
+                         "size); use a block size of at most half of that",
+                         path, size_text, block);
+          return FALSE;
+        }
+    }
+
+  if (span < ops->min_span_bytes)
+    {
+      g_autofree char *need = describe_bytes (ops->min_span_bytes);
+      g_autofree char *capacity = describe_bytes (spec->capacity_bytes);
+
+      if (capped)
+        g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                     "the test capacity given, %s, is too small for the %s "
+                     "test, which needs at least %s; %s has %s",
+                     capacity, ops->name, need, path, size_text);
+      else
+        g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                     "%s has %s: too small for the %s test, which needs at "
+                     "least %s", path, size_text, ops->name, need);
+      return FALSE;
+    }
+
+  if (spec->kind == DS_BENCH_WORKLOAD)
+    {
+      g_autofree char *offset = describe_bytes (spec->offset_bytes);
+      g_autofree char *block = describe_bytes (spec->block_size_bytes);
+      uint64_t region;
+
+      if (!ds_is_aligned (spec->offset_bytes, logical_block_size))
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                       "the offset, %s, must be a multiple of %s's logical "
+                       "block size (%u bytes)", offset, path, logical_block_size);
+          return FALSE;
+        }
+      if (spec->offset_bytes >= size_bytes)
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                       "the offset given, %s, is past the end of %s, which has %s",
+                       offset, path, size_text);
+          return FALSE;
+        }
+      region = size_bytes - spec->offset_bytes;
+      if (spec->span_bytes != 0 && spec->span_bytes < region)
+        region = spec->span_bytes;
+      if (region < spec->block_size_bytes)
+        {
+          g_autofree char *region_text = describe_bytes (region);
+
+          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                       "the region tested (%s from offset %s of %s's %s) is "
+                       "smaller than one block of %s",
+                       region_text, offset, path, size_text, block);
+          return FALSE;
+        }
+    }
+
+  return TRUE;
 }
 
 static const DsBenchOps *const kinds[DS_BENCH_N_KINDS] = {

@@ -72,6 +72,16 @@ typedef struct {
   gboolean    quick;             /* error-scan: sampled, not every block */
   DsEraseMethod erase_method;    /* erase */
   gboolean    verify;            /* erase: read every byte back */
+
+  /* A test file of Diskscope's own (ds-safety.h): target_path is made as a
+   * new file of create_bytes, filled with random data, and removed after
+   * the run unless @keep.  It must not exist; it needs no confirmation. */
+  uint64_t    create_bytes;      /* 0: test target_path as it is */
+  gboolean    keep;
+  /* Set by ds_run() in the result's copy when the safety gate accepted a
+   * write to an existing target confirmed by destroy_data; FALSE for read
+   * tests, refused runs and created files.  Callers never set it. */
+  gboolean    write_confirmed;
 } DsBenchSpec;
 
 /* Defaults for @kind (what the CLI and the GUI start from). */
@@ -91,6 +101,33 @@ gboolean    ds_bench_spec_validate (const DsBenchSpec *spec,
  * time per row below the default accuracy). */
 void        ds_bench_spec_set_accuracy (DsBenchSpec   *spec,
                                         unsigned       accuracy);
+/* The accuracy rule alone (for a front end that has no spec yet). */
+gboolean    ds_bench_check_accuracy    (int            accuracy,
+                                        GError       **error);
+/* Sets a duration the user gave (run time, or time per row).  The spec
+ * keeps 0 for "the kind's default", so a duration typed as 0 cannot wait
+ * for ds_bench_spec_validate(): it is refused here, with the message the
+ * validator gives for any duration out of range. */
+gboolean    ds_bench_spec_set_duration (DsBenchSpec   *spec,
+                                        uint64_t       duration_ns,
+                                        GError       **error);
+/* The same for --create's size (0 in the spec is "no --create"). */
+gboolean    ds_bench_spec_set_create   (DsBenchSpec   *spec,
+                                        uint64_t       create_bytes,
+                                        GError       **error);
+/* TRUE if @spec is a write test (it overwrites the target, so the safety
+ * gate wants a confirmation, or a --create file): the kind's
+ * DsBenchOps.writes applied to @spec (--write, or a pattern that writes).
+ * The CLI and the app ask this, and ds_run() sets spec.write from it. */
+gboolean    ds_bench_spec_is_write_test (const DsBenchSpec *spec);
+/* The rules that need the target's size: the block size, --capacity,
+ * --offset and --span against @size_bytes.  DS_ERROR_INVALID with a
+ * message that says the numbers given and the target's size. */
+gboolean    ds_bench_spec_check_target (const DsBenchSpec *spec,
+                                        const char        *path,
+                                        uint64_t           size_bytes,
+                                        uint32_t           logical_block_size,
+                                        GError           **error);
 
 const char *ds_pattern_to_string (DsPattern          pattern);
 gboolean    ds_pattern_from_string (const char      *name,
@@ -136,6 +173,14 @@ typedef void (*DsSinkFunc) (const DsSample *sample,
 typedef struct _DsRun DsRun;
 typedef struct _DsResult DsResult;
 
+/* What a kind may do to the target it is given. */
+typedef enum {
+  DS_BENCH_WRITES_OPTION,    /* a write test when spec->write (--write) */
+  DS_BENCH_WRITES_PATTERN,   /* when spec->pattern writes (workload) */
+  DS_BENCH_WRITES_OWN_FILE,  /* only a test file of its own (file) */
+  DS_BENCH_WRITES_NEVER,     /* reads only */
+} DsBenchWrites;
+
 /* One table per kind, in its own ds-bench-*.c. */
 typedef struct {
   DsBenchKind  kind;
@@ -159,6 +204,12 @@ typedef struct {
   void       (*report)    (const DsResult *result,
                            DsUnits         units,
                            GString        *out);
+
+  /* What the CLI offers and the gate checks (ds_bench_spec_is_write_test,
+   * ds_bench_spec_check_target): */
+  DsBenchWrites writes;
+  gboolean      takes_capacity;  /* --capacity: only the first N bytes */
+  uint64_t      min_span_bytes;  /* the least span (capacity) it can test */
 } DsBenchOps;
 
 extern const DsBenchOps ds_bench_transfer;

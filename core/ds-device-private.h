@@ -61,6 +61,10 @@ char     **ds_mounts_points_for     (GPtrArray  *mounts,
                                      unsigned    major,
                                      unsigned    minor,
                                      const char *path);
+/* TRUE if @target (a block device's or a regular file's stat) is an
+ * active swap area. */
+struct stat;
+gboolean   ds_swap_uses             (const struct stat *target);
 /* TRUE if MAJOR:MINOR is an active swap area. */
 gboolean   ds_swap_is_active        (unsigned    major,
                                      unsigned    minor);

@@ -98,10 +98,8 @@ ds_mounts_points_for (GPtrArray  *mounts,
   return ds_ptr_array_to_strv (points);
 }
 
-/* TRUE if MAJOR:MINOR is an active swap area. */
 gboolean
-ds_swap_is_active (unsigned major,
-                   unsigned minor)
+ds_swap_uses (const struct stat *target)
 {
   g_autofree char *contents = NULL;
   g_auto (GStrv) lines = NULL;
@@ -109,6 +107,7 @@ ds_swap_is_active (unsigned major,
   if (!g_file_get_contents ("/proc/swaps", &contents, NULL, NULL))
     return FALSE;
 
+  /* "Filename Type Size Used Priority", the name with octal escapes. */
   lines = g_strsplit (contents, "\n", -1);
   for (size_t i = 1; lines[i] != NULL; i++)
     {
@@ -121,12 +120,25 @@ ds_swap_is_active (unsigned major,
         continue;
       escaped = g_strndup (lines[i], space - lines[i]);
       filename = g_strcompress (escaped);
-      if (stat (filename, &st) == 0 && S_ISBLK (st.st_mode) &&
-          major (st.st_rdev) == major && minor (st.st_rdev) == minor)
+      if (stat (filename, &st) != 0)
+        continue;
+      if (S_ISBLK (target->st_mode) && S_ISBLK (st.st_mode) && st.st_rdev == target->st_rdev)
+        return TRUE;
+      if (S_ISREG (target->st_mode) && S_ISREG (st.st_mode) &&
+          st.st_dev == target->st_dev && st.st_ino == target->st_ino)
         return TRUE;
     }
 
   return FALSE;
+}
+
+gboolean
+ds_swap_is_active (unsigned major,
+                   unsigned minor)
+{
+  struct stat st = { .st_mode = S_IFBLK, .st_rdev = makedev (major, minor) };
+
+  return ds_swap_uses (&st);
 }
 
 /* ---- signatures ---- */

@@ -432,7 +432,7 @@ lookup (const char  *path,
         }
       if (!S_ISBLK (st.st_mode))
         {
-          g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
+          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                        "%s is not a block device", path);
           return NULL;
         }

@@ -70,7 +70,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (DsDevice, ds_device_free)
 GPtrArray    *ds_device_list         (GError         **error);
 
 /* Looks up one device by a path (/dev/X, a symlink to it, or a sysfs name).
- * NULL with DS_ERROR_NOT_FOUND if it is not a block device. */
+ * NULL with DS_ERROR_NOT_FOUND if nothing is there, DS_ERROR_INVALID if
+ * what is there is not a block device. */
 DsDevice     *ds_device_lookup       (const char      *path,
                                       GError         **error);
 

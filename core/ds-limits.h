@@ -40,3 +40,19 @@
 /* smartctl: how long one call may take before it is killed (a drive that
  * spins up from standby takes seconds; a hung bus must not hang us). */
 #define DS_SMARTCTL_TIMEOUT_NS       (UINT64_C (60) * 1000000000u)
+
+/* Percent reads in a mixed workload. */
+#define DS_LIMIT_READ_MIX_MAX        100u
+
+/* A run time or a time per row: 10 ms (one timed row still holds hundreds
+ * of I/Os on a disk) to a week (a long soak test; beyond that a typo). */
+#define DS_LIMIT_DURATION_MIN_NS     (UINT64_C (10) * 1000000)
+#define DS_LIMIT_DURATION_MAX_NS     (UINT64_C (7) * 24 * 3600 * 1000000000)
+
+/* A --create test file: room for a few blocks of any kind's largest I/O
+ * (the extra tests and random access need 1 MiB). */
+#define DS_LIMIT_CREATE_MIN_BYTES    (UINT64_C (1) << 20)
+
+/* The file benchmark's test file: its block size test reads 8 MiB blocks
+ * and needs two of them. */
+#define DS_LIMIT_FILE_SIZE_MIN_BYTES (UINT64_C (16) << 20)

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ds-clock.h"
@@ -641,20 +640,6 @@ ds_run_io (DsRun           *run,
 
 /* ---- ds_run() ----------------------------------------------------------- */
 
-static void
-fill_target_info (DsTargetInfo   *info,
-                  const DsTarget *target)
-{
-  ds_target_info_clear (info);
-  info->path = g_strdup (target->path);
-  info->is_block = target->kind == DS_TARGET_BLOCK;
-  info->size_bytes = target->size_bytes;
-  info->model = g_strdup (target->model);
-  info->logical_block_size = target->logical_block_size;
-  info->physical_block_size = target->physical_block_size;
-  info->rotational = target->rotational;
-}
-
 DsResult *
 ds_run (const DsBenchSpec *spec,
         DsSinkFunc         sink,
@@ -710,26 +695,18 @@ ds_run (const DsBenchSpec *spec,
     }
 
   /* A workload whose pattern writes is a write test: same gate. */
-  if (spec->kind == DS_BENCH_WORKLOAD && spec->pattern != DS_PATTERN_READ &&
-      spec->pattern != DS_PATTERN_RANDREAD)
-    result->spec.write = TRUE;
+  result->spec.write = ds_bench_spec_is_write_test (spec);
 
   if (ops->opens_target)
     {
-      DsTargetOpenFlags flags = run.spec->write ? DS_TARGET_OPEN_WRITE : DS_TARGET_OPEN_READ;
-
-      run.target = ds_target_open (spec->target_path, flags, spec->destroy_data, &error);
-      if (run.target == NULL)
+      if (!ds_run_open_target (&run, &error))
         {
-          struct stat st;
-
-          /* Name what was asked for, even when it could not be opened. */
-          result->target.path = g_strdup (spec->target_path);
-          result->target.is_block = stat (spec->target_path, &st) == 0 && S_ISBLK (st.st_mode);
-          ds_result_set_error (result, error, 0, -1);
+          if (ds_run_cancelled (&run))
+            result->cancelled = TRUE;
+          ds_result_set_error (result, error, run.error_errno, run.error_offset_bytes);
+          g_clear_pointer (&run.target, ds_target_free);
           return result;
         }
-      fill_target_info (&result->target, run.target);
     }
   else
     {

@@ -120,4 +120,17 @@ int  ds_run_io         (DsRun           *run,
                         DsIoStats       *ret_stats,
                         GError         **error);
 
+/* The run's target (ds-run-target.c).  Opens spec->target_path through
+ * the safety gate (a write test needs spec->destroy_data; a --create file
+ * is made, and filled), checks the spec against its size, sets
+ * spec.write_confirmed and the result's target; FALSE with @error else. */
+gboolean ds_run_open_target (DsRun    *run,
+                             GError  **error);
+/* Writes @bytes of random data from offset 0 of run->target, after
+ * reserving them (fallocate): a test file is read only after every byte of
+ * it was written.  Sets run->target->size_bytes. */
+gboolean ds_run_fill        (DsRun    *run,
+                             uint64_t  bytes,
+                             GError  **error);
+
 G_END_DECLS

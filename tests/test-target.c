@@ -140,9 +140,17 @@ START_TEST (test_open_file_buffered_and_write)
   ck_assert (!buffered->direct);
   ck_assert (!(fcntl (buffered->fd, F_GETFL) & O_DIRECT));
 
-  /* Files pass the gate: no confirmation needed. */
-  ck_assert (ds_target_check_write (path, NULL, &error));
+  /* A file holds data too: a write needs it named, as a device does. */
+  ck_assert (!ds_target_check_write (path, NULL, &error));
+  ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_REFUSED));
+  ck_assert_ptr_nonnull (strstr (error->message, "--destroy-data="));
+  g_clear_error (&error);
   writable = ds_target_open (path, DS_TARGET_OPEN_WRITE, NULL, &error);
+  ck_assert_ptr_null (writable);
+  g_clear_error (&error);
+
+  ck_assert (ds_target_check_write (path, path, &error));
+  writable = ds_target_open (path, DS_TARGET_OPEN_WRITE, path, &error);
   ck_assert_msg (writable != NULL, "open: %s", error ? error->message : "");
   ck_assert (writable->writable);
   ck_assert_int_eq (fcntl (writable->fd, F_GETFL) & O_ACCMODE, O_RDWR);
@@ -153,16 +161,67 @@ END_TEST
 START_TEST (test_open_create)
 {
   g_autofree char *path = g_build_filename (tmpdir, "new.bin", NULL);
+  g_autofree char *kept = g_build_filename (tmpdir, "kept.bin", NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (DsTarget) target = NULL;
+  g_autoptr (DsTarget) again = NULL;
   struct stat st;
 
-  target = ds_target_open (path, DS_TARGET_OPEN_WRITE | DS_TARGET_OPEN_CREATE, NULL, &error);
+  /* Nameless: nothing at the path, during the run or after it. */
+  target = ds_target_open (path, DS_TARGET_OPEN_CREATE, NULL, &error);
   ck_assert_msg (target != NULL, "open: %s", error ? error->message : "");
+  ck_assert (target->created);
+  ck_assert (target->writable);
+  ck_assert_str_eq (target->path, path);
   ck_assert_uint_eq (target->size_bytes, 0);
-  ck_assert_int_eq (stat (path, &st), 0);
+  ck_assert_int_ne (stat (path, &st), 0);
+  ck_assert_int_eq (fstat (target->fd, &st), 0);
   ck_assert (S_ISREG (st.st_mode));
-  ck_assert_int_eq (st.st_mode & 0777, 0600);
+  ck_assert_uint_eq (st.st_nlink, 0);
+  g_clear_pointer (&target, ds_target_free);
+
+  /* KEEP: made under its name, 0644, and never over an existing file. */
+  target = ds_target_open (kept, DS_TARGET_OPEN_CREATE | DS_TARGET_OPEN_KEEP, NULL, &error);
+  ck_assert_msg (target != NULL, "open: %s", error ? error->message : "");
+  ck_assert_int_eq (stat (kept, &st), 0);
+  ck_assert (S_ISREG (st.st_mode));
+  {
+    mode_t mask = umask (0);
+
+    umask (mask);
+    ck_assert_uint_eq (st.st_mode & 0777, 0644 & ~mask);
+  }
+  again = ds_target_open (kept, DS_TARGET_OPEN_CREATE | DS_TARGET_OPEN_KEEP, NULL, &error);
+  ck_assert_ptr_null (again);
+  ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_REFUSED));
+  ck_assert_ptr_nonnull (strstr (error->message, "exists"));
+}
+END_TEST
+
+START_TEST (test_open_tmpfile)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DsTarget) target = ds_target_open_tmpfile (tmpdir, DS_TARGET_OPEN_WRITE, &error);
+  g_autoptr (GDir) dir = NULL;
+  struct stat st;
+
+  ck_assert_msg (target != NULL, "open: %s", error ? error->message : "");
+  ck_assert (target->created && target->writable && target->direct);
+  ck_assert_int_eq (target->kind, DS_TARGET_FILE);
+  ck_assert (power_of_two (target->logical_block_size));
+  ck_assert_uint_ge (target->logical_block_size, 512);
+  ck_assert (fcntl (target->fd, F_GETFL) & O_DIRECT);
+  ck_assert_int_eq (fstat (target->fd, &st), 0);
+  ck_assert_uint_eq (st.st_nlink, 0);
+  /* The folder shows nothing. */
+  dir = g_dir_open (tmpdir, 0, NULL);
+  ck_assert_ptr_null (g_dir_read_name (dir));
+
+  /* Not a folder: a clear error. */
+  g_clear_pointer (&target, ds_target_free);
+  target = ds_target_open_tmpfile ("/nonexistent", DS_TARGET_OPEN_WRITE, &error);
+  ck_assert_ptr_null (target);
+  ck_assert_ptr_nonnull (strstr (error->message, "/nonexistent"));
 }
 END_TEST
 
@@ -213,7 +272,8 @@ START_TEST (test_open_empty_file)
 
   ck_assert_ptr_null (target);
   ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_INVALID));
-  ck_assert_ptr_nonnull (strstr (error->message, "size 0"));
+  ck_assert_ptr_nonnull (strstr (error->message, "empty (0 bytes)"));
+  ck_assert_ptr_nonnull (strstr (error->message, "--create"));
 }
 END_TEST
 
@@ -265,6 +325,7 @@ main (void)
   tcase_add_test (tc, test_open_file_direct);
   tcase_add_test (tc, test_open_file_buffered_and_write);
   tcase_add_test (tc, test_open_create);
+  tcase_add_test (tc, test_open_tmpfile);
   tcase_add_test (tc, test_open_missing);
   tcase_add_test (tc, test_open_wrong_kind);
   tcase_add_test (tc, test_open_empty_file);

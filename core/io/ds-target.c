@@ -1,5 +1,7 @@
-/* ds-target.c: a block device or regular file opened for a run, and the
- * write-safety gate
+/* ds-target.c: a block device or regular file opened for a run
+ *
+ * The write rules are not here: ds_target_open() asks ds-safety once
+ * (probe the facts, decide) and then opens what it was allowed to.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +20,8 @@
 
 #include "ds-device.h"
 #include "ds-error.h"
+#include "ds-safety.h"
 #include "ds-target.h"
-#include "ds-units.h"
 
 /* STATX_DIOALIGN (Linux 6.1) tells the O_DIRECT alignment a file needs.
  * Older headers lack the constant; the fields then live in the spare area
@@ -30,21 +33,11 @@
 #define DS_HAVE_DIOALIGN_FIELDS 1
 #endif
 
-/* Alignment bounds for files without DIOALIGN: a sector at least, a page at
- * most (st_blksize on some filesystems is a 1 MiB "preferred" size that has
- * nothing to do with what O_DIRECT requires). */
+/* Alignment bounds for files: a sector at least, a page at most without
+ * DIOALIGN (st_blksize on some filesystems is a 1 MiB "preferred" size that
+ * has nothing to do with what O_DIRECT requires). */
 #define FILE_ALIGN_MIN 512u
 #define FILE_ALIGN_MAX 4096u
-
-static void
-close_fd (int *fd)
-{
-  if (*fd >= 0)
-    close (*fd);
-  *fd = -1;
-}
-
-#define ds_autofd __attribute__ ((cleanup (close_fd)))
 
 static gboolean
 is_power_of_two (uint64_t v)
@@ -52,161 +45,10 @@ is_power_of_two (uint64_t v)
   return v != 0 && (v & (v - 1)) == 0;
 }
 
-/* Stat the path; ENOENT and friends become errors naming @path. */
-static gboolean
-stat_path (const char   *path,
-           struct stat  *st,
-           GError      **error)
-{
-  if (stat (path, st) == 0)
-    return TRUE;
+/* ---- what a regular file sits on ---------------------------------------- */
 
-  ds_set_error_from_errno (error, errno, path);
-  return FALSE;
-}
-
-static void
-set_not_block_or_file (GError     **error,
-                       const char  *path)
-{
-  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-               "%s is neither a block device nor a regular file", path);
-}
-
-/* TRUE if @confirm names the same block device as @st (a path, a symlink
- * to it, or a bare name like "loop0"). */
-static gboolean
-confirm_matches (const char        *confirm,
-                 const struct stat *st)
-{
-  g_autofree char *candidate = NULL;
-  struct stat cst;
-
-  if (confirm == NULL || confirm[0] == '\0')
-    return FALSE;
-
-  if (strchr (confirm, '/') == NULL)
-    candidate = g_build_filename ("/dev", confirm, NULL);
-  else
-    candidate = g_strdup (confirm);
-
-  if (stat (candidate, &cst) != 0 || !S_ISBLK (cst.st_mode))
-    return FALSE;
-
-  return cst.st_rdev == st->st_rdev;
-}
-
-/* BLKROGET: the kernel's own read-only flag (sysfs `ro` can lag behind a
- * BLKROSET).  FALSE when the device cannot be opened to ask. */
-static gboolean
-ioctl_read_only (const char *path)
-{
-  ds_autofd int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  int ro = 0;
-
-  if (fd < 0)
-    return FALSE;
-  if (ioctl (fd, BLKROGET, &ro) != 0)
-    return FALSE;
-
-  return ro != 0;
-}
-
-static char *
-describe_signature (const DsDevice *device)
-{
-  const char *sig = device->signature;
-  gboolean table = g_str_equal (sig, "gpt") || g_str_equal (sig, "dos") ||
-                   g_str_equal (sig, "atari") || g_str_equal (sig, "bsd") ||
-                   g_str_equal (sig, "mac") || g_str_equal (sig, "sgi") ||
-                   g_str_equal (sig, "sun");
-  const char *article = strchr ("aeiouAEIOU", sig[0]) != NULL ? "an" : "a";
-
-  if (table)
-    return g_strdup_printf ("contains a %s partition table", sig);
-  if (device->signature_label != NULL)
-    return g_strdup_printf ("contains %s %s filesystem labelled “%s”",
-                            article, sig, device->signature_label);
-  if (g_str_equal (sig, "swap"))
-    return g_strdup ("contains a swap area");
-
-  return g_strdup_printf ("contains %s %s filesystem", article, sig);
-}
-
-gboolean
-ds_target_check_write (const char  *path,
-                       const char  *confirm,
-                       GError     **error)
-{
-  g_autoptr (DsDevice) device = NULL;
-  g_autofree char *what = NULL;
-  g_autofree char *signature = NULL;
-  g_autofree char *reason = NULL;
-  struct stat st;
-
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  if (!stat_path (path, &st, error))
-    return FALSE;
-  if (S_ISREG (st.st_mode))
-    return TRUE;
-  if (!S_ISBLK (st.st_mode))
-    {
-      set_not_block_or_file (error, path);
-      return FALSE;
-    }
-
-  device = ds_device_lookup (path, error);
-  if (device == NULL)
-    return FALSE;
-
-  what = ds_device_describe (device);
-  if (device->signature != NULL)
-    signature = describe_signature (device);
-
-  /* Hard refusals: no confirmation overrides these. */
-  if (device->read_only || ioctl_read_only (path))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                   "Refusing to write to %s: the device is read-only",
-                   what);
-      return FALSE;
-    }
-
-  if (ds_device_in_use (device, &reason))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                   "Refusing to write to %s: it is in use (%s)%s%s. "
-                   "Unmount it and stop what uses it first",
-                   what, reason,
-                   signature ? " and " : "", signature ? signature : "");
-      return FALSE;
-    }
-
-  /* The user must name the device: a write test destroys its data. */
-  if (!confirm_matches (confirm, &st))
-    {
-      g_autofree char *named = NULL;
-
-      if (confirm != NULL && confirm[0] != '\0')
-        named = g_strdup_printf (" The confirmation names %s, not %s.", confirm, path);
-
-      g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                   "Refusing to write to %s: a write test destroys the data "
-                   "on it%s%s.%s Confirm by naming the device "
-                   "(diskscope-cli: --destroy-data=%s)",
-                   what,
-                   signature ? ", and it " : "", signature ? signature : "",
-                   named ? named : "", path);
-      return FALSE;
-    }
-
-  /* Confirmed, and the signature (if any) was the user's call. */
-  return TRUE;
-}
-
-/* The block device a regular file lives on, for its rotational flag,
- * model and physical block size.  NULL for virtual filesystems. */
+/* The block device under a regular file's filesystem, for its rotational
+ * flag, model and physical block size.  NULL for virtual filesystems. */
 static DsDevice *
 underlying_device (const struct stat *st)
 {
@@ -226,35 +68,75 @@ underlying_device (const struct stat *st)
   return ds_device_lookup_identity (base, NULL);
 }
 
-/* Sets the alignment of a regular file from STATX_DIOALIGN, or from the
- * filesystem block size capped to [512, 4096]. */
+/* Everything a regular file target needs besides its size: the O_DIRECT
+ * alignment (STATX_DIOALIGN, else the filesystem block size capped to
+ * [512, 4096]; through the page cache any multiple of 512 goes) and the
+ * device its filesystem is on. */
 static void
-file_alignment (DsTarget          *target,
-                const struct stat *st)
+describe_file (DsTarget          *target,
+               const struct stat *st)
 {
-  uint32_t fs_block = (uint32_t) CLAMP ((uint64_t) st->st_blksize,
-                                        FILE_ALIGN_MIN, FILE_ALIGN_MAX);
+  g_autoptr (DsDevice) device = underlying_device (st);
+  uint32_t fs_block = (uint32_t) CLAMP ((uint64_t) st->st_blksize, FILE_ALIGN_MIN, FILE_ALIGN_MAX);
 
+  target->kind = DS_TARGET_FILE;
   if (!is_power_of_two (fs_block))
     fs_block = FILE_ALIGN_MAX;
   target->logical_block_size = fs_block;
-  target->mem_align = MAX (FILE_ALIGN_MIN, fs_block);
+  target->mem_align = fs_block;
 
 #if DS_HAVE_DIOALIGN_FIELDS
   {
     struct statx stx;
 
-    if (statx (target->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
+    if (target->direct &&
+        statx (target->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
         (stx.stx_mask & STATX_DIOALIGN) &&
         is_power_of_two (stx.stx_dio_offset_align) &&
         is_power_of_two (stx.stx_dio_mem_align))
       {
-        target->logical_block_size = stx.stx_dio_offset_align;
-        /* ds_buffer_alloc wants at least pointer alignment. */
-        target->mem_align = MAX (stx.stx_dio_mem_align, (uint32_t) sizeof (void *));
+        target->logical_block_size = MAX (stx.stx_dio_offset_align, FILE_ALIGN_MIN);
+        target->mem_align = MAX (stx.stx_dio_mem_align, FILE_ALIGN_MIN);
       }
   }
 #endif
+  if (!target->direct)
+    target->logical_block_size = FILE_ALIGN_MIN;
+
+  target->physical_block_size = target->logical_block_size;
+  if (device != NULL)
+    {
+      target->rotational = device->rotational;
+      target->model = g_steal_pointer (&device->model);
+      target->fs_device = g_steal_pointer (&device->path);
+      target->physical_block_size = MAX (target->logical_block_size,
+                                         device->physical_block_size);
+    }
+}
+
+/* ---- errors ------------------------------------------------------------- */
+
+/* Permission denied on a device: name the group that may open it. */
+static void
+set_permission_error (GError     **error,
+                      int          e,
+                      const char  *path)
+{
+  struct stat st;
+  struct group *gr;
+
+  if (geteuid () != 0 && stat (path, &st) == 0 && S_ISBLK (st.st_mode) &&
+      (st.st_mode & S_IRWXG) != 0 && (gr = getgrgid (st.st_gid)) != NULL)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
+                   "%s: %s. Run Diskscope as root, or add your user to the "
+                   "group `%s`, which owns %s (sudo usermod -aG %s $USER, "
+                   "then log in again)", path, g_strerror (e), gr->gr_name,
+                   path, gr->gr_name);
+      return;
+    }
+
+  ds_set_error_from_errno (error, e, path);
 }
 
 static void
@@ -288,10 +170,220 @@ set_open_error (GError     **error,
                    "written", path);
       break;
 
+    case EACCES:
+    case EPERM:
+      set_permission_error (error, e, path);
+      break;
+
     default:
       ds_set_error_from_errno (error, e, path);
       break;
     }
+}
+
+/* ---- opening ------------------------------------------------------------ */
+
+static DsTarget *
+target_new (const char *path,
+            int         fd,
+            gboolean    write,
+            gboolean    direct)
+{
+  DsTarget *target = g_new0 (DsTarget, 1);
+
+  target->path = g_strdup (path);
+  target->fd = fd;
+  target->writable = write;
+  target->direct = direct;
+
+  return target;
+}
+
+static gboolean
+describe_block (DsTarget  *target,
+                GError   **error)
+{
+  g_autoptr (DsDevice) device = NULL;
+  uint64_t size = 0;
+  int logical = 0;
+  unsigned int physical = 0;
+
+  target->kind = DS_TARGET_BLOCK;
+  if (ioctl (target->fd, BLKGETSIZE64, &size) != 0)
+    {
+      ds_set_error_from_errno (error, errno, target->path);
+      return FALSE;
+    }
+  if (ioctl (target->fd, BLKSSZGET, &logical) != 0 || logical <= 0)
+    logical = 512;
+  if (ioctl (target->fd, BLKPBSZGET, &physical) != 0 || physical == 0)
+    physical = (unsigned int) logical;
+
+  target->size_bytes = size;
+  target->logical_block_size = (uint32_t) logical;
+  target->physical_block_size = MAX ((uint32_t) physical, (uint32_t) logical);
+  target->mem_align = MAX (512u, (uint32_t) logical);
+
+  device = ds_device_lookup_identity (target->path, NULL);
+  if (device != NULL)
+    {
+      target->rotational = device->rotational;
+      target->model = g_steal_pointer (&device->model);
+    }
+
+  if (size == 0)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "%s has no medium / size 0 (an unbound loop device, "
+                   "an unset zram device or an empty drive)", target->path);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Opens a nameless file in @dir; the fd or -errno. */
+static int
+open_nameless (const char *dir,
+               int         oflags,
+               gboolean   *ret_tmpfile)
+{
+  int fd = open (dir, O_TMPFILE | oflags, 0600);
+
+  if (fd >= 0)
+    {
+      *ret_tmpfile = TRUE;
+      return fd;
+    }
+  /* EOPNOTSUPP: the filesystem has no O_TMPFILE; EISDIR: the kernel does
+   * not know the flag.  Anything else (EINVAL for O_DIRECT, EACCES, EROFS,
+   * ENOSPC) is the answer. */
+  if (errno != EOPNOTSUPP && errno != EISDIR)
+    return -errno;
+
+  for (unsigned attempt = 0; attempt < 100; attempt++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/.diskscope-test-%d-%08x",
+                                               dir, (int) getpid (), g_random_int ());
+
+      fd = open (path, O_CREAT | O_EXCL | oflags, 0600);
+      if (fd >= 0)
+        {
+          /* No name from here on: nothing to clean up, ever. */
+          unlink (path);
+          *ret_tmpfile = FALSE;
+          return fd;
+        }
+      if (errno == EEXIST)
+        continue;
+      if (errno == EINVAL)
+        unlink (path);   /* O_EXCL made sure it was ours */
+      return -errno;
+    }
+
+  return -EEXIST;
+}
+
+DsTarget *
+ds_target_open_tmpfile (const char         *dir,
+                        DsTargetOpenFlags   flags,
+                        GError            **error)
+{
+  gboolean direct = (flags & DS_TARGET_OPEN_BUFFERED) == 0;
+  int oflags = O_RDWR | O_CLOEXEC | (direct ? O_DIRECT : 0);
+  g_autoptr (DsTarget) target = NULL;
+  gboolean tmpfile = FALSE;
+  struct stat st;
+  int fd;
+
+  fd = open_nameless (dir, oflags, &tmpfile);
+  if (fd == -EINVAL && direct)
+    {
+      /* Is it the O_DIRECT?  Then say so; else the other open's answer. */
+      fd = open_nameless (dir, oflags & ~O_DIRECT, &tmpfile);
+      if (fd >= 0)
+        {
+          close (fd);
+          g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
+                       "the filesystem at %s does not support direct I/O (O_DIRECT)", dir);
+          return NULL;
+        }
+    }
+  if (fd < 0)
+    {
+      int e = -fd;
+
+      if (e == ENOSPC || e == EDQUOT)
+        g_set_error (error, DS_ERROR, DS_ERROR_NO_SPACE,
+                     "no room for a test file at %s (%s)", dir, g_strerror (e));
+      else if (e == EACCES || e == EPERM)
+        g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
+                     "cannot create a test file in %s (%s): pick a folder you "
+                     "can write to", dir, g_strerror (e));
+      else if (e == EROFS)
+        g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
+                     "%s is on a read-only filesystem: a test file cannot be "
+                     "written there", dir);
+      else
+        g_set_error (error, DS_ERROR, ds_error_from_errno (e),
+                     "cannot create a test file in %s: %s", dir, g_strerror (e));
+      return NULL;
+    }
+
+  target = target_new (dir, fd, TRUE, direct);
+  target->created = TRUE;
+  target->tmpfile = tmpfile;
+  if (fstat (fd, &st) != 0)
+    {
+      ds_set_error_from_errno (error, errno, dir);
+      return NULL;
+    }
+  describe_file (target, &st);
+
+  return g_steal_pointer (&target);
+}
+
+/* --create: the file is made in its folder, nameless unless KEEP. */
+static DsTarget *
+open_created (const char         *path,
+              DsTargetOpenFlags   flags,
+              GError            **error)
+{
+  gboolean direct = (flags & DS_TARGET_OPEN_BUFFERED) == 0;
+  g_autoptr (DsTarget) target = NULL;
+  struct stat st;
+  int fd;
+
+  if ((flags & DS_TARGET_OPEN_KEEP) == 0)
+    {
+      g_autofree char *dir = g_path_get_dirname (path);
+
+      target = ds_target_open_tmpfile (dir, flags, error);
+      if (target != NULL)
+        {
+          g_free (target->path);
+          target->path = g_strdup (path);
+        }
+      return g_steal_pointer (&target);
+    }
+
+  /* O_EXCL: a file that appeared since the gate looked is not replaced. */
+  fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | (direct ? O_DIRECT : 0), 0644);
+  if (fd < 0)
+    {
+      set_open_error (error, errno, path, direct);
+      return NULL;
+    }
+  target = target_new (path, fd, TRUE, direct);
+  target->created = TRUE;
+  if (fstat (fd, &st) != 0)
+    {
+      ds_set_error_from_errno (error, errno, path);
+      return NULL;
+    }
+  describe_file (target, &st);
+
+  return g_steal_pointer (&target);
 }
 
 DsTarget *
@@ -301,130 +393,83 @@ ds_target_open (const char         *path,
                 GError            **error)
 {
   g_autoptr (DsTarget) target = NULL;
-  gboolean write = (flags & DS_TARGET_OPEN_WRITE) != 0;
+  DsTargetFacts facts;
+  DsSafetyIntent intent;
+  gboolean write = (flags & (DS_TARGET_OPEN_WRITE | DS_TARGET_OPEN_CREATE)) != 0;
   gboolean direct = (flags & DS_TARGET_OPEN_BUFFERED) == 0;
-  gboolean create = (flags & DS_TARGET_OPEN_CREATE) != 0;
-  gboolean exists;
+  gboolean allowed;
   struct stat st;
   int oflags;
+  int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  exists = stat (path, &st) == 0;
-  if (!exists && !(create && errno == ENOENT))
+  intent = (flags & DS_TARGET_OPEN_CREATE) ? DS_SAFETY_CREATE :
+           write ? DS_SAFETY_WRITE : DS_SAFETY_READ;
+  ds_safety_probe (&facts, path, confirm, intent != DS_SAFETY_READ);
+  allowed = ds_safety_decide (&facts, intent, error);
+  if (!allowed || intent == DS_SAFETY_CREATE)
     {
-      ds_set_error_from_errno (error, errno, path);
-      return NULL;
-    }
-  if (exists && !S_ISBLK (st.st_mode) && !S_ISREG (st.st_mode))
-    {
-      set_not_block_or_file (error, path);
-      return NULL;
+      ds_target_facts_clear (&facts);
+      return allowed ? open_created (path, flags, error) : NULL;
     }
 
-  /* The gate comes before any write open of a block device. */
-  if (exists && S_ISBLK (st.st_mode) && write &&
-      !ds_target_check_write (path, confirm, error))
-    return NULL;
-
-  oflags = O_CLOEXEC | (write ? O_RDWR : O_RDONLY);
-  if (direct)
-    oflags |= O_DIRECT;
-  if (exists && S_ISBLK (st.st_mode) && write)
-    oflags |= O_EXCL;     /* on a block device: fails with EBUSY if mounted
-                           * or opened exclusively by anyone else */
-  if (!exists)
-    oflags |= O_CREAT;
-
-  target = g_new0 (DsTarget, 1);
-  target->path = g_strdup (path);
-  target->fd = open (path, oflags, 0600);
-  if (target->fd < 0)
+  oflags = O_CLOEXEC | (write ? O_RDWR : O_RDONLY) | (direct ? O_DIRECT : 0);
+  if (facts.kind == DS_FACTS_BLOCK && write)
+    oflags |= O_EXCL;     /* fails with EBUSY if mounted or opened
+                           * exclusively by anyone else */
+  fd = open (path, oflags);
+  if (fd < 0)
     {
       set_open_error (error, errno, path, direct);
+      ds_target_facts_clear (&facts);
       return NULL;
     }
-  target->writable = write;
-  target->direct = direct;
+  target = target_new (path, fd, write, direct);
 
-  /* Re-check on the descriptor: the path may have changed under us. */
-  if (fstat (target->fd, &st) != 0)
+  /* What was opened must be what the gate looked at (a path can be
+   * replaced in between). */
+  if (fstat (fd, &st) != 0 ||
+      (facts.kind == DS_FACTS_BLOCK && (!S_ISBLK (st.st_mode) || st.st_rdev != facts.dev)) ||
+      (facts.kind == DS_FACTS_FILE &&
+       (!S_ISREG (st.st_mode) || st.st_dev != facts.dev || st.st_ino != facts.ino)))
     {
-      ds_set_error_from_errno (error, errno, path);
+      g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
+                   "%s changed while it was being opened: not testing it", path);
+      ds_target_facts_clear (&facts);
       return NULL;
     }
+  ds_target_facts_clear (&facts);
 
   if (S_ISBLK (st.st_mode))
     {
-      g_autoptr (DsDevice) device = NULL;
-      uint64_t size = 0;
-      int logical = 0;
-      unsigned int physical = 0;
-
-      target->kind = DS_TARGET_BLOCK;
-      if (ioctl (target->fd, BLKGETSIZE64, &size) != 0)
-        {
-          ds_set_error_from_errno (error, errno, path);
-          return NULL;
-        }
-      if (ioctl (target->fd, BLKSSZGET, &logical) != 0 || logical <= 0)
-        logical = 512;
-      if (ioctl (target->fd, BLKPBSZGET, &physical) != 0 || physical == 0)
-        physical = (unsigned int) logical;
-
-      target->size_bytes = size;
-      target->logical_block_size = (uint32_t) logical;
-      target->physical_block_size = MAX ((uint32_t) physical, (uint32_t) logical);
-      target->mem_align = MAX (512u, (uint32_t) logical);
-
-      device = ds_device_lookup_identity (path, NULL);
-      if (device != NULL)
-        {
-          target->rotational = device->rotational;
-          target->model = g_steal_pointer (&device->model);
-        }
-
-      if (size == 0)
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       "%s has no medium / size 0 (an unbound loop device, "
-                       "an unset zram device or an empty drive)", path);
-          return NULL;
-        }
-    }
-  else if (S_ISREG (st.st_mode))
-    {
-      g_autoptr (DsDevice) device = underlying_device (&st);
-
-      target->kind = DS_TARGET_FILE;
-      target->size_bytes = (uint64_t) st.st_size;
-      file_alignment (target, &st);
-      target->physical_block_size = target->logical_block_size;
-      if (device != NULL)
-        {
-          target->rotational = device->rotational;
-          target->model = g_steal_pointer (&device->model);
-          target->physical_block_size = MAX (target->logical_block_size,
-                                             device->physical_block_size);
-        }
-
-      /* A file opened for writing may start empty (the file benchmark
-       * grows it); reading an empty one measures nothing. */
-      if (target->size_bytes == 0 && !write)
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       "%s has no medium / size 0: an empty file cannot be "
-                       "read", path);
-          return NULL;
-        }
+      if (!describe_block (target, error))
+        return NULL;
     }
   else
     {
-      set_not_block_or_file (error, path);
-      return NULL;
+      target->size_bytes = (uint64_t) st.st_size;
+      describe_file (target, &st);
     }
 
   return g_steal_pointer (&target);
+}
+
+gboolean
+ds_target_check_write (const char  *path,
+                       const char  *confirm,
+                       GError     **error)
+{
+  DsTargetFacts facts;
+  gboolean allowed;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  ds_safety_probe (&facts, path, confirm, TRUE);
+  allowed = ds_safety_decide (&facts, DS_SAFETY_WRITE, error);
+  ds_target_facts_clear (&facts);
+
+  return allowed;
 }
 
 void
@@ -433,8 +478,10 @@ ds_target_free (DsTarget *target)
   if (target == NULL)
     return;
 
-  close_fd (&target->fd);
+  if (target->fd >= 0)
+    close (target->fd);
   g_free (target->path);
   g_free (target->model);
+  g_free (target->fs_device);
   g_free (target);
 }

@@ -26,35 +26,47 @@ typedef struct {
   uint32_t      mem_align;           /* buffer alignment (>= 512 or DIOALIGN) */
   gboolean      rotational;
   char         *model;               /* NULL where unknown */
+  char         *fs_device;           /* files: the block device their
+                                      * filesystem is on ("/dev/sda2") */
+  gboolean      created;             /* a test file Diskscope made */
+  gboolean      tmpfile;             /* made nameless with O_TMPFILE */
 } DsTarget;
 
 typedef enum {
   DS_TARGET_OPEN_READ     = 0,
   DS_TARGET_OPEN_WRITE    = 1 << 0, /* O_RDWR (+ O_EXCL for block devices) */
   DS_TARGET_OPEN_BUFFERED = 1 << 1, /* no O_DIRECT (file benchmark fallback) */
-  DS_TARGET_OPEN_CREATE   = 1 << 2, /* regular files: create if missing */
+  DS_TARGET_OPEN_CREATE   = 1 << 2, /* a new test file: the path must not
+                                     * exist; made nameless (O_TMPFILE, or a
+                                     * hidden name unlinked at once) in its
+                                     * folder, so it is gone when closed */
+  DS_TARGET_OPEN_KEEP     = 1 << 3, /* with CREATE: made under its name, and
+                                     * left there */
 } DsTargetOpenFlags;
 
-/* Opens @path with O_DIRECT|O_CLOEXEC (unless BUFFERED).  For a write open of
- * a block device the safety gate runs first (ds_target_check_write()).
- * Errors: DS_ERROR_NOT_FOUND, DS_ERROR_PERMISSION (message says to run as
- * root or join the `disk` group), DS_ERROR_BUSY, DS_ERROR_REFUSED,
- * DS_ERROR_UNSUPPORTED (no O_DIRECT), DS_ERROR_INVALID (not a block device or
- * regular file, or size 0). */
+/* Opens @path for a run: the safety gate first (ds-safety.h: probed once,
+ * decided once; a write needs @confirm to name the target), then the open
+ * with O_DIRECT|O_CLOEXEC (unless BUFFERED) and O_EXCL for a block device
+ * opened for writing.  Errors: DS_ERROR_NOT_FOUND, DS_ERROR_PERMISSION
+ * (message says how to get access), DS_ERROR_BUSY, DS_ERROR_REFUSED (the
+ * gate, or a read-only device), DS_ERROR_UNSUPPORTED (no O_DIRECT),
+ * DS_ERROR_INVALID (not a block device or regular file, or empty). */
 DsTarget *ds_target_open        (const char         *path,
                                  DsTargetOpenFlags   flags,
                                  const char         *confirm,
                                  GError            **error);
+/* A nameless test file in the folder @dir (O_TMPFILE where the filesystem
+ * has it, else a hidden unique name unlinked right after the open): gone
+ * however the run ends.  Opened for writing, size 0; @flags may add
+ * BUFFERED.  DS_ERROR_UNSUPPORTED when only O_DIRECT was refused. */
+DsTarget *ds_target_open_tmpfile (const char        *dir,
+                                  DsTargetOpenFlags  flags,
+                                  GError           **error);
 void      ds_target_free        (DsTarget           *target);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DsTarget, ds_target_free)
 
-/* The write-safety gate for block devices (files pass): refuses, with
- * DS_ERROR_REFUSED and a message that says why, unless @confirm names the
- * same device as @path (after resolving symlinks), the device is not
- * read-only, not mounted (nor any partition), has no holders, and (unless
- * confirmed) carries no filesystem or partition-table signature; the
- * signature is named in the message either way.  O_EXCL is checked by the
- * open itself (DS_ERROR_BUSY). */
+/* The write gate alone (what a front end asks before it shows its own
+ * confirmation): ds_safety_probe() + ds_safety_decide() for a write. */
 gboolean  ds_target_check_write (const char         *path,
                                  const char         *confirm,
                                  GError            **error);

@@ -415,4 +415,6 @@ const DsBenchOps ds_bench_block_size = {
   .to_json = bs_to_json,
   .from_json = bs_from_json,
   .report = bs_report,
+  .writes = DS_BENCH_WRITES_OPTION,
+  .takes_capacity = TRUE,
 };

@@ -519,4 +519,7 @@ const DsBenchOps ds_bench_extra = {
   .to_json = extra_to_json,
   .from_json = extra_from_json,
   .report = extra_report,
+  .writes = DS_BENCH_WRITES_OPTION,
+  .takes_capacity = TRUE,
+  .min_span_bytes = DS_EXTRA_BURST_REGION_BYTES,
 };

@@ -7,15 +7,18 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "ds-limits.h"
+
 G_BEGIN_DECLS
 
 /* Time per row (and per block size and direction in the block size test)
  * when spec->duration_ns is 0. */
 #define DS_FILE_DEFAULT_ROW_NS (UINT64_C (3) * 1000000000)
 #define DS_FILE_DEFAULT_BLOCK_ROW_NS (UINT64_C (1) * 1000000000)
-/* Smallest test file: the block size test needs room for 8 MB blocks. */
-#define DS_FILE_MIN_BYTES (UINT64_C (16) * 1024 * 1024)
-/* Sequential rows (and the fill) use this block size. */
+/* Smallest test file (ds-limits.h): the block size test needs room for
+ * 8 MB blocks. */
+#define DS_FILE_MIN_BYTES DS_LIMIT_FILE_SIZE_MIN_BYTES
+/* Sequential rows use this block size (the fill: ds_run_fill()'s). */
 #define DS_FILE_SEQUENTIAL_BYTES (8 * 1024 * 1024)
 #define DS_FILE_RANDOM_BYTES 4096
 #define DS_FILE_QUEUE_DEPTH 32

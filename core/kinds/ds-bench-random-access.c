@@ -566,4 +566,7 @@ const DsBenchOps ds_bench_random_access = {
   .to_json = ra_to_json,
   .from_json = ra_from_json,
   .report = ra_report,
+  .writes = DS_BENCH_WRITES_OPTION,
+  .takes_capacity = TRUE,
+  .min_span_bytes = DS_RANDOM_ACCESS_MIXED_MAX_BYTES,
 };

@@ -711,4 +711,6 @@ const DsBenchOps ds_bench_transfer = {
   .to_json = transfer_to_json,
   .from_json = transfer_from_json,
   .report = transfer_report,
+  .writes = DS_BENCH_WRITES_OPTION,
+  .takes_capacity = TRUE,
 };

@@ -468,4 +468,5 @@ const DsBenchOps ds_bench_workload = {
   .to_json = workload_to_json,
   .from_json = workload_from_json,
   .report = workload_report,
+  .writes = DS_BENCH_WRITES_PATTERN,
 };

@@ -220,7 +220,7 @@ params_to_json (const DsBenchSpec *spec)
 
   set_string_or_null (p, "target_path", spec->target_path);
   json_object_set_boolean_member (p, "write", spec->write);
-  json_object_set_boolean_member (p, "destroy_data_confirmed", spec->destroy_data != NULL);
+  json_object_set_boolean_member (p, "destroy_data_confirmed", spec->write_confirmed);
   set_string_or_null (p, "engine", spec->engine);
   json_object_set_int_member (p, "block_size_bytes", (gint64) spec->block_size_bytes);
   json_object_set_int_member (p, "capacity_bytes", (gint64) spec->capacity_bytes);

@@ -1,0 +1,152 @@
+/* ds-run-target.c: the run's target: opened through the safety gate, the
+ * spec checked against its size, a --create test file made and filled
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ds-error.h"
+#include "ds-run.h"
+#include "ds-units.h"
+
+/* The fill writes in 8 MiB blocks, one at a time: sequential and large
+ * enough for any device's full speed, small enough to stop quickly. */
+#define FILL_BLOCK_BYTES (UINT64_C (8) << 20)
+
+static void
+fill_target_info (DsTargetInfo   *info,
+                  const DsTarget *target)
+{
+  ds_target_info_clear (info);
+  info->path = g_strdup (target->path);
+  info->is_block = target->kind == DS_TARGET_BLOCK;
+  info->size_bytes = target->size_bytes;
+  info->model = g_strdup (target->model);
+  info->logical_block_size = target->logical_block_size;
+  info->physical_block_size = target->physical_block_size;
+  info->rotational = target->rotational;
+}
+
+gboolean
+ds_run_fill (DsRun     *run,
+             uint64_t   bytes,
+             GError   **error)
+{
+  DsTarget *target = run->target;
+  DsIoPlan plan = {
+    .random = FALSE,
+    .read_percent = 0,
+    .start_bytes = 0,
+    .span_bytes = bytes,
+    .block_bytes = MIN (FILL_BLOCK_BYTES, ds_align_down (bytes, target->logical_block_size)),
+    .depth = 1,
+    .threads = 1,
+    .max_bytes = bytes,
+  };
+  DsSample phase = { .kind = DS_SAMPLE_PHASE, .write = TRUE, .name = "fill" };
+  DsIoStats stats;
+  int r;
+
+  target->size_bytes = bytes;
+
+  /* Reserve the blocks first where the filesystem can: no room shows now,
+   * before anything was measured, and the file is less fragmented.  The
+   * extents stay unwritten until the fill below writes every byte (reads
+   * of holes or unwritten extents would measure nothing). */
+  if (fallocate (target->fd, 0, 0, (off_t) bytes) != 0 && errno != EOPNOTSUPP)
+    {
+      int e = errno;
+      g_autofree char *size = ds_format_size (bytes);
+
+      if (e == ENOSPC || e == EDQUOT)
+        g_set_error (error, DS_ERROR, DS_ERROR_NO_SPACE,
+                     "no room for the %s test file at %s (%s): free some "
+                     "space or ask for a smaller one", size, target->path,
+                     g_strerror (e));
+      else
+        ds_set_error_from_errno (error, e, target->path);
+      return FALSE;
+    }
+
+  ds_run_emit (run, &phase);
+  r = ds_run_io (run, &plan, &stats, error);
+  ds_io_stats_clear (&stats);
+  if (r < 0)
+    return FALSE;
+
+  /* The block mapping (unwritten -> written extents) on the disk too. */
+  if (fdatasync (target->fd) != 0)
+    {
+      ds_set_error_from_errno (error, errno, target->path);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
+ds_run_open_target (DsRun   *run,
+                    GError **error)
+{
+  DsResult *result = run->result;
+  DsBenchSpec *spec = &result->spec;
+  DsTargetOpenFlags flags = DS_TARGET_OPEN_READ;
+  g_autoptr (DsTarget) target = NULL;
+  uint64_t size;
+
+  if (spec->create_bytes != 0)
+    flags = DS_TARGET_OPEN_CREATE | (spec->keep ? DS_TARGET_OPEN_KEEP : 0);
+  else if (spec->write)
+    flags = DS_TARGET_OPEN_WRITE;
+
+  target = ds_target_open (spec->target_path, flags, spec->destroy_data, error);
+  if (target == NULL)
+    {
+      struct stat st;
+
+      /* Name what was asked for, even when it could not be opened. */
+      result->target.path = g_strdup (spec->target_path);
+      result->target.is_block = stat (spec->target_path, &st) == 0 && S_ISBLK (st.st_mode);
+      return FALSE;
+    }
+
+  size = target->created ? spec->create_bytes : target->size_bytes;
+  target->size_bytes = size;
+  fill_target_info (&result->target, target);
+  if (!ds_bench_spec_check_target (spec, target->path, size, target->logical_block_size, error))
+    {
+      /* A kept --create file that was never filled is not worth keeping. */
+      if (target->created && spec->keep)
+        unlink (target->path);
+      return FALSE;
+    }
+
+  /* The gate lets a write to an existing target through only when the
+   * user named it: this is the one place that is known. */
+  spec->write_confirmed = (flags & DS_TARGET_OPEN_WRITE) != 0;
+
+  run->target = g_steal_pointer (&target);
+  if (run->target->created)
+    {
+      g_autofree char *size_text = ds_format_size (size);
+
+      if (!ds_run_fill (run, size, error))
+        {
+          if (spec->keep)
+            unlink (run->target->path);
+          return FALSE;
+        }
+      ds_result_add_note (result,
+                          "%s is a test file Diskscope created for this run "
+                          "(%s of random data, written before the test)%s",
+                          run->target->path, size_text,
+                          spec->keep ? "; it was kept" : "; it is gone after the run");
+    }
+
+  return TRUE;
+}

@@ -1,0 +1,340 @@
+/* ds-safety-probe.c: what is at a path, probed once for the write gate
+ *
+ * A block device: its identity, read-only flag, mounts, holders, swap and
+ * signature (ds-device).  A regular file: its filesystem's read-only flag,
+ * swap, the loop devices it backs (by the path sysfs shows and by the
+ * inode the loop driver holds, so a renamed, hard-linked or replaced path
+ * is still found), the locks other programs hold on it (/proc/locks:
+ * QEMU locks its disk images) and its signature (libblkid reads files as
+ * well as devices).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/loop.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "ds-device-private.h"
+#include "ds-safety.h"
+#include "ds-units.h"
+
+static const char *
+describe_mode (mode_t mode)
+{
+  if (S_ISDIR (mode))
+    return "a folder";
+  if (S_ISCHR (mode))
+    return "a character device";
+  if (S_ISFIFO (mode))
+    return "a FIFO (named pipe)";
+  if (S_ISSOCK (mode))
+    return "a socket";
+
+  return "neither a block device nor a regular file";
+}
+
+static gboolean
+same_target (const struct stat *a,
+             const struct stat *b)
+{
+  if (S_ISBLK (a->st_mode) && S_ISBLK (b->st_mode))
+    return a->st_rdev == b->st_rdev;
+  if (S_ISREG (a->st_mode) && S_ISREG (b->st_mode))
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+
+  return FALSE;
+}
+
+/* TRUE if @confirm names the device or file @st is: a path, a symlink to
+ * it, or for a device a bare name ("loop0" for /dev/loop0). */
+static gboolean
+confirm_names (const char        *confirm,
+               const struct stat *st)
+{
+  struct stat cst;
+
+  if (confirm == NULL || confirm[0] == '\0')
+    return FALSE;
+  if (stat (confirm, &cst) == 0 && same_target (&cst, st))
+    return TRUE;
+  if (S_ISBLK (st->st_mode) && strchr (confirm, '/') == NULL)
+    {
+      g_autofree char *dev = g_build_filename ("/dev", confirm, NULL);
+
+      return stat (dev, &cst) == 0 && same_target (&cst, st);
+    }
+
+  return FALSE;
+}
+
+/* ---- block devices ---- */
+
+/* BLKROGET: the kernel's own read-only flag (sysfs `ro` can lag behind a
+ * BLKROSET).  FALSE when the device cannot be opened to ask. */
+static gboolean
+ioctl_read_only (const char *path)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  int ro = 0;
+
+  if (fd < 0)
+    return FALSE;
+  if (ioctl (fd, BLKROGET, &ro) != 0)
+    ro = 0;
+  close (fd);
+
+  return ro != 0;
+}
+
+static void
+probe_block (DsTargetFacts *facts,
+             const char    *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DsDevice) device = ds_device_lookup (path, &error);
+
+  if (device == NULL)
+    {
+      facts->unknown = g_strdup (error->message);
+      return;
+    }
+
+  g_free (facts->description);
+  facts->description = ds_device_describe (device);
+  facts->size_bytes = device->size_bytes;
+  facts->read_only = device->read_only || ioctl_read_only (path);
+  ds_device_in_use (device, &facts->in_use);
+  facts->signature = g_steal_pointer (&device->signature);
+  facts->signature_label = g_steal_pointer (&device->signature_label);
+}
+
+/* ---- regular files ---- */
+
+/* The loop driver encodes the backing file's device number the kernel's
+ * "new" way (huge_encode_dev): minor's low byte, major, minor's rest. */
+static gboolean
+loop_info_names (const struct loop_info64 *info,
+                 const struct stat        *st)
+{
+  unsigned major = (unsigned) ((info->lo_device & 0xfff00) >> 8);
+  unsigned minor = (unsigned) ((info->lo_device & 0xff) | ((info->lo_device >> 12) & 0xfff00));
+
+  return major == major (st->st_dev) && minor == minor (st->st_dev) &&
+         info->lo_inode == (uint64_t) st->st_ino;
+}
+
+typedef enum {
+  LOOP_OTHER,     /* unbound, or bound to another file */
+  LOOP_BACKED,    /* bound to this file */
+  LOOP_UNSURE,    /* cannot tell (see loop_backs) */
+} LoopMatch;
+
+/* Is loop device @name bound to the file @st (found at @path)? */
+static LoopMatch
+loop_backs (const char        *name,
+            const char        *path,
+            const struct stat *st)
+{
+  g_autofree char *sysdir = g_build_filename ("/sys/block", name, NULL);
+  g_autofree char *backing = ds_sysfs_read_attr (sysdir, "loop/backing_file");
+  g_autofree char *node = g_build_filename ("/dev", name, NULL);
+  g_autofree char *backing_base = NULL;
+  g_autofree char *path_base = NULL;
+  struct loop_info64 info;
+  struct stat bst;
+  char *deleted;
+  int fd;
+
+  if (backing == NULL)
+    return LOOP_OTHER;   /* not bound */
+  if (stat (backing, &bst) == 0 && same_target (&bst, st))
+    return LOOP_BACKED;
+
+  /* The path sysfs shows may be stale (renamed, deleted, another mount
+   * namespace): ask the driver which inode it holds. */
+  fd = open (node, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd >= 0)
+    {
+      gboolean match = ioctl (fd, LOOP_GET_STATUS64, &info) == 0 && loop_info_names (&info, st);
+
+      close (fd);
+      return match ? LOOP_BACKED : LOOP_OTHER;
+    }
+
+  /* Without permission to ask (a plain user, who cannot attach loop
+   * devices either), a path that still names another file is another
+   * file; a stale path under this file's name is left in doubt. */
+  if (stat (backing, &bst) == 0)
+    return LOOP_OTHER;
+  backing_base = g_path_get_basename (backing);
+  path_base = g_path_get_basename (path);
+  deleted = g_strrstr (backing_base, " (deleted)");
+  if (deleted != NULL)
+    *deleted = '\0';
+
+  return g_str_equal (backing_base, path_base) ? LOOP_UNSURE : LOOP_OTHER;
+}
+
+/* "/dev/loop3 (mounted at /mnt)" for the first loop device bound to @st. */
+static void
+probe_loop_devices (DsTargetFacts     *facts,
+                    const char        *path,
+                    const struct stat *st)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/sys/block", 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autoptr (DsDevice) loop = NULL;
+      g_autofree char *node = NULL;
+      g_autofree char *reason = NULL;
+      LoopMatch match;
+
+      if (!g_str_has_prefix (name, "loop"))
+        continue;
+      match = loop_backs (name, path, st);
+      if (match == LOOP_OTHER)
+        continue;
+
+      node = g_build_filename ("/dev", name, NULL);
+      if (match == LOOP_UNSURE)
+        {
+          if (facts->unknown == NULL)
+            facts->unknown = g_strdup_printf ("%s is bound to a file of the same name "
+                                              "that no longer resolves, and %s cannot "
+                                              "be asked without permission to open it",
+                                              node, node);
+          continue;
+        }
+
+      loop = ds_device_lookup_identity (name, NULL);
+      if (loop != NULL && ds_device_in_use (loop, &reason))
+        facts->loop_device = g_strdup_printf ("%s (%s)", node, reason);
+      else
+        facts->loop_device = g_steal_pointer (&node);
+      return;
+    }
+}
+
+/* Who holds a lock on @st: /proc/locks lines read
+ *   "1: POSIX  ADVISORY  WRITE 1234 08:02:5678 0 EOF"
+ * with the filesystem's major:minor in hex and the inode in decimal (an
+ * OFD lock, as QEMU takes, shows pid -1). */
+static char *
+find_lock (const struct stat *st)
+{
+  g_autofree char *contents = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  if (!g_file_get_contents ("/proc/locks", &contents, NULL, NULL))
+    return NULL;
+
+  lines = g_strsplit (contents, "\n", -1);
+  for (size_t i = 0; lines[i] != NULL; i++)
+    {
+      char type[16], mode[16], access[16];
+      unsigned major, minor;
+      unsigned long long ino;
+      long pid;
+      g_autofree char *comm_path = NULL;
+      g_autofree char *comm = NULL;
+
+      if (strstr (lines[i], "->") != NULL)
+        continue;   /* a waiter, not a holder */
+      if (sscanf (lines[i], "%*d: %15s %15s %15s %ld %x:%x:%llu",
+                  type, mode, access, &pid, &major, &minor, &ino) != 7)
+        continue;
+      if (major != major (st->st_dev) || minor != minor (st->st_dev) ||
+          ino != (unsigned long long) st->st_ino)
+        continue;
+
+      if (pid <= 0)
+        return g_strdup_printf ("another program (%s lock)", type);
+      comm_path = g_strdup_printf ("/proc/%ld/comm", pid);
+      if (g_file_get_contents (comm_path, &comm, NULL, NULL))
+        return g_strdup_printf ("process %ld (%s, %s lock)", pid, g_strstrip (comm), type);
+      return g_strdup_printf ("process %ld (%s lock)", pid, type);
+    }
+
+  return NULL;
+}
+
+static void
+probe_file (DsTargetFacts     *facts,
+            const char        *path,
+            const struct stat *st)
+{
+  struct statvfs vfs;
+
+  if (statvfs (path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+    facts->read_only = TRUE;
+  if (ds_swap_uses (st))
+    facts->in_use = g_strdup ("used as swap");
+  probe_loop_devices (facts, path, st);
+  facts->locked_by = find_lock (st);
+  if (st->st_size > 0)
+    ds_device_probe_signature (path, &facts->signature, &facts->signature_label);
+}
+
+void
+ds_safety_probe (DsTargetFacts *facts,
+                 const char    *path,
+                 const char    *confirm,
+                 gboolean       deep)
+{
+  struct stat st;
+
+  *facts = (DsTargetFacts) {
+    .path = g_strdup (path),
+    .confirm = g_strdup (confirm),
+  };
+
+  if (stat (path, &st) != 0)
+    {
+      facts->kind = DS_FACTS_MISSING;
+      facts->stat_errno = errno;
+      return;
+    }
+
+  if (S_ISBLK (st.st_mode))
+    {
+      facts->kind = DS_FACTS_BLOCK;
+      facts->dev = st.st_rdev;
+    }
+  else if (S_ISREG (st.st_mode))
+    {
+      g_autofree char *size = ds_format_size ((uint64_t) st.st_size);
+
+      facts->kind = DS_FACTS_FILE;
+      facts->dev = st.st_dev;
+      facts->ino = st.st_ino;
+      facts->size_bytes = (uint64_t) st.st_size;
+      facts->description = g_strdup_printf ("the file %s (%s)", path, size);
+    }
+  else
+    {
+      facts->kind = DS_FACTS_OTHER;
+      facts->other_what = describe_mode (st.st_mode);
+      return;
+    }
+
+  facts->confirm_matches = confirm_names (confirm, &st);
+  if (!deep)
+    return;
+
+  if (facts->kind == DS_FACTS_BLOCK)
+    probe_block (facts, path);
+  else
+    probe_file (facts, path, &st);
+}
