@@ -17,6 +17,7 @@
 #include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-run.h"
+#include "ds-save.h"
 #include "ds-units.h"
 
 /* Which commands an option belongs to. */
@@ -53,7 +54,14 @@ typedef struct {
   gboolean buffered;
   gint64   seed;
   gboolean no_progress;
+  char    *create;
+  gboolean keep;
 } Options;
+
+/* An integer option the user did not give (G_OPTION_ARG_INT leaves the
+ * variable alone): anything typed, 0 and negative numbers included, goes
+ * into the spec for the core's validator to judge. */
+#define NOT_GIVEN G_MININT
 
 typedef struct {
   GOptionEntry entry;
@@ -62,13 +70,25 @@ typedef struct {
 
 static gint cancel_flag;
 
+/* What stops a run and keeps its partial result: Ctrl-C, kill, and the
+ * terminal or ssh session going away. */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
 static void
-on_sigint (int signo)
+on_stop_signal (int signo)
 {
   /* Async-signal-safe: one atomic store.  The run stops within 100 ms and
-   * the partial result is printed; a second Ctrl-C kills as usual. */
+   * the partial result is printed and saved; a second signal kills as
+   * usual. */
   g_atomic_int_set (&cancel_flag, 1);
   signal (signo, SIG_DFL);
+}
+
+static void
+catch_stop_signals (gboolean catch)
+{
+  for (unsigned i = 0; i < G_N_ELEMENTS (stop_signals); i++)
+    signal (stop_signals[i], catch ? on_stop_signal : SIG_DFL);
 }
 
 /* ---- progress on stderr ------------------------------------------------- */
@@ -144,19 +164,62 @@ progress_finish (Progress *p)
 
 /* ---- options ------------------------------------------------------------ */
 
+/* The kinds whose DsBenchOps say yes. */
+static unsigned
+kinds_where (gboolean (*offered) (const DsBenchOps *ops))
+{
+  unsigned mask = 0;
+
+  for (unsigned k = 0; k < DS_BENCH_N_KINDS; k++)
+    if (offered (ds_bench_get ((DsBenchKind) k)))
+      mask |= 1u << k;
+
+  return mask;
+}
+
+static gboolean
+offers_write (const DsBenchOps *ops)
+{
+  return ops->writes == DS_BENCH_WRITES_OPTION;
+}
+
+static gboolean
+offers_confirmation (const DsBenchOps *ops)
+{
+  return ops->writes == DS_BENCH_WRITES_OPTION || ops->writes == DS_BENCH_WRITES_PATTERN;
+}
+
+static gboolean
+offers_create (const DsBenchOps *ops)
+{
+  return ops->opens_target && offers_confirmation (ops);
+}
+
+static gboolean
+offers_capacity (const DsBenchOps *ops)
+{
+  return ops->takes_capacity;
+}
+
 static GOptionEntry *
 entries_for (DsBenchKind  kind,
              Options     *o)
 {
+  const unsigned k_write = kinds_where (offers_write);
+  const unsigned k_confirm = kinds_where (offers_confirmation);
+  const unsigned k_create = kinds_where (offers_create);
+  const unsigned k_capacity = kinds_where (offers_capacity);
   const KindEntry all[] = {
     { { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print the result as JSON on stdout", NULL }, K_ALL },
-    { { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, "Also save the JSON result to FILE", "FILE" }, K_ALL },
+    { { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, "Also save the JSON result to FILE (a regular file, replaced atomically; - for stdout)", "FILE" }, K_ALL },
     { { "units", 0, 0, G_OPTION_ARG_STRING, &o->units, "Rates in MB/s (10^6, default) or MiB/s", "MB|MiB" }, K_ALL },
-    { { "write", 0, 0, G_OPTION_ARG_NONE, &o->write, "Write test: DESTROYS ALL DATA on the target (needs --destroy-data)", NULL }, K_DEVICE_KINDS },
-    { { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o->destroy_data, "Confirm a write test by naming the target again", "TARGET" }, K_DEVICE_KINDS | K_WORKLOAD },
+    { { "write", 0, 0, G_OPTION_ARG_NONE, &o->write, "Write test: overwrites TARGET with random data (needs --destroy-data=TARGET, or --create)", NULL }, k_write },
+    { { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o->destroy_data, "Confirm a write test on an existing device or file by naming it again", "TARGET" }, k_confirm },
+    { { "create", 0, 0, G_OPTION_ARG_STRING, &o->create, "Make TARGET (which must not exist) as a test file of SIZE filled with random data, test it, delete it", "SIZE" }, k_create },
+    { { "keep", 0, 0, G_OPTION_ARG_NONE, &o->keep, "Keep the --create test file after the run", NULL }, k_create },
     { { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine, "I/O engine: auto (default), sync, io_uring, threads", "ENGINE" }, K_ALL },
     { { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o->block_size, "Transfer size (benchmark: 64K, workload: 4K)", "SIZE" }, K_TRANSFER | K_WORKLOAD },
-    { { "capacity", 0, 0, G_OPTION_ARG_STRING, &o->capacity, "Test only the first SIZE bytes (short stroke)", "SIZE" }, K_DEVICE_KINDS },
+    { { "capacity", 0, 0, G_OPTION_ARG_STRING, &o->capacity, "Test only the first SIZE bytes (short stroke)", "SIZE" }, k_capacity },
     { { "accuracy", 'a', 0, G_OPTION_ARG_INT, &o->accuracy, "1 (fast) to 5 (slow); each step doubles the time per point or row (default 3)", "N" }, K_DEVICE_KINDS | K_FILE },
     { { "pattern", 'p', 0, G_OPTION_ARG_STRING, &o->pattern, "read, write, randread, randwrite or randrw", "P" }, K_WORKLOAD },
     { { "queue-depth", 'q', 0, G_OPTION_ARG_INT, &o->queue_depth, "I/Os in flight per thread (default 1)", "N" }, K_WORKLOAD },
@@ -212,33 +275,45 @@ build_spec (const DsBenchOps  *ops,
             DsBenchSpec       *spec,
             GError           **error)
 {
+  uint64_t duration_ns = 0;
+  uint64_t create_bytes = 0;
+
   ds_bench_spec_init (spec, ops->kind);
   spec->target_path = g_strdup (target);
   spec->write = o->write;
   spec->destroy_data = g_strdup (o->destroy_data);
+  spec->keep = o->keep;
   if (o->engine != NULL)
     {
       g_free (spec->engine);
       spec->engine = g_strdup (o->engine);
     }
 
-  if (o->accuracy != 0)
-    {
-      if (o->accuracy < 1 || o->accuracy > 5)
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--accuracy must be 1 to 5");
-          return FALSE;
-        }
-      ds_bench_spec_set_accuracy (spec, (unsigned) o->accuracy);
-    }
+  /* What was typed goes into the spec as it is: the ranges are the
+   * core's (ds_bench_spec_validate), and so are the messages. */
+  if (o->accuracy != NOT_GIVEN)
+    ds_bench_spec_set_accuracy (spec, (unsigned) o->accuracy);
+  if (o->queue_depth != NOT_GIVEN)
+    spec->queue_depth = (unsigned) o->queue_depth;
+  if (o->threads != NOT_GIVEN)
+    spec->threads = (unsigned) o->threads;
+  if (o->read_mix != NOT_GIVEN)
+    spec->read_mix_percent = (unsigned) o->read_mix;
 
   if (!parse_option (ds_parse_size, o->block_size, "block-size", &spec->block_size_bytes, error) ||
       !parse_option (ds_parse_size, o->capacity, "capacity", &spec->capacity_bytes, error) ||
       !parse_option (ds_parse_size, o->offset, "offset", &spec->offset_bytes, error) ||
       !parse_option (ds_parse_size, o->span, "span", &spec->span_bytes, error) ||
       !parse_option (ds_parse_size, o->size, "size", &spec->file_size_bytes, error) ||
-      !parse_option (ds_parse_duration, o->duration, "duration", &spec->duration_ns, error) ||
+      !parse_option (ds_parse_size, o->create, "create", &create_bytes, error) ||
+      !parse_option (ds_parse_duration, o->duration, "duration", &duration_ns, error) ||
       !parse_option (ds_parse_duration, o->ramp, "ramp", &spec->ramp_ns, error))
+    return FALSE;
+  /* The spec keeps 0 for "not given" in these two: the setters refuse a
+   * typed 0 with the validator's words. */
+  if (o->duration != NULL && !ds_bench_spec_set_duration (spec, duration_ns, error))
+    return FALSE;
+  if (o->create != NULL && !ds_bench_spec_set_create (spec, create_bytes, error))
     return FALSE;
 
   if (ops->kind == DS_BENCH_WORKLOAD)
@@ -256,39 +331,6 @@ build_spec (const DsBenchOps  *ops,
                        o->pattern);
           return FALSE;
         }
-      if (o->duration != NULL && spec->duration_ns == 0)
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--duration must be longer than 0");
-          return FALSE;
-        }
-    }
-
-  if (o->queue_depth != 0)
-    {
-      if (o->queue_depth < 1 || o->queue_depth > 4096)
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--queue-depth must be 1 to 4096");
-          return FALSE;
-        }
-      spec->queue_depth = (unsigned) o->queue_depth;
-    }
-  if (o->threads != 0)
-    {
-      if (o->threads < 1 || o->threads > 1024)
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--threads must be 1 to 1024");
-          return FALSE;
-        }
-      spec->threads = (unsigned) o->threads;
-    }
-  if (o->read_mix != -1)
-    {
-      if (o->read_mix < 0 || o->read_mix > 100)
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--read-mix is a percentage: 0 to 100");
-          return FALSE;
-        }
-      spec->read_mix_percent = (unsigned) o->read_mix;
     }
 
   spec->buffered = o->buffered;
@@ -312,10 +354,54 @@ options_clear (Options *o)
   g_free (o->offset);
   g_free (o->span);
   g_free (o->size);
+  g_free (o->create);
 }
 
 
 /* ---- the benchmark commands --------------------------------------------- */
+
+/* Prints @text on stdout, or says why it could not: a result nobody
+ * received is a failed run. */
+static gboolean
+print_result (const char *text)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (ds_save_contents_atomic ("-", text, strlen (text), &error))
+    return TRUE;
+
+  ds_cli_fail (error);
+  return FALSE;
+}
+
+static const char run_description[] =
+  "Sizes: 512, 4K, 64K, 1M, 1G (powers of 1024). Times: 500ms, 5s, 1m.\n"
+  "Rates are MB/s = 10^6 bytes per second unless --units MiB.\n"
+  "\n"
+  "Read tests open TARGET (a block device or a regular file) read-only and\n"
+  "never write to it.  A write test overwrites TARGET with random data:\n"
+  "  - on a block device or an existing regular file it runs only when you\n"
+  "    name it again: --destroy-data=TARGET;\n"
+  "  - it is refused, whatever you confirm, when TARGET is read-only,\n"
+  "    mounted or otherwise in use (holders, swap), the backing file of a\n"
+  "    loop device, locked by another program (a virtual machine's disk),\n"
+  "    or a file that holds a filesystem or partition table (a disk image);\n"
+  "  - with --create SIZE, TARGET must not exist: Diskscope makes it as a\n"
+  "    test file of SIZE filled with random data (no confirmation needed),\n"
+  "    tests it, and deletes it when the run ends however it ends (unless\n"
+  "    --keep).  Read tests take --create too.\n"
+  "--output saves only to a regular file (replaced atomically), never over\n"
+  "a device, FIFO, socket or folder, nor over TARGET.  Exit statuses:\n"
+  "diskscope-cli --help.";
+
+static const char file_description[] =
+  "Sizes: 512, 4K, 64K, 1M, 1G (powers of 1024). Times: 500ms, 5s, 1m.\n"
+  "Rates are MB/s = 10^6 bytes per second unless --units MiB.\n"
+  "\n"
+  "The file benchmark writes only to a test file of its own in DIR, which\n"
+  "has no name (O_TMPFILE, or one removed at once) and so is gone when the\n"
+  "run ends however it ends; it never touches the files already there.\n"
+  "--output saves only to a regular file (replaced atomically).";
 
 int
 ds_cli_run (int    argc,
@@ -327,9 +413,16 @@ ds_cli_run (int    argc,
   g_autoptr (DsResult) result = NULL;
   g_autofree GOptionEntry *entries = NULL;
   g_autofree char *parameter = NULL;
-  Options o = { .read_mix = -1 };
+  g_autofree char *text = NULL;
+  Options o = {
+    .accuracy = NOT_GIVEN,
+    .queue_depth = NOT_GIVEN,
+    .threads = NOT_GIVEN,
+    .read_mix = NOT_GIVEN,
+  };
   DsBenchSpec spec;
   Progress progress = { 0 };
+  gboolean delivered = TRUE;
   const char *target;
   DsUnits units;
   int status;
@@ -342,10 +435,8 @@ ds_cli_run (int    argc,
   context = g_option_context_new (parameter);
   entries = entries_for (ops->kind, &o);
   g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_set_description (context,
-    "Sizes: 512, 4K, 64K, 1M, 1G (powers of 1024). Times: 500ms, 5s, 1m.\n"
-    "Rates are MB/s = 10^6 bytes per second unless --units MiB.\n"
-    "Write tests destroy all data on the target and need --destroy-data=TARGET.");
+  g_option_context_set_description (context, ops->opens_target ? run_description
+                                                                : file_description);
 
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     {
@@ -379,43 +470,50 @@ ds_cli_run (int    argc,
       return ds_cli_fail (error);
     }
 
+  /* Where the result goes is checked before a run that may take an hour. */
+  if (o.output != NULL && !ds_save_check_destination (o.output, target, &error))
+    {
+      ds_bench_spec_clear (&spec);
+      options_clear (&o);
+      return ds_cli_complain (DS_CLI_FAILED, "--output: %s; nothing was run", error->message);
+    }
+
   progress.enabled = !o.no_progress && isatty (STDERR_FILENO);
   progress.units = units;
 
   g_atomic_int_set (&cancel_flag, 0);
-  signal (SIGINT, on_sigint);
-  signal (SIGTERM, on_sigint);
+  catch_stop_signals (TRUE);
 
   result = ds_run (&spec, progress_sink, &progress, &cancel_flag);
 
-  signal (SIGINT, SIG_DFL);
-  signal (SIGTERM, SIG_DFL);
+  catch_stop_signals (FALSE);
   progress_finish (&progress);
   ds_bench_spec_clear (&spec);
 
-  /* The result, partial or not, is always printed and saved. */
-  if (o.output != NULL && !ds_result_save (result, o.output, &error))
+  /* The result, partial or not, is always saved and printed; failing
+   * either fails the run.  "-o -" is --json: stdout holds the JSON alone. */
+  if (g_strcmp0 (o.output, "-") == 0)
+    o.json = TRUE;
+  else if (o.output != NULL && !ds_result_save (result, o.output, &error))
     {
       ds_cli_fail (error);
       g_clear_error (&error);
+      delivered = FALSE;
     }
 
   if (o.json)
-    {
-      g_autofree char *data = ds_result_to_data (result, NULL);
-      fputs (data, stdout);
-    }
-  else if (result->data != NULL && (result->complete || result->target.size_bytes != 0))
-    {
-      g_autofree char *text = ds_report_text (result, units);
-      fputs (text, stdout);
-    }
-  fflush (stdout);
+    text = ds_result_to_data (result, NULL);
+  else if (result->data != NULL && (result->complete || result->engine != NULL))
+    text = ds_report_text (result, units);
+  if (text != NULL && !print_result (text))
+    delivered = FALSE;
 
   status = DS_CLI_OK;
   if (result->cancelled)
     {
-      status = ds_cli_complain (DS_CLI_INTERRUPTED, "stopped; the partial result was printed");
+      status = ds_cli_complain (DS_CLI_INTERRUPTED, text != NULL ?
+                                "stopped; the partial result was printed" :
+                                "stopped before anything was measured");
     }
   else if (result->error != NULL)
     {
@@ -423,6 +521,8 @@ ds_cli_run (int    argc,
       if (status == DS_CLI_OK)
         status = DS_CLI_FAILED;
     }
+  if (!delivered && (status == DS_CLI_OK || status == DS_CLI_INTERRUPTED))
+    status = DS_CLI_FAILED;
 
   options_clear (&o);
 

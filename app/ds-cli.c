@@ -4,9 +4,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
 
@@ -45,10 +49,39 @@ print_usage (FILE *out)
            "\n"
            "Measures block devices and files with O_DIRECT I/O: HD Tune's tests\n"
            "and fio-style workloads.  `diskscope-cli COMMAND --help` lists a\n"
-           "command's options.\n"
+           "command's options and what its write tests do.\n"
            "\n"
-           "Exit status: 0 done, 1 the run failed, 2 bad usage, 3 refused for\n"
-           "safety, 130 interrupted (the partial result is still printed).\n");
+           "Exit status (every command):\n"
+           "  0    done\n"
+           "  1    failed: the target (or a result file) does not exist or cannot\n"
+           "       be opened, an I/O error, a refused thread, or the result could\n"
+           "       not be saved (--output) or printed (stdout)\n"
+           "  2    bad usage: an unknown command or option, a value out of range,\n"
+           "       a target that is not a block device or regular file (info: not\n"
+           "       a block device), or numbers that do not fit the target\n"
+           "  3    refused for safety: a write test the gate does not allow\n"
+           "  130  stopped by SIGINT, SIGTERM or SIGHUP: the partial result is\n"
+           "       still printed and saved\n");
+}
+
+/* A closed stdin, stdout or stderr would hand its number to the next file
+ * opened: the target, or a result's temporary file, would then receive
+ * what is printed.  Each is held by /dev/null, opened so that writes to a
+ * closed stdout still fail (EBADF) and are reported. */
+static void
+hold_standard_fds (void)
+{
+  for (int fd = 0; fd <= 2; fd++)
+    if (fcntl (fd, F_GETFD) < 0 && errno == EBADF)
+      {
+        int null = open ("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
+
+        if (null >= 0 && null != fd)
+          {
+            dup2 (null, fd);
+            close (null);
+          }
+      }
 }
 
 int
@@ -62,6 +95,10 @@ ds_cli_main (int    argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   g_set_prgname ("diskscope-cli");
+  hold_standard_fds ();
+  /* A reader that went away (`| head`) is a write error to report, not a
+   * silent death. */
+  signal (SIGPIPE, SIG_IGN);
 
   if (argc < 2)
     {

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +185,49 @@ ds_test_run (const char *const *argv,
     return WEXITSTATUS (status);
 
   return -1;
+}
+
+int
+ds_test_cli_argv (const char *const *args,
+                  const char        *redirect,
+                  char             **ret_out,
+                  char             **ret_err)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *script = NULL;
+
+  if (redirect != NULL)
+    {
+      /* "$0" is the CLI, "$@" its arguments: nothing is re-quoted. */
+      script = g_strdup_printf ("exec \"$0\" \"$@\" %s", redirect);
+      g_ptr_array_add (argv, (gpointer) "sh");
+      g_ptr_array_add (argv, (gpointer) "-c");
+      g_ptr_array_add (argv, script);
+    }
+  g_ptr_array_add (argv, (gpointer) ds_test_cli_path ());
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  return ds_test_run ((const char *const *) argv->pdata, ret_out, ret_err);
+}
+
+int
+ds_test_cli (char       **ret_out,
+             char       **ret_err,
+             const char  *first,
+             ...)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  va_list ap;
+
+  va_start (ap, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  return ds_test_cli_argv ((const char *const *) args->pdata, NULL, ret_out, ret_err);
 }
 
 void

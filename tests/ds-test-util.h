@@ -49,6 +49,20 @@ int       ds_test_run         (const char *const *argv,
                                char             **ret_out,
                                char             **ret_err);
 
+/* Runs the built diskscope-cli with the NULL-terminated arguments; returns
+ * its exit status (-1 if killed) like ds_test_run(). */
+int       ds_test_cli         (char       **ret_out,
+                               char       **ret_err,
+                               const char  *first,
+                               ...) G_GNUC_NULL_TERMINATED;
+/* The same with an argv array (NULL-terminated, without the CLI itself),
+ * run through `sh -c` with @redirect (">/dev/full", ">&-", ...) applied to
+ * the CLI when it is not NULL. */
+int       ds_test_cli_argv    (const char *const *args,
+                               const char        *redirect,
+                               char             **ret_out,
+                               char             **ret_err);
+
 /* Runs @argv and fails the test, with its stderr, unless it exits 0. */
 void      ds_test_run_ok      (const char *const *argv);
 

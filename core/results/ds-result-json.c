@@ -11,6 +11,7 @@
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-result-json.h"
+#include "ds-save.h"
 
 /* Files larger than this are not results (a full scan with every access
  * dot is a few MB). */
@@ -336,30 +337,12 @@ ds_result_save (const DsResult  *result,
                 const char      *path,
                 GError         **error)
 {
-  g_autoptr (GError) local = NULL;
   gsize length = 0;
   g_autofree char *data = ds_result_to_data (result, &length);
 
-  /* g_file_set_contents writes a temporary file and renames it over. */
-  if (!g_file_set_contents (path, data, (gssize) length, &local))
-    {
-      int e;
-
-      switch (local->code)
-        {
-        case G_FILE_ERROR_NOSPC: e = ENOSPC; break;
-        case G_FILE_ERROR_ACCES: e = EACCES; break;
-        case G_FILE_ERROR_PERM: e = EPERM; break;
-        case G_FILE_ERROR_NOENT: e = ENOENT; break;
-        case G_FILE_ERROR_ROFS: e = EROFS; break;
-        default: e = EIO; break;
-        }
-      g_set_error (error, DS_ERROR, ds_error_from_errno (e),
-                   "could not save the result: %s", local->message);
-      return FALSE;
-    }
-
-  return TRUE;
+  /* Never over the run's own target; atomically, to regular files only. */
+  return ds_save_check_destination (path, result->spec.target_path, error) &&
+         ds_save_contents_atomic (path, data, length, error);
 }
 
 /* ---- loading ------------------------------------------------------------ */

@@ -15,7 +15,8 @@ JsonNode *ds_result_to_json   (const DsResult  *result);
 /* Pretty-printed, with a trailing newline. */
 char     *ds_result_to_data   (const DsResult  *result,
                                gsize           *ret_length);
-/* Atomically (write to a temporary file, then rename). */
+/* Under ds-save.h's rules ("-" is stdout; only regular files are replaced,
+ * atomically), and never over the result's own target. */
 gboolean  ds_result_save      (const DsResult  *result,
                                const char      *path,
                                GError         **error);
