@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ds-application.h"
+#include "ds-bench.h"
 #include "ds-pages.h"
 #include "ds-preferences-window.h"
 #include "ds-settings.h"
@@ -53,7 +54,9 @@ static const GOptionEntry option_entries[] = {
     N_("Save a PNG of the page when the test is done"), N_("FILE") },
   { "quit-when-done", 'q', 0, G_OPTION_ARG_NONE, NULL,
     N_("Quit when the test is done (exit status 0 if it succeeded)"), NULL },
-  { "accuracy", 'a', 0, G_OPTION_ARG_INT, NULL, N_("Accuracy of this run, 1 to 5"), N_("N") },
+  /* A string: GApplication drops an int option that equals its default
+   * (0), and "--accuracy 0" must be refused, not ignored. */
+  { "accuracy", 'a', 0, G_OPTION_ARG_STRING, NULL, N_("Accuracy of this run, 1 to 5"), N_("N") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
@@ -223,6 +226,7 @@ ds_application_handle_local_options (GApplication *app,
   DsApplication *self = DS_APPLICATION (app);
   g_autoptr(GSettings) settings = NULL;
   g_autoptr(GError) error = NULL;
+  const char *accuracy = NULL;
 
   if (g_variant_dict_contains (options, "version"))
     {
@@ -236,12 +240,27 @@ ds_application_handle_local_options (GApplication *app,
   g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
   g_variant_dict_lookup (options, "start", "b", &self->start);
   g_variant_dict_lookup (options, "quit-when-done", "b", &self->quit_when_done);
-  g_variant_dict_lookup (options, "accuracy", "i", &self->accuracy);
-
-  if (self->accuracy != 0 && (self->accuracy < 1 || self->accuracy > 5))
+  /* Bad options are bad usage (2), as in diskscope-cli, and are said
+   * before any window opens. */
+  if (self->page != NULL && ds_pages_lookup (self->page) == NULL)
     {
-      g_printerr ("diskscope: --accuracy takes 1 to 5\n");
+      g_autofree char *names = ds_pages_list_names ();
+
+      g_printerr ("diskscope: no page called “%s” (the pages: %s)\n", self->page, names);
       return 2;
+    }
+  /* Given at all, it is checked (0 included) by the core's rule. */
+  if (g_variant_dict_lookup (options, "accuracy", "&s", &accuracy))
+    {
+      gint64 value = 0;
+
+      if (!g_ascii_string_to_signed (accuracy, 10, G_MININT, G_MAXINT, &value, &error) ||
+          !ds_bench_check_accuracy ((int) value, &error))
+        {
+          g_printerr ("diskscope: --accuracy: %s\n", error->message);
+          return 2;
+        }
+      self->accuracy = (int) value;
     }
 
   /* Without its settings schema GSettings would abort later: say why

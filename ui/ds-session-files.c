@@ -9,11 +9,14 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "ds-error.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
+#include "ds-save.h"
 #include "ds-session-private.h"
 
 static const DsResult *
@@ -54,7 +57,7 @@ ds_session_save_report (DsSession    *self,
   g_return_val_if_fail (path != NULL, FALSE);
 
   text = ds_session_get_report (self, kind, error);
-  return text != NULL && g_file_set_contents (path, text, -1, error);
+  return text != NULL && ds_save_contents_atomic (path, text, strlen (text), error);
 }
 
 gboolean

@@ -130,8 +130,9 @@ ds_session_check_write (DsSession          *self,
   g_return_val_if_fail (spec != NULL, DS_WRITE_REFUSED);
 
   /* Read tests never write; the file benchmark writes only its own test
-   * file (its page leaves spec->write unset). */
-  if (!spec->write)
+   * file.  Every write test (--write, a pattern that writes, erase), on a
+   * device or a file, asks for the typed name. */
+  if (!ds_bench_spec_is_write_test (spec))
     return DS_WRITE_NONE;
 
   /* Confirmed by name or not, some targets may not be written at all

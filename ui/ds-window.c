@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "ds-file-page.h"
+#include "ds-save.h"
 #include "ds-settings.h"
 #include "ds-window-private.h"
 
@@ -302,6 +303,7 @@ ds_window_save_screenshot (DsWindow    *self,
   g_autoptr(GdkPaintable) paintable = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GBytes) png = NULL;
   GtkSnapshot *snapshot;
   GskRenderer *renderer;
   GdkRGBA background;
@@ -339,14 +341,9 @@ ds_window_save_screenshot (DsWindow    *self,
   texture = gsk_renderer_render_texture (renderer, node,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
 
-  if (!gdk_texture_save_to_png (texture, path))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                   _("Could not write the screenshot to %s."), path);
-      return FALSE;
-    }
+  png = gdk_texture_save_to_png_bytes (texture);
 
-  return TRUE;
+  return ds_save_contents_atomic (path, g_bytes_get_data (png, NULL), g_bytes_get_size (png), error);
 }
 
 /* ---- Life cycle -------------------------------------------------------- */
