@@ -19,6 +19,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "ds-error.h"
@@ -207,11 +208,9 @@ START_TEST (test_read_never_writes)
   const char *dev;
   int rc;
 
-  if (!ds_faultdisk_available (&reason))
-    {
-      note ("SKIP: %s", reason);
-      return;
-    }
+  /* The disk that counts writes is part of the suite: missing, it is a
+   * failure (tools/install-deps installs what it needs). */
+  ck_assert_msg (ds_faultdisk_available (&reason), "no fault-injecting disk: %s", reason);
   disk = ds_faultdisk_new (32 * MiB, 21);
   dev = ds_faultdisk_attach (disk, FALSE);
   before = ds_test_checksum (dev);
@@ -279,11 +278,8 @@ START_TEST (test_file_enospc)
   uint64_t free_bytes;
   int rc;
 
-  if (cli (&help_out, &help_err, "file", "--help", NULL) != 0)
-    {
-      note ("SKIP: `diskscope-cli file` does not exist yet (issue 3)");
-      return;
-    }
+  ck_assert_msg (cli (&help_out, &help_err, "file", "--help", NULL) == 0,
+                 "`diskscope-cli file --help` failed: %s", help_err);
 
   dev = ds_test_loop_new (32 * MiB, FALSE);
   ds_test_mkfs_ext4 (dev);
@@ -496,11 +492,7 @@ START_TEST (test_load_corpus)
   const char *name;
   guint n = 0;
 
-  if (dir == NULL)
-    {
-      note ("SKIP: no corpus in %s", dir_path);
-      return;
-    }
+  ck_assert_msg (dir != NULL, "no corpus in %s", dir_path);
   while ((name = g_dir_read_name (dir)) != NULL)
     {
       g_autofree char *path = g_build_filename (dir_path, name, NULL);
@@ -544,11 +536,9 @@ START_TEST (test_permission)
   g_autofree char *err = NULL;
   int rc;
 
-  if (access (ds_test_cli_path (), X_OK) != 0 || strchr (ds_test_cli_path (), '/') == NULL)
-    {
-      note ("SKIP: the CLI path is not absolute: %s", ds_test_cli_path ());
-      return;
-    }
+  /* setpriv runs it by path: it must be one, and executable by nobody. */
+  ck_assert_msg (g_path_is_absolute (ds_test_cli_path ()) && access (ds_test_cli_path (), X_OK) == 0,
+                 "the CLI is not an absolute, executable path: %s", ds_test_cli_path ());
 
   rc = ds_test_run (list, &out, &err);
   ck_assert_msg (rc == 0, "list as nobody: exit %d: %s", rc, err);
@@ -569,6 +559,237 @@ START_TEST (test_permission)
 }
 END_TEST
 
+/* --------------------------------------------------------------------- */
+/* A file that backs a loop device is refused like a mounted device, found
+ * by its path, a hard link, and after a rename (the loop driver's inode). */
+
+static void
+check_file_refused (const char *file,
+                    const char *loop,
+                    const char *why)
+{
+  g_autofree char *before = ds_test_checksum (file);
+  g_autofree char *after = NULL;
+  g_autofree char *confirm = g_strdup_printf ("--destroy-data=%s", file);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int rc;
+
+  rc = cli (&out, &err, "workload", file, "--pattern", "randwrite", "--duration", "300ms",
+            confirm, NULL);
+  note ("workload %s (backs %s) confirmed: exit %d: %s", file, loop, rc, err ? g_strstrip (err) : "");
+  ck_assert_msg (rc == 3, "exit %d, want 3: %s", rc, err);
+  ck_assert_msg (strstr (err, loop) != NULL, "the refusal does not name %s: %s", loop, err);
+  ck_assert_msg (contains_ci (err, why), "“%s” is not in: %s", why, err);
+  after = ds_test_checksum (file);
+  ck_assert_str_eq (before, after);
+}
+
+START_TEST (test_refuse_loop_backing_file)
+{
+  g_autofree char *image = ds_test_make_file ("backing.img", 16 * MiB, 31);
+  g_autofree char *hard = g_build_filename (ds_test_scratch_dir (), "backing-hardlink.img", NULL);
+  g_autofree char *moved = g_build_filename (ds_test_scratch_dir (), "backing-moved.img", NULL);
+  g_autofree char *loop = ds_test_loop_attach (image, FALSE);
+
+  g_autofree char *sysfs = g_strdup_printf ("/sys/block/%s/loop/backing_file", loop + strlen ("/dev/"));
+  g_autofree char *shown = NULL;
+
+  /* No filesystem in it: only the loop device can refuse this. */
+  check_file_refused (image, loop, "backing file");
+  /* Another name of the same inode. */
+  ck_assert_int_eq (link (image, hard), 0);
+  check_file_refused (hard, loop, "backing file");
+  ck_assert_int_eq (rename (image, moved), 0);
+  check_file_refused (moved, loop, "backing file");
+  /* The name the loop device opened is gone: sysfs shows "(deleted)", and
+   * only the driver's inode (LOOP_GET_STATUS64) still ties the hard link
+   * to it. */
+  ck_assert_int_eq (unlink (moved), 0);
+  ck_assert (g_file_get_contents (sysfs, &shown, NULL, NULL));
+  note ("%s after the unlink: %s", sysfs, g_strstrip (shown));
+  ck_assert_msg (strstr (shown, "(deleted)") != NULL, "sysfs still shows a live path: %s", shown);
+  check_file_refused (hard, loop, "backing file");
+
+  /* A new file under the old name is another file: confirmed, it runs. */
+  {
+    g_autofree char *fresh = ds_test_make_file ("backing.img", 16 * MiB, 32);
+    g_autofree char *confirm = g_strdup_printf ("--destroy-data=%s", fresh);
+    g_autofree char *err = NULL;
+    int rc = cli (NULL, &err, "workload", fresh, "--pattern", "randwrite", "--duration", "200ms",
+                  confirm, NULL);
+
+    ck_assert_msg (rc == 0, "a file that backs nothing: exit %d: %s", rc, err);
+  }
+  ds_test_loop_detach (loop);
+}
+END_TEST
+
+/* The issue's case: the image under a live, mounted filesystem. */
+START_TEST (test_refuse_mounted_image)
+{
+  g_autofree char *image = ds_test_make_file ("live.img", 32 * MiB, 33);
+  g_autofree char *loop = NULL;
+  g_autofree char *mnt = NULL;
+
+  ds_test_mkfs_ext4 (image);
+  loop = ds_test_loop_attach (image, FALSE);
+  mnt = ds_test_mount (loop, "mnt-live");
+  check_file_refused (image, loop, mnt);
+  {
+    const char *umount_argv[] = { "umount", mnt, NULL };
+    ds_test_run_ok (umount_argv);
+  }
+  ds_test_loop_detach (loop);
+}
+END_TEST
+
+/* --------------------------------------------------------------------- */
+/* Saving: never over a device node, a read-only or full filesystem fails
+ * the run with the path named, and nothing half-written is left. */
+
+static int
+save_workload (const char  *dev,
+               const char  *output,
+               char       **ret_err)
+{
+  return cli (NULL, ret_err, "workload", dev, "--pattern", "randread", "--duration", "200ms",
+              "--output", output, NULL);
+}
+
+START_TEST (test_output_device_nodes)
+{
+  g_autofree char *dev = ds_test_loop_new (16 * MiB, FALSE);
+  g_autofree char *node = g_build_filename (ds_test_scratch_dir (), "full-node", NULL);
+  g_autofree char *before = ds_test_checksum (dev);
+  g_autofree char *after = NULL;
+  g_autofree char *err = NULL;
+  struct stat st;
+  int rc;
+
+  /* The run's own device, and a device node of our own (/dev/full's
+   * numbers: the shared one is never put at risk). */
+  rc = save_workload (dev, dev, &err);
+  note ("-o %s (the target): exit %d: %s", dev, rc, err ? g_strstrip (err) : "");
+  ck_assert_msg (rc == 1 && strstr (err, dev) != NULL, "exit %d: %s", rc, err);
+  ck_assert_int_eq (stat (dev, &st), 0);
+  ck_assert (S_ISBLK (st.st_mode));
+  after = ds_test_checksum (dev);
+  ck_assert_str_eq (before, after);
+
+  ck_assert_int_eq (mknod (node, S_IFCHR | 0600, makedev (1, 7)), 0);
+  g_clear_pointer (&err, g_free);
+  rc = save_workload (dev, node, &err);
+  note ("-o %s (a char device): exit %d: %s", node, rc, err ? g_strstrip (err) : "");
+  ck_assert_msg (rc == 1 && strstr (err, "character device") != NULL, "exit %d: %s", rc, err);
+  ck_assert_int_eq (lstat (node, &st), 0);
+  ck_assert (S_ISCHR (st.st_mode));
+}
+END_TEST
+
+START_TEST (test_output_read_only_and_full)
+{
+  g_autofree char *dev = ds_test_loop_new (16 * MiB, FALSE);
+  g_autofree char *ro_dev = ds_test_loop_new (16 * MiB, FALSE);
+  g_autofree char *full_dev = ds_test_loop_new (8 * MiB, FALSE);
+  g_autofree char *ro_mnt = NULL;
+  g_autofree char *full_mnt = NULL;
+  g_autofree char *ro_out = NULL;
+  g_autofree char *full_out = NULL;
+  g_autofree char *filler = NULL;
+  g_autofree char *listing_before = NULL;
+  g_autofree char *listing_after = NULL;
+  g_autofree char *err = NULL;
+  const char *remount[] = { "mount", "-o", "remount,ro", NULL, NULL };
+  struct statvfs vfs;
+  int rc;
+
+  ro_mnt = ds_test_mount_ext4 (ro_dev, "mnt-ro");
+  remount[3] = ro_mnt;
+  ds_test_run_ok (remount);
+  ro_out = g_build_filename (ro_mnt, "r.json", NULL);
+  rc = save_workload (dev, ro_out, &err);
+  note ("-o on a read-only mount: exit %d: %s", rc, err ? g_strstrip (err) : "");
+  ck_assert_msg (rc == 1, "exit %d: %s", rc, err);
+  ck_assert_msg (strstr (err, ro_out) != NULL && contains_ci (err, "read-only"), "%s", err);
+
+  /* Full: the check before the run passes, the write after it fails. */
+  full_mnt = ds_test_mount_ext4 (full_dev, "mnt-full-out");
+  filler = g_build_filename (full_mnt, "filler", NULL);
+  ck_assert_int_eq (statvfs (full_mnt, &vfs), 0);
+  {
+    int fd = open (filler, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+
+    ck_assert_int_ge (fd, 0);
+    ck_assert_int_eq (posix_fallocate (fd, 0, (off_t) vfs.f_bavail * vfs.f_frsize), 0);
+    close (fd);
+  }
+  listing_before = list_dir (full_mnt);
+  full_out = g_build_filename (full_mnt, "r.json", NULL);
+  g_clear_pointer (&err, g_free);
+  rc = save_workload (dev, full_out, &err);
+  note ("-o on a full filesystem: exit %d: %s", rc, err ? g_strstrip (err) : "");
+  ck_assert_msg (rc == 1, "exit %d: %s", rc, err);
+  ck_assert_msg (strstr (err, full_out) != NULL && contains_ci (err, "space"), "%s", err);
+  listing_after = list_dir (full_mnt);
+  ck_assert_str_eq (listing_before, listing_after);
+}
+END_TEST
+
+/* --------------------------------------------------------------------- */
+/* "destroy_data_confirmed" is true only for a write the gate accepted. */
+
+static gboolean
+confirmed_in (const char *json)
+{
+  g_autoptr (JsonNode) root = ds_fault_json_parse (json);
+  JsonNode *node;
+
+  ck_assert_msg (root != NULL, "not JSON: %.200s", json);
+  node = ds_fault_json_get (root, "params.destroy_data_confirmed");
+  ck_assert (node != NULL);
+  return json_node_get_boolean (node);
+}
+
+START_TEST (test_destroy_data_confirmed)
+{
+  g_autofree char *dev = ds_test_loop_new (16 * MiB, FALSE);
+  g_autofree char *mounted = ds_test_loop_new (16 * MiB, FALSE);
+  g_autofree char *mnt = ds_test_mount_ext4 (mounted, "mnt-confirm");
+  g_autofree char *confirm = g_strdup_printf ("--destroy-data=%s", dev);
+  g_autofree char *confirm_mounted = g_strdup_printf ("--destroy-data=%s", mounted);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int rc;
+
+  /* A read test, even with the flag given: nothing was confirmed. */
+  rc = cli (&out, &err, "workload", dev, "--pattern", "randread", "--duration", "200ms",
+            confirm, "--json", NULL);
+  ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
+  ck_assert (!confirmed_in (out));
+
+  /* Refused (mounted), the flag given. */
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  rc = cli (&out, &err, "workload", mounted, "--pattern", "randwrite", "--duration", "200ms",
+            confirm_mounted, "--json", NULL);
+  ck_assert_msg (rc == 3, "exit %d: %s", rc, err);
+  ck_assert (!confirmed_in (out));
+
+  /* Accepted. */
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  rc = cli (&out, &err, "workload", dev, "--pattern", "randwrite", "--duration", "200ms",
+            confirm, "--json", NULL);
+  ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
+  ck_assert (confirmed_in (out));
+  {
+    const char *umount_argv[] = { "umount", mnt, NULL };
+    ds_test_run_ok (umount_argv);
+  }
+}
+END_TEST
+
 static Suite *
 safety_suite (void)
 {
@@ -584,6 +805,11 @@ safety_suite (void)
   tcase_add_test (refuse, test_refuse_signature);
   tcase_add_test (refuse, test_refuse_read_only);
   tcase_add_test (refuse, test_refuse_exclusive);
+  tcase_add_test (refuse, test_refuse_loop_backing_file);
+  tcase_add_test (refuse, test_refuse_mounted_image);
+  tcase_add_test (refuse, test_destroy_data_confirmed);
+  tcase_add_test (refuse, test_output_device_nodes);
+  tcase_add_test (refuse, test_output_read_only_and_full);
   suite_add_tcase (suite, refuse);
 
   tcase_set_timeout (read, 120);

@@ -11,10 +11,18 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ds-device.h"
@@ -93,33 +101,123 @@ START_TEST (test_open_missing)
 }
 END_TEST
 
-START_TEST (test_open_permission)
+/* Makes every open that asks for O_DIRECT fail with EPERM in this process
+ * and what it runs (a seccomp filter, inherited across exec): the way a
+ * container or security module refuses root, on any machine. */
+static void
+refuse_direct_opens (void)
 {
-  g_autoptr (GError) error = NULL;
-  g_autoptr (DsTarget) target = NULL;
+  struct sock_filter filter[] = {
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, arch)),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 1, 0),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, args[2])),
+    BPF_JUMP (BPF_JMP | BPF_JSET | BPF_K, O_DIRECT, 0, 1),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog prog = { .len = G_N_ELEMENTS (filter), .filter = filter };
 
-  /* This machine's system disk refuses any open with EPERM: the real
-   * permission path.  A read-only open, never a write. */
-  if (!g_file_test ("/dev/vda", G_FILE_TEST_EXISTS))
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+      prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+    _exit (90);
+}
+
+/* Root refused (EPERM from a sandbox): the message must not tell root to
+ * become root or join `disk`; it says something outside blocks it.  The
+ * core in a child under the filter, and the CLI run under it. */
+START_TEST (test_open_permission_root)
+{
+  g_autofree char *dev = ds_test_loop_new (DEVICE_BYTES, FALSE);
+  int status = 0;
+  pid_t pid;
+  int fds[2];
+  g_autofree char *err = NULL;
+  char buf[4096];
+  ssize_t n;
+
+  ck_assert_int_eq (pipe (fds), 0);
+  pid = fork ();
+  ck_assert_int_ge (pid, 0);
+  if (pid == 0)
     {
-      fprintf (stderr, "# no /dev/vda here: permission case skipped\n");
-      return;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (DsTarget) target = NULL;
+
+      refuse_direct_opens ();
+      target = ds_target_open (dev, DS_TARGET_OPEN_READ, NULL, &error);
+      if (target != NULL)
+        _exit (3);
+      if (!g_error_matches (error, DS_ERROR, DS_ERROR_PERMISSION))
+        _exit (4);
+      if (strstr (error->message, dev) == NULL || strstr (error->message, "even as root") == NULL ||
+          strstr (error->message, "`disk`") != NULL)
+        _exit (5);
+      /* The CLI says the same, and fails the run (1). */
+      dup2 (fds[1], STDERR_FILENO);
+      execl (ds_test_cli_path (), "diskscope-cli", "benchmark", dev, "--accuracy", "1", NULL);
+      _exit (6);
     }
-  target = ds_target_open ("/dev/vda", DS_TARGET_OPEN_READ, NULL, &error);
-  if (target != NULL)
+  close (fds[1]);
+  while ((n = read (fds[0], buf, sizeof buf - 1)) > 0)
     {
-      fprintf (stderr, "# /dev/vda opened here (no EPERM sandbox): permission case skipped\n");
-      return;
+      buf[n] = '\0';
+      err = g_strconcat (err ? err : "", buf, NULL);
     }
-  ck_assert_msg (g_error_matches (error, DS_ERROR, DS_ERROR_PERMISSION),
-                 "expected PERMISSION, got %d: %s", error->code, error->message);
-  ck_assert_ptr_nonnull (strstr (error->message, "/dev/vda"));
-  /* Refused to root: telling root to become root or join `disk` would be
-   * wrong; the message says that something else blocks the device.  (The
-   * advice for a plain user is checked as `nobody` in test-int-safety and
-   * test-target.) */
-  ck_assert_ptr_nonnull (strstr (error->message, "even as root"));
-  ck_assert_ptr_null (strstr (error->message, "`disk`"));
+  close (fds[0]);
+  ck_assert_int_eq (waitpid (pid, &status, 0), pid);
+  fprintf (stdout, "# CLI under a sandbox that refuses root: %s", err ? err : "(nothing)\n");
+  ck_assert (WIFEXITED (status));
+  ck_assert_msg (WEXITSTATUS (status) == 1, "child check or CLI exit %d", WEXITSTATUS (status));
+  ck_assert_msg (err != NULL && strstr (err, "even as root") != NULL && strstr (err, dev) != NULL,
+                 "the CLI does not say what blocks it: %s", err);
+}
+END_TEST
+
+/* A plain user: the message says who may open the device and how to get
+ * there.  Device nodes of our own (same numbers as a loop device of our
+ * own), one only root may open, one its group may: the shared /dev is not
+ * touched. */
+START_TEST (test_open_permission_user)
+{
+  g_autofree char *dev = ds_test_loop_new (DEVICE_BYTES, FALSE);
+  g_autofree char *private_node = scratch_path ("node-0600");
+  g_autofree char *group_node = scratch_path ("node-0660");
+  struct group *disk = getgrnam ("disk");
+  struct stat st;
+  const struct { const char *node; const char *words[3]; } cases[] = {
+    { private_node, { "Only its owner, root", "root (sudo)", "`disk`" } },
+    { group_node, { "group `disk`", "usermod -aG disk", "root" } },
+  };
+
+  ck_assert_msg (disk != NULL, "no group `disk` on this system");
+  ck_assert_int_eq (stat (dev, &st), 0);
+  ck_assert_int_eq (mknod (private_node, S_IFBLK | 0600, st.st_rdev), 0);
+  ck_assert_int_eq (chmod (private_node, 0600), 0);
+  ck_assert_int_eq (mknod (group_node, S_IFBLK | 0660, st.st_rdev), 0);
+  ck_assert_int_eq (chown (group_node, 0, disk->gr_gid), 0);
+  ck_assert_int_eq (chmod (group_node, 0660), 0);
+  /* nobody must reach the nodes. */
+  ck_assert_int_eq (chmod (ds_test_scratch_dir (), 0755), 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *argv[] = { "setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                             ds_test_cli_path (), "workload", cases[i].node, "--pattern",
+                             "randread", "--duration", "100ms", NULL };
+      g_autofree char *err = NULL;
+      int rc = ds_test_run (argv, NULL, &err);
+
+      fprintf (stdout, "# workload %s as nobody: exit %d: %s", cases[i].node, rc, err);
+      ck_assert_msg (rc == 1, "exit %d: %s", rc, err);
+      ck_assert_msg (strstr (err, cases[i].node) != NULL, "not named: %s", err);
+      for (guint w = 0; w < G_N_ELEMENTS (cases[i].words); w++)
+        ck_assert_msg (strstr (err, cases[i].words[w]) != NULL, "“%s” not in: %s",
+                       cases[i].words[w], err);
+    }
 }
 END_TEST
 
@@ -273,7 +371,8 @@ main (void)
   tc = tcase_create ("int-target");
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_open_missing);
-  tcase_add_test (tc, test_open_permission);
+  tcase_add_test (tc, test_open_permission_root);
+  tcase_add_test (tc, test_open_permission_user);
   tcase_add_test (tc, test_open_read_block);
   tcase_add_test (tc, test_refuse_without_confirmation);
   tcase_add_test (tc, test_refuse_other_device);

@@ -75,11 +75,13 @@ resolve (const char   *path,
            * (/proc/self/fd/1) or a name that is not there yet. */
           if (stat (path, &st) != 0)
             {
+              int e = errno;
+
               g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
                            "could not save to %s: it is a symbolic link to %s, "
-                           "which does not exist (%s); Diskscope follows a "
-                           "link only to an existing regular file",
-                           path, link ? link : "?", g_strerror (errno));
+                           "which %s; Diskscope follows a link only to an "
+                           "existing regular file", path, link ? link : "?",
+                           e == ENOENT ? "does not exist" : g_strerror (e));
               return FALSE;
             }
           if (!S_ISREG (st.st_mode))
@@ -114,7 +116,7 @@ resolve (const char   *path,
       *ret_exists = TRUE;
       *ret_st = st;
     }
-  else if (errno == ENOENT)
+  else if (errno == ENOENT || errno == ENOTDIR)
     {
       real = g_strdup (path);
       *ret_exists = FALSE;

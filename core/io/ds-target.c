@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <pwd.h>
 #include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,7 +117,8 @@ describe_file (DsTarget          *target,
 
 /* ---- errors ------------------------------------------------------------- */
 
-/* Permission denied on a device: name the group that may open it. */
+/* Permission denied on a device to a plain user: say who may open it and
+ * how to become one of them. */
 static void
 set_permission_error (GError     **error,
                       int          e,
@@ -125,18 +127,29 @@ set_permission_error (GError     **error,
   struct stat st;
   struct group *gr;
 
-  if (geteuid () != 0 && stat (path, &st) == 0 && S_ISBLK (st.st_mode) &&
-      (st.st_mode & S_IRWXG) != 0 && (gr = getgrgid (st.st_gid)) != NULL)
+  if (geteuid () == 0 || stat (path, &st) != 0 || !S_ISBLK (st.st_mode))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
-                   "%s: %s. Run Diskscope as root, or add your user to the "
-                   "group `%s`, which owns %s (sudo usermod -aG %s $USER, "
-                   "then log in again)", path, g_strerror (e), gr->gr_name,
-                   path, gr->gr_name);
+      ds_set_error_from_errno (error, e, path);
       return;
     }
 
-  ds_set_error_from_errno (error, e, path);
+  if ((st.st_mode & (S_IRGRP | S_IWGRP)) != 0 && (gr = getgrgid (st.st_gid)) != NULL)
+    g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
+                 "%s: %s. Run Diskscope as root, or add your user to the "
+                 "group `%s`, which may open %s (sudo usermod -aG %s $USER, "
+                 "then log in again)", path, g_strerror (e), gr->gr_name,
+                 path, gr->gr_name);
+  else
+    {
+      struct passwd *pw = getpwuid (st.st_uid);
+
+      g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
+                   "%s: %s. Only its owner, %s, may open it (mode %04o): run "
+                   "Diskscope as root (sudo), or let a group you are in open "
+                   "it (udev usually gives disks to the group `disk`)",
+                   path, g_strerror (e), pw != NULL ? pw->pw_name : "root",
+                   (unsigned) (st.st_mode & 07777));
+    }
 }
 
 static void
