@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -55,6 +56,15 @@ int
 ds_cli_fail (const GError *error)
 {
   return ds_cli_complain (ds_cli_status_for_error (error), "%s", error->message);
+}
+
+int
+ds_cli_flush_stdout (int status)
+{
+  if (fflush (stdout) == 0 && !ferror (stdout))
+    return status;
+
+  return ds_cli_complain (DS_CLI_FAILED, "could not write to stdout: %s", g_strerror (errno));
 }
 
 gboolean

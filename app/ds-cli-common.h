@@ -31,6 +31,11 @@ int      ds_cli_complain         (int           status,
                                   const char   *format,
                                   ...) G_GNUC_PRINTF (2, 3);
 
+/* Flushes stdout: when what was printed did not reach it (a full disk, a
+ * closed stdout, a reader gone), says so and returns DS_CLI_FAILED;
+ * otherwise @status. */
+int      ds_cli_flush_stdout     (int           status);
+
 /* Parses @context; on failure prints the error and returns FALSE with the
  * usage status in *@ret_status. */
 gboolean ds_cli_parse_options    (GOptionContext  *context,

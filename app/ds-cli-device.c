@@ -281,7 +281,7 @@ ds_cli_list (int    argc,
   else
     print_table (devices);
 
-  return DS_CLI_OK;
+  return ds_cli_flush_stdout (DS_CLI_OK);
 }
 
 /* ---- info ---- */
@@ -453,5 +453,5 @@ ds_cli_info (int    argc,
   if (access_problem != NULL)
     fprintf (stderr, "diskscope-cli: note: %s\n", access_problem);
 
-  return DS_CLI_OK;
+  return ds_cli_flush_stdout (DS_CLI_OK);
 }

@@ -1,4 +1,22 @@
-/* ds-error.h: the core's error domain
+/* ds-error.h: the core's error domain, and how core functions fail
+ *
+ * One error channel per function:
+ *
+ *  - Core functions that can fail take a `GError **error` (last) and return
+ *    gboolean (FALSE on failure) or a pointer (NULL on failure), GLib style.
+ *    @error is set exactly when they fail; ret_ out-parameters are left
+ *    alone then.  The errno behind a failure, where the result must record
+ *    it, travels beside the GError (DsRun.error_errno), never as a second
+ *    return value.
+ *  - The engines (ds-engine*.c, DsEngineOps) return 0 or a negative errno
+ *    and never touch a GError, systemd style: they sit in the timed loop,
+ *    and their caller turns an errno into a message once
+ *    (ds_set_error_from_errno()).
+ *  - Not converted yet, because every kind implements or calls them:
+ *    DsBenchOps.run, ds_run_io(), ds_run_check_cancelled() and
+ *    ds_block_size_sweep() return 0 or -errno *and* set @error on failure.
+ *    Their callers take the message from the GError and use the int only
+ *    as "it failed".  New code does not add to this list.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -282,7 +282,11 @@ START_TEST (test_stdout_failures)
   const char *text[] = { "workload", target, "--pattern", "randread", "--duration", "100ms", NULL };
   const char *dash[] = { "workload", target, "--pattern", "randread", "--duration", "100ms",
                          "-o", "-", NULL };
+  const char *list[] = { "list", NULL };
+  const char *list_json[] = { "list", "--json", NULL };
   struct { const char *const *args; const char *redirect; const char *why; } cases[] = {
+    { list, ">/dev/full", "No space" },
+    { list_json, ">&-", "stdout" },
     { json, ">/dev/full", "No space" },
     { text, ">/dev/full", "No space" },
     { dash, ">/dev/full", "No space" },
@@ -308,7 +312,7 @@ START_TEST (test_stdout_failures)
         }
       else
         rc = ds_test_cli_argv (cases[i].args, redirect, NULL, &err);
-      note ("%s %s: exit %d: %s", cases[i].args[6], redirect, rc, err ? g_strstrip (err) : "");
+      note ("%s %s: exit %d: %s", cases[i].args[0], redirect, rc, err ? g_strstrip (err) : "");
       ck_assert_msg (rc == 1, "%s: exit %d, want 1: %s", redirect, rc, err);
       ck_assert_msg (contains (err, cases[i].why), "%s: “%s” not in: %s", redirect, cases[i].why, err);
     }

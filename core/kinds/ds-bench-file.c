@@ -104,19 +104,23 @@ describe_filesystem (DsResult             *result,
 
 /* ---- running ------------------------------------------------------------ */
 
-static int
-rewrap_error (int          ret,
+/* A failed I/O mid-run, said in the file benchmark's terms (what the
+ * user can change).  run->error_errno is the failed I/O's errno. */
+static void
+rewrap_error (DsRun       *run,
               GError     **error,
               const char  *dir,
               uint64_t     file_bytes)
 {
-  if (error == NULL || *error == NULL)
-    return ret;
+  g_autofree char *old = NULL;
 
-  if (ret == -ENOSPC)
+  if (error == NULL || *error == NULL)
+    return;
+
+  old = g_strdup ((*error)->message);
+  if (run->error_errno == ENOSPC || run->error_errno == EDQUOT)
     {
       g_autofree char *size = ds_format_size (file_bytes);
-      g_autofree char *old = g_strdup ((*error)->message);
 
       g_clear_error (error);
       g_set_error (error, DS_ERROR, DS_ERROR_NO_SPACE,
@@ -124,17 +128,13 @@ rewrap_error (int          ret,
                    "file (%s); free some space or give a smaller --size",
                    dir, size, old);
     }
-  else if (ret == -EINVAL && !g_error_matches (*error, DS_ERROR, DS_ERROR_INVALID))
+  else if (run->error_errno == EINVAL && !g_error_matches (*error, DS_ERROR, DS_ERROR_INVALID))
     {
-      g_autofree char *old = g_strdup ((*error)->message);
-
       g_clear_error (error);
       g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
                    "the filesystem at %s refused a direct I/O transfer (%s); "
                    "--buffered runs anyway, through the page cache", dir, old);
     }
-
-  return ret;
 }
 
 typedef struct {
@@ -145,7 +145,7 @@ typedef struct {
   double     *ret_value;     /* bytes/s (sequential) or IOPS (random) */
 } FileRow;
 
-static int
+static gboolean
 run_row (DsRun          *run,
          const FileRow  *row,
          unsigned        index,
@@ -199,7 +199,7 @@ run_row (DsRun          *run,
     *row->ret_value = row->random ? dir->ios / seconds : dir->bytes / seconds;
   ds_io_stats_clear (&stats);
   if (ret < 0)
-    return ret;
+    return FALSE;
 
   {
     DsSample sample = {
@@ -212,10 +212,10 @@ run_row (DsRun          *run,
     ds_run_emit (run, &sample);
   }
 
-  return 0;
+  return TRUE;
 }
 
-static int
+static gboolean
 run_on_file (DsRun       *run,
              DsFileData  *data,
              GError     **error)
@@ -231,24 +231,23 @@ run_on_file (DsRun       *run,
     { "random_read_qd32", FALSE, TRUE, DS_FILE_QUEUE_DEPTH, &data->random_read_qd32_iops },
     { "random_write_qd32", TRUE, TRUE, DS_FILE_QUEUE_DEPTH, &data->random_write_qd32_iops },
   };
-  int ret;
 
   ds_run_set_progress (run, 0.0);
   if (!ds_run_fill (run, data->file_bytes, error))
-    return -EIO;
+    return FALSE;
 
   for (unsigned i = 0; i < G_N_ELEMENTS (rows); i++)
     {
       if (ds_run_check_cancelled (run, error) < 0)
-        return -ECANCELED;
+        return FALSE;
       ds_run_set_progress (run, PROGRESS_FILL + PROGRESS_ROWS * i / G_N_ELEMENTS (rows));
-      ret = run_row (run, &rows[i], i, data->file_bytes, row_ns, error);
-      if (ret < 0)
-        return ret;
+      if (!run_row (run, &rows[i], i, data->file_bytes, row_ns, error))
+        return FALSE;
     }
 
+  /* ds_block_size_sweep still answers both ways (ds-error.h): its GError. */
   return ds_block_size_sweep (run, data->block_size, data->file_bytes, TRUE, TRUE,
-                              block_row_ns, PROGRESS_FILL + PROGRESS_ROWS, 1.0, error);
+                              block_row_ns, PROGRESS_FILL + PROGRESS_ROWS, 1.0, error) == 0;
 }
 
 static int
@@ -268,7 +267,7 @@ file_run (DsRun   *run,
   uint64_t free_bytes;
   uint64_t margin;
   uint64_t size;
-  int ret;
+  gboolean ok;
 
   data->directory = g_strdup (dir);
 
@@ -351,14 +350,14 @@ file_run (DsRun   *run,
 
   saved_target = run->target;
   run->target = target;
-  ret = run_on_file (run, data, error);
+  ok = run_on_file (run, data, error);
   run->target = saved_target;
 
-  if (ret < 0)
-    rewrap_error (ret, error, dir, size);
-
   /* ds_target_free closes the descriptor: the nameless file is gone. */
-  return ret;
+  if (ok)
+    return 0;
+  rewrap_error (run, error, dir, size);
+  return run->error_errno != 0 ? -run->error_errno : -EIO;
 }
 
 /* ---- JSON --------------------------------------------------------------- */
