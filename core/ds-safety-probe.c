@@ -28,19 +28,25 @@
 #include "ds-safety.h"
 #include "ds-units.h"
 
-static const char *
-describe_mode (mode_t mode)
+const char *
+ds_describe_file_type (mode_t mode)
 {
+  if (S_ISREG (mode))
+    return "a regular file";
   if (S_ISDIR (mode))
     return "a folder";
+  if (S_ISBLK (mode))
+    return "a block device";
   if (S_ISCHR (mode))
     return "a character device";
   if (S_ISFIFO (mode))
     return "a FIFO (named pipe)";
   if (S_ISSOCK (mode))
     return "a socket";
+  if (S_ISLNK (mode))
+    return "a symbolic link";
 
-  return "neither a block device nor a regular file";
+  return "of an unknown type";
 }
 
 static gboolean
@@ -325,7 +331,7 @@ ds_safety_probe (DsTargetFacts *facts,
   else
     {
       facts->kind = DS_FACTS_OTHER;
-      facts->other_what = describe_mode (st.st_mode);
+      facts->other_what = ds_describe_file_type (st.st_mode);
       return;
     }
 

@@ -74,4 +74,8 @@ gboolean  ds_safety_decide      (const DsTargetFacts *facts,
                                  DsSafetyIntent       intent,
                                  GError             **error);
 
+/* "a folder", "a character device", "a FIFO (named pipe)"...: what a path
+ * is, for messages (static). */
+const char *ds_describe_file_type (mode_t mode);
+
 G_END_DECLS

@@ -141,6 +141,52 @@ ds_test_init (const char *suite_name)
 }
 
 char *
+ds_test_scratch_path (const char *name)
+{
+  return g_build_filename (scratch_dir, name, NULL);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+char *
+ds_test_list_dir (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+
+  return g_strjoinv (" ", (char **) names->pdata);
+}
+
+void
+ds_test_write_mbr (const char *path)
+{
+  uint8_t sector[512] = { 0 };
+  uint32_t start = 2048, count = 8192;
+  int fd = open (path, O_WRONLY | O_CLOEXEC);
+
+  g_assert (fd >= 0);
+  sector[446 + 4] = 0x83;
+  memcpy (sector + 446 + 8, &start, 4);
+  memcpy (sector + 446 + 12, &count, 4);
+  sector[510] = 0x55;
+  sector[511] = 0xAA;
+  g_assert_cmpint (pwrite (fd, sector, 512, 0), ==, 512);
+  g_assert_cmpint (fsync (fd), ==, 0);
+  close (fd);
+}
+
+char *
 ds_test_make_file (const char *name,
                    uint64_t    size_bytes,
                    uint64_t    seed)

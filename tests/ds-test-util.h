@@ -24,6 +24,14 @@ gboolean  ds_test_is_root     (void);
  * reason and exits 0. */
 void      ds_test_require_root (const char *why);
 
+/* @name in the scratch folder (not created). */
+char     *ds_test_scratch_path (const char *name);
+/* The names in @path, sorted, joined by spaces ("" when empty). */
+char     *ds_test_list_dir    (const char *path);
+/* A DOS partition table by hand at the start of @path (a device or an
+ * image file): one Linux partition from sector 2048, and the 0x55AA mark. */
+void      ds_test_write_mbr   (const char *path);
+
 /* A file of @size_bytes in the scratch folder filled with pseudo-random data
  * from @seed (so checksums mean something).  Returns its path. */
 char     *ds_test_make_file   (const char *name,

@@ -31,12 +31,6 @@
 
 #define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
 
-static char *
-scratch (const char *name)
-{
-  return g_build_filename (ds_test_scratch_dir (), name, NULL);
-}
-
 static gboolean
 contains (const char *haystack,
           const char *needle)
@@ -119,7 +113,7 @@ END_TEST
 START_TEST (test_file_write_confirmed)
 {
   g_autofree char *file = ds_test_make_file ("confirmed.bin", 16 * MiB, 5);
-  g_autofree char *link = scratch ("confirmed-link");
+  g_autofree char *link = ds_test_scratch_path ("confirmed-link");
   g_autofree char *before = ds_test_checksum (file);
   g_autofree char *after = NULL;
   g_autofree char *by_path = g_strdup_printf ("--destroy-data=%s", file);
@@ -153,24 +147,6 @@ START_TEST (test_file_write_confirmed)
 }
 END_TEST
 
-/* A DOS partition table by hand: one Linux partition and the 0x55AA mark. */
-static void
-write_mbr (const char *path)
-{
-  uint8_t sector[512] = { 0 };
-  uint32_t start = 2048, count = 8192;
-  int fd = open (path, O_WRONLY | O_CLOEXEC);
-
-  ck_assert_int_ge (fd, 0);
-  sector[446 + 4] = 0x83;
-  memcpy (sector + 446 + 8, &start, 4);
-  memcpy (sector + 446 + 12, &count, 4);
-  sector[510] = 0x55;
-  sector[511] = 0xAA;
-  ck_assert_int_eq (pwrite (fd, sector, 512, 0), 512);
-  close (fd);
-}
-
 START_TEST (test_file_with_signature_refused)
 {
   g_autofree char *ext4 = ds_test_make_file ("image-ext4.img", 16 * MiB, 6);
@@ -184,7 +160,7 @@ START_TEST (test_file_with_signature_refused)
   };
 
   ds_test_mkfs_ext4 (ext4);
-  write_mbr (mbr);
+  ds_test_write_mbr (mbr);
   ds_test_run_ok (mkswap);
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -244,33 +220,11 @@ START_TEST (test_file_locked_refused)
 }
 END_TEST
 
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return strcmp (*(char *const *) a, *(char *const *) b);
-}
-
-static char *
-list_dir (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  g_ptr_array_add (names, NULL);
-
-  return g_strjoinv (" ", (char **) names->pdata);
-}
-
 START_TEST (test_create)
 {
-  g_autofree char *dir = scratch ("create");
-  g_autofree char *file = scratch ("create/new.bin");
-  g_autofree char *kept = scratch ("create/kept.bin");
+  g_autofree char *dir = ds_test_scratch_path ("create");
+  g_autofree char *file = ds_test_scratch_path ("create/new.bin");
+  g_autofree char *kept = ds_test_scratch_path ("create/kept.bin");
   g_autofree char *listing_before = NULL;
   g_autofree char *listing_after = NULL;
   g_autofree char *out = NULL;
@@ -281,7 +235,7 @@ START_TEST (test_create)
   int rc;
 
   ck_assert_int_eq (g_mkdir_with_parents (dir, 0700), 0);
-  listing_before = list_dir (dir);
+  listing_before = ds_test_list_dir (dir);
 
   /* A test file of its own: no confirmation, and gone afterwards. */
   rc = ds_test_cli (&out, &err, "workload", file, "--create", "32M", "--pattern", "randwrite",
@@ -294,7 +248,7 @@ START_TEST (test_create)
   ck_assert_int_eq (json_object_get_int_member (json_object_get_object_member (root, "target"),
                                                 "size_bytes"), 32 * MiB);
   ck_assert_msg (contains (out, "created"), "no note says the file was created: %s", out);
-  listing_after = list_dir (dir);
+  listing_after = ds_test_list_dir (dir);
   ck_assert_str_eq (listing_before, listing_after);
 
   /* Read tests too: the file is filled with data first (no holes). */
@@ -323,7 +277,7 @@ END_TEST
 
 START_TEST (test_create_usage)
 {
-  g_autofree char *file = scratch ("usage-new.bin");
+  g_autofree char *file = ds_test_scratch_path ("usage-new.bin");
   g_autofree char *flag = g_strdup_printf ("--destroy-data=%s", file);
   const char *both[] = { "workload", file, "--create", "32M", flag, "--pattern", "write", NULL };
   const char *keep[] = { "workload", file, "--keep", "--pattern", "write", NULL };
@@ -344,7 +298,7 @@ END_TEST
 START_TEST (test_messages_name_the_numbers)
 {
   g_autofree char *file = ds_test_make_file ("small.bin", 16 * MiB, 10);
-  g_autofree char *empty = scratch ("empty.bin");
+  g_autofree char *empty = ds_test_scratch_path ("empty.bin");
   g_autofree char *confirm_empty = g_strdup_printf ("--destroy-data=%s", empty);
   const char *big_block[] = { "benchmark", file, "--block-size", "1G", NULL };
   const char *tiny_capacity[] = { "benchmark", file, "--capacity", "1k", NULL };
@@ -464,7 +418,7 @@ END_TEST
 START_TEST (test_exit_statuses)
 {
   g_autofree char *file = ds_test_make_file ("status.bin", 16 * MiB, 13);
-  g_autofree char *missing = scratch ("no-such-file");
+  g_autofree char *missing = ds_test_scratch_path ("no-such-file");
   const char *dir = ds_test_scratch_dir ();
   /* Not a block device or regular file: bad usage (2) everywhere. */
   const char *wrong_kind[][4] = {

@@ -47,12 +47,6 @@ teardown (void)
   g_clear_pointer (&target, g_free);
 }
 
-static char *
-scratch (const char *name)
-{
-  return g_build_filename (ds_test_scratch_dir (), name, NULL);
-}
-
 static gboolean
 contains (const char *haystack,
           const char *needle)
@@ -116,13 +110,13 @@ expect_refused (const char *output,
 
 START_TEST (test_refuse_what_is_not_a_file)
 {
-  g_autofree char *fifo = scratch ("out.fifo");
-  g_autofree char *sock = scratch ("out.sock");
-  g_autofree char *dir = scratch ("out-dir");
-  g_autofree char *to_stdout = scratch ("link-to-stdout");
-  g_autofree char *to_null = scratch ("link-to-null");
-  g_autofree char *dangling = scratch ("link-to-nothing");
-  g_autofree char *to_dir = scratch ("link-to-dir");
+  g_autofree char *fifo = ds_test_scratch_path ("out.fifo");
+  g_autofree char *sock = ds_test_scratch_path ("out.sock");
+  g_autofree char *dir = ds_test_scratch_path ("out-dir");
+  g_autofree char *to_stdout = ds_test_scratch_path ("link-to-stdout");
+  g_autofree char *to_null = ds_test_scratch_path ("link-to-null");
+  g_autofree char *dangling = ds_test_scratch_path ("link-to-nothing");
+  g_autofree char *to_dir = ds_test_scratch_path ("link-to-dir");
   struct sockaddr_un addr = { .sun_family = AF_UNIX };
   struct stat st;
   int fd;
@@ -165,7 +159,7 @@ START_TEST (test_refuse_own_target)
 {
   g_autofree char *before = ds_test_checksum (target);
   g_autofree char *after = NULL;
-  g_autofree char *link = scratch ("link-to-target");
+  g_autofree char *link = ds_test_scratch_path ("link-to-target");
 
   expect_refused (target, "target");
   ck_assert_int_eq (symlink (target, link), 0);
@@ -178,8 +172,8 @@ END_TEST
 
 START_TEST (test_regular_files_atomically)
 {
-  g_autofree char *path = scratch ("result.json");
-  g_autofree char *link = scratch ("link-to-result");
+  g_autofree char *path = ds_test_scratch_path ("result.json");
+  g_autofree char *link = ds_test_scratch_path ("link-to-result");
   g_autofree char *data = NULL;
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
@@ -235,7 +229,7 @@ END_TEST
 
 START_TEST (test_failed_save_fails_the_run)
 {
-  g_autofree char *dir = scratch ("a-folder");
+  g_autofree char *dir = ds_test_scratch_path ("a-folder");
 
   ck_assert_int_eq (g_mkdir_with_parents (dir, 0700), 0);
   expect_refused ("/nonexistent/x.json", "/nonexistent");
@@ -246,8 +240,8 @@ END_TEST
 
 START_TEST (test_unwritable_folder)
 {
-  g_autofree char *dir = scratch ("locked-folder");
-  g_autofree char *path = scratch ("locked-folder/r.json");
+  g_autofree char *dir = ds_test_scratch_path ("locked-folder");
+  g_autofree char *path = ds_test_scratch_path ("locked-folder/r.json");
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   const char *args[] = { "setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",

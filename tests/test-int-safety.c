@@ -63,27 +63,6 @@ cli (char       **ret_out,
   return ds_test_run ((const char *const *) argv->pdata, ret_out, ret_err);
 }
 
-/* A DOS partition table by hand (no sfdisk here): one Linux partition from
- * sector 2048, and the 0x55AA signature. */
-static void
-write_mbr (const char *dev)
-{
-  uint8_t sector[512] = { 0 };
-  uint8_t *entry = sector + 446;
-  uint32_t start = 2048, count = 8192;
-  int fd = open (dev, O_WRONLY | O_CLOEXEC);
-
-  ck_assert_int_ge (fd, 0);
-  entry[4] = 0x83;
-  memcpy (entry + 8, &start, 4);
-  memcpy (entry + 12, &count, 4);
-  sector[510] = 0x55;
-  sector[511] = 0xAA;
-  ck_assert_int_eq (pwrite (fd, sector, 512, 0), 512);
-  ck_assert_int_eq (fsync (fd), 0);
-  close (fd);
-}
-
 /* The refusal every write variant must give: exit 3, the reason on stderr
  * (each of @reasons, case-insensitive), the device unchanged. */
 static void
@@ -167,7 +146,7 @@ START_TEST (test_refuse_signature)
 
   ds_test_mkfs_ext4 (fs_dev);
   check_refused (fs_dev, NULL, fs_reasons);
-  write_mbr (pt_dev);
+  ds_test_write_mbr (pt_dev);
   check_refused (pt_dev, NULL, pt_reasons);
 }
 END_TEST
@@ -238,30 +217,22 @@ START_TEST (test_read_never_writes)
 }
 END_TEST
 
+/* Takes @bytes of the filesystem at @mnt with a file of no data. */
+static void
+fill_filesystem (const char *mnt,
+                 uint64_t    bytes)
+{
+  g_autofree char *filler = g_build_filename (mnt, "filler", NULL);
+  int fd = open (filler, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+
+  ck_assert_int_ge (fd, 0);
+  ck_assert_int_eq (posix_fallocate (fd, 0, (off_t) bytes), 0);
+  close (fd);
+}
+
 /* --------------------------------------------------------------------- */
 /* `file` on a nearly full filesystem: a clear ENOSPC message, no test file
  * left behind. */
-
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
-}
-
-static char *
-list_dir (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  g_ptr_array_add (names, NULL);
-  return g_strjoinv (" ", (char **) names->pdata);
-}
 
 START_TEST (test_file_enospc)
 {
@@ -269,7 +240,6 @@ START_TEST (test_file_enospc)
   g_autofree char *help_err = NULL;
   g_autofree char *dev = NULL;
   g_autofree char *mnt = NULL;
-  g_autofree char *filler = NULL;
   g_autofree char *listing_before = NULL;
   g_autofree char *listing_after = NULL;
   g_autofree char *out = NULL;
@@ -290,17 +260,10 @@ START_TEST (test_file_enospc)
   /* Leave about 1 MiB free (no blocks reserved for root: -m 0). */
   ck_assert_int_eq (statvfs (mnt, &before), 0);
   free_bytes = (uint64_t) before.f_bavail * before.f_frsize;
-  filler = g_build_filename (mnt, "filler", NULL);
-  {
-    int fd = open (filler, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-
-    ck_assert_int_ge (fd, 0);
-    ck_assert_int_eq (posix_fallocate (fd, 0, (off_t) (free_bytes - MiB)), 0);
-    close (fd);
-  }
+  fill_filesystem (mnt, free_bytes - MiB);
   sync ();
   ck_assert_int_eq (statvfs (mnt, &before), 0);
-  listing_before = list_dir (mnt);
+  listing_before = ds_test_list_dir (mnt);
 
   rc = cli (&out, &err, "file", mnt, "--size", "64M", "--duration", "500ms", "--json", NULL);
   note ("file on a full filesystem (%" PRIu64 " KiB free): exit %d: %s",
@@ -310,7 +273,7 @@ START_TEST (test_file_enospc)
   ck_assert_msg (contains_ci (err, "space"), "no clear ENOSPC message: %s", err);
   ck_assert_msg (contains_ci (err, mnt), "the message does not name the folder: %s", err);
 
-  listing_after = list_dir (mnt);
+  listing_after = ds_test_list_dir (mnt);
   ck_assert_str_eq (listing_before, listing_after);
   sync ();
   ck_assert_int_eq (statvfs (mnt, &after), 0);
@@ -696,7 +659,6 @@ START_TEST (test_output_read_only_and_full)
   g_autofree char *full_mnt = NULL;
   g_autofree char *ro_out = NULL;
   g_autofree char *full_out = NULL;
-  g_autofree char *filler = NULL;
   g_autofree char *listing_before = NULL;
   g_autofree char *listing_after = NULL;
   g_autofree char *err = NULL;
@@ -715,23 +677,16 @@ START_TEST (test_output_read_only_and_full)
 
   /* Full: the check before the run passes, the write after it fails. */
   full_mnt = ds_test_mount_ext4 (full_dev, "mnt-full-out");
-  filler = g_build_filename (full_mnt, "filler", NULL);
   ck_assert_int_eq (statvfs (full_mnt, &vfs), 0);
-  {
-    int fd = open (filler, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-
-    ck_assert_int_ge (fd, 0);
-    ck_assert_int_eq (posix_fallocate (fd, 0, (off_t) vfs.f_bavail * vfs.f_frsize), 0);
-    close (fd);
-  }
-  listing_before = list_dir (full_mnt);
+  fill_filesystem (full_mnt, (uint64_t) vfs.f_bavail * vfs.f_frsize);
+  listing_before = ds_test_list_dir (full_mnt);
   full_out = g_build_filename (full_mnt, "r.json", NULL);
   g_clear_pointer (&err, g_free);
   rc = save_workload (dev, full_out, &err);
   note ("-o on a full filesystem: exit %d: %s", rc, err ? g_strstrip (err) : "");
   ck_assert_msg (rc == 1, "exit %d: %s", rc, err);
   ck_assert_msg (strstr (err, full_out) != NULL && contains_ci (err, "space"), "%s", err);
-  listing_after = list_dir (full_mnt);
+  listing_after = ds_test_list_dir (full_mnt);
   ck_assert_str_eq (listing_before, listing_after);
 }
 END_TEST
@@ -758,31 +713,29 @@ START_TEST (test_destroy_data_confirmed)
   g_autofree char *mnt = ds_test_mount_ext4 (mounted, "mnt-confirm");
   g_autofree char *confirm = g_strdup_printf ("--destroy-data=%s", dev);
   g_autofree char *confirm_mounted = g_strdup_printf ("--destroy-data=%s", mounted);
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  int rc;
 
-  /* A read test, even with the flag given: nothing was confirmed. */
-  rc = cli (&out, &err, "workload", dev, "--pattern", "randread", "--duration", "200ms",
-            confirm, "--json", NULL);
-  ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
-  ck_assert (!confirmed_in (out));
+  const struct {
+    const char *what, *dev, *pattern, *confirm;
+    int         status;
+    gboolean    confirmed;
+  } runs[] = {
+    /* A read test, even with the flag given: nothing was confirmed. */
+    { "read", dev, "randread", confirm, 0, FALSE },
+    { "refused (mounted)", mounted, "randwrite", confirm_mounted, 3, FALSE },
+    { "accepted", dev, "randwrite", confirm, 0, TRUE },
+  };
 
-  /* Refused (mounted), the flag given. */
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
-  rc = cli (&out, &err, "workload", mounted, "--pattern", "randwrite", "--duration", "200ms",
-            confirm_mounted, "--json", NULL);
-  ck_assert_msg (rc == 3, "exit %d: %s", rc, err);
-  ck_assert (!confirmed_in (out));
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      int rc = cli (&out, &err, "workload", runs[i].dev, "--pattern", runs[i].pattern,
+                    "--duration", "200ms", runs[i].confirm, "--json", NULL);
 
-  /* Accepted. */
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
-  rc = cli (&out, &err, "workload", dev, "--pattern", "randwrite", "--duration", "200ms",
-            confirm, "--json", NULL);
-  ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
-  ck_assert (confirmed_in (out));
+      ck_assert_msg (rc == runs[i].status, "%s: exit %d: %s", runs[i].what, rc, err);
+      ck_assert_msg (confirmed_in (out) == runs[i].confirmed, "%s: destroy_data_confirmed is %s",
+                     runs[i].what, runs[i].confirmed ? "false" : "true");
+    }
   {
     const char *umount_argv[] = { "umount", mnt, NULL };
     ds_test_run_ok (umount_argv);

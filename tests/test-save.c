@@ -17,12 +17,6 @@
 #include "ds-save.h"
 #include "ds-test-util.h"
 
-static char *
-scratch (const char *name)
-{
-  return g_build_filename (ds_test_scratch_dir (), name, NULL);
-}
-
 static void
 assert_refused (const char *path,
                 const char *not_this,
@@ -48,14 +42,14 @@ assert_refused (const char *path,
 
 START_TEST (test_refusals)
 {
-  g_autofree char *fifo = scratch ("fifo");
-  g_autofree char *dir = scratch ("dir");
-  g_autofree char *to_fifo = scratch ("to-fifo");
-  g_autofree char *loop = scratch ("loop-link");
-  g_autofree char *target = scratch ("target.bin");
-  g_autofree char *to_target = scratch ("to-target");
-  g_autofree char *in_missing = scratch ("missing/r.json");
-  g_autofree char *in_file = scratch ("target.bin/r.json");
+  g_autofree char *fifo = ds_test_scratch_path ("fifo");
+  g_autofree char *dir = ds_test_scratch_path ("dir");
+  g_autofree char *to_fifo = ds_test_scratch_path ("to-fifo");
+  g_autofree char *loop = ds_test_scratch_path ("loop-link");
+  g_autofree char *target = ds_test_scratch_path ("target.bin");
+  g_autofree char *to_target = ds_test_scratch_path ("to-target");
+  g_autofree char *in_missing = ds_test_scratch_path ("missing/r.json");
+  g_autofree char *in_file = ds_test_scratch_path ("target.bin/r.json");
 
   ck_assert_int_eq (mkfifo (fifo, 0600), 0);
   ck_assert_int_eq (g_mkdir_with_parents (dir, 0700), 0);
@@ -76,8 +70,8 @@ START_TEST (test_refusals)
   assert_refused (target, target, DS_ERROR_REFUSED, "own target");
   assert_refused (to_target, target, DS_ERROR_REFUSED, "own target");
   {
-    g_autofree char *future = scratch ("future.bin");
-    g_autofree char *dotted = scratch ("./future.bin");
+    g_autofree char *future = ds_test_scratch_path ("future.bin");
+    g_autofree char *dotted = ds_test_scratch_path ("./future.bin");
 
     assert_refused (dotted, future, DS_ERROR_REFUSED, "own target");
   }
@@ -97,8 +91,8 @@ END_TEST
 
 START_TEST (test_atomic_replace)
 {
-  g_autofree char *path = scratch ("r.json");
-  g_autofree char *link = scratch ("r-link");
+  g_autofree char *path = ds_test_scratch_path ("r.json");
+  g_autofree char *link = ds_test_scratch_path ("r-link");
   g_autoptr (GError) error = NULL;
   g_autofree char *data = NULL;
   struct stat before, after;

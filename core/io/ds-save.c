@@ -13,25 +13,8 @@
 #include <unistd.h>
 
 #include "ds-error.h"
+#include "ds-safety.h"
 #include "ds-save.h"
-
-/* What a destination that is not a regular file is, for the refusal. */
-static const char *
-describe_mode (mode_t mode)
-{
-  if (S_ISDIR (mode))
-    return "a folder";
-  if (S_ISCHR (mode))
-    return "a character device";
-  if (S_ISBLK (mode))
-    return "a block device";
-  if (S_ISFIFO (mode))
-    return "a FIFO (named pipe)";
-  if (S_ISSOCK (mode))
-    return "a socket";
-
-  return "not a regular file";
-}
 
 static void
 set_errno_error (GError     **error,
@@ -90,7 +73,7 @@ resolve (const char   *path,
                            "could not save to %s: it is a symbolic link to %s, "
                            "%s; Diskscope saves only to regular files and never "
                            "replaces anything else",
-                           path, link ? link : "?", describe_mode (st.st_mode));
+                           path, link ? link : "?", ds_describe_file_type (st.st_mode));
               return FALSE;
             }
           real = realpath (path, NULL);
@@ -105,7 +88,7 @@ resolve (const char   *path,
           g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
                        "could not save to %s: it is %s; Diskscope saves only "
                        "to regular files and never replaces anything else",
-                       path, describe_mode (lst.st_mode));
+                       path, ds_describe_file_type (lst.st_mode));
           return FALSE;
         }
       else
