@@ -492,13 +492,13 @@ ds_bench_spec_check_target (const DsBenchSpec  *spec,
           if (capped)
             g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                          "the test capacity given, %s, holds fewer than two "
-                         "blocks of %s (the block size); %s has %s",
+                         "blocks of the block size, %s; %s has %s",
                          capacity, block, path, size_text);
           else
             g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                         "%s has %s: fewer than two blocks of %s (the block "
-                         "size); use a block size of at most half of that",
-                         path, size_text, block);
+                         "%s has %s: fewer than two blocks of the block size "
+                         "given, %s; use a block size of at most half of %s's size",
+                         path, size_text, block, path);
           return FALSE;
         }
     }
