@@ -32,25 +32,42 @@ fill_target_info (DsTargetInfo   *info,
   info->rotational = target->rotational;
 }
 
+/* Writes [@start, @start + @span) sequentially in blocks of @block. */
+static gboolean
+fill_region (DsRun     *run,
+             uint64_t   start,
+             uint64_t   span,
+             uint64_t   block,
+             GError   **error)
+{
+  DsIoPlan plan = {
+    .random = FALSE,
+    .read_percent = 0,
+    .start_bytes = start,
+    .span_bytes = span,
+    .block_bytes = block,
+    .depth = 1,
+    .threads = 1,
+    .max_bytes = span,
+  };
+  DsIoStats stats;
+  int r;
+
+  r = ds_run_io (run, &plan, &stats, error);
+  ds_io_stats_clear (&stats);
+
+  return r == 0;
+}
+
 gboolean
 ds_run_fill (DsRun     *run,
              uint64_t   bytes,
              GError   **error)
 {
   DsTarget *target = run->target;
-  DsIoPlan plan = {
-    .random = FALSE,
-    .read_percent = 0,
-    .start_bytes = 0,
-    .span_bytes = bytes,
-    .block_bytes = MIN (FILL_BLOCK_BYTES, ds_align_down (bytes, target->logical_block_size)),
-    .depth = 1,
-    .threads = 1,
-    .max_bytes = bytes,
-  };
+  uint64_t whole = ds_align_down (bytes, FILL_BLOCK_BYTES);
+  uint64_t tail = ds_align_down (bytes - whole, target->logical_block_size);
   DsSample phase = { .kind = DS_SAMPLE_PHASE, .write = TRUE, .name = "fill" };
-  DsIoStats stats;
-  int r;
 
   target->size_bytes = bytes;
 
@@ -73,10 +90,11 @@ ds_run_fill (DsRun     *run,
       return FALSE;
     }
 
+  /* Whole 8 MiB blocks, then what is left in one block of its own. */
   ds_run_emit (run, &phase);
-  r = ds_run_io (run, &plan, &stats, error);
-  ds_io_stats_clear (&stats);
-  if (r < 0)
+  if (whole > 0 && !fill_region (run, 0, whole, FILL_BLOCK_BYTES, error))
+    return FALSE;
+  if (tail > 0 && !fill_region (run, whole, tail, tail, error))
     return FALSE;
 
   /* The block mapping (unwritten -> written extents) on the disk too. */

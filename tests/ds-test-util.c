@@ -250,12 +250,24 @@ ds_test_cli_argv (const char *const *args,
       g_ptr_array_add (argv, (gpointer) "-c");
       g_ptr_array_add (argv, script);
     }
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int rc;
+
   g_ptr_array_add (argv, (gpointer) ds_test_cli_path ());
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
 
-  return ds_test_run ((const char *const *) argv->pdata, ret_out, ret_err);
+  /* Always captured: what the CLI prints must never reach the test's own
+   * stdout, which is the TAP stream. */
+  rc = ds_test_run ((const char *const *) argv->pdata, &out, &err);
+  if (ret_out != NULL)
+    *ret_out = g_steal_pointer (&out);
+  if (ret_err != NULL)
+    *ret_err = g_steal_pointer (&err);
+
+  return rc;
 }
 
 int

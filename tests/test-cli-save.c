@@ -291,6 +291,7 @@ START_TEST (test_stdout_failures)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
+      g_autofree char *out = NULL;
       g_autofree char *err = NULL;
       const char *redirect = cases[i].redirect;
       int rc;
@@ -302,7 +303,7 @@ START_TEST (test_stdout_failures)
                                    ds_test_cli_path () };
           for (guint a = 0; cases[i].args[a] != NULL; a++)
             argv[4 + a] = cases[i].args[a];
-          rc = ds_test_run (argv, NULL, &err);
+          rc = ds_test_run (argv, &out, &err);
         }
       else
         rc = ds_test_cli_argv (cases[i].args, redirect, NULL, &err);

@@ -138,6 +138,23 @@ START_TEST (test_list_order_and_invariants)
 }
 END_TEST
 
+/* TRUE if @d's size now differs from what the list said. */
+static gboolean
+changed_since (const DsDevice *d)
+{
+  g_autoptr (GPtrArray) again = ds_device_list (NULL);
+
+  for (guint i = 0; again != NULL && i < again->len; i++)
+    {
+      const DsDevice *now = g_ptr_array_index (again, i);
+
+      if (g_str_equal (now->name, d->name))
+        return now->size_bytes != d->size_bytes;
+    }
+
+  return TRUE;   /* gone */
+}
+
 START_TEST (test_lookup_matches_list)
 {
   g_autoptr (GError) error = NULL;
@@ -155,6 +172,16 @@ START_TEST (test_lookup_matches_list)
       by_path = ds_device_lookup (d->path, &error);
       ck_assert_msg (by_path != NULL, "%s: %s", d->path, error ? error->message : "");
       ck_assert_str_eq (by_path->name, d->name);
+      /* Loop devices come and go while the list is walked (other programs
+       * attach and detach them): a size that differs is a failure only if
+       * the device did not change in between. */
+      if (by_path->size_bytes != d->size_bytes && changed_since (d))
+        {
+          printf ("# %s changed while the test ran (%" G_GUINT64_FORMAT " -> %"
+                  G_GUINT64_FORMAT " bytes): not compared\n", d->path, d->size_bytes,
+                  by_path->size_bytes);
+          continue;
+        }
       ck_assert_uint_eq (by_path->size_bytes, d->size_bytes);
       ck_assert_uint_eq (by_path->major, d->major);
       ck_assert_uint_eq (by_path->minor, d->minor);

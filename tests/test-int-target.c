@@ -209,7 +209,8 @@ START_TEST (test_open_permission_user)
                              ds_test_cli_path (), "workload", cases[i].node, "--pattern",
                              "randread", "--duration", "100ms", NULL };
       g_autofree char *err = NULL;
-      int rc = ds_test_run (argv, NULL, &err);
+      g_autofree char *out = NULL;
+      int rc = ds_test_run (argv, &out, &err);
 
       fprintf (stdout, "# workload %s as nobody: exit %d: %s", cases[i].node, rc, err);
       ck_assert_msg (rc == 1, "exit %d: %s", rc, err);

@@ -166,7 +166,8 @@ START_TEST (test_bad_options_exit_2)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *err = NULL;
-      int rc = ds_test_run (cases[i], NULL, &err);
+      g_autofree char *out = NULL;
+      int rc = ds_test_run (cases[i], &out, &err);
 
       note ("diskscope %s %s: exit %d: %s", cases[i][1], cases[i][2], rc, err ? g_strstrip (err) : "");
       ck_assert_msg (rc == 2, "%s %s: exit %d, want 2", cases[i][1], cases[i][2], rc);
