@@ -279,6 +279,10 @@ main (void)
 
   suite = suite_create ("device");
   tc = tcase_create ("device");
+  /* Every device is looked up and probed (libblkid): on a machine with
+   * dozens of loop devices and other work going on that takes more than
+   * Check's default 4 s. */
+  tcase_set_timeout (tc, 60);
   tcase_add_test (tc, test_type_names);
   tcase_add_test (tc, test_describe);
   tcase_add_test (tc, test_in_use_reasons);
