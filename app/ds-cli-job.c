@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ds-cli.h"
@@ -15,15 +16,52 @@
 #include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-run.h"
+#include "ds-save.h"
 
-static gint cancel_flag;
+static gint *cancel_flag;
+
+/* What stops a run and keeps its partial result: Ctrl-C, kill, and the
+ * terminal or ssh session going away. */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
 static void
-on_signal (int signo)
+on_stop_signal (int signo)
 {
-  /* One atomic store; a second Ctrl-C kills as usual. */
-  g_atomic_int_set (&cancel_flag, 1);
+  /* Async-signal-safe: one atomic store.  The run stops within 100 ms and
+   * the partial result is printed and saved; a second signal kills as
+   * usual. */
+  g_atomic_int_set (cancel_flag, 1);
   signal (signo, SIG_DFL);
+}
+
+void
+ds_cli_catch_stop_signals (gint *flag)
+{
+  cancel_flag = flag;
+  g_atomic_int_set (flag, 0);
+  for (unsigned i = 0; i < G_N_ELEMENTS (stop_signals); i++)
+    signal (stop_signals[i], on_stop_signal);
+}
+
+void
+ds_cli_release_stop_signals (void)
+{
+  for (unsigned i = 0; i < G_N_ELEMENTS (stop_signals); i++)
+    signal (stop_signals[i], SIG_DFL);
+}
+
+gboolean
+ds_cli_check_output (const char *output,
+                     const char *target,
+                     int        *ret_status)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (output == NULL || ds_save_check_destination (output, target, &error))
+    return TRUE;
+
+  *ret_status = ds_cli_complain (DS_CLI_FAILED, "--output: %s; nothing was run", error->message);
+  return FALSE;
 }
 
 char *
@@ -149,44 +187,64 @@ ds_cli_job_args_clear (DsCliJobArgs *args)
   g_clear_pointer (&args->units, g_free);
 }
 
+/* Prints @text on stdout, or says why it could not: a result nobody
+ * received is a failed run. */
+static gboolean
+print_result (const char *text)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (ds_save_contents_atomic ("-", text, strlen (text), &error))
+    return TRUE;
+
+  ds_cli_fail (error);
+  return FALSE;
+}
+
 int
 ds_cli_job_print (const DsResult        *result,
                   const DsCliJobOptions *options)
 {
   g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  gboolean json = options->json;
+  gboolean delivered = TRUE;
   int status = DS_CLI_OK;
 
-  if (options->output != NULL && !ds_result_save (result, options->output, &error))
+  /* The result, partial or not, is always saved and printed; failing
+   * either fails the run.  "-o -" is --json: stdout holds the JSON alone. */
+  if (g_strcmp0 (options->output, "-") == 0)
+    json = TRUE;
+  else if (options->output != NULL && !ds_result_save (result, options->output, &error))
     {
       ds_cli_fail (error);
-      g_clear_error (&error);
+      delivered = FALSE;
     }
 
-  if (options->json)
-    {
-      g_autofree char *data = ds_result_to_data (result, NULL);
-      fputs (data, stdout);
-    }
-  else if (result->data != NULL && (result->complete || result->target.size_bytes != 0) &&
+  if (json)
+    text = ds_result_to_data (result, NULL);
+  else if (result->data != NULL && (result->complete || result->engine != NULL) &&
            !g_error_matches (result->error, DS_ERROR, DS_ERROR_INVALID) &&
            !g_error_matches (result->error, DS_ERROR, DS_ERROR_UNSUPPORTED) &&
            !g_error_matches (result->error, DS_ERROR, DS_ERROR_REFUSED))
-    {
-      /* A refused or impossible run measured nothing: only its reason,
-       * on stderr. */
-      g_autofree char *text = ds_report_text (result, options->units);
-      fputs (text, stdout);
-    }
-  fflush (stdout);
+    /* A refused or impossible run measured nothing: only its reason, on
+     * stderr. */
+    text = ds_report_text (result, options->units);
+  if (text != NULL && !print_result (text))
+    delivered = FALSE;
 
   if (result->cancelled)
-    status = ds_cli_complain (DS_CLI_INTERRUPTED, "stopped; the partial result was printed");
+    status = ds_cli_complain (DS_CLI_INTERRUPTED, text != NULL ?
+                              "stopped; the partial result was printed" :
+                              "stopped before anything was measured");
   else if (result->error != NULL)
     {
       status = ds_cli_fail (result->error);
       if (status == DS_CLI_OK)
         status = DS_CLI_FAILED;
     }
+  if (!delivered && (status == DS_CLI_OK || status == DS_CLI_INTERRUPTED))
+    status = DS_CLI_FAILED;
 
   return status;
 }
@@ -202,18 +260,17 @@ ds_cli_job_run (const DsBenchSpec     *spec,
     .units = options->units,
     .start_ns = ds_clock_ns (),
   };
+  gint cancel = 0;
+  int status;
 
   if (!ds_bench_spec_validate (spec, &error))
     return ds_cli_fail (error);
+  if (!ds_cli_check_output (options->output, spec->target_path, &status))
+    return status;
 
-  g_atomic_int_set (&cancel_flag, 0);
-  signal (SIGINT, on_signal);
-  signal (SIGTERM, on_signal);
-
-  result = ds_run (spec, progress_sink, &progress, &cancel_flag);
-
-  signal (SIGINT, SIG_DFL);
-  signal (SIGTERM, SIG_DFL);
+  ds_cli_catch_stop_signals (&cancel);
+  result = ds_run (spec, progress_sink, &progress, &cancel);
+  ds_cli_release_stop_signals ();
   if (progress.printed)
     fprintf (stderr, "\r%*s\r", 100, "");
 

@@ -39,13 +39,25 @@ gboolean ds_cli_job_args_finish (DsCliJobArgs     *args,
 void     ds_cli_job_args_clear  (DsCliJobArgs     *args);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DsCliJobArgs, ds_cli_job_args_clear)
 
-/* Validates and runs @spec (Ctrl-C stops it and the partial result is
- * still printed), prints the result and returns the exit status. */
+/* SIGINT, SIGTERM and SIGHUP set *@flag (a run's cancel flag) instead of
+ * killing: the run stops and its partial result is printed and saved. */
+void     ds_cli_catch_stop_signals   (gint        *flag);
+void     ds_cli_release_stop_signals (void);
+
+/* Checks --output before a run (ds_save_check_destination): FALSE with the
+ * message printed and the exit status (1) in *@ret_status. */
+gboolean ds_cli_check_output (const char *output,
+                              const char *target,
+                              int        *ret_status);
+
+/* Validates and runs @spec (a stop signal stops it and the partial result
+ * is still printed), prints the result and returns the exit status. */
 int  ds_cli_job_run   (const DsBenchSpec     *spec,
                        const DsCliJobOptions *options);
 
-/* Prints (and saves) @result as @options say; returns the exit status its
- * error (or none) calls for. */
+/* Saves and prints @result as @options say ("-o -": the JSON on stdout);
+ * returns the exit status its error (or none) calls for, and 1 when the
+ * result could not be saved or printed. */
 int  ds_cli_job_print (const DsResult        *result,
                        const DsCliJobOptions *options);
 

@@ -4,20 +4,16 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ds-bench.h"
 #include "ds-cli.h"
+#include "ds-cli-job.h"
 #include "ds-clock.h"
 #include "ds-error.h"
-#include "ds-report.h"
-#include "ds-result-json.h"
 #include "ds-run.h"
-#include "ds-save.h"
 #include "ds-units.h"
 
 /* Which commands an option belongs to. */
@@ -67,29 +63,6 @@ typedef struct {
   GOptionEntry entry;
   unsigned     kinds;
 } KindEntry;
-
-static gint cancel_flag;
-
-/* What stops a run and keeps its partial result: Ctrl-C, kill, and the
- * terminal or ssh session going away. */
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
-
-static void
-on_stop_signal (int signo)
-{
-  /* Async-signal-safe: one atomic store.  The run stops within 100 ms and
-   * the partial result is printed and saved; a second signal kills as
-   * usual. */
-  g_atomic_int_set (&cancel_flag, 1);
-  signal (signo, SIG_DFL);
-}
-
-static void
-catch_stop_signals (gboolean catch)
-{
-  for (unsigned i = 0; i < G_N_ELEMENTS (stop_signals); i++)
-    signal (stop_signals[i], catch ? on_stop_signal : SIG_DFL);
-}
 
 /* ---- progress on stderr ------------------------------------------------- */
 
@@ -360,20 +333,6 @@ options_clear (Options *o)
 
 /* ---- the benchmark commands --------------------------------------------- */
 
-/* Prints @text on stdout, or says why it could not: a result nobody
- * received is a failed run. */
-static gboolean
-print_result (const char *text)
-{
-  g_autoptr (GError) error = NULL;
-
-  if (ds_save_contents_atomic ("-", text, strlen (text), &error))
-    return TRUE;
-
-  ds_cli_fail (error);
-  return FALSE;
-}
-
 static const char run_description[] =
   "Sizes: 512, 4K, 64K, 1M, 1G (powers of 1024). Times: 500ms, 5s, 1m.\n"
   "Rates are MB/s = 10^6 bytes per second unless --units MiB.\n"
@@ -413,7 +372,6 @@ ds_cli_run (int    argc,
   g_autoptr (DsResult) result = NULL;
   g_autofree GOptionEntry *entries = NULL;
   g_autofree char *parameter = NULL;
-  g_autofree char *text = NULL;
   Options o = {
     .accuracy = NOT_GIVEN,
     .queue_depth = NOT_GIVEN,
@@ -422,7 +380,7 @@ ds_cli_run (int    argc,
   };
   DsBenchSpec spec;
   Progress progress = { 0 };
-  gboolean delivered = TRUE;
+  gint cancel = 0;
   const char *target;
   DsUnits units;
   int status;
@@ -471,59 +429,27 @@ ds_cli_run (int    argc,
     }
 
   /* Where the result goes is checked before a run that may take an hour. */
-  if (o.output != NULL && !ds_save_check_destination (o.output, target, &error))
+  if (!ds_cli_check_output (o.output, target, &status))
     {
       ds_bench_spec_clear (&spec);
       options_clear (&o);
-      return ds_cli_complain (DS_CLI_FAILED, "--output: %s; nothing was run", error->message);
+      return status;
     }
 
   progress.enabled = !o.no_progress && isatty (STDERR_FILENO);
   progress.units = units;
 
-  g_atomic_int_set (&cancel_flag, 0);
-  catch_stop_signals (TRUE);
-
-  result = ds_run (&spec, progress_sink, &progress, &cancel_flag);
-
-  catch_stop_signals (FALSE);
+  ds_cli_catch_stop_signals (&cancel);
+  result = ds_run (&spec, progress_sink, &progress, &cancel);
+  ds_cli_release_stop_signals ();
   progress_finish (&progress);
   ds_bench_spec_clear (&spec);
 
-  /* The result, partial or not, is always saved and printed; failing
-   * either fails the run.  "-o -" is --json: stdout holds the JSON alone. */
-  if (g_strcmp0 (o.output, "-") == 0)
-    o.json = TRUE;
-  else if (o.output != NULL && !ds_result_save (result, o.output, &error))
-    {
-      ds_cli_fail (error);
-      g_clear_error (&error);
-      delivered = FALSE;
-    }
+  {
+    DsCliJobOptions job = { .json = o.json, .output = o.output, .units = units };
 
-  if (o.json)
-    text = ds_result_to_data (result, NULL);
-  else if (result->data != NULL && (result->complete || result->engine != NULL))
-    text = ds_report_text (result, units);
-  if (text != NULL && !print_result (text))
-    delivered = FALSE;
-
-  status = DS_CLI_OK;
-  if (result->cancelled)
-    {
-      status = ds_cli_complain (DS_CLI_INTERRUPTED, text != NULL ?
-                                "stopped; the partial result was printed" :
-                                "stopped before anything was measured");
-    }
-  else if (result->error != NULL)
-    {
-      status = ds_cli_fail (result->error);
-      if (status == DS_CLI_OK)
-        status = DS_CLI_FAILED;
-    }
-  if (!delivered && (status == DS_CLI_OK || status == DS_CLI_INTERRUPTED))
-    status = DS_CLI_FAILED;
-
+    status = ds_cli_job_print (result, &job);
+  }
   options_clear (&o);
 
   return status;

@@ -179,6 +179,7 @@ typedef enum {
   DS_BENCH_WRITES_PATTERN,   /* when spec->pattern writes (workload) */
   DS_BENCH_WRITES_OWN_FILE,  /* only a test file of its own (file) */
   DS_BENCH_WRITES_NEVER,     /* reads only */
+  DS_BENCH_WRITES_ALWAYS,    /* always a write (erase) */
 } DsBenchWrites;
 
 /* One table per kind, in its own ds-bench-*.c. */

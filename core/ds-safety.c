@@ -7,8 +7,9 @@
  *   4. a write is refused, whatever the user confirms, when the target is
  *      read-only, in use (mounted, held, swap), the backing file of a loop
  *      device, locked by another program, a file that holds a filesystem
- *      or partition table (a disk image is not a test file), or when a
- *      fact could not be probed;
+ *      or partition table (a disk image is not a test file; erase, whose
+ *      point is destroying data, may take one once named), or when a fact
+ *      could not be probed;
  *   5. otherwise a write needs the user to name the target again
  *      (--destroy-data=TARGET; the name typed in the app).  A device's
  *      signature is named in that refusal, and confirming is the user's
@@ -167,7 +168,7 @@ ds_safety_decide (const DsTargetFacts  *facts,
                    "Refusing to write to %s: %s holds a lock on it (a virtual "
                    "machine's disk image or a database, most likely). Stop "
                    "that program first", what, facts->locked_by);
-  if (file && signature != NULL)
+  if (file && signature != NULL && intent != DS_SAFETY_ERASE)
     return refuse (error, DS_ERROR_REFUSED,
                    "Refusing to write to %s: it %s, so it is a disk image, "
                    "not a test file. Diskscope writes only to files that hold "
@@ -175,7 +176,7 @@ ds_safety_decide (const DsTargetFacts  *facts,
                    "--create SIZE, or wipe the signature first (wipefs -a %s) "
                    "if the image is really not needed", what, signature, path);
 
-  /* 5. The user must name it: a write test destroys what it holds. */
+  /* 5. The user must name it: a write destroys what it holds. */
   if (!facts->confirm_matches)
     {
       g_autofree char *named = NULL;
@@ -184,13 +185,14 @@ ds_safety_decide (const DsTargetFacts  *facts,
         named = g_strdup_printf (" The confirmation names %s, not %s.", facts->confirm, path);
 
       return refuse (error, DS_ERROR_REFUSED,
-                     "Refusing to write to %s: a write test destroys the data "
+                     "Refusing to write to %s: %s destroys the data "
                      "on it%s%s.%s Confirm by naming the %s (diskscope-cli: "
                      "--destroy-data=%s)%s",
-                     what,
+                     what, intent == DS_SAFETY_ERASE ? "erasing" : "a write test",
                      signature != NULL ? ", and it " : "", signature != NULL ? signature : "",
                      named != NULL ? named : "", file ? "file" : "device", path,
-                     file ? ", or test on a new file of Diskscope's own with --create SIZE" : "");
+                     file && intent == DS_SAFETY_WRITE ?
+                     ", or test on a new file of Diskscope's own with --create SIZE" : "");
     }
 
   /* Confirmed; a device's signature, if any, was the user's call. */

@@ -15,6 +15,9 @@ G_BEGIN_DECLS
 typedef enum {
   DS_SAFETY_READ,     /* a read test: nothing is written */
   DS_SAFETY_WRITE,    /* a write test on the device or file that is there */
+  DS_SAFETY_ERASE,    /* erase: destroying the data is the point, so a disk
+                       * image file may be erased once named (the other
+                       * write rules hold) */
   DS_SAFETY_CREATE,   /* a new test file of Diskscope's own at the path */
 } DsSafetyIntent;
 
@@ -69,7 +72,8 @@ void      ds_target_facts_clear (DsTargetFacts       *facts);
  * describe; else FALSE with DS_ERROR_NOT_FOUND (nothing there),
  * DS_ERROR_INVALID (not a block device or regular file, an empty file) or
  * DS_ERROR_REFUSED (a write rule), and a message that says why and what
- * to do.  Every accepted DS_SAFETY_WRITE was confirmed. */
+ * to do.  Every accepted DS_SAFETY_WRITE and DS_SAFETY_ERASE was
+ * confirmed. */
 gboolean  ds_safety_decide      (const DsTargetFacts *facts,
                                  DsSafetyIntent       intent,
                                  GError             **error);

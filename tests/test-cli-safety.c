@@ -220,6 +220,38 @@ START_TEST (test_file_locked_refused)
 }
 END_TEST
 
+/* erase follows the same gate on files: named, or refused; a disk image
+ * may be erased (that is what erase is for), a file behind a lock not. */
+START_TEST (test_erase_files)
+{
+  g_autofree char *file = ds_test_make_file ("erase-me.bin", 16 * MiB, 14);
+  g_autofree char *image = ds_test_make_file ("erase-image.img", 16 * MiB, 15);
+  g_autofree char *before = ds_test_checksum (file);
+  g_autofree char *after = NULL;
+  g_autofree char *flag = g_strdup_printf ("--destroy-data=%s", image);
+  const char *unconfirmed[] = { "erase", file, "--zeros", NULL };
+  const char *confirmed[] = { "erase", image, flag, "--zeros", "--no-progress", NULL };
+  g_autofree char *e1 = expect_exit (3, unconfirmed, file, "--destroy-data=", NULL);
+  g_autofree char *e2 = NULL;
+
+  after = ds_test_checksum (file);
+  ck_assert_str_eq (before, after);
+  ck_assert_msg (!contains (e1, "--create"), "erase has no --create: %s", e1);
+
+  ds_test_mkfs_ext4 (image);
+  e2 = expect_exit (0, confirmed, NULL);
+  {
+    g_autofree char *data = NULL;
+    gsize len = 0;
+
+    ck_assert (g_file_get_contents (image, &data, &len, NULL));
+    ck_assert_uint_eq (len, 16 * MiB);
+    for (gsize i = 0; i < len; i += 4096)
+      ck_assert_msg (data[i] == 0, "byte %zu was not erased", i);
+  }
+}
+END_TEST
+
 START_TEST (test_create)
 {
   g_autofree char *dir = ds_test_scratch_path ("create");
@@ -484,6 +516,7 @@ cli_safety_suite (void)
   tcase_add_test (writes, test_file_write_confirmed);
   tcase_add_test (writes, test_file_with_signature_refused);
   tcase_add_test (writes, test_file_locked_refused);
+  tcase_add_test (writes, test_erase_files);
   tcase_add_test (writes, test_create);
   tcase_add_test (writes, test_create_usage);
   suite_add_tcase (suite, writes);

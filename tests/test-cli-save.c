@@ -225,6 +225,26 @@ START_TEST (test_regular_files_atomically)
 }
 END_TEST
 
+/* The other job commands (scan, erase, health) save through the same
+ * path: a FIFO is refused before the scan starts. */
+START_TEST (test_scan_output_refused)
+{
+  g_autofree char *fifo = ds_test_scratch_path ("scan.fifo");
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *argv[] = { "timeout", "30", ds_test_cli_path (), "scan", target, "-o", fifo, NULL };
+  int rc;
+
+  ck_assert_int_eq (mkfifo (fifo, 0600), 0);
+  rc = ds_test_run (argv, &out, &err);
+  note ("scan -o FIFO: exit %d: %s", rc, err ? g_strstrip (err) : "");
+  ck_assert_msg (rc == 1, "exit %d: %s", rc, err);
+  ck_assert_msg (contains (err, fifo) && contains (err, "FIFO") && contains (err, "nothing was run"),
+                 "%s", err);
+  ck_assert (out == NULL || out[0] == '\0');
+}
+END_TEST
+
 /* ---- class 8: a failed save or print is a failed run ------------------- */
 
 START_TEST (test_failed_save_fails_the_run)
@@ -276,10 +296,12 @@ START_TEST (test_stdout_failures)
   const char *text[] = { "workload", target, "--pattern", "randread", "--duration", "100ms", NULL };
   const char *dash[] = { "workload", target, "--pattern", "randread", "--duration", "100ms",
                          "-o", "-", NULL };
+  const char *scan[] = { "scan", target, "--json", NULL };
   const char *list[] = { "list", NULL };
   const char *list_json[] = { "list", "--json", NULL };
   struct { const char *const *args; const char *redirect; const char *why; } cases[] = {
     { list, ">/dev/full", "No space" },
+    { scan, ">/dev/full", "No space" },
     { list_json, ">&-", "stdout" },
     { json, ">/dev/full", "No space" },
     { text, ">/dev/full", "No space" },
@@ -406,6 +428,7 @@ cli_save_suite (void)
   tcase_add_checked_fixture (save, setup, teardown);
   tcase_add_test (save, test_refuse_what_is_not_a_file);
   tcase_add_test (save, test_refuse_own_target);
+  tcase_add_test (save, test_scan_output_refused);
   tcase_add_test (save, test_regular_files_atomically);
   tcase_add_test (save, test_failed_save_fails_the_run);
   tcase_add_test (save, test_unwritable_folder);

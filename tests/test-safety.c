@@ -107,6 +107,17 @@ static const Row rows[] = {
   { "write a formatted device, confirmed", BLOCK (.signature = (char *) "xfs", CONFIRMED),
     DS_SAFETY_WRITE, 0, { NULL } },
 
+  /* Erase destroys data on purpose: a disk image may go, once named; the
+   * rest holds. */
+  { "erase a disk image", REG (.signature = (char *) "ext4"), DS_SAFETY_ERASE, DS_ERROR_REFUSED,
+    { "erasing destroys", "ext4", "--destroy-data=" FILE_PATH } },
+  { "erase a disk image, confirmed", REG (.signature = (char *) "ext4", CONFIRMED),
+    DS_SAFETY_ERASE, 0, { NULL } },
+  { "erase a loop's backing file", REG (.loop_device = (char *) "/dev/loop3", CONFIRMED),
+    DS_SAFETY_ERASE, DS_ERROR_REFUSED, { "backing file" } },
+  { "erase a mounted device", BLOCK (.in_use = (char *) "mounted at /", CONFIRMED),
+    DS_SAFETY_ERASE, DS_ERROR_REFUSED, { "in use" } },
+
   /* --create: a new file only. */
   { "create a new file", { .path = (char *) "/data/new.bin", .kind = DS_FACTS_MISSING,
                            .stat_errno = ENOENT },

@@ -418,6 +418,7 @@ ds_target_open (const char         *path,
   g_return_val_if_fail (path != NULL, NULL);
 
   intent = (flags & DS_TARGET_OPEN_CREATE) ? DS_SAFETY_CREATE :
+           (flags & DS_TARGET_OPEN_ERASE) ? DS_SAFETY_ERASE :
            write ? DS_SAFETY_WRITE : DS_SAFETY_READ;
   ds_safety_probe (&facts, path, confirm, intent != DS_SAFETY_READ);
   allowed = ds_safety_decide (&facts, intent, error);

@@ -42,6 +42,8 @@ typedef enum {
                                      * folder, so it is gone when closed */
   DS_TARGET_OPEN_KEEP     = 1 << 3, /* with CREATE: made under its name, and
                                      * left there */
+  DS_TARGET_OPEN_ERASE    = 1 << 4, /* with WRITE: erase, not a test
+                                     * (DS_SAFETY_ERASE) */
 } DsTargetOpenFlags;
 
 /* Opens @path for a run: the safety gate first (ds-safety.h: probed once,

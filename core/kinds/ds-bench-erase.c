@@ -589,4 +589,5 @@ const DsBenchOps ds_bench_erase = {
   .to_json = erase_to_json,
   .from_json = erase_from_json,
   .report = erase_report,
+  .writes = DS_BENCH_WRITES_ALWAYS,
 };

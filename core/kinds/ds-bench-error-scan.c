@@ -340,4 +340,5 @@ const DsBenchOps ds_bench_error_scan = {
   .to_json = scan_to_json,
   .from_json = scan_from_json,
   .report = scan_report,
+  .writes = DS_BENCH_WRITES_NEVER,
 };

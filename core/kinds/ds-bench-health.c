@@ -506,4 +506,5 @@ const DsBenchOps ds_bench_health = {
   .to_json = health_to_json,
   .from_json = health_from_json,
   .report = health_report,
+  .writes = DS_BENCH_WRITES_NEVER,
 };
