@@ -56,3 +56,37 @@
 /* The file benchmark's test file: its block size test reads 8 MiB blocks
  * and needs two of them. */
 #define DS_LIMIT_FILE_SIZE_MIN_BYTES (UINT64_C (16) << 20)
+
+/* ---- result files (the loader: ds-json-scan.c, ds-result-load.c) --------
+ *
+ * What a result file may hold.  Each bound is far above what a real run
+ * writes, and low enough that a file at every bound at once loads in about
+ * a second and a few hundred MB: they are checked while the bytes are
+ * scanned, before json-glib builds a tree, so a hostile file is refused
+ * fast and with bounded memory.  The largest real result is a random-access
+ * read + write run: 5 rows x 20 000 kept accesses per direction, about
+ * 30 MB of pretty-printed JSON. */
+
+/* The whole file: checked with fstat() before reading, and again while
+ * reading (a file that grows, or a /proc file that says 0). */
+#define DS_JSON_MAX_FILE_BYTES       (UINT64_C (64) * 1024 * 1024)
+/* Objects and lists inside each other: a result nests 6 deep; json-glib
+ * recurses once per level. */
+#define DS_JSON_MAX_DEPTH            32u
+/* Every value in the file (numbers, strings, objects, lists, ...). */
+#define DS_JSON_MAX_VALUES           2000000u
+/* Members of one object (a result's widest object has about 20). */
+#define DS_JSON_MAX_MEMBERS          256u
+/* One string (a path, a model, a note, an error message). */
+#define DS_JSON_MAX_STRING_BYTES     (64u * 1024)
+
+/* Entries of one list, by the member that holds it; any other list is held
+ * to DS_JSON_MAX_LIST.  "points": transfer-rate points (200 a direction)
+ * and random-access dots (5 rows x 20 000 a direction); "access": the
+ * Benchmark tab's access-time dots (250 << (accuracy - 1), 4000 at most);
+ * "errors": failed points; "notes": the run's notes. */
+#define DS_JSON_MAX_POINTS           100000u
+#define DS_JSON_MAX_ACCESS           65536u
+#define DS_JSON_MAX_ERRORS           DS_JSON_MAX_POINTS
+#define DS_JSON_MAX_NOTES            1024u
+#define DS_JSON_MAX_LIST             100000u

@@ -1,18 +1,25 @@
 /* ds-result-json.h: results as JSON (schema diskscope-result/1)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Writing: ds-result-json.c.  Reading a tree: ds-result-read.c.  Reading
+ * bytes and files: ds-result-load.c.  The JSON layer under them (strict
+ * getters for the kinds, the writer, the bounds): ds-json.h.
  */
 #pragma once
 
+#include <gio/gio.h>
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "ds-json.h"
 #include "ds-result.h"
 
 G_BEGIN_DECLS
 
 JsonNode *ds_result_to_json   (const DsResult  *result);
-/* Pretty-printed, with a trailing newline. */
+/* Pretty-printed, with a trailing newline; always loads again with
+ * ds_result_load_data() (see ds_json_to_text()). */
 char     *ds_result_to_data   (const DsResult  *result,
                                gsize           *ret_length);
 /* Under ds-save.h's rules ("-" is stdout; only regular files are replaced,
@@ -22,48 +29,30 @@ gboolean  ds_result_save      (const DsResult  *result,
                                GError         **error);
 
 /* Strict: a truncated file, not JSON, another schema, missing keys, wrong
- * types or absurd values give DS_ERROR_CORRUPT with what is wrong; never a
- * crash. */
+ * types, absurd values or more than the DS_JSON_MAX_* bounds of
+ * ds-limits.h give DS_ERROR_CORRUPT with what is wrong; never a crash.
+ *
+ * All four are safe to call from any thread, several at once: they keep
+ * nothing between calls and touch no global state. */
+DsResult *ds_result_from_json (JsonNode        *root,
+                               GError         **error);
 DsResult *ds_result_load_data (const char      *data,
                                gssize           length,
                                GError         **error);
+/* @path must be a regular file of at most DS_JSON_MAX_FILE_BYTES: a FIFO,
+ * a device, a folder or a larger file is refused (DS_ERROR_CORRUPT) before
+ * a byte is read, and never more than the bound is read.  A missing file
+ * is DS_ERROR_NOT_FOUND, an unreadable one DS_ERROR_PERMISSION.  Messages
+ * start with @path (its control characters escaped). */
 DsResult *ds_result_load      (const char      *path,
                                GError         **error);
-
-/* Helpers for the kinds' to_json/from_json. */
-gboolean ds_json_get_double  (JsonObject  *object,
-                              const char  *where,
-                              const char  *member,
-                              double       min,
-                              double       max,
-                              double      *ret_value,
-                              GError     **error);
-gboolean ds_json_get_uint64  (JsonObject  *object,
-                              const char  *where,
-                              const char  *member,
-                              uint64_t     max,
-                              uint64_t    *ret_value,
-                              GError     **error);
-/* Object or array member; NULL with @error if missing or of another type. */
-JsonObject *ds_json_get_object (JsonObject *object,
-                                const char *where,
-                                const char *member,
-                                GError    **error);
-JsonArray  *ds_json_get_array  (JsonObject *object,
-                                const char *where,
-                                const char *member,
-                                GError    **error);
-/* TRUE if @node (an array element found at @where) is an object; else
- * FALSE with DS_ERROR_CORRUPT "@where is not an object". */
-gboolean    ds_json_check_object (JsonNode   *node,
-                                  const char *where,
-                                  GError    **error);
-/* A string member; NULL with @error if missing or not a string (when
- * @nullable, a JSON null gives NULL with no error). */
-const char *ds_json_get_string (JsonObject *object,
-                                const char *where,
-                                const char *member,
-                                gboolean    nullable,
-                                GError    **error);
+/* ds_result_load() on a worker thread; @callback runs in the thread-default
+ * main context of the caller. */
+void      ds_result_load_async  (const char          *path,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data);
+DsResult *ds_result_load_finish (GAsyncResult        *result,
+                                 GError             **error);
 
 G_END_DECLS

@@ -9,22 +9,36 @@
 #include "ds-result.h"
 
 DsResult *
-ds_result_new (const DsBenchSpec *spec)
+ds_result_new_blank (DsBenchKind kind)
 {
   DsResult *result = g_new0 (DsResult, 1);
+
+  result->kind = kind;
+  ds_bench_spec_init (&result->spec, kind);
+  result->notes = g_ptr_array_new_with_free_func (g_free);
+  result->error_offset_bytes = -1;
+
+  return result;
+}
+
+DsResult *
+ds_result_new (const DsBenchSpec *spec)
+{
+  DsResult *result = ds_result_new_blank (spec->kind);
   const DsBenchOps *ops = ds_bench_get (spec->kind);
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   struct utsname uts;
 
-  result->kind = spec->kind;
+  ds_bench_spec_clear (&result->spec);
   ds_bench_spec_copy (&result->spec, spec);
+
+  /* Where and when this run happens. */
   result->tool_version = g_strdup (PACKAGE_VERSION);
   result->started_at = g_date_time_format_iso8601 (now);
   result->hostname = g_strdup (g_get_host_name ());
   if (uname (&uts) == 0)
     result->kernel = g_strdup (uts.release);
-  result->notes = g_ptr_array_new_with_free_func (g_free);
-  result->error_offset_bytes = -1;
+
   if (ops != NULL && ops->data_new != NULL)
     result->data = ops->data_new ();
 

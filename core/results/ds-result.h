@@ -45,7 +45,13 @@ struct _DsResult {
   gpointer      data;
 };
 
+/* A result for a run of @spec about to start: a copy of @spec, the kind's
+ * empty data, and where and when (tool version, host, kernel, time). */
 DsResult *ds_result_new        (const DsBenchSpec *spec);
+/* A result with only its kind: the kind's default spec, no data, no
+ * environment.  The loader fills each from the file, so nothing of the
+ * machine that loads it ends up in it. */
+DsResult *ds_result_new_blank  (DsBenchKind        kind);
 void      ds_result_free       (DsResult          *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DsResult, ds_result_free)
 

@@ -1,0 +1,112 @@
+/* ds-json.h: the JSON layer under every result file: strict typed getters
+ * (ds-json.c), the writer (ds-json-write.c) and the bounds scan that runs
+ * before json-glib parses anything (ds-json-scan.c)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+/* ---- strict getters (ds-json.c) ------------------------------------------
+ *
+ * Each reads @member of @object, which the messages call "@where.@member",
+ * and fails with DS_ERROR_CORRUPT saying what is wrong: missing, of another
+ * type, or out of range.  On failure *ret_value is untouched. */
+
+gboolean ds_json_get_double  (JsonObject  *object,
+                              const char  *where,
+                              const char  *member,
+                              double       min,
+                              double       max,
+                              double      *ret_value,
+                              GError     **error);
+/* A whole number from 0 to @max (at most G_MAXINT64: json-glib reads
+ * integers as gint64). */
+gboolean ds_json_get_uint64  (JsonObject  *object,
+                              const char  *where,
+                              const char  *member,
+                              uint64_t     max,
+                              uint64_t    *ret_value,
+                              GError     **error);
+gboolean ds_json_get_bool    (JsonObject  *object,
+                              const char  *where,
+                              const char  *member,
+                              gboolean    *ret_value,
+                              GError     **error);
+/* Object or array member; NULL with @error if missing or of another type. */
+JsonObject *ds_json_get_object (JsonObject *object,
+                                const char *where,
+                                const char *member,
+                                GError    **error);
+JsonArray  *ds_json_get_array  (JsonObject *object,
+                                const char *where,
+                                const char *member,
+                                GError    **error);
+/* TRUE if @node (an array element found at @where) is an object; else
+ * FALSE with DS_ERROR_CORRUPT "@where is not an object". */
+gboolean    ds_json_check_object (JsonNode   *node,
+                                  const char *where,
+                                  GError    **error);
+/* A string member; NULL with @error if missing or not a string.  When
+ * @nullable, a JSON null gives NULL with no error: tell the two apart with
+ * ds_json_get_optional_string(). */
+const char *ds_json_get_string (JsonObject *object,
+                                const char *where,
+                                const char *member,
+                                gboolean    nullable,
+                                GError    **error);
+/* A member that is a string or null: TRUE with *ret_value = a copy or NULL;
+ * FALSE with @error if it is missing or anything else. */
+gboolean    ds_json_get_optional_string (JsonObject  *object,
+                                         const char  *where,
+                                         const char  *member,
+                                         char       **ret_value,
+                                         GError     **error);
+
+/* ---- writing (ds-json-write.c) ------------------------------------------ */
+
+/* A new object node that takes over the caller's reference to @object.
+ * (json_node_init_object() takes a reference of its own: the caller's is
+ * then never given up and the whole tree outlives the node.) */
+JsonNode *ds_json_node_take_object (JsonObject *object);
+
+/* Room ds_json_format_double() needs, with the terminating NUL. */
+#define DS_JSON_DOUBLE_BUF 32
+
+/* @value as a JSON number in the shortest form that reads back as exactly
+ * the same double, always with a '.' or an exponent so that it reads back
+ * as a double ("0.2", "1.0", "-0.0", "1e-14", "5e-324", "1.8e+19").  FALSE
+ * (and "null" in @buf) for NaN and the infinities, which JSON cannot hold. */
+gboolean ds_json_format_double (double  value,
+                                char    buf[DS_JSON_DOUBLE_BUF]);
+
+/* @node pretty-printed (two-space indent, "key" : value, as json-glib lays
+ * it out), with a trailing newline, such that json-glib reads back the same
+ * tree.  Unlike json_generator_to_data() in json-glib 1.6 (which writes
+ * 1e-14 as "1e-14.0" and NaN as "nan.0"):
+ *  - doubles as ds_json_format_double(); NaN and the infinities as null;
+ *  - strings always valid UTF-8: bytes that are not UTF-8 are written as
+ *    the text \xNN; control characters, DEL, C1 controls and U+2028/9 are
+ *    escaped (\n, \u001b, ...), so the file is safe to cat. */
+char    *ds_json_to_text       (JsonNode *node,
+                                gsize    *ret_length);
+
+/* ---- bounds (ds-json-scan.c) -------------------------------------------- */
+
+/* Checks @data against the DS_JSON_MAX_* bounds of ds-limits.h in one pass,
+ * without allocating per value: nesting depth, values in all, members per
+ * object, entries per list (by the member that holds the list: "points",
+ * "access", ...), bytes per string, and no NUL byte.  FALSE with
+ * DS_ERROR_CORRUPT naming the list (as a path: "results.read.access") and
+ * the bound.  Does not check that @data is JSON: json-glib does that next,
+ * within these bounds. */
+gboolean ds_json_check_bounds  (const char  *data,
+                                gsize        length,
+                                GError     **error);
+
+G_END_DECLS
