@@ -48,7 +48,7 @@ typedef struct {
   char    *span;
   char    *size;
   gboolean buffered;
-  gint64   seed;
+  char    *seed;
   gboolean no_progress;
   char    *create;
   gboolean keep;
@@ -185,7 +185,7 @@ entries_for (DsBenchKind  kind,
   const KindEntry all[] = {
     { { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print the result as JSON on stdout", NULL }, K_ALL },
     { { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, "Also save the JSON result to FILE (a regular file, replaced atomically; - for stdout)", "FILE" }, K_ALL },
-    { { "units", 0, 0, G_OPTION_ARG_STRING, &o->units, "Rates in MB/s (10^6, default) or MiB/s", "MB|MiB" }, K_ALL },
+    { { "units", 0, 0, G_OPTION_ARG_STRING, &o->units, "Rates in MB/s (10^6 bytes, default) or MiB/s (2^20 bytes: HD Tune's \"MB/s\")", "MB|MiB" }, K_ALL },
     { { "write", 0, 0, G_OPTION_ARG_NONE, &o->write, "Write test: overwrites TARGET with random data (needs --destroy-data=TARGET, or --create)", NULL }, k_write },
     { { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o->destroy_data, "Confirm a write test on an existing device or file by naming it again", "TARGET" }, k_confirm },
     { { "create", 0, 0, G_OPTION_ARG_STRING, &o->create, "Make TARGET (which must not exist) as a test file of SIZE filled with random data, test it, delete it", "SIZE" }, k_create },
@@ -204,7 +204,7 @@ entries_for (DsBenchKind  kind,
     { { "span", 0, 0, G_OPTION_ARG_STRING, &o->span, "Length of the region (default: to the end)", "SIZE" }, K_WORKLOAD },
     { { "size", 's', 0, G_OPTION_ARG_STRING, &o->size, "Test file size (default 1G, clamped to the free space)", "SIZE" }, K_FILE },
     { { "buffered", 0, 0, G_OPTION_ARG_NONE, &o->buffered, "Run through the page cache where O_DIRECT is refused (reported)", NULL }, K_FILE },
-    { { "seed", 0, 0, G_OPTION_ARG_INT64, &o->seed, "Seed for random offsets and data (repeatable runs)", "N" }, K_ALL },
+    { { "seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, "Seed for random offsets and data, 1 to 2^64-1 (default 0: drawn from the clock; the result keeps the seed used, to repeat the run)", "N" }, K_ALL },
     { { "no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, "No progress line on stderr", NULL }, K_ALL },
   };
   GOptionEntry *entries = g_new0 (GOptionEntry, G_N_ELEMENTS (all) + 1);
@@ -307,7 +307,8 @@ build_spec (const DsBenchOps  *ops,
     }
 
   spec->buffered = o->buffered;
-  spec->seed = (uint64_t) o->seed;
+  if (o->seed != NULL && !ds_parse_seed (o->seed, &spec->seed, error))
+    return FALSE;
 
   return ds_bench_spec_validate (spec, error);
 }
@@ -328,6 +329,7 @@ options_clear (Options *o)
   g_free (o->span);
   g_free (o->size);
   g_free (o->create);
+  g_free (o->seed);
 }
 
 
@@ -335,7 +337,8 @@ options_clear (Options *o)
 
 static const char run_description[] =
   "Sizes: 512, 4K, 64K, 1M, 1G (powers of 1024). Times: 500ms, 5s, 1m.\n"
-  "Rates are MB/s = 10^6 bytes per second unless --units MiB.\n"
+  "Rates are MB/s = 10^6 bytes per second unless --units MiB; HD Tune's\n"
+  "\"MB\" is 2^20 bytes: use --units MiB to compare with an HD Tune report.\n"
   "\n"
   "Read tests open TARGET (a block device or a regular file) read-only and\n"
   "never write to it.  A write test overwrites TARGET with random data:\n"
@@ -355,7 +358,8 @@ static const char run_description[] =
 
 static const char file_description[] =
   "Sizes: 512, 4K, 64K, 1M, 1G (powers of 1024). Times: 500ms, 5s, 1m.\n"
-  "Rates are MB/s = 10^6 bytes per second unless --units MiB.\n"
+  "Rates are MB/s = 10^6 bytes per second unless --units MiB; HD Tune's\n"
+  "\"MB\" is 2^20 bytes: use --units MiB to compare with an HD Tune report.\n"
   "\n"
   "The file benchmark writes only to a test file of its own in DIR, which\n"
   "has no name (O_TMPFILE, or one removed at once) and so is gone when the\n"

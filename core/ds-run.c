@@ -659,7 +659,10 @@ ds_run (const DsBenchSpec *spec,
   };
   int rc;
 
-  ds_rng_seed (&run.rng, spec->seed != 0 ? spec->seed : ds_clock_ns () ^ (uint64_t) getpid ());
+  /* The result keeps the seed used, drawn or given: --seed with it
+   * repeats the run's offsets and data. */
+  result->spec.seed = spec->seed != 0 ? spec->seed : (ds_clock_ns () ^ (uint64_t) getpid ()) | 1;
+  ds_rng_seed (&run.rng, result->spec.seed);
 
   /* Every kind in the table has a run(): only a kind out of range ends
    * here. */

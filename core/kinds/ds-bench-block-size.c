@@ -26,9 +26,9 @@ char *
 ds_block_size_format (uint64_t block_bytes)
 {
   /* HD Tune writes 0.5 KB in this table, where ds_format_block says
-   * "512 bytes" (Random Access's name for it). */
+   * "512 bytes" (Random Access's name for it); KiB as ds_format_block. */
   if (block_bytes < 1024 * 1024)
-    return g_strdup_printf ("%g KB", (double) block_bytes / 1024.0);
+    return g_strdup_printf ("%g KiB", (double) block_bytes / 1024.0);
 
   return ds_format_block (block_bytes);
 }

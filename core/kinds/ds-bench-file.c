@@ -36,6 +36,7 @@
 #include "ds-error.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
+#include "ds-text.h"
 #include "ds-run.h"
 
 #define MIB (UINT64_C (1) << 20)
@@ -514,8 +515,9 @@ file_report (const DsResult *result,
 {
   const DsFileData *data = result->data;
   g_autofree char *size = ds_format_size (data->file_bytes);
+  g_autofree char *folder = ds_text_sanitize (data->directory ? data->directory : "?");
 
-  g_string_append_printf (out, "Folder: %s\n\n", data->directory ? data->directory : "?");
+  g_string_append_printf (out, "Folder: %s\n\n", folder);
   if (data->buffered)
     g_string_append (out, "Warning: buffered run (no direct I/O): these figures "
                           "include the page cache\n\n");

@@ -39,6 +39,7 @@ dir_init (DsTransferDir *dir)
 {
   dir->points = g_array_new (FALSE, TRUE, sizeof (DsTransferPoint));
   dir->access = g_array_new (FALSE, TRUE, sizeof (DsAccessPoint));
+  dir->min_bytes_per_s = dir->max_bytes_per_s = dir->avg_bytes_per_s = -1;
   dir->access_time_s = -1;
   dir->burst_bytes_per_s = -1;
   dir->cpu_percent = -1;
@@ -389,6 +390,18 @@ transfer_run (DsRun   *run,
 
 /* ---- JSON --------------------------------------------------------------- */
 
+static void
+add_optional (JsonBuilder *b,
+              const char  *member,
+              double       value)
+{
+  json_builder_set_member_name (b, member);
+  if (value >= 0)
+    json_builder_add_double_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
 static JsonNode *
 dir_to_json (const DsTransferDir *dir)
 {
@@ -426,12 +439,10 @@ dir_to_json (const DsTransferDir *dir)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
-  json_builder_set_member_name (b, "min_bytes_per_s");
-  json_builder_add_double_value (b, dir->min_bytes_per_s);
-  json_builder_set_member_name (b, "max_bytes_per_s");
-  json_builder_add_double_value (b, dir->max_bytes_per_s);
-  json_builder_set_member_name (b, "avg_bytes_per_s");
-  json_builder_add_double_value (b, dir->avg_bytes_per_s);
+  /* null until a point finished (a run stopped before its first). */
+  add_optional (b, "min_bytes_per_s", dir->min_bytes_per_s);
+  add_optional (b, "max_bytes_per_s", dir->max_bytes_per_s);
+  add_optional (b, "avg_bytes_per_s", dir->avg_bytes_per_s);
   json_builder_end_object (b);
 
   /* Measured figures; null where the run stopped before them. */
@@ -574,9 +585,9 @@ dir_from_json (JsonObject     *o,
       g_array_append_val (dir->points, p);
     }
 
-  if (!ds_json_get_double (transfer, twhere, "min_bytes_per_s", 0, 1e15, &dir->min_bytes_per_s, error) ||
-      !ds_json_get_double (transfer, twhere, "max_bytes_per_s", 0, 1e15, &dir->max_bytes_per_s, error) ||
-      !ds_json_get_double (transfer, twhere, "avg_bytes_per_s", 0, 1e15, &dir->avg_bytes_per_s, error) ||
+  if (!get_optional (transfer, twhere, "min_bytes_per_s", 1e15, &dir->min_bytes_per_s, error) ||
+      !get_optional (transfer, twhere, "max_bytes_per_s", 1e15, &dir->max_bytes_per_s, error) ||
+      !get_optional (transfer, twhere, "avg_bytes_per_s", 1e15, &dir->avg_bytes_per_s, error) ||
       !get_optional (o, where, "access_time_s", 3600, &dir->access_time_s, error) ||
       !get_optional (o, where, "burst_bytes_per_s", 1e15, &dir->burst_bytes_per_s, error) ||
       !get_optional (o, where, "cpu_percent", 100000, &dir->cpu_percent, error))

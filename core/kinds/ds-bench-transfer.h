@@ -24,8 +24,8 @@ typedef struct {
   gboolean present;          /* this direction was run */
   GArray  *points;           /* DsTransferPoint, in order of offset */
   GArray  *access;           /* DsAccessPoint: every access-time read */
-  double   min_bytes_per_s;  /* over the points that did not fail */
-  double   max_bytes_per_s;
+  double   min_bytes_per_s;  /* over the points that did not fail; */
+  double   max_bytes_per_s;  /* all three < 0 until a point finished */
   double   avg_bytes_per_s;  /* total bytes / total time of all points */
   double   access_time_s;    /* mean; < 0 if not measured */
   double   burst_bytes_per_s;/* < 0 if not measured */

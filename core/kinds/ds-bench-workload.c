@@ -245,7 +245,7 @@ dir_to_json (const DsWorkloadDir *dir)
   json_object_set_object_member (lat, "percentiles", pct);
   json_object_set_object_member (o, "latency_s", lat);
 
-  return json_node_init_object (json_node_alloc (), o);
+  return ds_json_node_take_object (o);
 }
 
 static JsonNode *
@@ -268,7 +268,7 @@ workload_to_json (const DsResult *result)
   json_object_set_double_member (cpu, "system_s", data->cpu_system_s);
   json_object_set_object_member (o, "cpu", cpu);
 
-  return json_node_init_object (json_node_alloc (), o);
+  return ds_json_node_take_object (o);
 }
 
 static gboolean

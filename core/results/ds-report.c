@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ds-report.h"
+#include "ds-text.h"
 
 static void
 pad_to (GString *out,
@@ -21,22 +22,25 @@ pad_to (GString *out,
 
 void
 ds_report_header (GString        *out,
-                  const DsResult *result)
+                  const DsResult *result,
+                  DsUnits         units)
 {
   const DsBenchOps *ops = ds_bench_get (result->kind);
-  const char *name = result->target.model != NULL ? result->target.model : result->target.path;
+  /* The model and the path come from a device or a file: printed safe. */
+  g_autofree char *model = result->target.model ? ds_text_sanitize (result->target.model) : NULL;
+  g_autofree char *path = result->target.path ? ds_text_sanitize (result->target.path) : NULL;
+  g_autofree char *version = ds_text_sanitize (result->tool_version ? result->tool_version : PACKAGE_VERSION);
+  const char *name = model != NULL ? model : path;
   gsize start = out->len;
 
-  g_string_append_printf (out, "Diskscope %s: %s",
-                          result->tool_version ? result->tool_version : PACKAGE_VERSION,
-                          name ? name : "?");
+  g_string_append_printf (out, "Diskscope %s: %s", version, name ? name : "?");
   pad_to (out, start, 46);
   g_string_append_printf (out, "  %s\n\n", ops ? ops->title : "?");
 
-  if (result->target.path != NULL)
+  if (path != NULL)
     {
       g_autofree char *size = ds_format_size (result->target.size_bytes);
-      g_string_append_printf (out, "Device: %s (%s)\n", result->target.path, size);
+      g_string_append_printf (out, "Device: %s (%s)\n", path, size);
     }
 
   if (result->kind != DS_BENCH_FILE && result->kind != DS_BENCH_WORKLOAD &&
@@ -53,6 +57,10 @@ ds_report_header (GString        *out,
           g_string_append_printf (out, "Test capacity: %s\n", cap);
         }
     }
+
+  /* What "MB" means here, and how to match HD Tune (whose "MB" is 2^20
+   * bytes: 1952 IOPS x 64 KiB is printed as 121.995 MB/s there). */
+  g_string_append_printf (out, "%s\n", ds_units_description (units));
   g_string_append_c (out, '\n');
 }
 
@@ -61,11 +69,12 @@ ds_report_figure (GString    *out,
                   const char *label,
                   const char *value)
 {
+  g_autofree char *safe = ds_text_sanitize (value);
   gsize start = out->len;
 
   g_string_append (out, label);
   pad_to (out, start, 22);
-  g_string_append_printf (out, ": %s\n", value);
+  g_string_append_printf (out, ": %s\n", safe);
 }
 
 void
@@ -79,7 +88,7 @@ ds_report_row (GString           *out,
 
   for (guint i = 0; i < n_cells; i++)
     {
-      const char *cell = cells[i] ? cells[i] : "";
+      g_autofree char *cell = ds_text_sanitize (cells[i]);
 
       if (i == 0)
         {
@@ -100,6 +109,25 @@ ds_report_row (GString           *out,
   g_string_append_c (out, '\n');
 }
 
+/* Each line of what a kind wrote since @start, made safe to print (a kind
+ * may print a string from the file: a folder, an engine name). */
+static void
+sanitize_lines (GString *out,
+                gsize    start)
+{
+  g_auto (GStrv) lines = g_strsplit (out->str + start, "\n", -1);
+
+  g_string_truncate (out, start);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autofree char *safe = ds_text_sanitize (lines[i]);
+
+      if (i > 0)
+        g_string_append_c (out, '\n');
+      g_string_append (out, safe);
+    }
+}
+
 static void
 append_one (GString        *out,
             const DsResult *result,
@@ -107,18 +135,29 @@ append_one (GString        *out,
 {
   const DsBenchOps *ops = ds_bench_get (result->kind);
 
-  ds_report_header (out, result);
+  ds_report_header (out, result, units);
 
   if (ops != NULL && ops->report != NULL && result->data != NULL)
-    ops->report (result, units, out);
+    {
+      gsize start = out->len;
+
+      ops->report (result, units, out);
+      sanitize_lines (out, start);
+    }
 
   for (guint i = 0; result->notes != NULL && i < result->notes->len; i++)
-    g_string_append_printf (out, "Note: %s\n", (const char *) result->notes->pdata[i]);
+    {
+      g_autofree char *note = ds_text_sanitize (result->notes->pdata[i]);
+      g_string_append_printf (out, "Note: %s\n", note);
+    }
 
   if (result->cancelled)
     g_string_append (out, "\nStopped by the user: the figures above are partial\n");
   else if (result->error != NULL)
-    g_string_append_printf (out, "\nError: %s\n", result->error->message);
+    {
+      g_autofree char *message = ds_text_sanitize (result->error->message);
+      g_string_append_printf (out, "\nError: %s\n", message);
+    }
   else if (!result->complete)
     g_string_append (out, "\nIncomplete run\n");
 }
@@ -134,49 +173,27 @@ ds_report_text (const DsResult *result,
   return g_string_free (out, FALSE);
 }
 
-/* HD Tune's session order (shared/seeds/hdtune-*.txt): the read tests
- * (Benchmark, Extra, Random Access, Block Size), then the same as write
- * tests, then the File Benchmark; workloads last. */
-static int
-session_rank (const DsResult *r)
-{
-  int group;
-
-  if (r->kind == DS_BENCH_FILE || r->kind == DS_BENCH_WORKLOAD)
-    group = 2;
-  else
-    group = r->spec.write ? 1 : 0;
-
-  return group * DS_BENCH_N_KINDS + (int) r->kind;
-}
-
-static int
-compare_kind (gconstpointer a,
-              gconstpointer b)
-{
-  return session_rank (*(DsResult *const *) a) - session_rank (*(DsResult *const *) b);
-}
-
 char *
 ds_report_session_text (DsResult *const *results,
                         guint            n_results,
                         DsUnits          units)
 {
   GString *out = g_string_new (NULL);
-  g_autoptr (GPtrArray) sorted = g_ptr_array_sized_new (n_results);
 
+  /* In the order given: the user's (`report a.json b.json` prints a, then
+   * b), not resorted into HD Tune's tab order. */
   for (guint i = 0; i < n_results; i++)
-    g_ptr_array_add (sorted, results[i]);
-  /* g_ptr_array_sort is a stable merge sort: runs of one kind keep their
-   * order. */
-  g_ptr_array_sort (sorted, compare_kind);
-
-  for (guint i = 0; i < sorted->len; i++)
     {
       if (i > 0)
-        g_string_append (out, "\n\n");
-      append_one (out, sorted->pdata[i], units);
+        g_string_append (out, ds_report_separator ());
+      append_one (out, results[i], units);
     }
 
   return g_string_free (out, FALSE);
+}
+
+const char *
+ds_report_separator (void)
+{
+  return "\n\n";
 }

@@ -14,17 +14,24 @@ G_BEGIN_DECLS
 /* One report for one run. */
 char *ds_report_text         (const DsResult        *result,
                               DsUnits                units);
-/* A session: several runs of one device in HD Tune's order (read tests by
- * kind, then write tests by kind, then the file benchmark and workloads;
- * stable), separated by blank lines. */
+/* Several runs, in the order given, separated by ds_report_separator(). */
 char *ds_report_session_text (DsResult *const       *results,
                               guint                  n_results,
                               DsUnits                units);
+/* What goes between two reports: a blank line. */
+const char *ds_report_separator (void);
+
+/* Everything these print that came from a device or a file (model, path,
+ * notes, error messages, the kinds' figures and cells) goes through
+ * ds_text_sanitize(): a result file cannot retitle or clear the terminal
+ * the report is printed on, nor add lines to the report. */
 
 /* The shared formatter the kinds' report() use. */
-/* "HD Tune Pro: MODEL    Benchmark"-style header, "Test capacity: full". */
+/* "HD Tune Pro: MODEL    Benchmark"-style header, "Test capacity: full",
+ * and what the rates' unit means (ds_units_description()). */
 void ds_report_header   (GString        *out,
-                         const DsResult *result);
+                         const DsResult *result,
+                         DsUnits         units);
 /* "Label  :  value" lines of the Benchmark tab, label padded to 22. */
 void ds_report_figure   (GString        *out,
                          const char     *label,

@@ -150,6 +150,43 @@ invalid:
   return FALSE;
 }
 
+const char *
+ds_units_description (DsUnits units)
+{
+  if (units == DS_UNITS_MIB)
+    return "Rates: MiB/s, 1 MiB = 2^20 bytes (what HD Tune calls MB)";
+
+  return "Rates: MB/s, 1 MB = 10^6 bytes (HD Tune's MB is 2^20: --units MiB)";
+}
+
+gboolean
+ds_parse_seed (const char  *text,
+               uint64_t    *ret_seed,
+               GError     **error)
+{
+  guint64 u;
+  gint64 s;
+
+  if (text != NULL && text[0] != '-' &&
+      g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT64, &u, NULL))
+    {
+      *ret_seed = u;
+      return TRUE;
+    }
+  if (text != NULL && text[0] == '-' &&
+      g_ascii_string_to_signed (text, 10, G_MININT64, -1, &s, NULL))
+    {
+      *ret_seed = (uint64_t) s;
+      return TRUE;
+    }
+
+  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+               "--seed “%s” is not a number from 0 to %" G_GUINT64_FORMAT
+               " (or a negative one from %" G_GINT64_FORMAT ")",
+               text ? text : "", G_MAXUINT64, G_MININT64);
+  return FALSE;
+}
+
 char *
 ds_format_rate (double  bytes_per_s,
                 DsUnits units)
@@ -158,8 +195,9 @@ ds_format_rate (double  bytes_per_s,
   const char *name = units == DS_UNITS_MIB ? "MiB/s" : "MB/s";
   double v = bytes_per_s / unit;
 
+  /* Not measured: no number at all, not a 0 that reads as a dead disk. */
   if (!isfinite (v) || v < 0)
-    v = 0;
+    return g_strdup ("–");
   if (v >= 10.0)
     return g_strdup_printf ("%.1f %s", v, name);
 
@@ -187,9 +225,9 @@ ds_format_block (uint64_t bytes)
   if (bytes < 1024)
     return g_strdup_printf ("%" G_GUINT64_FORMAT " bytes", bytes);
   if (bytes < 1024 * 1024)
-    return g_strdup_printf ("%g KB", (double) bytes / 1024.0);
+    return g_strdup_printf ("%g KiB", (double) bytes / 1024.0);
 
-  return g_strdup_printf ("%g MB", (double) bytes / 1048576.0);
+  return g_strdup_printf ("%g MiB", (double) bytes / 1048576.0);
 }
 
 char *

@@ -9,9 +9,13 @@
 
 G_BEGIN_DECLS
 
+/* The unit of rates.  MB/s (10^6 bytes a second) is what CrystalDiskMark,
+ * fio ("MB/s") and disk makers print.  HD Tune's "MB/s" is 2^20 bytes a
+ * second: in its reports 1952 IOPS of 64 KiB (127.9 x 10^6 B/s) is printed
+ * as "121.995 MB/s".  To compare with HD Tune, use MiB/s. */
 typedef enum {
-  DS_UNITS_MB,   /* 10^6 bytes, HD Tune's and CrystalDiskMark's MB/s */
-  DS_UNITS_MIB,  /* 2^20 bytes */
+  DS_UNITS_MB,   /* 10^6 bytes (the default) */
+  DS_UNITS_MIB,  /* 2^20 bytes: HD Tune's "MB" */
 } DsUnits;
 
 /* "MB", "MB/s", "MiB", "MiB/s" (any case); NULL is the default, MB.
@@ -30,15 +34,32 @@ gboolean ds_parse_duration (const char  *text,
                             uint64_t    *ret_ns,
                             GError     **error);
 
-/* "153.9 MB/s" / "146.8 MiB/s" (one decimal from 10 up, three below). */
+/* One line saying what the rates mean, for a report's header:
+ * "Rates: MB/s, 1 MB = 10^6 bytes (HD Tune's MB is 2^20: --units MiB)". */
+const char *ds_units_description (DsUnits units);
+
+/* A seed for --seed: 0 to 18446744073709551615 (all 64 bits), or a
+ * negative number down to -9223372036854775808, taken as its two's
+ * complement (so -1 is 18446744073709551615, as it always was).
+ * DS_ERROR_INVALID on anything else. */
+gboolean ds_parse_seed     (const char  *text,
+                            uint64_t    *ret_seed,
+                            GError     **error);
+
+/* "153.9 MB/s" / "146.8 MiB/s" (one decimal from 10 up, three below);
+ * "–" for a figure that was not measured (negative, NaN). */
 char    *ds_format_rate    (double       bytes_per_s,
                             DsUnits      units);
 /* "5.94 ms" style: ms with 3 decimals below 10 ms, 2 below 100, 1 above;
  * "12.3 µs"-free on purpose: HD Tune reports ms. */
 char    *ds_format_ms      (double       seconds);
-/* "4 KB", "64 KB", "1 MB", "0.5 KB", "512 bytes" (HD Tune's transfer names). */
+/* Transfer and block sizes, which are powers of two: "512 bytes",
+ * "4 KiB", "64 KiB", "1 MiB", "8 MiB".  (HD Tune writes "4 KB" and "8 MB"
+ * for these; in a report that also prints MB/s = 10^6 bytes a second,
+ * "MB" must not mean 2^20 bytes as well.) */
 char    *ds_format_block   (uint64_t     bytes);
-/* "500 GB" / "64.0 MiB": device sizes, decimal (like disk labels). */
+/* "500 GB", "33.6 MB": device sizes, decimal (10^9, 10^6: like disk
+ * labels and like the rates). */
 char    *ds_format_size    (uint64_t     bytes);
 
 G_END_DECLS
