@@ -4,6 +4,9 @@
  */
 #include "config.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "ds-error.h"
 #include "ds-test-util.h"
 #include "ds-units.h"
@@ -94,9 +97,31 @@ START_TEST (test_formatting)
   ck_assert_str_eq (t1, "5.940 ms");
   ck_assert_str_eq (t2, "18.39 ms");
   ck_assert_str_eq (b1, "512 bytes");
-  ck_assert_str_eq (b2, "4 KB");
-  ck_assert_str_eq (b3, "1 MB");
+  ck_assert_str_eq (b2, "4 KiB");
+  ck_assert_str_eq (b3, "1 MiB");
   ck_assert_str_eq (s1, "500 GB");
+}
+END_TEST
+
+/* A figure that was not measured is a dash, not a rate of 0. */
+START_TEST (test_rate_not_measured)
+{
+  g_autofree char *a = ds_format_rate (-1, DS_UNITS_MB);
+  g_autofree char *b = ds_format_rate (NAN, DS_UNITS_MIB);
+  g_autofree char *c = ds_format_rate (0, DS_UNITS_MB);
+
+  ck_assert_str_eq (a, "–");
+  ck_assert_str_eq (b, "–");
+  ck_assert_str_eq (c, "0.000 MB/s");
+}
+END_TEST
+
+/* The units said truthfully: MB is 10^6 bytes, and HD Tune's is 2^20. */
+START_TEST (test_units_description)
+{
+  ck_assert_str_eq (ds_units_description (DS_UNITS_MB),
+                    "Rates: MB/s, 1 MB = 10^6 bytes (HD Tune's MB is 2^20: --units MiB)");
+  ck_assert_ptr_nonnull (strstr (ds_units_description (DS_UNITS_MIB), "2^20"));
 }
 END_TEST
 
@@ -108,6 +133,8 @@ main (void)
 
   tcase_add_test (tc, test_sizes);
   tcase_add_test (tc, test_bad_sizes);
+  tcase_add_test (tc, test_rate_not_measured);
+  tcase_add_test (tc, test_units_description);
   tcase_add_test (tc, test_durations);
   tcase_add_test (tc, test_formatting);
   suite_add_tcase (s, tc);
