@@ -333,11 +333,16 @@ START_TEST (test_round_trip_edges)
   td->read.min_bytes_per_s = 5e-324;
   td->read.access_time_s = 1e-14;
   td->read.cpu_percent = 0.0;
+  /* Whole nanoseconds written as seconds: 15 ns is 1.5e-08 s, which
+   * times 1e9 is 14.999...; truncated, it lost a nanosecond a save. */
+  for (guint i = 0; i < td->read.access->len; i++)
+    g_array_index (td->read.access, DsAccessPoint, i).access_ns = 15 + i * 7919;
   g_array_index (td->read.access, DsAccessPoint, 0).access_ns = 1;
   g_array_index (td->read.access, DsAccessPoint, 1).access_ns = UINT64_C (3600000000000);
   t->target.size_bytes = G_MAXINT64;
   t->spec.capacity_bytes = G_MAXINT64;
-  t->spec.duration_ns = 1;
+  t->spec.duration_ns = 15;
+  t->spec.ramp_ns = 29;
   t->spec.seed = G_MAXUINT64;
 
   for (guint k = 0; k < DS_WORKLOAD_N_PERCENTILES; k++)
@@ -375,6 +380,11 @@ START_TEST (test_round_trip_edges)
         ck_assert_msg (memcmp (&x, &rates[i], sizeof x) == 0, "%.17g came back as %.17g", rates[i], x);
       }
     ck_assert_uint_eq (back->spec.seed, G_MAXUINT64);
+    ck_assert_uint_eq (back->spec.duration_ns, 15);
+    ck_assert_uint_eq (back->spec.ramp_ns, 29);
+    for (guint i = 0; i < td->read.access->len; i++)
+      ck_assert_uint_eq (g_array_index (bd->read.access, DsAccessPoint, i).access_ns,
+                         g_array_index (td->read.access, DsAccessPoint, i).access_ns);
     ck_assert_uint_eq (back->target.size_bytes, G_MAXINT64);
   }
 }
