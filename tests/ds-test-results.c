@@ -289,6 +289,47 @@ ds_test_workload_result (void)
   return r;
 }
 
+/* A result no earlier one was: its kind, figures, strings and sizes drawn
+ * from @i. */
+DsResult *
+ds_test_distinct_result (guint i)
+{
+  DsResult *r;
+
+  switch (i % 6)
+    {
+    case 0: r = ds_test_transfer_result (); break;
+    case 1: r = ds_test_workload_result (); break;
+    case 2: r = ds_test_extra_result (i & 8); break;
+    case 3: r = ds_test_random_access_result (i & 8); break;
+    case 4: r = ds_test_block_size_result (i & 8); break;
+    default: r = ds_test_file_result (i & 8); break;
+    }
+
+  g_free (r->target.model);
+  r->target.model = g_strdup_printf ("Disk %u \xce\xbb-%x", i, i * 2654435761u);
+  g_free (r->target.path);
+  r->target.path = g_strdup_printf ("/dev/disk/by-id/test-%u", i);
+  {
+    g_autofree char *dots = g_strnfill (i % 200, '.');
+    ds_result_add_note (r, "note %u: %s", i, dots);
+  }
+  r->spec.seed = (uint64_t) i * UINT64_C (0x9E3779B97F4A7C15);
+  r->target.size_bytes += i;
+  if (r->kind == DS_BENCH_TRANSFER)
+    {
+      DsTransferData *d = r->data;
+
+      for (guint k = 0; k < i % 500; k++)
+        {
+          DsAccessPoint a = { .offset_bytes = (uint64_t) k * i, .access_ns = 1000 + k + i };
+          g_array_append_val (d->read.access, a);
+        }
+    }
+
+  return r;
+}
+
 DsResult *
 ds_test_round_trip (const DsResult *r)
 {

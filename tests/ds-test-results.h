@@ -25,6 +25,10 @@ DsResult *ds_test_random_access_result (gboolean write);
 DsResult *ds_test_block_size_result    (gboolean write);
 DsResult *ds_test_file_result     (gboolean buffered);
 
+/* The @i-th of a series of results that are all different: kind, figures,
+ * strings and sizes drawn from @i (for memory over many loads). */
+DsResult *ds_test_distinct_result (guint i);
+
 /* save -> load (failing the test with the text if it does not load). */
 DsResult *ds_test_round_trip      (const DsResult *result);
 
