@@ -83,31 +83,11 @@ END_TEST
 
 START_TEST (test_workload_round_trip)
 {
-  DsBenchSpec spec;
-  g_autoptr (DsResult) r = NULL;
+  g_autoptr (DsResult) r = ds_test_workload_result ();
   g_autoptr (DsResult) back = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *data = NULL;
   DsWorkloadData *d;
-
-  ds_bench_spec_init (&spec, DS_BENCH_WORKLOAD);
-  spec.target_path = g_strdup ("/tmp/x.img");
-  spec.pattern = DS_PATTERN_RANDRW;
-  spec.queue_depth = 32;
-  r = ds_result_new (&spec);
-  ds_bench_spec_clear (&spec);
-  r->target.path = g_strdup ("/tmp/x.img");
-  r->target.size_bytes = 1 << 20;
-  r->target.logical_block_size = 512;
-  r->target.physical_block_size = 512;
-  r->complete = TRUE;
-  d = r->data;
-  d->runtime_s = 2.5;
-  d->engine = g_strdup ("io_uring");
-  d->read = (DsWorkloadDir) { .present = TRUE, .io_bytes = 4096 * 10, .ios = 10, .bytes_per_s = 16384,
-                              .iops = 4, .lat_min_s = 1e-4, .lat_mean_s = 2e-4, .lat_max_s = 3e-4 };
-  for (unsigned k = 0; k < DS_WORKLOAD_N_PERCENTILES; k++)
-    d->read.lat_percentile_s[k] = 1e-4 + k * 1e-6;
 
   data = ds_result_to_data (r, NULL);
   ck_assert_ptr_nonnull (strstr (data, "\"p99_9\""));

@@ -83,26 +83,11 @@ frame_path (const Scan *scan)
   return g_string_free (path, FALSE);
 }
 
-static gboolean
-refuse (GError    **error,
-        const char *format,
-        ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-refuse (GError    **error,
-        const char *format,
-        ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "not a Diskscope result: %s", message);
-  return FALSE;
-}
+/* Sets @error to DS_ERROR_CORRUPT "not a Diskscope result: ..." and is
+ * FALSE. */
+#define refuse(error, ...) \
+  (g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, __VA_ARGS__), \
+   g_prefix_error (error, "not a Diskscope result: "), FALSE)
 
 /* A value starts (a member's value, a list entry, or the document). */
 static gboolean

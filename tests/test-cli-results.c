@@ -1,5 +1,6 @@
-/* test-cli-report.c: `diskscope-cli report` on good, bad and hostile files
- * (no root, no device)
+/* test-cli-results.c: the CLI and result files: `diskscope-cli report` on
+ * good, bad and hostile files, and the seed a run saves (no root, no
+ * device: runs go to a regular file)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ds-bench-random-access.h"
 #include "ds-result-json.h"
 #include "ds-test-results.h"
 #include "ds-test-util.h"
@@ -206,13 +208,98 @@ START_TEST (test_stdout_full)
 }
 END_TEST
 
+/* Runs random-access on @image with --json (and --seed @seed if given);
+ * returns the loaded result. */
+static DsResult *
+run_random_access (const char *image,
+                   const char *seed)
+{
+  const char *argv[] = {
+    ds_test_cli_path (), "random-access", image, "--duration", "100ms", "--json",
+    "--no-progress", seed ? "--seed" : NULL, seed, NULL,
+  };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (GError) error = NULL;
+  DsResult *r;
+  int rc = ds_test_run (argv, &out, &err);
+
+  ck_assert_msg (rc == 0, "random-access %s: exit %d: %s", seed ? seed : "", rc, err);
+  r = ds_result_load_data (out, -1, &error);
+  ck_assert_msg (r != NULL, "%s", error ? error->message : "");
+  return r;
+}
+
+/* The seed a run used is saved exactly (--seed -1 was saved as
+ * 9223372036854775807, -9223372036854775808 as 0), a drawn seed too, and
+ * --seed with it repeats the run's offsets (issue 8, item 11). */
+START_TEST (test_seed_saved_and_repeatable)
+{
+  g_autofree char *image = ds_test_make_file ("seed.img", 16 << 20, 7);
+  static const struct { const char *given; uint64_t saved; } cases[] = {
+    { "-1", G_MAXUINT64 },
+    { "-9223372036854775808", UINT64_C (1) << 63 },
+    { "18446744073709551615", G_MAXUINT64 },
+    { "12345", 12345 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (DsResult) r = run_random_access (image, cases[i].given);
+      ck_assert_msg (r->spec.seed == cases[i].saved, "--seed %s saved as %" G_GUINT64_FORMAT,
+                     cases[i].given, r->spec.seed);
+    }
+
+  {
+    g_autoptr (DsResult) first = run_random_access (image, NULL);
+    g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, first->spec.seed);
+    g_autoptr (DsResult) again = NULL;
+    DsRandomAccessData *a = first->data;
+    DsRandomAccessData *b;
+    guint compared = 0;
+
+    ck_assert_uint_ne (first->spec.seed, 0);
+    again = run_random_access (image, seed);
+    ck_assert_uint_eq (again->spec.seed, first->spec.seed);
+    b = again->data;
+    /* Each row's offsets, as far as both runs got in the row's time. */
+    for (guint row = 0; row < DS_RANDOM_ACCESS_N_ROWS; row++)
+      {
+        GArray *pa = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+        GArray *pb = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+
+        for (guint k = 0; k < a->read.points->len; k++)
+          if (g_array_index (a->read.points, DsRandomAccessPoint, k).row == row)
+            g_array_append_val (pa, g_array_index (a->read.points, DsRandomAccessPoint, k).offset_bytes);
+        for (guint k = 0; k < b->read.points->len; k++)
+          if (g_array_index (b->read.points, DsRandomAccessPoint, k).row == row)
+            g_array_append_val (pb, g_array_index (b->read.points, DsRandomAccessPoint, k).offset_bytes);
+        for (guint k = 0; k < MIN (pa->len, pb->len); k++, compared++)
+          ck_assert_msg (g_array_index (pa, uint64_t, k) == g_array_index (pb, uint64_t, k),
+                         "row %u, I/O %u: a different offset with the same seed", row, k);
+        g_array_unref (pa);
+        g_array_unref (pb);
+      }
+    ck_assert_uint_gt (compared, 20);
+  }
+
+  {
+    const char *argv[] = { ds_test_cli_path (), "random-access", image, "--seed", "18446744073709551616", NULL };
+    g_autofree char *err = NULL;
+
+    ck_assert_int_eq (ds_test_run (argv, NULL, &err), 2);
+    ck_assert_msg (strstr (err, "--seed") != NULL, "%s", err);
+  }
+}
+END_TEST
+
 int
 main (void)
 {
-  Suite *s = suite_create ("cli-report");
+  Suite *s = suite_create ("cli-results");
   TCase *tc = tcase_create ("report");
 
-  ds_test_init ("cli-report");
+  ds_test_init ("cli-results");
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_good_bad_good);
   tcase_add_test (tc, test_user_order);
@@ -220,6 +307,7 @@ main (void)
   tcase_add_test (tc, test_non_utf8_path);
   tcase_add_test (tc, test_units);
   tcase_add_test (tc, test_stdout_full);
+  tcase_add_test (tc, test_seed_saved_and_repeatable);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);
