@@ -19,9 +19,10 @@
  *   \x03 S1 S2 BYTES    a sparse file of DS_JSON_MAX_FILE_BYTES + S1*256+S2
  *                       bytes starting with BYTES: refused before reading
  *   \x04 N1 N2 N3 HEAD \x01 ITEM \x01 TAIL
- *                       HEAD, then ITEM N times (N1..N3, up to 2^24) joined
- *                       by ',', then TAIL: huge lists (points, access dots)
- *                       that must be refused by their cap, fast and small
+ *                       HEAD, then ITEM N times (N1..N3, at most 200 000
+ *                       and 16 MiB in all) joined by ',', then TAIL: huge
+ *                       lists (points, access dots) that must be refused by
+ *                       their cap, fast and small
  */
 #include "config.h"
 
@@ -46,6 +47,9 @@
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
+
+/* The most a \x04 recipe builds. */
+#define EXPAND_MAX_BYTES (16 * 1024 * 1024)
 
 static char *scratch;
 
@@ -216,10 +220,13 @@ expand_lists (const uint8_t *data,
     return;
   tail++;
 
-  /* Stay within what the file may hold: past it is the size check. */
-  text = g_string_sized_new (MIN ((gsize) DS_JSON_MAX_FILE_BYTES, (gsize) (end - data) * 16));
+  /* Enough to pass every list cap (100 000 entries) with small entries,
+   * and no more: past DS_JSON_MAX_FILE_BYTES is the size check (the \x03
+   * recipe), and a 64 MB text per input would be all the fuzzer does. */
+  n = MIN (n, (gsize) 2 * DS_JSON_MAX_POINTS);
+  text = g_string_sized_new (4096);
   g_string_append_len (text, (const char *) head, item - 1 - head);
-  for (gsize i = 0; i < n && text->len < DS_JSON_MAX_FILE_BYTES; i++)
+  for (gsize i = 0; i < n && text->len < EXPAND_MAX_BYTES; i++)
     {
       if (i > 0)
         g_string_append_c (text, ',');
