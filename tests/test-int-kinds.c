@@ -353,7 +353,7 @@ START_TEST (test_cli_json_and_report)
   } cases[] = {
     { "extra", "Burst rate" },
     { "random-access", "Random " },
-    { "block-size", "8 MB" },
+    { "block-size", "8 MiB" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
