@@ -185,6 +185,7 @@ START_TEST (test_units)
   ck_assert_ptr_nonnull (strstr (out, " MiB/s"));
   ck_assert_ptr_null (strstr (out, " MB/s"));
   g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
   ck_assert_int_eq (report (&out, &err, path, NULL), 0);
   ck_assert_ptr_nonnull (strstr (out, "Rates: MB/s, 1 MB = 10^6 bytes"));
 
