@@ -665,6 +665,51 @@ START_TEST (test_loaded_not_stamped)
 }
 END_TEST
 
+/* Every kind, as a run leaves it when it stops before measuring anything
+ * (refused, failed to open, stopped at once), saves a file that loads and
+ * saves again as the same text.  (An error scan refused before it started
+ * saved a block size of 0, which its loader called absurd.) */
+START_TEST (test_every_kind_stopped_early)
+{
+  for (int kind = 0; kind < DS_BENCH_N_KINDS; kind++)
+    for (int how = 0; how < 3; how++)
+      {
+        const DsBenchOps *ops = ds_bench_get ((DsBenchKind) kind);
+        DsBenchSpec spec;
+        g_autoptr (DsResult) r = NULL;
+        g_autoptr (DsResult) back = NULL;
+        g_autoptr (GError) error = NULL;
+        g_autoptr (GError) why = NULL;
+        g_autofree char *first = NULL;
+        g_autofree char *second = NULL;
+
+        ds_bench_spec_init (&spec, (DsBenchKind) kind);
+        spec.target_path = g_strdup ("/dev/nope");
+        r = ds_result_new (&spec);
+        ds_bench_spec_clear (&spec);
+        r->target.path = g_strdup ("/dev/nope");
+        if (how == 1)
+          {
+            why = g_error_new_literal (DS_ERROR, DS_ERROR_NOT_FOUND, "/dev/nope: No such file or directory");
+            ds_result_set_error (r, why, ENOENT, -1);
+          }
+        else if (how == 2)
+          {
+            why = g_error_new_literal (DS_ERROR, DS_ERROR_CANCELLED, "the run was stopped by the user");
+            r->cancelled = TRUE;
+            ds_result_set_error (r, why, 0, -1);
+          }
+
+        first = ds_result_to_data (r, NULL);
+        back = ds_result_load_data (first, -1, &error);
+        ck_assert_msg (back != NULL, "%s (%d): %s\n%s", ops->name, how,
+                       error ? error->message : "", first);
+        second = ds_result_to_data (back, NULL);
+        ck_assert_msg (strcmp (first, second) == 0, "%s (%d) saved again differs", ops->name, how);
+      }
+}
+END_TEST
+
 /* ---- what the fuzzer found (issue 17) ----------------------------------- */
 
 static char *
@@ -751,6 +796,7 @@ main (void)
   tcase_add_test (tc, test_strict_envelope);
   tcase_add_test (tc, test_loaded_not_stamped);
   tcase_add_test (tc, test_fuzz_roundtrip_crash);
+  tcase_add_test (tc, test_every_kind_stopped_early);
   tcase_set_timeout (tc, 60);
   suite_add_tcase (s, tc);
 

@@ -435,7 +435,7 @@ erase_to_json (const DsResult *result)
 {
   const DsEraseData *data = result->data;
   JsonObject *o = json_object_new ();
-  JsonNode *node = json_node_init_object (json_node_alloc (), o);
+  JsonNode *node = ds_json_node_take_object (o);
 
   json_object_set_string_member (o, "method", ds_erase_method_to_string (data->method));
   json_object_set_boolean_member (o, "verify", data->verify);
@@ -492,10 +492,10 @@ erase_from_json (JsonObject  *o,
       !ds_json_get_uint64 (o, w, "bytes_verified", data->size_bytes, &data->bytes_verified, error) ||
       !ds_json_get_double (o, w, "elapsed_s", 0, 1e9, &d, error))
     goto fail;
-  data->erase_ns = (uint64_t) (d * 1e9);
+  data->erase_ns = ds_json_seconds_to_ns (d);
   if (!ds_json_get_double (o, w, "verify_elapsed_s", 0, 1e9, &d, error))
     goto fail;
-  data->verify_ns = (uint64_t) (d * 1e9);
+  data->verify_ns = ds_json_seconds_to_ns (d);
   ranges = ds_json_get_array (o, w, "write_errors", error);
   if (ranges == NULL ||
       !ds_range_list_from_json (&data->write_errors, ranges, "results.write_errors",

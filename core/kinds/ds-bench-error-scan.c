@@ -303,7 +303,15 @@ scan_run (DsRun   *run,
 static JsonNode *
 scan_to_json (const DsResult *result)
 {
-  return ds_scan_data_to_json (result->data);
+  const DsScanData *data = result->data;
+
+  /* A scan refused before it started has no geometry to describe: no
+   * results, as the loader expects of a run that measured nothing (its
+   * block size of 0 made a file that did not load). */
+  if (data->geometry.block_bytes == 0)
+    return json_node_new (JSON_NODE_NULL);
+
+  return ds_scan_data_to_json (data);
 }
 
 static gpointer

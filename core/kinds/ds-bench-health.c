@@ -241,7 +241,7 @@ health_to_json (const DsResult *result)
   const DsHealthData *data = result->data;
   const DsHealth *h = data->health;
   JsonObject *o = json_object_new ();
-  JsonNode *node = json_node_init_object (json_node_alloc (), o);
+  JsonNode *node = ds_json_node_take_object (o);
   JsonObject *device, *smartctl;
   g_auto (GStrv) bits = NULL;
 

@@ -613,7 +613,7 @@ dir_from_json (JsonObject     *o,
               !ds_json_get_double (json_node_get_object (an), awhere, "access_s",
                                    0, 3600, &s, error))
             return FALSE;
-          a.access_ns = (uint64_t) llround (s * 1e9);
+          a.access_ns = ds_json_seconds_to_ns (s);
           g_array_append_val (dir->access, a);
         }
     }

@@ -117,7 +117,7 @@ ds_scan_data_to_json (const DsScanData *data)
 {
   const DsScanGeometry *g = &data->geometry;
   JsonObject *o = json_object_new ();
-  JsonNode *node = json_node_init_object (json_node_alloc (), o);
+  JsonNode *node = ds_json_node_take_object (o);
   JsonArray *buckets = json_array_new ();
   JsonObject *map = json_object_new ();
   g_autofree char *states = g_malloc (g->n_cells + 1);
@@ -229,10 +229,10 @@ ds_scan_data_from_json (DsScanData  *data,
       !ds_json_get_uint64 (o, w, "bytes_read", span, &data->bytes_read, error) ||
       !ds_json_get_double (o, w, "elapsed_s", 0, 1e9, &d, error))
     return FALSE;
-  data->elapsed_ns = (uint64_t) (d * 1e9);
+  data->elapsed_ns = ds_json_seconds_to_ns (d);
   if (!ds_json_get_double (o, w, "max_latency_s", 0, 1e9, &d, error))
     return FALSE;
-  data->max_latency_ns = (uint64_t) (d * 1e9);
+  data->max_latency_ns = ds_json_seconds_to_ns (d);
 
   buckets = ds_json_get_array (o, w, "buckets", error);
   if (buckets == NULL)

@@ -17,6 +17,7 @@
 
 #include "ds-clock.h"
 #include "ds-error.h"
+#include "ds-json.h"
 #include "ds-monitor.h"
 
 /* /proc/diskstats counts 512-byte sectors whatever the device's sector. */
@@ -513,7 +514,7 @@ JsonNode *
 ds_monitor_sample_to_json (const DsMonitorSample *sample)
 {
   JsonObject *o = json_object_new ();
-  JsonNode *node = json_node_init_object (json_node_alloc (), o);
+  JsonNode *node = ds_json_node_take_object (o);
   JsonArray *devices = json_array_new ();
   JsonArray *procs = json_array_new ();
 

@@ -12,7 +12,6 @@
  */
 #include "config.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "ds-error.h"
@@ -150,15 +149,12 @@ params_from_json (JsonObject   *p,
     return FALSE;
   spec->read_mix_percent = (unsigned) v;
 
-  /* Seconds back to whole ns: rounded, not truncated (15 ns is written
-   * 1.5e-08, which times 1e9 is 14.999...: truncated, every save would
-   * lose a nanosecond). */
   if (!ds_json_get_double (p, where, "duration_s", 0, 1e7, &d, error))
     return FALSE;
-  spec->duration_ns = (uint64_t) llround (d * 1e9);
+  spec->duration_ns = ds_json_seconds_to_ns (d);
   if (!ds_json_get_double (p, where, "ramp_s", 0, 1e7, &d, error))
     return FALSE;
-  spec->ramp_ns = (uint64_t) llround (d * 1e9);
+  spec->ramp_ns = ds_json_seconds_to_ns (d);
 
   if (!ds_json_get_uint64 (p, where, "offset_bytes", G_MAXINT64, &spec->offset_bytes, error) ||
       !ds_json_get_uint64 (p, where, "span_bytes", G_MAXINT64, &spec->span_bytes, error) ||
