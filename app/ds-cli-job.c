@@ -157,7 +157,7 @@ ds_cli_job_args_add (DsCliJobArgs   *args,
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &args->json, "Print the result as JSON on stdout", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args->output, "Also save the JSON result to FILE", "FILE" },
-    { "units", 0, 0, G_OPTION_ARG_STRING, &args->units, "Rates in MB/s (10^6, default) or MiB/s", "MB|MiB" },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &args->units, "Rates in MB/s (10^6 bytes, default) or MiB/s (2^20 bytes: HD Tune's \"MB/s\")", "MB|MiB" },
     { "no-progress", 0, 0, G_OPTION_ARG_NONE, &args->no_progress, "No progress line on stderr", NULL },
     { NULL }
   };

@@ -107,7 +107,7 @@ ds_cli_monitor (int    argc,
     { "count", 'c', 0, G_OPTION_ARG_INT, &count, "Stop after N samples (default: until Ctrl-C)", "N" },
     { "json-lines", 0, 0, G_OPTION_ARG_NONE, &json_lines, "One JSON object per sample and line", NULL },
     { "top", 0, 0, G_OPTION_ARG_INT, &top, "Processes shown per sample (default 10)", "N" },
-    { "units", 0, 0, G_OPTION_ARG_STRING, &units_text, "Rates in MB/s (10^6, default) or MiB/s", "MB|MiB" },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &units_text, "Rates in MB/s (10^6 bytes, default) or MiB/s (2^20 bytes: HD Tune's \"MB/s\")", "MB|MiB" },
     { NULL }
   };
 

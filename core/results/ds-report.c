@@ -59,8 +59,10 @@ ds_report_header (GString        *out,
     }
 
   /* What "MB" means here, and how to match HD Tune (whose "MB" is 2^20
-   * bytes: 1952 IOPS x 64 KiB is printed as 121.995 MB/s there). */
-  g_string_append_printf (out, "%s\n", ds_units_description (units));
+   * bytes: 1952 IOPS x 64 KiB is printed as 121.995 MB/s there).  Health
+   * prints no rates. */
+  if (result->kind != DS_BENCH_HEALTH)
+    g_string_append_printf (out, "%s\n", ds_units_description (units));
   g_string_append_c (out, '\n');
 }
 
