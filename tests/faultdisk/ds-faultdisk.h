@@ -56,7 +56,8 @@ gboolean     ds_faultdisk_detach      (DsFaultDisk *self);
 /* Writes one command line to MOUNT/ctl (see faultdisk.c):
  *   "read-error START LEN", "write-error START LEN", "delay US",
  *   "slow-read START LEN US",
- *   "seek BASE_US US_PER_GIB", "vanish", "clear", "reset-counters".
+ *   "seek BASE_US US_PER_GIB", "seek-sqrt BASE_US FULL_US [MAX_BYTES]",
+ *   "vanish", "clear", "reset-counters".
  * FALSE (with a message on stderr) when the server refused it. */
 gboolean     ds_faultdisk_control     (DsFaultDisk *self,
                                        const char  *format,

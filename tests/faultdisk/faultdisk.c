@@ -13,6 +13,16 @@
  *                           the previous I/O (in GiB)
  *   slow-read START LEN US  reads touching [START, START+LEN) take US
  *                           microseconds longer (a weak area; up to 32)
+ *   seek-sqrt BASE_US FULL_US [MAX_BYTES]
+ *                           a spinning disk whose seek grows with the
+ *                           square root of the distance: each I/O waits
+ *                           BASE_US + FULL_US x sqrt(distance / disk size),
+ *                           the distance measured the same way.  With
+ *                           MAX_BYTES, only I/Os that small follow the
+ *                           model and move the heads; larger ones are
+ *                           served at once (so the page-cache reads of
+ *                           programs probing block devices, 4 KiB and up,
+ *                           leave a test's one-sector reads undisturbed)
  *   vanish                  every later I/O on disk fails with EIO
  *   clear                   no errors, no delay, not vanished
  *
@@ -31,6 +41,7 @@
 #include <fcntl.h>
 #include <fuse.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -67,6 +78,9 @@ typedef struct {
   unsigned  n_slow_reads;
   uint64_t  seek_base_us;
   uint64_t  seek_us_per_gib;
+  uint64_t  seek_sqrt_base_us;
+  uint64_t  seek_sqrt_full_us;
+  uint64_t  seek_sqrt_max_bytes;     /* 0: every I/O */
   int       vanished;
   uint64_t  last_end;        /* where the previous I/O ended */
 
@@ -236,10 +250,16 @@ io_begin (int      is_write,
   pthread_mutex_lock (&disk.lock);
   {
     uint64_t distance = off > disk.last_end ? off - disk.last_end : disk.last_end - off;
+    int modelled = disk.seek_sqrt_max_bytes == 0 || len <= disk.seek_sqrt_max_bytes;
 
     wait_us = disk.delay_us + disk.seek_base_us
               + (uint64_t) ((double) disk.seek_us_per_gib * (double) distance / GIB);
-    disk.last_end = off + len;
+    if (modelled && (disk.seek_sqrt_base_us != 0 || disk.seek_sqrt_full_us != 0))
+      wait_us += disk.seek_sqrt_base_us
+                 + (uint64_t) ((double) disk.seek_sqrt_full_us *
+                               sqrt ((double) distance / (double) disk.size_bytes));
+    if (modelled)
+      disk.last_end = off + len;
     if (!is_write)
       for (unsigned i = 0; i < disk.n_slow_reads; i++)
         if (off < disk.slow_reads[i].end && off + len > disk.slow_reads[i].start)
@@ -304,11 +324,13 @@ ctl_read (char   *buf,
                   "inflight_max %u\n"
                   "vanished %d\n"
                   "delay_us %" PRIu64 "\n"
-                  "seek %" PRIu64 " %" PRIu64 "\n",
+                  "seek %" PRIu64 " %" PRIu64 "\n"
+                  "seek_sqrt %" PRIu64 " %" PRIu64 "\n",
                   disk.size_bytes, disk.reads, disk.writes, disk.read_bytes,
                   disk.write_bytes, disk.read_fail, disk.write_fail,
                   disk.inflight, disk.inflight_max, disk.vanished,
-                  disk.delay_us, disk.seek_base_us, disk.seek_us_per_gib);
+                  disk.delay_us, disk.seek_base_us, disk.seek_us_per_gib,
+                  disk.seek_sqrt_base_us, disk.seek_sqrt_full_us);
   pthread_mutex_unlock (&disk.lock);
 
   if (offset >= len)
@@ -324,10 +346,10 @@ static int
 ctl_command (char *line)
 {
   char word[32];
-  uint64_t a = 0, b = 0;
+  uint64_t a = 0, b = 0, c = 0;
   int n;
 
-  n = sscanf (line, "%31s %" SCNu64 " %" SCNu64, word, &a, &b);
+  n = sscanf (line, "%31s %" SCNu64 " %" SCNu64 " %" SCNu64, word, &a, &b, &c);
   if (n < 1)
     return 0;  /* blank line */
 
@@ -363,6 +385,12 @@ ctl_command (char *line)
       disk.seek_base_us = a;
       disk.seek_us_per_gib = b;
     }
+  else if (strcmp (word, "seek-sqrt") == 0 && (n == 3 || n == 4))
+    {
+      disk.seek_sqrt_base_us = a;
+      disk.seek_sqrt_full_us = b;
+      disk.seek_sqrt_max_bytes = n == 4 ? c : 0;
+    }
   else if (strcmp (word, "vanish") == 0 && n == 1)
     disk.vanished = 1;
   else if (strcmp (word, "clear") == 0 && n == 1)
@@ -373,6 +401,9 @@ ctl_command (char *line)
       disk.delay_us = 0;
       disk.seek_base_us = 0;
       disk.seek_us_per_gib = 0;
+      disk.seek_sqrt_base_us = 0;
+      disk.seek_sqrt_full_us = 0;
+      disk.seek_sqrt_max_bytes = 0;
       disk.vanished = 0;
     }
   else if (strcmp (word, "reset-counters") == 0 && n == 1)
