@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ds-bench-block-size.h"
@@ -31,7 +32,14 @@ typedef struct {
   guint accesses;
   double last_progress;
   gboolean progress_backwards;
+  uint64_t last_access_ns;
+  guint access_bursts;    /* runs of DS_SAMPLE_ACCESS less than a gap apart */
 } Counts;
+
+/* Samples sent one by one as the I/O goes come at least one I/O apart (tens
+ * of microseconds on a loop device); those sent together between slices of
+ * I/O come a few hundred nanoseconds apart. */
+#define BURST_GAP_NS (10 * DS_NS_PER_USEC)
 
 static void
 count_sample (const DsSample *sample,
@@ -48,7 +56,14 @@ count_sample (const DsSample *sample,
       c->phases++;
       break;
     case DS_SAMPLE_ACCESS:
-      c->accesses++;
+      {
+        uint64_t now = ds_clock_ns ();
+
+        if (c->last_access_ns == 0 || now - c->last_access_ns > BURST_GAP_NS)
+          c->access_bursts++;
+        c->last_access_ns = now;
+        c->accesses++;
+      }
       break;
     case DS_SAMPLE_POINT:
     case DS_SAMPLE_PROGRESS:
@@ -253,6 +268,13 @@ START_TEST (test_random_access_points)
     }
   /* "Random" mixes sizes. */
   ck_assert_uint_gt (g_hash_table_size (random_sizes), 5);
+
+  /* No sample is sent inside a timed window, one per I/O: they come in
+   * bursts between slices of I/O (a slice is at most DS_BENCH_SLICE_NS; a
+   * busy machine may split a burst now and then). */
+  printf ("# %u access samples in %u bursts\n", counts.accesses, counts.access_bursts);
+  ck_assert_msg (counts.access_bursts * 10 <= counts.accesses,
+                 "%u access samples came in %u bursts", counts.accesses, counts.access_bursts);
 
   ds_test_loop_detach (dev);
 }

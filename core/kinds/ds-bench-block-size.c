@@ -14,6 +14,7 @@
 
 #include "ds-bench.h"
 #include "ds-bench-block-size.h"
+#include "ds-bench-io.h"
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-report.h"
@@ -343,12 +344,9 @@ bs_run (DsRun   *run,
 {
   const DsBenchSpec *spec = run->spec;
   DsBlockSizeData *data = run->result->data;
-  uint64_t size = run->target->size_bytes;
   uint64_t row_ns = spec->duration_ns != 0 ? spec->duration_ns : DS_BLOCK_SIZE_DEFAULT_ROW_NS;
 
-  if (spec->capacity_bytes != 0 && spec->capacity_bytes < size)
-    size = spec->capacity_bytes;
-  data->span_bytes = ds_align_down (size, run->target->logical_block_size);
+  data->span_bytes = ds_bench_span_bytes (run);
 
   return ds_block_size_sweep (run, data->rows, data->span_bytes, TRUE, spec->write,
                               row_ns, 0.0, 1.0, error);

@@ -14,6 +14,7 @@
 #include <errno.h>
 
 #include "ds-bench.h"
+#include "ds-bench-io.h"
 #include "ds-bench-random-access.h"
 #include "ds-clock.h"
 #include "ds-error.h"
@@ -93,51 +94,40 @@ typedef struct {
   DsRun             *run;
   DsRandomAccessDir *dir;
   guint              row;
-  guint              kept;     /* points kept for this row */
 } RowState;
 
-/* Each counted completion (QD1, one thread: the run's own thread). */
+/* The row's first DS_RANDOM_ACCESS_MAX_POINTS_PER_ROW completions, between
+ * two slices of its I/O (ds_bench_run_recorded()), never inside a timed
+ * window: each becomes a point of the scatter plot and a sample. */
 static void
-record_point (gpointer    user,
-              const DsIo *io)
+deliver_points (gpointer    user,
+                const DsIo *ios,
+                guint       n_ios)
 {
   RowState *st = user;
-  DsRandomAccessPoint point;
-  DsSample sample;
 
-  if (st->kept >= DS_RANDOM_ACCESS_MAX_POINTS_PER_ROW)
-    return;
-  st->kept++;
+  for (guint i = 0; i < n_ios; i++)
+    {
+      const DsIo *io = &ios[i];
+      DsRandomAccessPoint point = {
+        .offset_bytes = io->offset_bytes,
+        .transfer_bytes = io->len_bytes,
+        .row = st->row,
+        .access_s = (double) (io->end_ns - io->start_ns) / DS_NS_PER_SEC,
+      };
+      DsSample sample = {
+        .kind = DS_SAMPLE_ACCESS,
+        .write = io->write,
+        .index = st->row,
+        .offset_bytes = io->offset_bytes,
+        .bytes = io->len_bytes,
+        .elapsed_ns = io->end_ns - io->start_ns,
+        .value = point.access_s,
+      };
 
-  point = (DsRandomAccessPoint) {
-    .offset_bytes = io->offset_bytes,
-    .transfer_bytes = io->len_bytes,
-    .row = st->row,
-    .access_s = (double) (io->end_ns - io->start_ns) / DS_NS_PER_SEC,
-  };
-  g_array_append_val (st->dir->points, point);
-
-  sample = (DsSample) {
-    .kind = DS_SAMPLE_ACCESS,
-    .write = io->write,
-    .index = st->row,
-    .offset_bytes = io->offset_bytes,
-    .bytes = io->len_bytes,
-    .elapsed_ns = io->end_ns - io->start_ns,
-    .value = point.access_s,
-  };
-  ds_run_emit (st->run, &sample);
-}
-
-static uint64_t
-span_of (DsRun *run)
-{
-  uint64_t size = run->target->size_bytes;
-
-  if (run->spec->capacity_bytes != 0 && run->spec->capacity_bytes < size)
-    size = run->spec->capacity_bytes;
-
-  return ds_align_down (size, run->target->logical_block_size);
+      g_array_append_val (st->dir->points, point);
+      ds_run_emit (st->run, &sample);
+    }
 }
 
 static void
@@ -179,7 +169,7 @@ ra_run (DsRun   *run,
   DsRandomAccessDir *dir = write ? &data->write : &data->read;
   uint32_t lbs = run->target->logical_block_size;
   uint64_t row_ns = spec->duration_ns != 0 ? spec->duration_ns : DS_RANDOM_ACCESS_DEFAULT_ROW_NS;
-  uint64_t span = span_of (run);
+  uint64_t span = ds_bench_span_bytes (run);
 
   data->span_bytes = span;
   dir->present = TRUE;
@@ -210,8 +200,6 @@ ra_run (DsRun   *run,
         .threads = 1,
         .duration_ns = row_ns,
         .histogram = TRUE,
-        .on_complete = record_point,
-        .user = &st,
       };
       DsSample phase = {
         .kind = DS_SAMPLE_PHASE,
@@ -229,7 +217,8 @@ ra_run (DsRun   *run,
       ds_run_set_progress (run, (double) i / DS_RANDOM_ACCESS_N_ROWS);
       ds_run_emit (run, &phase);
 
-      ret = ds_run_io (run, &plan, &stats, error);
+      ret = ds_bench_run_recorded (run, &plan, DS_RANDOM_ACCESS_MAX_POINTS_PER_ROW,
+                                   deliver_points, &st, &stats, error);
       row_from_stats (&row, row_bytes[i] != 0 ? plan.block_bytes : 0,
                       write ? &stats.write : &stats.read, stats.elapsed_ns);
       ds_io_stats_clear (&stats);

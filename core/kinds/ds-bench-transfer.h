@@ -39,4 +39,10 @@ typedef struct {
   DsTransferDir write;
 } DsTransferData;
 
+typedef struct _DsRun DsRun;
+
+/* The kind's run() (ds-bench-transfer-run.c); callers use ds_run(). */
+int ds_transfer_run (DsRun   *run,
+                     GError **error);
+
 G_END_DECLS
