@@ -1,11 +1,10 @@
-/* ds-bench-extra.c: HD Tune's Extra Tests
+/* ds-bench-extra.c: HD Tune's Extra Tests (command "extra")
  *
- * Nine rows at queue depth 1, each for a fixed time (--duration per row):
- * random seeks of one logical block and of 4 KB, the butterfly seek, random
- * seeks of random sizes up to 64 KB and 8 MB, 64 KB sequential reads in a
- * zone at the outer edge, the middle and the inner edge of the span, and the
- * burst rate.  Each row reports IOPS, the mean access time and MB/s (total
- * bytes over total time).  A --write run does the same with writes.
+ * The kind's table, its rows' names, its data (per direction, one row per
+ * test: IOPS, the mean access time and MB/s as total bytes over total time,
+ * where the I/O went, the butterfly's walk), the JSON form and the report.
+ * How each row is measured: ds-bench-extra-run.c and the constants in
+ * ds-bench-extra.h.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -98,232 +97,6 @@ extra_data_free (gpointer p)
   g_free (data);
 }
 
-/* ---- running ------------------------------------------------------------ */
-
-typedef struct {
-  /* butterfly */
-  uint64_t start_bytes;
-  uint64_t end_bytes;
-  uint64_t step_bytes;
-  /* where the I/O went */
-  uint64_t min_offset_bytes;
-  uint64_t max_end_bytes;
-} RowState;
-
-/* Butterfly: even I/Os walk in from the outer edge, odd ones in from the
- * inner edge, one step per pair, so every seek crosses most of what is left
- * between them; after DS_EXTRA_BUTTERFLY_PAIRS pairs (the middle) it starts
- * over at the edges. */
-static uint64_t
-butterfly_offset (gpointer user,
-                  uint64_t index,
-                  uint64_t len)
-{
-  RowState *st = user;
-  uint64_t pair = (index / 2) % DS_EXTRA_BUTTERFLY_PAIRS;
-
-  if (index % 2 == 0)
-    return st->start_bytes + st->step_bytes * pair;
-
-  return st->end_bytes - len - st->step_bytes * pair;
-}
-
-static void
-track_io (gpointer    user,
-          const DsIo *io)
-{
-  RowState *st = user;
-
-  if (io->offset_bytes < st->min_offset_bytes)
-    st->min_offset_bytes = io->offset_bytes;
-  if (io->offset_bytes + io->len_bytes > st->max_end_bytes)
-    st->max_end_bytes = io->offset_bytes + io->len_bytes;
-}
-
-static uint64_t
-span_of (DsRun *run)
-{
-  uint64_t size = run->target->size_bytes;
-
-  if (run->spec->capacity_bytes != 0 && run->spec->capacity_bytes < size)
-    size = run->spec->capacity_bytes;
-
-  return ds_align_down (size, run->target->logical_block_size);
-}
-
-/* Sets up @plan for @row; FALSE if the span is too small for it. */
-static void
-plan_row (DsIoPlan       *plan,
-          RowState       *st,
-          DsExtraRowKind  row,
-          uint64_t        span,
-          uint32_t        lbs)
-{
-  /* The sequential zones: 1/20 of the span in whole 64 KB blocks. */
-  uint64_t zone = MAX (ds_align_down (span / DS_EXTRA_ZONE_DIVISOR, DS_EXTRA_SEQUENTIAL_BYTES),
-                       (uint64_t) DS_EXTRA_SEQUENTIAL_BYTES);
-
-  plan->start_bytes = 0;
-  plan->span_bytes = span;
-  plan->block_bytes = lbs;
-  plan->random = TRUE;
-
-  switch (row)
-    {
-    case DS_EXTRA_RANDOM_SEEK:
-      break;
-
-    case DS_EXTRA_RANDOM_SEEK_4K:
-      plan->block_bytes = MAX ((uint64_t) 4096, lbs);
-      break;
-
-    case DS_EXTRA_BUTTERFLY_SEEK:
-      st->start_bytes = 0;
-      st->end_bytes = span;
-      st->step_bytes = ds_align_down (span / 2 / DS_EXTRA_BUTTERFLY_PAIRS, lbs);
-      plan->random = FALSE;
-      plan->next_offset = butterfly_offset;
-      break;
-
-    case DS_EXTRA_RANDOM_SEEK_64K:
-      plan->block_max_bytes = MAX ((uint64_t) 64 * 1024, lbs);
-      break;
-
-    case DS_EXTRA_RANDOM_SEEK_8M:
-      plan->block_max_bytes = MIN ((uint64_t) 8 * 1024 * 1024, span);
-      break;
-
-    case DS_EXTRA_SEQUENTIAL_OUTER:
-    case DS_EXTRA_SEQUENTIAL_MIDDLE:
-    case DS_EXTRA_SEQUENTIAL_INNER:
-      plan->random = FALSE;
-      plan->wrap = TRUE;
-      plan->block_bytes = DS_EXTRA_SEQUENTIAL_BYTES;
-      plan->span_bytes = zone;
-      if (row == DS_EXTRA_SEQUENTIAL_MIDDLE)
-        plan->start_bytes = ds_align_down (span / 2 - zone / 2, lbs);
-      else if (row == DS_EXTRA_SEQUENTIAL_INNER)
-        plan->start_bytes = span - zone;
-      break;
-
-    case DS_EXTRA_BURST_RATE:
-      plan->random = FALSE;
-      plan->wrap = TRUE;
-      plan->block_bytes = DS_EXTRA_BURST_BYTES;
-      plan->span_bytes = DS_EXTRA_BURST_REGION_BYTES;
-      break;
-
-    case DS_EXTRA_N_ROWS:
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static void
-row_from_stats (DsExtraRow         *out,
-                DsExtraRowKind      row,
-                const DsIoDirStats *dir,
-                uint64_t            elapsed_ns,
-                const RowState     *st)
-{
-  double seconds = (double) elapsed_ns / DS_NS_PER_SEC;
-
-  *out = (DsExtraRow) {
-    .row = row,
-    .ios = dir->ios,
-    .bytes = dir->bytes,
-    .iops = seconds > 0 ? dir->ios / seconds : 0,
-    .bytes_per_s = seconds > 0 ? dir->bytes / seconds : 0,
-    .access_time_s = dir->latency_ns.mean / DS_NS_PER_SEC,
-    .min_offset_bytes = dir->ios > 0 ? st->min_offset_bytes : 0,
-    .max_end_bytes = st->max_end_bytes,
-  };
-}
-
-static int
-extra_run (DsRun   *run,
-           GError **error)
-{
-  const DsBenchSpec *spec = run->spec;
-  DsExtraData *data = run->result->data;
-  gboolean write = spec->write;
-  GArray *rows = write ? data->write : data->read;
-  uint32_t lbs = run->target->logical_block_size;
-  uint64_t row_ns = spec->duration_ns != 0 ? spec->duration_ns : DS_EXTRA_DEFAULT_ROW_NS;
-  uint64_t span = span_of (run);
-
-  data->span_bytes = span;
-  if (write)
-    data->write_present = TRUE;
-  else
-    data->read_present = TRUE;
-
-  /* The burst region and the smallest sequential zone must fit. */
-  if (span < DS_EXTRA_BURST_REGION_BYTES)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "%s: the test capacity is too small for the extra tests "
-                   "(they need at least 1 MB)", run->target->path);
-      return -EINVAL;
-    }
-
-  for (unsigned i = 0; i < DS_EXTRA_N_ROWS; i++)
-    {
-      DsIoPlan plan = {
-        .read_percent = write ? 0 : 100,
-        .depth = 1,
-        .threads = 1,
-        .duration_ns = row_ns,
-        .on_complete = track_io,
-      };
-      RowState st = { .min_offset_bytes = UINT64_MAX };
-      DsSample phase = {
-        .kind = DS_SAMPLE_PHASE,
-        .write = write,
-        .index = i,
-        .name = row_names[i].name,
-      };
-      DsIoStats stats;
-      DsExtraRow row;
-      int ret;
-
-      if (ds_run_check_cancelled (run, error) < 0)
-        return -ECANCELED;
-
-      plan.user = &st;
-      plan_row (&plan, &st, (DsExtraRowKind) i, span, lbs);
-      ds_run_set_progress (run, (double) i / DS_EXTRA_N_ROWS);
-      ds_run_emit (run, &phase);
-
-      ret = ds_run_io (run, &plan, &stats, error);
-      row_from_stats (&row, (DsExtraRowKind) i, write ? &stats.write : &stats.read,
-                      stats.elapsed_ns, &st);
-      ds_io_stats_clear (&stats);
-
-      /* A row cut short still measured something: keep it. */
-      if (row.ios > 0)
-        g_array_append_val (rows, row);
-      if (ret < 0)
-        return ret;
-
-      ds_run_set_progress (run, (double) (i + 1) / DS_EXTRA_N_ROWS);
-      {
-        DsSample sample = {
-          .kind = DS_SAMPLE_ROW,
-          .write = write,
-          .index = i,
-          .name = row_names[i].name,
-          .bytes = row.bytes,
-          .elapsed_ns = stats.elapsed_ns,
-          .value = row.iops,
-        };
-        ds_run_emit (run, &sample);
-      }
-    }
-
-  return 0;
-}
-
 /* ---- JSON --------------------------------------------------------------- */
 
 static JsonNode *
@@ -345,6 +118,11 @@ rows_to_json (GArray *rows)
       json_object_set_int_member (o, "bytes", (gint64) row->bytes);
       json_object_set_int_member (o, "min_offset_bytes", (gint64) row->min_offset_bytes);
       json_object_set_int_member (o, "max_end_bytes", (gint64) row->max_end_bytes);
+      if (row->walk_pairs != 0)
+        {
+          json_object_set_int_member (o, "walk_pairs", (gint64) row->walk_pairs);
+          json_object_set_int_member (o, "walks", (gint64) row->walks);
+        }
       json_array_add_object_element (array, o);
     }
   json_node_take_array (node, array);
@@ -440,6 +218,12 @@ rows_from_json (JsonObject  *results,
           !ds_json_get_uint64 (o, row_where, "max_end_bytes", G_MAXINT64,
                                &row.max_end_bytes, error))
         return FALSE;
+      /* The butterfly's walk: only in files that have it. */
+      if (json_object_has_member (o, "walk_pairs") &&
+          (!ds_json_get_uint64 (o, row_where, "walk_pairs", G_MAXINT64,
+                                &row.walk_pairs, error) ||
+           !ds_json_get_uint64 (o, row_where, "walks", G_MAXINT64, &row.walks, error)))
+        return FALSE;
 
       g_array_append_val (rows, row);
     }
@@ -515,7 +299,7 @@ const DsBenchOps ds_bench_extra = {
   .opens_target = TRUE,
   .data_new = extra_data_new,
   .data_free = extra_data_free,
-  .run = extra_run,
+  .run = ds_extra_run,
   .to_json = extra_to_json,
   .from_json = extra_from_json,
   .report = extra_report,
