@@ -32,6 +32,7 @@ typedef struct {
   guint accesses;
   double last_progress;
   gboolean progress_backwards;
+  uint64_t row_offsets[2 * DS_BLOCK_SIZE_N_SIZES];  /* DS_SAMPLE_ROW's */
   uint64_t last_access_ns;
   guint access_bursts;    /* runs of DS_SAMPLE_ACCESS less than a gap apart */
 } Counts;
@@ -50,6 +51,8 @@ count_sample (const DsSample *sample,
   switch (sample->kind)
     {
     case DS_SAMPLE_ROW:
+      if (c->rows < G_N_ELEMENTS (c->row_offsets))
+        c->row_offsets[c->rows] = sample->offset_bytes;
       c->rows++;
       break;
     case DS_SAMPLE_PHASE:
@@ -302,6 +305,22 @@ START_TEST (test_block_size_all_sizes)
   ck_assert_uint_eq (d->rows->len, 15);
   ck_assert_uint_eq (g_array_index (d->rows, DsBlockSizeRow, 14).block_bytes, 8 << 20);
   ck_assert_uint_eq (counts.rows, DS_BLOCK_SIZE_N_SIZES);
+  /* Once through the span: each size goes on where the previous stopped
+   * (none re-reads what the one before had just read), starting over at
+   * the start only after the whole span, and then the result says so. */
+  ck_assert_uint_eq (counts.row_offsets[0], 0);
+  ck_assert_uint_gt (counts.row_offsets[1], 0);
+  for (guint i = 1; i < DS_BLOCK_SIZE_N_SIZES; i++)
+    if (counts.row_offsets[i] <= counts.row_offsets[i - 1])
+      {
+        gboolean noted = FALSE;
+
+        for (guint k = 0; k < r->notes->len; k++)
+          noted = noted || strstr (r->notes->pdata[k], "started over") != NULL;
+        ck_assert_msg (noted, "size %u starts at %" G_GUINT64_FORMAT ", before size %u "
+                       "(%" G_GUINT64_FORMAT "), and no note says the sweep started over",
+                       i, counts.row_offsets[i], i - 1, counts.row_offsets[i - 1]);
+      }
   /* A read run reads. */
   after = ds_test_checksum (dev);
   ck_assert_str_eq (before, after);

@@ -1,10 +1,16 @@
 /* ds-bench-block-size.c: sequential speed per block size
  *
- * HD Tune's block size test (ATTO's idea): sequential transfers from the start
- * of the span at 15 block sizes, 0.5 KB to 8 MB, each for a fixed time
- * (starting over at the start when the span is read before the time is up),
- * at queue depth 1.  A read run reads; a --write run reads every size, then
- * writes every size.  The File Benchmark runs the same sweep on its file.
+ * HD Tune's block size test (ATTO's idea): sequential transfers at 15 block
+ * sizes, 0.5 KB to 8 MB, each for a fixed time, at queue depth 1.  A read
+ * run reads; a --write run reads every size, then writes every size.  The
+ * File Benchmark runs the same sweep on its file.
+ *
+ * The sweep reads the span once through, from its start: each size picks up
+ * where the previous one stopped.  Were each to start over at the start, it
+ * would re-read what the previous size had just read, and how much of that a
+ * drive's (or an array's) cache still held would depend on how fast the
+ * previous size went.  Only when the whole span has been read does the
+ * sweep start over at the start, and the result then says so.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,6 +28,31 @@
 #include "ds-run.h"
 
 #define MAX_BYTES_PER_S 1e15
+
+/* Where the sweep goes on (QD1, one thread: called in the order of issue). */
+typedef struct {
+  uint64_t span_bytes;
+  uint64_t next_bytes;
+  gboolean wrapped;
+} Cursor;
+
+static uint64_t
+next_block (gpointer user,
+            uint64_t index,
+            uint64_t len)
+{
+  Cursor *c = user;
+  uint64_t offset = c->next_bytes;
+
+  if (offset + len > c->span_bytes)
+    {
+      offset = 0;
+      c->wrapped = TRUE;
+    }
+  c->next_bytes = offset + len;
+
+  return offset;
+}
 
 char *
 ds_block_size_format (uint64_t block_bytes)
@@ -64,6 +95,7 @@ ds_block_size_sweep (DsRun    *run,
   unsigned n_steps = rows->len * ((read ? 1 : 0) + (write ? 1 : 0));
   unsigned step = 0;
   gboolean noted = FALSE;
+  Cursor cursor = { .span_bytes = span_bytes };
 
   for (unsigned pass = 0; pass < 2; pass++)
     {
@@ -85,8 +117,6 @@ ds_block_size_sweep (DsRun    *run,
         {
           DsBlockSizeRow *row = &g_array_index (rows, DsBlockSizeRow, i);
           DsIoPlan plan = {
-            .random = FALSE,
-            .wrap = TRUE,
             .read_percent = writing ? 0 : 100,
             .start_bytes = 0,
             .span_bytes = span_bytes,
@@ -94,7 +124,10 @@ ds_block_size_sweep (DsRun    *run,
             .depth = 1,
             .threads = 1,
             .duration_ns = row_ns,
+            .next_offset = next_block,
+            .user = &cursor,
           };
+          uint64_t row_start;
           const DsIoDirStats *dir;
           DsIoStats stats;
           double bytes_per_s;
@@ -120,6 +153,7 @@ ds_block_size_sweep (DsRun    *run,
               continue;
             }
 
+          row_start = cursor.next_bytes + row->block_bytes <= span_bytes ? cursor.next_bytes : 0;
           ret = ds_run_io (run, &plan, &stats, error);
           dir = writing ? &stats.write : &stats.read;
           bytes_per_s = stats.elapsed_ns > 0 ?
@@ -141,6 +175,7 @@ ds_block_size_sweep (DsRun    *run,
               .write = writing,
               .index = i,
               .name = "block-size",
+              .offset_bytes = row_start,
               .bytes = row->block_bytes,
               .value = bytes_per_s,
             };
@@ -149,6 +184,11 @@ ds_block_size_sweep (DsRun    *run,
         }
     }
 
+  if (cursor.wrapped)
+    ds_result_add_note (run->result,
+                        "the sweep read all of the %" G_GUINT64_FORMAT "-byte test span "
+                        "and started over: what it read again may have come from a "
+                        "cache; a larger span avoids that", span_bytes);
   ds_run_set_progress (run, progress_to);
 
   return 0;

@@ -21,7 +21,7 @@ typedef struct _DsRun DsRun;
 #define DS_BLOCK_SIZE_MAX_BYTES (8 * 1024 * 1024)
 /* Samples: DS_SAMPLE_PHASE "block-size" when each direction starts,
  * DS_SAMPLE_ROW per size (index = size index, write, bytes = block size,
- * value = bytes/s). */
+ * value = bytes/s, offset_bytes = where the size began). */
 
 /* Time per size and direction when spec->duration_ns is 0. */
 #define DS_BLOCK_SIZE_DEFAULT_ROW_NS (UINT64_C (1) * 1000000000)
@@ -41,9 +41,10 @@ typedef struct {
 /* Shared with the File Benchmark. */
 /* Appends the 15 rows (figures -1) to @rows. */
 void      ds_block_size_rows_init      (GArray   *rows);
-/* Measures each size on run->target from offset 0 over @span_bytes: first
- * every size read (when @read), then every size written (when @write), each
- * for @row_ns; fills @rows (as made by ds_block_size_rows_init) as it goes
+/* Measures each size on run->target over @span_bytes, once through it from
+ * offset 0, each size going on where the previous one stopped: first every
+ * size read (when @read), then every size written (when @write), each for
+ * @row_ns; fills @rows (as made by ds_block_size_rows_init) as it goes
  * and emits a DS_SAMPLE_ROW per figure.  Progress runs from @progress_from
  * to @progress_to.  Returns 0 or -errno with @error. */
 int       ds_block_size_sweep          (DsRun    *run,
