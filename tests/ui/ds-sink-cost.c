@@ -1,10 +1,10 @@
 /* ds-sink-cost.c: the figures behind tests/bench/sink-cost
  *
- *   ds-sink-cost DEVICE [ROUNDS] [ROW_MS]
+ *   ds-sink-cost DEVICE [ROUNDS] [ROW_MS] [random-access|benchmark]
  *
  * Does delivering samples cost the timed I/O anything?  Runs Random Access
- * (rows of ROW_MS) and the Benchmark (accuracy 1) on DEVICE, ROUNDS times,
- * alternating two ways of receiving samples:
+ * (rows of ROW_MS) and the Benchmark (accuracy 1) on DEVICE (or only the
+ * one named), ROUNDS times, alternating two ways of receiving samples:
  *   bare  ds_run() with no sink at all;
  *   job   DsJob on a worker thread with a main loop on this one, the way
  *         the window runs a test (its sink takes a mutex per sample and
@@ -84,6 +84,65 @@ check (const char     *what,
   return FALSE;
 }
 
+static int
+random_access (const char *device,
+               uint64_t    row_ms,
+               gboolean    job,
+               const char *name,
+               unsigned    round)
+{
+  g_autoptr (DsResult) r = NULL;
+  const DsRandomAccessData *d;
+  DsBenchSpec spec;
+
+  ds_bench_spec_init (&spec, DS_BENCH_RANDOM_ACCESS);
+  spec.target_path = g_strdup (device);
+  spec.duration_ns = row_ms * DS_NS_PER_MSEC;
+  r = run_spec (&spec, job);
+  ds_bench_spec_clear (&spec);
+  if (!check ("random-access", r))
+    return 1;
+
+  d = r->data;
+  for (guint i = 0; i < d->read.rows->len; i++)
+    {
+      const DsRandomAccessRow *row = &g_array_index (d->read.rows, DsRandomAccessRow, i);
+      g_autofree char *title = ds_random_access_row_title (row);
+
+      g_strdelimit (title, " ", '_');
+      printf ("%s.%u.ra%u_%s_iops=%.0f\n", name, round, i, title, row->iops);
+    }
+
+  return 0;
+}
+
+static int
+benchmark (const char *device,
+           gboolean    job,
+           const char *name,
+           unsigned    round)
+{
+  g_autoptr (DsResult) r = NULL;
+  const DsTransferData *d;
+  DsBenchSpec spec;
+
+  ds_bench_spec_init (&spec, DS_BENCH_TRANSFER);
+  spec.target_path = g_strdup (device);
+  spec.accuracy = 1;
+  r = run_spec (&spec, job);
+  ds_bench_spec_clear (&spec);
+  if (!check ("benchmark", r))
+    return 1;
+
+  d = r->data;
+  printf ("%s.%u.bench_avg_mb_s=%.1f\n", name, round, d->read.avg_bytes_per_s / 1e6);
+  printf ("%s.%u.bench_access_us=%.2f\n", name, round, d->read.access_time_s * 1e6);
+  printf ("%s.%u.bench_access_points=%u\n", name, round, d->read.access->len);
+  printf ("%s.%u.bench_burst_mb_s=%.1f\n", name, round, d->read.burst_bytes_per_s / 1e6);
+
+  return 0;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -91,63 +150,29 @@ main (int    argc,
   const char *device;
   unsigned rounds;
   uint64_t row_ms;
+  const char *only;
   int status = 0;
 
   if (argc < 2)
     {
-      fprintf (stderr, "usage: ds-sink-cost DEVICE [ROUNDS] [ROW_MS]\n");
+      fprintf (stderr, "usage: ds-sink-cost DEVICE [ROUNDS] [ROW_MS] "
+               "[random-access|benchmark]\n");
       return 2;
     }
   device = argv[1];
   rounds = argc > 2 ? (unsigned) atoi (argv[2]) : 3;
   row_ms = argc > 3 ? (uint64_t) atoi (argv[3]) : 3000;
+  only = argc > 4 ? argv[4] : NULL;
 
   for (unsigned round = 1; round <= rounds; round++)
     for (unsigned mode = 0; mode < 2; mode++)
       {
         const char *name = mode == 0 ? "bare" : "job";
-        DsBenchSpec spec;
-        DsResult *r;
 
-        ds_bench_spec_init (&spec, DS_BENCH_RANDOM_ACCESS);
-        spec.target_path = g_strdup (device);
-        spec.duration_ns = row_ms * DS_NS_PER_MSEC;
-        r = run_spec (&spec, mode == 1);
-        ds_bench_spec_clear (&spec);
-        if (!check ("random-access", r))
-          status = 1;
-        else
-          {
-            const DsRandomAccessData *d = r->data;
-
-            for (guint i = 0; i < d->read.rows->len; i++)
-              {
-                const DsRandomAccessRow *row = &g_array_index (d->read.rows, DsRandomAccessRow, i);
-                g_autofree char *title = ds_random_access_row_title (row);
-
-                g_strdelimit (title, " ", '_');
-                printf ("%s.%u.ra%u_%s_iops=%.0f\n", name, round, i, title, row->iops);
-              }
-          }
-        g_clear_pointer (&r, ds_result_free);
-
-        ds_bench_spec_init (&spec, DS_BENCH_TRANSFER);
-        spec.target_path = g_strdup (device);
-        spec.accuracy = 1;
-        r = run_spec (&spec, mode == 1);
-        ds_bench_spec_clear (&spec);
-        if (!check ("benchmark", r))
-          status = 1;
-        else
-          {
-            const DsTransferData *d = r->data;
-
-            printf ("%s.%u.bench_avg_mb_s=%.1f\n", name, round, d->read.avg_bytes_per_s / 1e6);
-            printf ("%s.%u.bench_access_us=%.2f\n", name, round, d->read.access_time_s * 1e6);
-            printf ("%s.%u.bench_access_points=%u\n", name, round, d->read.access->len);
-            printf ("%s.%u.bench_burst_mb_s=%.1f\n", name, round, d->read.burst_bytes_per_s / 1e6);
-          }
-        g_clear_pointer (&r, ds_result_free);
+        if (only == NULL || g_str_equal (only, "random-access"))
+          status |= random_access (device, row_ms, mode == 1, name, round);
+        if (only == NULL || g_str_equal (only, "benchmark"))
+          status |= benchmark (device, mode == 1, name, round);
         fflush (stdout);
       }
 
