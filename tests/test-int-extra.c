@@ -224,11 +224,14 @@ fixture_overhead_us (const char *device,
   return MAX ((over_us[CALIBRATION_READS / 2 - 1] + over_us[CALIBRATION_READS / 2]) / 2, 0.0);
 }
 
-static void
-check_butterfly (uint64_t row_ns)
+/* One run on @disk: asserts the walk (always), returns how far the row's
+ * figure is from the one its walk predicts, as a fraction of it. */
+static double
+butterfly_deviation (DsFaultDisk *disk,
+                     uint64_t     row_ns)
 {
-  g_autoptr (DsFaultDisk) disk = ds_faultdisk_new (DISK_SIZE, 16);
   g_autoptr (DsResult) r = NULL;
+  Watch watch = { .calibrate = TRUE };
   const DsExtraRow *seek;
   const DsExtraRow *fly;
   uint64_t span;
@@ -236,18 +239,10 @@ check_butterfly (uint64_t row_ns)
   uint64_t pairs;
   double predicted_us;
   double measured_us;
-  double overhead_us;
-  Watch watch = { .calibrate = TRUE };
   double row_s = (double) row_ns / 1e9;
   double walk_s;
 
-  ds_faultdisk_attach (disk, TRUE);
-  /* Only one-sector I/O follows the model: what others read of the disk
-   * meanwhile (programs probing block devices) must not move its heads. */
-  ck_assert (ds_faultdisk_control (disk, "seek-sqrt %.0f %.0f 512", SEEK_BASE_US, SEEK_FULL_US));
-
   r = run_extra (disk, row_ns, &watch);
-  overhead_us = watch.overhead_us;
   span = ((DsExtraData *) r->data)->span_bytes;
   lbs = r->target.logical_block_size;
   seek = row_of (r, DS_EXTRA_RANDOM_SEEK);
@@ -264,25 +259,6 @@ check_butterfly (uint64_t row_ns)
   ck_assert_uint_eq (fly->min_offset_bytes, 0);
   ck_assert_uint_eq (fly->max_end_bytes, span);
 
-  /* The figure: the model's mean over the walk (plus what the test disk
-   * adds to every I/O), within 10 %. */
-  predicted_us = predicted_walks_us (fly->walk_pairs, fly->walks, span, lbs,
-                                    CALIBRATION_END (span, lbs)) + overhead_us;
-  measured_us = fly->access_time_s * 1e6;
-  note ("the disk served %" G_GUINT64_FORMAT " reads during the butterfly row, %"
-        G_GUINT64_FORMAT " of them the row's", watch.at_end[DS_EXTRA_BUTTERFLY_SEEK].reads -
-        watch.at_start[DS_EXTRA_BUTTERFLY_SEEK].reads, fly->ios);
-  note ("%.1f s rows: random seek %.2f ms; butterfly %" G_GUINT64_FORMAT " walk(s) of %"
-        G_GUINT64_FORMAT " pairs: %.2f ms, %.1f IOPS; predicted %.2f ms (the model's mean "
-        "over the walk %.2f ms + the test disk's %.2f ms)", row_s, seek->access_time_s * 1e3,
-        fly->walks, fly->walk_pairs, measured_us / 1e3, fly->iops, predicted_us / 1e3,
-        (predicted_us - overhead_us) / 1e3, overhead_us / 1e3);
-  ck_assert_msg (fabs (measured_us - predicted_us) <= 0.10 * predicted_us,
-                 "butterfly %.2f ms, the model predicts %.2f ms", measured_us / 1e3,
-                 predicted_us / 1e3);
-  ck_assert_msg (fabs (fly->iops - 1e6 / predicted_us) <= 0.10 * 1e6 / predicted_us,
-                 "butterfly %.1f IOPS, the model predicts %.1f", fly->iops, 1e6 / predicted_us);
-
   /* The whole number of walks nearest to the row's time. */
   walk_s = (double) fly->ios / fly->iops / (double) fly->walks;
   ck_assert_msg (fly->walks == 1 || (double) fly->ios / fly->iops >= row_s - walk_s,
@@ -291,6 +267,48 @@ check_butterfly (uint64_t row_ns)
   ck_assert_msg ((double) fly->ios / fly->iops <= row_s + walk_s,
                  "%" G_GUINT64_FORMAT " walks of %.2f s in a %.2f s row", fly->walks,
                  walk_s, row_s);
+
+  /* The figure: the model's mean over the walks (plus what the test disk
+   * adds to every I/O). */
+  predicted_us = predicted_walks_us (fly->walk_pairs, fly->walks, span, lbs,
+                                    CALIBRATION_END (span, lbs)) + watch.overhead_us;
+  measured_us = fly->access_time_s * 1e6;
+  note ("the disk served %" G_GUINT64_FORMAT " reads during the butterfly row, %"
+        G_GUINT64_FORMAT " of them the row's", watch.at_end[DS_EXTRA_BUTTERFLY_SEEK].reads -
+        watch.at_start[DS_EXTRA_BUTTERFLY_SEEK].reads, fly->ios);
+  note ("%.1f s rows: random seek %.2f ms; butterfly %" G_GUINT64_FORMAT " walk(s) of %"
+        G_GUINT64_FORMAT " pairs: %.2f ms, %.1f IOPS; predicted %.2f ms (the model's mean "
+        "over the walk %.2f ms + the test disk's %.2f ms)", row_s, seek->access_time_s * 1e3,
+        fly->walks, fly->walk_pairs, measured_us / 1e3, fly->iops, predicted_us / 1e3,
+        (predicted_us - watch.overhead_us) / 1e3, watch.overhead_us / 1e3);
+
+  return MAX (fabs (measured_us - predicted_us) / predicted_us,
+              fabs (fly->iops * predicted_us / 1e6 - 1.0));
+}
+
+/* The butterfly row within 10 % of what its walk predicts, in access time
+ * and in IOPS.  A busy shared machine now and then stalls the I/O path for
+ * tens of milliseconds at a time, more in one row than in the calibration
+ * next to it: a run that misses is repeated, up to three in all.  The old
+ * pattern missed by 30 to 60 % every time. */
+static void
+check_butterfly (uint64_t row_ns)
+{
+  g_autoptr (DsFaultDisk) disk = ds_faultdisk_new (DISK_SIZE, 16);
+  double deviation = 1;
+
+  ds_faultdisk_attach (disk, TRUE);
+  /* Only one-sector I/O follows the model: what others read of the disk
+   * meanwhile (programs probing block devices) must not move its heads. */
+  ck_assert (ds_faultdisk_control (disk, "seek-sqrt %.0f %.0f 512", SEEK_BASE_US, SEEK_FULL_US));
+
+  for (unsigned attempt = 1; attempt <= 3 && deviation > 0.10; attempt++)
+    {
+      deviation = butterfly_deviation (disk, row_ns);
+      note ("run %u: %.1f %% from the prediction", attempt, deviation * 100);
+    }
+  ck_assert_msg (deviation <= 0.10, "the butterfly row missed its prediction by %.1f %% "
+                 "three times", deviation * 100);
 }
 
 /* A short row (one walk of the fewest pairs; the old pattern, 1/1000 of
@@ -383,7 +401,7 @@ main (void)
 
   suite = suite_create ("int-extra");
   tc = tcase_create ("extra");
-  tcase_set_timeout (tc, 240);
+  tcase_set_timeout (tc, 500);
   tcase_add_test (tc, test_butterfly_short_row);
   tcase_add_test (tc, test_butterfly_long_row);
   tcase_add_test (tc, test_slow_disk_regions);
