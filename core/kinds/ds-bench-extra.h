@@ -17,6 +17,10 @@ G_BEGIN_DECLS
  * and the row's time, so no pattern may depend on how many I/Os fit in the
  * row: each covers its whole region (or whole walks of it) in any case.
  *
+ * Random seeks (one block, 4 KB, sizes up to 64 KB or 8 MB): independent
+ * uniform offsets over the span, so any number of them samples the same
+ * distribution.
+ *
  * Sequential outer/middle/inner: 64 KB reads in a zone of 1/20 of the span
  * (the first 5 %, the middle 5 % and the last 5 %).  The zone is read in
  * DS_EXTRA_ZONE_PIECES pieces spread evenly over it (the first at its
