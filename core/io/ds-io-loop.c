@@ -11,6 +11,7 @@
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-io-loop.h"
+#include "ds-io-series.h"
 #include "ds-run.h"
 
 /* How long getevents() may block before the loop looks at the cancel flag
@@ -30,6 +31,7 @@ ds_io_stats_clear (DsIoStats *stats)
 {
   g_clear_pointer (&stats->read.histogram, g_free);
   g_clear_pointer (&stats->write.histogram, g_free);
+  g_clear_pointer (&stats->series, g_array_unref);
 }
 
 /* State the threads of one ds_run_io() share: only atomics, no locks. */
@@ -47,6 +49,8 @@ typedef struct {
   gint64          issued_ios;     /* atomic */
   gint64          issued_bytes;   /* atomic */
   gint            stop;           /* atomic: any thread saw an error */
+  DsIoSeries     *series;         /* NULL unless plan->interval_ns */
+  gint            finished;       /* atomic: threads that have returned */
 } Shared;
 
 typedef struct {
@@ -57,6 +61,7 @@ typedef struct {
   DsIo      *ios;
   DsIo     **done;
   DsIoStats  stats;
+  DsIoRing  *ring;                /* this thread's series ring, or NULL */
   uint64_t   first_ns;            /* first counted I/O's start */
   uint64_t   last_ns;             /* last counted completion */
   int        error;               /* negative errno of the first failure */
@@ -184,6 +189,8 @@ account (Worker     *w,
   ds_stats_add (&dir->latency_ns, lat);
   if (dir->histogram != NULL)
     ds_histogram_add (dir->histogram, lat);
+  if (w->ring != NULL)
+    ds_io_ring_add (w->ring, io->write, io->end_ns, lat, io->len_bytes);
 
   if (w->first_ns == 0 || io->start_ns < w->first_ns)
     w->first_ns = io->start_ns;
@@ -249,10 +256,9 @@ worker_teardown (Worker *w)
   g_clear_pointer (&w->done, g_free);
 }
 
-static gpointer
-worker_main (gpointer data)
+static void
+worker_run (Worker *w)
 {
-  Worker *w = data;
   Shared *sh = w->shared;
   const DsEngineOps *ops = sh->ops;
   DsIo **free_ios;
@@ -268,7 +274,7 @@ worker_main (gpointer data)
     {
       w->error = r;
       g_atomic_int_set (&sh->stop, 1);
-      return NULL;
+      return;
     }
 
   /* A stack of free I/O slots. */
@@ -344,12 +350,15 @@ worker_main (gpointer data)
           account (w, io);
         }
 
-      if (issuing)
+      if (issuing || w->ring != NULL)
         {
           uint64_t now = r > 0 ? w->done[r - 1]->end_ns : ds_clock_ns ();
 
-          if (g_atomic_int_get (&sh->stop) || ds_run_cancelled (sh->run) ||
-              (sh->deadline_ns != 0 && now >= sh->deadline_ns))
+          if (w->ring != NULL)
+            ds_io_ring_tick (w->ring, now);
+          if (issuing &&
+              (g_atomic_int_get (&sh->stop) || ds_run_cancelled (sh->run) ||
+               (sh->deadline_ns != 0 && now >= sh->deadline_ns)))
             issuing = FALSE;
         }
     }
@@ -357,6 +366,17 @@ worker_main (gpointer data)
   g_free (free_ios);
   w->stats.cpu_user_ns = thread_cpu_ns (FALSE) - user0;
   w->stats.cpu_system_ns = thread_cpu_ns (TRUE) - sys0;
+}
+
+static gpointer
+worker_main (gpointer data)
+{
+  Worker *w = data;
+
+  worker_run (w);
+  if (w->ring != NULL)
+    ds_io_ring_finish (w->ring);
+  g_atomic_int_inc (&w->shared->finished);
 
   return NULL;
 }
@@ -386,6 +406,40 @@ resolve_engine (DsRun          *run,
     }
 
   return &ds_engine_threads;
+}
+
+/* On the collecting thread: one interval's point to the sink. */
+static void
+emit_point (const DsIntervalPoint *point,
+            unsigned               index,
+            gpointer               user_data)
+{
+  DsRun *run = user_data;
+  DsSample sample = {
+    .kind = DS_SAMPLE_INTERVAL,
+    .index = index,
+    .elapsed_ns = (uint64_t) (point->t_s * DS_NS_PER_SEC),
+    .value = point->read.bytes_per_s + point->write.bytes_per_s,
+    .interval = point,
+  };
+
+  ds_run_emit (run, &sample);
+}
+
+/* The thread that started the run, while the I/O threads run: collects
+ * the series a few times per interval (at most every 50 ms) until all of
+ * the @n_threads started have returned. */
+static void
+collect_while_running (Shared   *sh,
+                       unsigned  n_threads)
+{
+  uint64_t poll_ns = CLAMP (sh->plan->interval_ns / 4, 5 * DS_NS_PER_MSEC, 50 * DS_NS_PER_MSEC);
+
+  while ((unsigned) g_atomic_int_get (&sh->finished) < n_threads)
+    {
+      g_usleep (poll_ns / DS_NS_PER_USEC);
+      ds_io_series_collect (sh->series, emit_point, sh->run);
+    }
 }
 
 static void
@@ -473,6 +527,8 @@ ds_run_io (DsRun           *run,
   sh.ramp_end_ns = sh.t_start_ns + plan->ramp_ns;
   if (plan->duration_ns != 0)
     sh.deadline_ns = sh.ramp_end_ns + plan->duration_ns;
+  if (plan->interval_ns != 0)
+    sh.series = ds_io_series_new (n_threads, sh.ramp_end_ns, plan->interval_ns);
 
   workers = g_new0 (Worker, n_threads);
   for (unsigned i = 0; i < n_threads; i++)
@@ -480,11 +536,14 @@ ds_run_io (DsRun           *run,
       workers[i].shared = &sh;
       workers[i].id = i;
       workers[i].error_offset = -1;
+      if (sh.series != NULL)
+        workers[i].ring = ds_io_series_ring (sh.series, i);
       ds_rng_seed (&workers[i].rng, ds_rng_next (&run->rng));
       ds_io_stats_init (&workers[i].stats);
     }
 
-  if (n_threads == 1)
+  /* With a series this thread collects it while the I/O threads run. */
+  if (n_threads == 1 && sh.series == NULL)
     {
       worker_main (&workers[0]);
     }
@@ -494,6 +553,8 @@ ds_run_io (DsRun           *run,
 
       for (unsigned i = 0; i < n_threads; i++)
         threads[i] = g_thread_new ("ds-io", worker_main, &workers[i]);
+      if (sh.series != NULL)
+        collect_while_running (&sh, n_threads);
       for (unsigned i = 0; i < n_threads; i++)
         g_thread_join (threads[i]);
       g_free (threads);
@@ -521,6 +582,14 @@ ds_run_io (DsRun           *run,
    * I/O's submission to the last completion (all threads). */
   if (last > first)
     ret_stats->elapsed_ns = last - first;
+
+  if (sh.series != NULL)
+    {
+      ds_io_series_finish (sh.series, last, emit_point, run);
+      ret_stats->series = ds_io_series_steal_points (sh.series);
+      ret_stats->series_dropped_ios = ds_io_series_dropped_ios (sh.series);
+      g_clear_pointer (&sh.series, ds_io_series_free);
+    }
 
   if (failed != NULL)
     {

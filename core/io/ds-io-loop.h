@@ -36,6 +36,9 @@ typedef struct {
   uint64_t  duration_ns;      /* measured time, after the ramp */
   uint64_t  ramp_ns;          /* I/O done first and not counted */
   gboolean  histogram;        /* keep a latency histogram per direction */
+  uint64_t  interval_ns;      /* > 0: a time series, one point per interval
+                               * of the counted part (ds-io-series.h), sent
+                               * live to the sink as DS_SAMPLE_INTERVAL */
   gboolean  stop_on_error;    /* default FALSE: stop anyway; this is only
                                * about the message: see ds_run_io() */
   /* Optional: the offset of the @index-th I/O of @len bytes (butterfly). */
@@ -65,10 +68,12 @@ typedef struct {
   int          error_errno;   /* first failed I/O, 0 if none */
   int64_t      error_offset_bytes; /* -1 if none */
   gboolean     cancelled;
+  GArray      *series;        /* DsIntervalPoint; NULL unless plan.interval_ns */
+  uint64_t     series_dropped_ios; /* counted, but missing from the series */
 } DsIoStats;
 
 void ds_io_stats_init  (DsIoStats *stats);
-void ds_io_stats_clear (DsIoStats *stats);   /* frees histograms */
+void ds_io_stats_clear (DsIoStats *stats);   /* frees histograms and series */
 
 /* Runs @plan on run->target with run->engine.  Returns 0, or -errno with
  * @error set (message names the device and, for I/O errors, the offset);
