@@ -50,10 +50,12 @@ ds_run_emit (DsRun    *run,
 
 /* ---- ds_run() ----------------------------------------------------------- */
 
-static void
-fill_target_info (DsTargetInfo   *info,
-                  const DsTarget *target)
+void
+ds_run_describe_target (DsRun          *run,
+                        const DsTarget *target)
 {
+  DsTargetInfo *info = &run->result->target;
+
   ds_target_info_clear (info);
   info->path = g_strdup (target->path);
   info->is_block = target->kind == DS_TARGET_BLOCK;
@@ -138,7 +140,7 @@ ds_run (const DsBenchSpec *spec,
           ds_result_set_error (result, error, 0, -1);
           return result;
         }
-      fill_target_info (&result->target, run.target);
+      ds_run_describe_target (&run, run.target);
     }
   else
     {

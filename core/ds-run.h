@@ -56,5 +56,8 @@ void     ds_run_emit      (DsRun          *run,
                            DsSample       *sample);
 void     ds_run_set_progress (DsRun       *run,
                               double       progress);
+/* Fills run->result->target from @target (for a kind that opens its own). */
+void     ds_run_describe_target (DsRun          *run,
+                                 const DsTarget *target);
 
 G_END_DECLS

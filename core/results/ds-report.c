@@ -142,7 +142,7 @@ session_rank (const DsResult *r)
 {
   int group;
 
-  if (r->kind == DS_BENCH_FILE || r->kind == DS_BENCH_WORKLOAD)
+  if (r->kind == DS_BENCH_FILE || r->kind == DS_BENCH_WORKLOAD || r->kind == DS_BENCH_MARK)
     group = 2;
   else
     group = r->spec.write ? 1 : 0;

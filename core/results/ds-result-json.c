@@ -200,6 +200,16 @@ get_bool (JsonObject  *object,
   return TRUE;
 }
 
+gboolean
+ds_json_get_bool (JsonObject  *object,
+                  const char  *where,
+                  const char  *member,
+                  gboolean    *ret_value,
+                  GError     **error)
+{
+  return get_bool (object, where, member, ret_value, error);
+}
+
 /* ---- writing ------------------------------------------------------------ */
 
 static void

@@ -43,6 +43,11 @@ gboolean ds_json_get_uint64  (JsonObject  *object,
                               uint64_t     max,
                               uint64_t    *ret_value,
                               GError     **error);
+gboolean ds_json_get_bool    (JsonObject  *object,
+                              const char  *where,
+                              const char  *member,
+                              gboolean    *ret_value,
+                              GError     **error);
 /* Object or array member; NULL with @error if missing or of another type. */
 JsonObject *ds_json_get_object (JsonObject *object,
                                 const char *where,
