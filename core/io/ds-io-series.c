@@ -37,7 +37,6 @@ ds_io_series_new (unsigned n_rings,
 
   g_return_val_if_fail (interval_ns > 0, series);
 
-  series->t0_ns = t0_ns;
   series->interval_ns = interval_ns;
   series->n_rings = n_rings;
   series->rings = g_new0 (DsIoRing, n_rings);
@@ -48,13 +47,24 @@ ds_io_series_new (unsigned n_rings,
 
       ring->series = series;
       ring->slots = g_new0 (DsIoSlot, DS_IO_RING_SLOTS);
-      ring->t0_ns = t0_ns;
       ring->interval_ns = interval_ns;
-      ring->next_ns = t0_ns + interval_ns;
       ring->writable = TRUE;
     }
+  ds_io_series_start (series, t0_ns);
 
   return series;
+}
+
+void
+ds_io_series_start (DsIoSeries *series,
+                    uint64_t    t0_ns)
+{
+  series->t0_ns = t0_ns;
+  for (unsigned i = 0; i < series->n_rings; i++)
+    {
+      series->rings[i].t0_ns = t0_ns;
+      series->rings[i].next_ns = t0_ns + series->interval_ns;
+    }
 }
 
 void

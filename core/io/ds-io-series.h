@@ -55,6 +55,9 @@ typedef struct {
 DsIoSeries *ds_io_series_new      (unsigned     n_rings,
                                    uint64_t     t0_ns,
                                    uint64_t     interval_ns);
+/* Counts from @t0_ns instead: before any thread adds. */
+void        ds_io_series_start    (DsIoSeries  *series,
+                                   uint64_t     t0_ns);
 void        ds_io_series_free     (DsIoSeries  *series);
 DsIoRing   *ds_io_series_ring     (DsIoSeries  *series,
                                    unsigned     index);

@@ -283,7 +283,8 @@ open_target (DsRun       *run,
   if (target == NULL)
     {
       if (writes && error != NULL && g_error_matches (*error, DS_ERROR, DS_ERROR_REFUSED))
-        g_prefix_error (error, "%s has write steps. ", spec->preset);
+        g_prefix_error (error, "%s has write steps (--reads-only runs only the steps "
+                        "that read). ", spec->preset);
       /* ds_run() named what was asked for; say what it is. */
       run->result->target.is_block = stat (path, &st) == 0 && S_ISBLK (st.st_mode);
       return NULL;
