@@ -148,6 +148,10 @@ preset_to_json (const DsPreset *preset)
 
       json_object_set_string_member (row, "id", preset->rows[r].id);
       json_object_set_string_member (row, "label", preset->rows[r].label);
+      json_object_set_boolean_member (row, "random", preset->rows[r].random);
+      json_object_set_int_member (row, "block_size_bytes", preset->rows[r].block_size_bytes);
+      json_object_set_int_member (row, "queue_depth", preset->rows[r].queue_depth);
+      json_object_set_int_member (row, "threads", preset->rows[r].threads);
       json_array_add_object_element (rows, row);
     }
   json_object_set_array_member (o, "rows", rows);
@@ -241,24 +245,6 @@ list_presets (gboolean json)
 
 /* ---- a preset run -------------------------------------------------------- */
 
-typedef gboolean (*ParseFunc) (const char *text, uint64_t *ret, GError **error);
-
-static gboolean
-parse_into (ParseFunc    parse,
-            const char  *text,
-            const char  *option,
-            uint64_t    *ret,
-            GError     **error)
-{
-  g_autoptr (GError) local = NULL;
-
-  if (text == NULL || parse (text, ret, &local))
-    return TRUE;
-
-  g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--%s: %s", option, local->message);
-  return FALSE;
-}
-
 /* A whole number ("70", "5"); its range is the spec's rule. */
 static gboolean
 parse_whole (const char  *text,
@@ -290,6 +276,14 @@ build_spec (Options      *o,
             GError      **error)
 {
   const DsPreset *preset = ds_preset_lookup (o->preset);
+  /* The sizes and times, each into its field. */
+  const struct { const char *option; const char *text; gboolean is_size; uint64_t *field; } measures[] = {
+    { "size", o->size, TRUE, &spec->test_size_bytes },
+    { "duration", o->duration, FALSE, &spec->duration_ns },
+    { "warmup", o->warmup, FALSE, &spec->warmup_ns },
+    { "pause", o->pause, FALSE, &spec->pause_ns },
+    { "interval", o->interval, FALSE, &spec->interval_ns },
+  };
   int count = 0;
 
   if (preset == NULL)
@@ -315,12 +309,23 @@ build_spec (Options      *o,
   spec->seed = (uint64_t) o->seed;
   spec->comment = g_strdup (o->comment);
 
-  if (!parse_into (ds_parse_size, o->size, "size", &spec->test_size_bytes, error) ||
-      !parse_into (ds_parse_duration, o->duration, "duration", &spec->duration_ns, error) ||
-      !parse_into (ds_parse_duration, o->warmup, "warmup", &spec->warmup_ns, error) ||
-      !parse_into (ds_parse_duration, o->pause, "pause", &spec->pause_ns, error) ||
-      !parse_into (ds_parse_duration, o->interval, "interval", &spec->interval_ns, error) ||
-      !parse_whole (o->mix, "mix", "the percentage of reads, 0 to 100 "
+  for (unsigned i = 0; i < G_N_ELEMENTS (measures); i++)
+    {
+      g_autoptr (GError) local = NULL;
+      gboolean ok;
+
+      if (measures[i].text == NULL)
+        continue;
+      ok = measures[i].is_size ? ds_parse_size (measures[i].text, measures[i].field, &local) :
+                                 ds_parse_duration (measures[i].text, measures[i].field, &local);
+      if (!ok)
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--%s: %s", measures[i].option,
+                       local->message);
+          return FALSE;
+        }
+    }
+  if (!parse_whole (o->mix, "mix", "the percentage of reads, 0 to 100 "
                     "(CrystalDiskMark's default: 70)", &spec->mix_percent, error) ||
       !parse_whole (o->count, "count", "the number of runs per step, 1 to 9", &count, error))
     return FALSE;

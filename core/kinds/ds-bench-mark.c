@@ -195,11 +195,14 @@ run_step (Runner             *runner,
       DsWorkloadData *warm = ds_workload_data_new ();
       uint64_t saved = step_spec.duration_ns;
 
+      /* CrystalDiskMark's "Preparing": not measured, no series. */
       step_spec.duration_ns = spec->warmup_ns;
+      step_spec.interval_ns = 0;
       ret = ds_workload_measure (run, &step_spec, warm,
                                  progress_at (runner, runner->done_ns),
                                  progress_at (runner, runner->done_ns + spec->warmup_ns), error);
       step_spec.duration_ns = saved;
+      step_spec.interval_ns = spec->interval_ns;
       ds_workload_data_free (warm);
       runner->done_ns += spec->warmup_ns;
     }

@@ -12,9 +12,10 @@
  *
  * Samples: for each step, DS_SAMPLE_PHASE (index = the step's position,
  * name = its row's label, write = a write step, step = its DsMarkStep, not
- * yet measured), DS_SAMPLE_INTERVAL for each interval of each run (the
- * series, live), DS_SAMPLE_PROGRESS, and DS_SAMPLE_ROW when the step is
- * done (value = its bytes/s, step = its figures).
+ * yet measured), DS_SAMPLE_INTERVAL for each interval of each measured
+ * run (the series, live; its index starts again at 0 with each run; the
+ * warm-up has none), DS_SAMPLE_PROGRESS, and DS_SAMPLE_ROW when the step
+ * is done (value = its bytes/s, step = its figures).
  *
  * A run that stops (Stop, an error, a full filesystem) keeps every step it
  * finished (complete), and the one it was in (not complete, with what its

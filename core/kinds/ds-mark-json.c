@@ -21,17 +21,6 @@
 
 /* ---- writing ------------------------------------------------------------ */
 
-static void
-set_string_or_null (JsonObject *o,
-                    const char *member,
-                    const char *value)
-{
-  if (value != NULL)
-    json_object_set_string_member (o, member, value);
-  else
-    json_object_set_null_member (o, member);
-}
-
 static JsonObject *
 run_to_json (const DsMarkRun *one)
 {
@@ -82,8 +71,8 @@ ds_mark_data_to_json (const DsMarkData *data)
   JsonObject *o = json_object_new ();
   JsonArray *steps = json_array_new ();
 
-  set_string_or_null (o, "preset", data->preset);
-  set_string_or_null (o, "profile", preset != NULL ? preset->profile : NULL);
+  ds_json_set_string_or_null (o, "preset", data->preset);
+  ds_json_set_string_or_null (o, "profile", preset != NULL ? preset->profile : NULL);
   json_object_set_int_member (o, "test_size_bytes", (gint64) data->test_size_bytes);
   json_object_set_int_member (o, "count", data->count);
   json_object_set_double_member (o, "duration_s", data->duration_s);
@@ -94,9 +83,9 @@ ds_mark_data_to_json (const DsMarkData *data)
     json_object_set_int_member (o, "mix_percent", data->mix_percent);
   else
     json_object_set_null_member (o, "mix_percent");
-  set_string_or_null (o, "comment", data->comment);
-  set_string_or_null (o, "os", data->os);
-  set_string_or_null (o, "directory", data->directory);
+  ds_json_set_string_or_null (o, "comment", data->comment);
+  ds_json_set_string_or_null (o, "os", data->os);
+  ds_json_set_string_or_null (o, "directory", data->directory);
   json_object_set_boolean_member (o, "buffered", data->buffered);
   if (data->directory != NULL)
     {

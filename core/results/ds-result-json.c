@@ -18,6 +18,10 @@
 
 /* ---- helpers for the kinds ---------------------------------------------- */
 
+static void set_string_or_null (JsonObject *o,
+                                const char *member,
+                                const char *value);
+
 static JsonNode *
 get_member (JsonObject  *object,
             const char  *where,
@@ -198,6 +202,14 @@ get_bool (JsonObject  *object,
 
   *ret_value = json_node_get_boolean (node);
   return TRUE;
+}
+
+void
+ds_json_set_string_or_null (JsonObject *object,
+                            const char *member,
+                            const char *value)
+{
+  set_string_or_null (object, member, value);
 }
 
 gboolean

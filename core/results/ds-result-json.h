@@ -48,6 +48,10 @@ gboolean ds_json_get_bool    (JsonObject  *object,
                               const char  *member,
                               gboolean    *ret_value,
                               GError     **error);
+/* Writing: a string member, or null when @value is NULL. */
+void     ds_json_set_string_or_null (JsonObject *object,
+                                     const char *member,
+                                     const char *value);
 /* Object or array member; NULL with @error if missing or of another type. */
 JsonObject *ds_json_get_object (JsonObject *object,
                                 const char *where,
