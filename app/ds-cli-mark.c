@@ -495,11 +495,22 @@ int
 ds_cli_workload (int    argc,
                  char **argv)
 {
+  gboolean help = FALSE;
+
   /* With a preset the options are the presets'; else every workload's. */
   for (int i = 1; i < argc; i++)
-    if (g_str_has_prefix (argv[i], "--preset") || g_str_has_prefix (argv[i], "-P") ||
-        strcmp (argv[i], "--list-presets") == 0)
-      return run_preset (argc, argv, FALSE);
+    {
+      if (g_str_has_prefix (argv[i], "--preset") || g_str_has_prefix (argv[i], "-P") ||
+          strcmp (argv[i], "--list-presets") == 0)
+        return run_preset (argc, argv, FALSE);
+      help |= strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0;
+    }
+
+  /* GOption's --help exits: the word on presets goes first. */
+  if (help)
+    printf ("Presets: `workload TARGET --preset NAME` runs a named list of workloads\n"
+            "(CrystalDiskMark's profiles, IOMeter, fio, sysbench); --list-presets\n"
+            "describes them and `workload --preset NAME --help` lists their options.\n\n");
 
   return ds_cli_run (argc, argv);
 }
