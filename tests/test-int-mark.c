@@ -390,9 +390,10 @@ START_TEST (test_mark_folder_fills_up)
   JsonArray *steps;
   struct statvfs vfs;
   uint64_t start = ds_clock_ns ();
+  g_autofree char *mkfs_btrfs = g_find_program_in_path ("mkfs.btrfs");
   int rc;
 
-  if (g_find_program_in_path ("mkfs.btrfs") == NULL)
+  if (mkfs_btrfs == NULL)
     {
       note ("SKIP: mkfs.btrfs is not installed (tools/install-deps installs btrfs-progs)");
       return;
