@@ -72,6 +72,7 @@ progress_sink (const DsSample *sample,
         p->rate = sample->value;
       break;
     case DS_SAMPLE_PROGRESS:
+    case DS_SAMPLE_INTERVAL:
       if (sample->value > 0)
         p->rate = sample->value;
       break;
@@ -174,7 +175,8 @@ ds_cli_job_print (const DsResult        *result,
     {
       /* A refused or impossible run measured nothing: only its reason,
        * on stderr. */
-      g_autofree char *text = ds_report_text (result, options->units);
+      g_autofree char *text = options->text != NULL ? options->text (result, options->text_data) :
+                                                       ds_report_text (result, options->units);
       fputs (text, stdout);
     }
   fflush (stdout);

@@ -5,20 +5,14 @@
  */
 #include "config.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ds-bench-mark.h"
 #include "ds-cli.h"
-#include "ds-clock.h"
+#include "ds-cli-job.h"
 #include "ds-error.h"
-#include "ds-limits.h"
 #include "ds-preset.h"
-#include "ds-report.h"
-#include "ds-result-json.h"
-#include "ds-run.h"
 
 typedef struct {
   gboolean mark;             /* the `mark` command (else workload --preset) */
@@ -61,61 +55,6 @@ options_clear (Options *o)
   g_free (o->comment);
   g_free (o->output);
   g_free (o->units);
-}
-
-/* ---- the stop flag and the progress line -------------------------------- */
-
-static gint stop_requested;
-
-static void
-request_stop (int signo)
-{
-  /* One atomic store; the run stops within 100 ms and the partial result
-   * is printed.  A second Ctrl-C kills as usual. */
-  g_atomic_int_set (&stop_requested, 1);
-  signal (signo, SIG_DFL);
-}
-
-typedef struct {
-  gboolean    enabled;
-  uint64_t    shown_ns;
-  const char *label;         /* the step's row */
-  gboolean    write;
-  gboolean    mix;
-  double      rate;          /* the last interval's bytes/s */
-} Line;
-
-static void
-line_sink (const DsSample *sample,
-           gpointer        user_data)
-{
-  Line *line = user_data;
-  uint64_t now;
-  int filled;
-
-  if (sample->kind == DS_SAMPLE_PHASE && sample->step != NULL)
-    {
-      line->label = sample->name;
-      line->write = sample->write;
-      line->mix = sample->step->direction == DS_MARK_MIX;
-      line->rate = 0;
-    }
-  else if (sample->kind == DS_SAMPLE_INTERVAL || sample->kind == DS_SAMPLE_ROW)
-    {
-      line->rate = sample->value;
-    }
-
-  now = ds_clock_ns ();
-  if (!line->enabled || (now - line->shown_ns < 100 * DS_NS_PER_MSEC && sample->progress < 1.0))
-    return;
-  line->shown_ns = now;
-
-  filled = (int) (sample->progress * 30.0 + 0.5);
-  fprintf (stderr, "\r[%.*s%.*s] %3.0f%%  %-14s %-5s %10.1f MB/s ", filled,
-           "##############################", 30 - filled, "..............................",
-           sample->progress * 100.0, line->label ? line->label : "",
-           line->mix ? "mix" : line->write ? "write" : "read", line->rate / 1e6);
-  fflush (stderr);
 }
 
 /* ---- --list-presets ------------------------------------------------------ */
@@ -365,53 +304,37 @@ entries_for (Options *o)
   return g_memdup2 (all, sizeof all);
 }
 
-/* Prints the result: JSON, CrystalDiskMark's table and text (mark), or the
- * report (workload --preset). */
-static void
-print_result (const Options  *o,
-              const DsResult *result,
-              DsUnits         units,
-              DsMarkUnits     mark_units)
+/* mark's text: CrystalDiskMark's table (in @data's units) and its Copy
+ * text, under a line naming the device and the preset. */
+static char *
+mark_text (const DsResult *result,
+           gpointer        data)
 {
-  if (o->json)
-    {
-      g_autofree char *data = ds_result_to_data (result, NULL);
-      fputs (data, stdout);
-    }
-  else if (o->mark && result->data != NULL)
-    {
-      const DsMarkData *data = result->data;
-      const DsPreset *preset = ds_preset_lookup (data->preset);
-      g_autofree char *grid = ds_mark_grid_text (result, mark_units);
-      g_autofree char *cdm = ds_mark_cdm_text (result);
+  const DsMarkData *mark = result->data;
+  const DsPreset *preset = ds_preset_lookup (mark->preset);
+  g_autofree char *grid = ds_mark_grid_text (result, *(const DsMarkUnits *) data);
+  g_autofree char *cdm = ds_mark_cdm_text (result);
 
-      printf ("Diskscope %s: %s%s%s%s — %s\n\n%s\n%s", result->tool_version,
-              result->target.model ? result->target.model : "",
-              result->target.model ? " (" : "", result->target.path ? result->target.path : "?",
-              result->target.model ? ")" : "", preset ? preset->title : data->preset, grid, cdm);
-    }
-  else if (result->data != NULL)
-    {
-      g_autofree char *text = ds_report_text (result, units);
-      fputs (text, stdout);
-    }
-  fflush (stdout);
+  return g_strdup_printf ("Diskscope %s: %s%s%s%s — %s\n\n%s\n%s", result->tool_version,
+                          result->target.model ? result->target.model : "",
+                          result->target.model ? " (" : "",
+                          result->target.path ? result->target.path : "?",
+                          result->target.model ? ")" : "",
+                          preset ? preset->title : mark->preset, grid, cdm);
 }
 
 static int
-run_preset (int    argc,
-            char **argv,
-            gboolean mark)
+run_preset (int       argc,
+            char    **argv,
+            gboolean  mark)
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (DsResult) result = NULL;
   g_autofree GOptionEntry *entries = NULL;
   Options o = { .mark = mark };
-  DsBenchSpec spec;
-  DsUnits units = DS_UNITS_MB;
+  DsCliJobOptions job;
   DsMarkUnits mark_units = DS_MARK_UNITS_MB_S;
-  Line line = { 0 };
+  DsBenchSpec spec;
   int status;
 
   context = g_option_context_new (mark ? "TARGET — CrystalDiskMark's test and its result text" :
@@ -443,43 +366,23 @@ run_preset (int    argc,
                               argv[0], o.preset == NULL ? " and --preset" : "");
     }
 
+  job = (DsCliJobOptions) {
+    .json = o.json,
+    .output = o.output,
+    .progress = !o.no_progress,
+    .units = DS_UNITS_MB,
+    .text = mark ? mark_text : NULL,
+    .text_data = &mark_units,
+  };
   ds_bench_spec_init (&spec, DS_BENCH_MARK);
   if ((mark && !ds_mark_units_from_string (o.units, &mark_units, &error)) ||
-      (!mark && !ds_units_from_string (o.units, &units, &error)) ||
+      (!mark && !ds_units_from_string (o.units, &job.units, &error)) ||
       !build_spec (&o, argv[1], &spec, &error))
-    {
-      ds_bench_spec_clear (&spec);
-      options_clear (&o);
-      return ds_cli_fail (error);
-    }
+    status = ds_cli_fail (error);
+  else
+    status = ds_cli_job_run (&spec, &job);
 
-  line.enabled = !o.no_progress && isatty (STDERR_FILENO);
-  g_atomic_int_set (&stop_requested, 0);
-  signal (SIGINT, request_stop);
-  signal (SIGTERM, request_stop);
-
-  result = ds_run (&spec, line_sink, &line, &stop_requested);
-
-  signal (SIGINT, SIG_DFL);
-  signal (SIGTERM, SIG_DFL);
-  if (line.enabled && line.shown_ns != 0)
-    fprintf (stderr, "\r%*s\r", 79, "");
   ds_bench_spec_clear (&spec);
-
-  /* The result, partial or not, is always printed and saved. */
-  if (o.output != NULL && !ds_result_save (result, o.output, &error))
-    {
-      ds_cli_fail (error);
-      g_clear_error (&error);
-    }
-  print_result (&o, result, units, mark_units);
-
-  status = DS_CLI_OK;
-  if (result->cancelled)
-    status = ds_cli_complain (DS_CLI_INTERRUPTED, "stopped; the partial result was printed");
-  else if (result->error != NULL)
-    status = MAX (ds_cli_fail (result->error), DS_CLI_FAILED);
-
   options_clear (&o);
   return status;
 }
