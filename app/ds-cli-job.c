@@ -110,6 +110,7 @@ progress_sink (const DsSample *sample,
         p->rate = sample->value;
       break;
     case DS_SAMPLE_PROGRESS:
+    case DS_SAMPLE_INTERVAL:
       if (sample->value > 0)
         p->rate = sample->value;
       break;
@@ -229,7 +230,8 @@ ds_cli_job_print (const DsResult        *result,
            !g_error_matches (result->error, DS_ERROR, DS_ERROR_REFUSED))
     /* A refused or impossible run measured nothing: only its reason, on
      * stderr. */
-    text = ds_report_text (result, options->units);
+    text = options->text != NULL ? options->text (result, options->text_data) :
+                                   ds_report_text (result, options->units);
   if (text != NULL && !print_result (text))
     delivered = FALSE;
 

@@ -18,6 +18,10 @@ typedef struct {
   const char *output;        /* also save the JSON here (NULL: no) */
   gboolean    progress;      /* a progress line on stderr (when a terminal) */
   DsUnits     units;
+  /* The text printed instead of the report (NULL: ds_report_text ()). */
+  char     *(*text)      (const DsResult *result,
+                          gpointer        data);
+  gpointer    text_data;
 } DsCliJobOptions;
 
 /* The options every job command takes (--json, --output, --units,

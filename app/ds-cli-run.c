@@ -44,6 +44,7 @@ typedef struct {
   int      read_mix;
   char    *duration;
   char    *ramp;
+  char    *interval;
   char    *offset;
   char    *span;
   char    *size;
@@ -194,12 +195,13 @@ entries_for (DsBenchKind  kind,
     { { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o->block_size, "Transfer size (benchmark: 64K, workload: 4K)", "SIZE" }, K_TRANSFER | K_WORKLOAD },
     { { "capacity", 0, 0, G_OPTION_ARG_STRING, &o->capacity, "Test only the first SIZE bytes (short stroke)", "SIZE" }, k_capacity },
     { { "accuracy", 'a', 0, G_OPTION_ARG_INT, &o->accuracy, "1 (fast) to 5 (slow); each step doubles the time per point or row (default 3)", "N" }, K_DEVICE_KINDS | K_FILE },
-    { { "pattern", 'p', 0, G_OPTION_ARG_STRING, &o->pattern, "read, write, randread, randwrite or randrw", "P" }, K_WORKLOAD },
+    { { "pattern", 'p', 0, G_OPTION_ARG_STRING, &o->pattern, "read, write, randread, randwrite, randrw or rw", "P" }, K_WORKLOAD },
     { { "queue-depth", 'q', 0, G_OPTION_ARG_INT, &o->queue_depth, "I/Os in flight per thread (default 1)", "N" }, K_WORKLOAD },
     { { "threads", 't', 0, G_OPTION_ARG_INT, &o->threads, "Threads, each with its own queue (default 1)", "N" }, K_WORKLOAD },
     { { "read-mix", 0, 0, G_OPTION_ARG_INT, &o->read_mix, "randrw: percent reads (default 70)", "PERCENT" }, K_WORKLOAD },
     { { "duration", 'd', 0, G_OPTION_ARG_STRING, &o->duration, "Run time (workload, default 10s) or time per row", "TIME" }, K_WORKLOAD | K_EXTRA | K_RANDOM | K_BLOCK | K_FILE },
     { { "ramp", 0, 0, G_OPTION_ARG_STRING, &o->ramp, "Warm-up time excluded from the results", "TIME" }, K_WORKLOAD },
+    { { "interval", 0, 0, G_OPTION_ARG_STRING, &o->interval, "Time series: one point per TIME (default 1s, at least 100ms)", "TIME" }, K_WORKLOAD },
     { { "offset", 0, 0, G_OPTION_ARG_STRING, &o->offset, "Start of the region (default 0)", "SIZE" }, K_WORKLOAD },
     { { "span", 0, 0, G_OPTION_ARG_STRING, &o->span, "Length of the region (default: to the end)", "SIZE" }, K_WORKLOAD },
     { { "size", 's', 0, G_OPTION_ARG_STRING, &o->size, "Test file size (default 1G, clamped to the free space)", "SIZE" }, K_FILE },
@@ -280,7 +282,8 @@ build_spec (const DsBenchOps  *ops,
       !parse_option (ds_parse_size, o->size, "size", &spec->file_size_bytes, error) ||
       !parse_option (ds_parse_size, o->create, "create", &create_bytes, error) ||
       !parse_option (ds_parse_duration, o->duration, "duration", &duration_ns, error) ||
-      !parse_option (ds_parse_duration, o->ramp, "ramp", &spec->ramp_ns, error))
+      !parse_option (ds_parse_duration, o->ramp, "ramp", &spec->ramp_ns, error) ||
+      !parse_option (ds_parse_duration, o->interval, "interval", &spec->interval_ns, error))
     return FALSE;
   /* The spec keeps 0 for "not given" in these two: the setters refuse a
    * typed 0 with the validator's words. */
@@ -325,6 +328,7 @@ options_clear (Options *o)
   g_free (o->pattern);
   g_free (o->duration);
   g_free (o->ramp);
+  g_free (o->interval);
   g_free (o->offset);
   g_free (o->span);
   g_free (o->size);

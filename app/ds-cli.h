@@ -22,5 +22,8 @@ int ds_cli_health (int argc, char **argv);    /* ds-cli-health.c */
 int ds_cli_scan   (int argc, char **argv);    /* ds-cli-scan.c */
 int ds_cli_erase  (int argc, char **argv);    /* ds-cli-erase.c */
 int ds_cli_monitor (int argc, char **argv);   /* ds-cli-monitor.c */
+int ds_cli_mark   (int argc, char **argv);    /* ds-cli-mark.c */
+/* workload: with --preset or --list-presets ds-cli-mark.c, else ds_cli_run. */
+int ds_cli_workload (int argc, char **argv);  /* ds-cli-mark.c */
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include "ds-error.h"
 #include "ds-limits.h"
 #include "ds-target.h"
+#include "ds-preset.h"
 
 static const char *const pattern_names[] = {
   [DS_PATTERN_READ] = "read",
@@ -19,6 +20,7 @@ static const char *const pattern_names[] = {
   [DS_PATTERN_RANDREAD] = "randread",
   [DS_PATTERN_RANDWRITE] = "randwrite",
   [DS_PATTERN_RANDRW] = "randrw",
+  [DS_PATTERN_RW] = "rw",
 };
 
 static const char *const erase_method_names[] = {
@@ -70,7 +72,13 @@ ds_bench_spec_init (DsBenchSpec *spec,
     .read_mix_percent = 70,
     .duration_ns = kind == DS_BENCH_WORKLOAD ? 10 * DS_NS_PER_SEC : 0,
     .file_size_bytes = UINT64_C (1) << 30,
+    .interval_ns = DS_NS_PER_SEC,
+    .count = 1,
+    .mix_percent = -1,
   };
+
+  if (kind == DS_BENCH_MARK)
+    ds_preset_apply_defaults (spec, ds_preset_get (0));
 }
 
 void
@@ -81,6 +89,9 @@ ds_bench_spec_copy (DsBenchSpec       *dst,
   dst->target_path = g_strdup (src->target_path);
   dst->destroy_data = g_strdup (src->destroy_data);
   dst->engine = g_strdup (src->engine);
+  dst->preset = g_strdup (src->preset);
+  dst->steps = g_strdup (src->steps);
+  dst->comment = g_strdup (src->comment);
 }
 
 void
@@ -89,6 +100,9 @@ ds_bench_spec_clear (DsBenchSpec *spec)
   g_clear_pointer (&spec->target_path, g_free);
   g_clear_pointer (&spec->destroy_data, g_free);
   g_clear_pointer (&spec->engine, g_free);
+  g_clear_pointer (&spec->preset, g_free);
+  g_clear_pointer (&spec->steps, g_free);
+  g_clear_pointer (&spec->comment, g_free);
 }
 
 const char *
@@ -297,6 +311,101 @@ ds_bench_check_accuracy (int      accuracy,
   return FALSE;
 }
 
+/* Queue depth × threads I/Os in flight, each with a buffer of @block. */
+static gboolean
+in_flight_ok (unsigned   queue_depth,
+              unsigned   threads,
+              uint64_t   block_bytes,
+              GError   **error)
+{
+  uint64_t ios = (uint64_t) queue_depth * threads;
+
+  if (ios > DS_LIMIT_IN_FLIGHT_MAX)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "queue depth %u × %u threads is %" G_GUINT64_FORMAT " I/Os in "
+                   "flight, more than %u", queue_depth, threads, ios,
+                   DS_LIMIT_IN_FLIGHT_MAX);
+      return FALSE;
+    }
+  if (ios * block_bytes > DS_LIMIT_IN_FLIGHT_BYTES_MAX)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "queue depth %u × %u threads × %" G_GUINT64_FORMAT "-byte blocks "
+                   "needs %" G_GUINT64_FORMAT " MiB of buffers, more than %" G_GUINT64_FORMAT
+                   " MiB", queue_depth, threads, block_bytes, (ios * block_bytes) >> 20,
+                   DS_LIMIT_IN_FLIGHT_BYTES_MAX >> 20);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The rules of a preset run (kinds/ds-preset.h). */
+static gboolean
+mark_valid (const DsBenchSpec  *spec,
+            GError            **error)
+{
+  const DsPreset *preset = ds_preset_lookup (spec->preset);
+  g_autoptr (GArray) steps = NULL;
+
+  if (spec->mix_percent > 100 || spec->mix_percent < -1)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "the mix is a percentage of reads (0 to 100), not %d", spec->mix_percent);
+      return FALSE;
+    }
+  if (preset != NULL && spec->mix_percent >= 0 && !preset->mix_allowed)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "%s has no +Mix row%s", preset->name,
+                   preset->profile != NULL ? " (nor has CrystalDiskMark's Demo)" :
+                   ": its own steps set their mix");
+      return FALSE;
+    }
+  if (spec->count < 1 || spec->count > DS_LIMIT_COUNT_MAX)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "the count (runs per test) must be 1 to %u, not %u",
+                   DS_LIMIT_COUNT_MAX, spec->count);
+      return FALSE;
+    }
+  if (spec->test_size_bytes != 0 &&
+      (spec->test_size_bytes < DS_LIMIT_TEST_SIZE_MIN || spec->test_size_bytes > DS_LIMIT_TEST_SIZE_MAX))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "the test size must be 16M to 64G (CrystalDiskMark's range), not %"
+                   G_GUINT64_FORMAT " bytes", spec->test_size_bytes);
+      return FALSE;
+    }
+  if (spec->duration_ns == 0 || spec->duration_ns > DS_LIMIT_INTERVAL_MAX_NS)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "the time per test must be more than 0 and at most 1h");
+      return FALSE;
+    }
+  if (spec->pause_ns > DS_LIMIT_PAUSE_MAX_NS || spec->warmup_ns > DS_LIMIT_PAUSE_MAX_NS)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "the pause between tests and the warm-up are at most 10m");
+      return FALSE;
+    }
+
+  /* Unknown presets and step ids, and steps over the limits. */
+  steps = ds_preset_steps (spec, error);
+  if (steps == NULL)
+    return FALSE;
+  for (guint i = 0; i < steps->len; i++)
+    {
+      const DsPresetRow *row = g_array_index (steps, DsPresetStep, i).row;
+
+      if (!in_flight_ok (row->queue_depth, row->threads, row->block_size_bytes, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
 gboolean
 ds_bench_spec_validate (const DsBenchSpec  *spec,
                         GError            **error)
@@ -391,6 +500,18 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
                    "--keep keeps a --create test file: give --create SIZE too");
       return FALSE;
     }
+  if (!in_flight_ok (spec->queue_depth, spec->threads, spec->block_size_bytes, error))
+    return FALSE;
+  if ((spec->kind == DS_BENCH_WORKLOAD || spec->kind == DS_BENCH_MARK) &&
+      (spec->interval_ns < DS_LIMIT_INTERVAL_MIN_NS || spec->interval_ns > DS_LIMIT_INTERVAL_MAX_NS))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "the series interval must be 100ms to 1h, not %g s",
+                   (double) spec->interval_ns / DS_NS_PER_SEC);
+      return FALSE;
+    }
+  if (spec->kind == DS_BENCH_MARK)
+    return mark_valid (spec, error);
 
   return validate_tabs (spec, error);
 }
@@ -404,6 +525,7 @@ ds_bench_spec_set_accuracy (DsBenchSpec *spec,
    * their rows shorter, as it makes the transfer points shorter (the
    * kind's own default stands at the default accuracy and above). */
   if (spec->kind != DS_BENCH_TRANSFER && spec->kind != DS_BENCH_WORKLOAD &&
+      spec->kind != DS_BENCH_MARK &&
       accuracy >= DS_LIMIT_ACCURACY_MIN && accuracy < DS_BENCH_DEFAULT_ACCURACY)
     spec->duration_ns = (UINT64_C (250) * DS_NS_PER_MSEC) << (accuracy - 1);
 }
@@ -570,6 +692,7 @@ static const DsBenchOps *const kinds[DS_BENCH_N_KINDS] = {
   [DS_BENCH_HEALTH] = &ds_bench_health,
   [DS_BENCH_ERROR_SCAN] = &ds_bench_error_scan,
   [DS_BENCH_ERASE] = &ds_bench_erase,
+  [DS_BENCH_MARK] = &ds_bench_mark,
 };
 
 const DsBenchOps *

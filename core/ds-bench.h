@@ -23,6 +23,7 @@ typedef enum {
   DS_BENCH_HEALTH,         /* "health": SMART through smartctl */
   DS_BENCH_ERROR_SCAN,     /* "error-scan": HD Tune's Error Scan */
   DS_BENCH_ERASE,          /* "erase": a gated full overwrite or discard */
+  DS_BENCH_MARK,           /* "mark": a preset, a list of workload steps */
   DS_BENCH_N_KINDS
 } DsBenchKind;
 
@@ -32,6 +33,7 @@ typedef enum {
   DS_PATTERN_RANDREAD,
   DS_PATTERN_RANDWRITE,
   DS_PATTERN_RANDRW,
+  DS_PATTERN_RW,           /* sequential, reads and writes mixed (fio's rw) */
 } DsPattern;
 
 /* How `erase` destroys the data (ds-bench-erase.h). */
@@ -82,6 +84,23 @@ typedef struct {
    * write to an existing target confirmed by destroy_data; FALSE for read
    * tests, refused runs and created files.  Callers never set it. */
   gboolean    write_confirmed;
+  /* workload and mark */
+  uint64_t    interval_ns;       /* one series point per interval (1 s) */
+
+  /* mark: a preset (kinds/ds-preset.h).  ds_preset_apply_defaults() sets
+   * the preset's own values; the fields are then the user's to change. */
+  char       *preset;            /* "cdm-default" */
+  char       *steps;             /* comma-separated row or step ids to run
+                                  * ("rnd4k-q1t1", "seq1m-q8t1-read");
+                                  * NULL: all */
+  uint64_t    test_size_bytes;   /* the region or test file; 0: the whole
+                                  * device (1 GiB in a folder) */
+  unsigned    count;             /* measured runs per step, best kept */
+  uint64_t    warmup_ns;         /* an unmeasured run first (CDM's 5 s) */
+  uint64_t    pause_ns;          /* idle between steps (CDM's Interval) */
+  int         mix_percent;       /* -1: no +Mix row; else its read percent */
+  gboolean    reads_only;        /* only the steps that do not write */
+  char       *comment;           /* into the result and the report */
 } DsBenchSpec;
 
 /* Defaults for @kind (what the CLI and the GUI start from). */
@@ -151,7 +170,15 @@ typedef enum {
                         * figure: bytes/s or IOPS, as the kind defines) */
   DS_SAMPLE_PHASE,     /* a phase starts: name ("transfer", "access", ...) */
   DS_SAMPLE_PROGRESS,  /* nothing new but progress */
+  DS_SAMPLE_INTERVAL,  /* workload, mark: an interval of the series is
+                        * measured: index (the point's), elapsed_ns (its
+                        * end), value (read + write bytes/s), interval.
+                        * Provisional: the result's series is final (the
+                        * last point is shortened to the run's end). */
 } DsSampleKind;
+
+typedef struct _DsIntervalPoint DsIntervalPoint;   /* ds-interval.h */
+typedef struct _DsMarkStep DsMarkStep;             /* ds-bench-mark.h */
 
 typedef struct {
   DsSampleKind kind;
@@ -164,6 +191,10 @@ typedef struct {
   double       value;
   int          error;         /* errno of a failed point/access, else 0 */
   double       progress;      /* 0..1 of the whole run, in every sample */
+  /* Valid during the sink call only: */
+  const DsIntervalPoint *interval; /* DS_SAMPLE_INTERVAL */
+  const DsMarkStep      *step;     /* mark: PHASE (a step starts; its figures
+                                    * empty) and ROW (its figures) */
 } DsSample;
 
 /* Called on the worker thread.  Must be quick and must not call GTK. */
@@ -222,6 +253,7 @@ extern const DsBenchOps ds_bench_workload;
 extern const DsBenchOps ds_bench_health;
 extern const DsBenchOps ds_bench_error_scan;
 extern const DsBenchOps ds_bench_erase;
+extern const DsBenchOps ds_bench_mark;
 
 const DsBenchOps *ds_bench_get    (DsBenchKind  kind);
 const DsBenchOps *ds_bench_lookup (const char  *name);

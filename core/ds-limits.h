@@ -91,3 +91,19 @@
 #define DS_JSON_MAX_ERRORS           DS_JSON_MAX_POINTS
 #define DS_JSON_MAX_NOTES            1024u
 #define DS_JSON_MAX_LIST             100000u
+/* I/Os in flight in one run, queue depth × threads: CrystalDiskMark's own
+ * largest setting (Q512 × T64).  And their buffers, queue depth × threads ×
+ * block size: each in-flight I/O has one, allocated before the run. */
+#define DS_LIMIT_IN_FLIGHT_MAX       32768u
+#define DS_LIMIT_IN_FLIGHT_BYTES_MAX (UINT64_C (4) << 30)
+
+/* A workload's series: one point per interval, 100 ms .. 1 h. */
+#define DS_LIMIT_INTERVAL_MIN_NS     (UINT64_C (100) * 1000000)
+#define DS_LIMIT_INTERVAL_MAX_NS     (UINT64_C (3600) * 1000000000)
+
+/* Presets: CrystalDiskMark's test sizes (16 MiB .. 64 GiB), counts (1 .. 9)
+ * and longest interval between tests (10 min, also the longest warm-up). */
+#define DS_LIMIT_TEST_SIZE_MIN       (UINT64_C (16) << 20)
+#define DS_LIMIT_TEST_SIZE_MAX       (UINT64_C (64) << 30)
+#define DS_LIMIT_COUNT_MAX           9u
+#define DS_LIMIT_PAUSE_MAX_NS        (UINT64_C (600) * 1000000000)

@@ -18,10 +18,12 @@
  * enough for any device's full speed, small enough to stop quickly. */
 #define FILL_BLOCK_BYTES (UINT64_C (8) << 20)
 
-static void
-fill_target_info (DsTargetInfo   *info,
-                  const DsTarget *target)
+void
+ds_run_describe_target (DsRun          *run,
+                        const DsTarget *target)
 {
+  DsTargetInfo *info = &run->result->target;
+
   ds_target_info_clear (info);
   info->path = g_strdup (target->path);
   info->is_block = target->kind == DS_TARGET_BLOCK;
@@ -138,7 +140,7 @@ ds_run_open_target (DsRun   *run,
 
   size = target->created ? spec->create_bytes : target->size_bytes;
   target->size_bytes = size;
-  fill_target_info (&result->target, target);
+  ds_run_describe_target (run, target);
   if (!ds_bench_spec_check_target (spec, target->path, size, target->logical_block_size, error))
     {
       /* A kept --create file that was never filled is not worth keeping. */

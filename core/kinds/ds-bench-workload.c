@@ -14,40 +14,30 @@
 #include "ds-bench-workload.h"
 #include "ds-clock.h"
 #include "ds-error.h"
+#include "ds-io-series.h"
 #include "ds-report.h"
-#include "ds-result-json.h"
 #include "ds-run.h"
-
-const double ds_workload_percentiles[DS_WORKLOAD_N_PERCENTILES] = {
-  1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99,
-};
-
-/* The JSON names of the percentiles the issue asks for by name. */
-static const struct { const char *name; double percent; } named_percentiles[] = {
-  { "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "p99_9", 99.9 },
-};
 
 #define PROGRESS_INTERVAL_NS (100 * DS_NS_PER_MSEC)
 
 static gpointer
 workload_data_new (void)
 {
-  return g_new0 (DsWorkloadData, 1);
+  return ds_workload_data_new ();
 }
 
 static void
 workload_data_free (gpointer p)
 {
-  DsWorkloadData *data = p;
-
-  g_free (data->engine);
-  g_free (data);
+  ds_workload_data_free (p);
 }
 
 typedef struct {
   DsRun    *run;
   uint64_t  t0_ns;
   uint64_t  total_ns;
+  double    from;          /* the run's progress at t0 */
+  double    to;            /* ... and at t0 + total_ns */
   gint64    last_emit_ns;  /* atomic */
 } ProgressCtx;
 
@@ -67,9 +57,32 @@ on_complete (gpointer    user,
     return;
 
   if (ctx->total_ns > 0)
-    ds_run_set_progress (ctx->run, (double) (io->end_ns - ctx->t0_ns) / (double) ctx->total_ns);
+    ds_run_set_progress (ctx->run, ctx->from + (ctx->to - ctx->from) *
+                         MIN (1.0, (double) (io->end_ns - ctx->t0_ns) / (double) ctx->total_ns));
   sample.elapsed_ns = io->end_ns - ctx->t0_ns;
   ds_run_emit (ctx->run, &sample);
+}
+
+/* The non-empty buckets, by their upper bounds. */
+static GArray *
+export_histogram (const DsHistogram *hist)
+{
+  GArray *buckets = g_array_new (FALSE, TRUE, sizeof (DsLatencyBucket));
+
+  for (unsigned i = 0; i < DS_HIST_BUCKETS; i++)
+    if (hist->buckets[i] != 0)
+      {
+        uint64_t lo;
+        uint64_t hi;
+        DsLatencyBucket b;
+
+        ds_histogram_bucket_range (i, &lo, &hi);
+        b.upper_s = (double) hi / 1e9;
+        b.count = hist->buckets[i];
+        g_array_append_val (buckets, b);
+      }
+
+  return buckets;
 }
 
 static void
@@ -77,6 +90,7 @@ fill_dir (DsWorkloadDir      *dir,
           const DsIoDirStats *stats,
           uint64_t            elapsed_ns)
 {
+  ds_workload_dir_clear (dir);
   if (stats->ios == 0)
     return;
 
@@ -95,6 +109,8 @@ fill_dir (DsWorkloadDir      *dir,
   for (unsigned i = 0; i < DS_WORKLOAD_N_PERCENTILES; i++)
     dir->lat_percentile_s[i] = stats->histogram != NULL ?
       (double) ds_histogram_percentile (stats->histogram, ds_workload_percentiles[i]) / 1e9 : 0;
+  if (stats->histogram != NULL)
+    dir->histogram = export_histogram (stats->histogram);
 }
 
 static gboolean
@@ -116,21 +132,24 @@ pattern_read_percent (const DsBenchSpec *spec)
     case DS_PATTERN_RANDWRITE:
       return 0;
     case DS_PATTERN_RANDRW:
+    case DS_PATTERN_RW:
     default:
       return spec->read_mix_percent;
     }
 }
 
-static int
-workload_run (DsRun   *run,
-              GError **error)
+int
+ds_workload_measure (DsRun              *run,
+                     const DsBenchSpec  *spec,
+                     DsWorkloadData     *data,
+                     double              progress_from,
+                     double              progress_to,
+                     GError            **error)
 {
-  const DsBenchSpec *spec = run->spec;
-  DsWorkloadData *data = run->result->data;
   DsTarget *target = run->target;
   unsigned read_percent = pattern_read_percent (spec);
   uint64_t span;
-  ProgressCtx progress = { .run = run };
+  ProgressCtx progress = { .run = run, .from = progress_from, .to = progress_to };
   DsIoPlan plan = { 0 };
   DsIoStats stats;
   int r;
@@ -176,6 +195,7 @@ workload_run (DsRun   *run,
   plan.duration_ns = spec->duration_ns;
   plan.ramp_ns = spec->ramp_ns;
   plan.histogram = TRUE;
+  plan.interval_ns = spec->interval_ns;
   plan.on_complete = on_complete;
   plan.user = &progress;
 
@@ -201,203 +221,92 @@ workload_run (DsRun   *run,
   fill_dir (&data->write, &stats.write, stats.elapsed_ns);
   data->cpu_user_s = (double) stats.cpu_user_ns / 1e9;
   data->cpu_system_s = (double) stats.cpu_system_ns / 1e9;
+  data->interval_s = (double) spec->interval_ns / 1e9;
+  g_clear_pointer (&data->series, g_array_unref);
+  data->series = g_steal_pointer (&stats.series);
+  data->series_dropped_ios = stats.series_dropped_ios;
+  if (stats.series_dropped_ios != 0)
+    ds_result_add_note (run->result,
+                        "%" G_GUINT64_FORMAT " I/Os are counted in the totals "
+                        "but missing from the series: the collecting thread "
+                        "fell %u intervals behind", stats.series_dropped_ios,
+                        DS_IO_RING_SLOTS);
   ds_io_stats_clear (&stats);
 
   return r;
 }
 
-/* ---- JSON --------------------------------------------------------------- */
-
-static const char *
-percentile_key (double percent, char *buf, size_t len)
+static int
+workload_run (DsRun   *run,
+              GError **error)
 {
-  g_autofree char *s = g_strdup_printf ("%g", percent);
-
-  g_strdelimit (s, ".", '_');
-  g_snprintf (buf, len, "p%s", s);
-  return buf;
-}
-
-static JsonNode *
-dir_to_json (const DsWorkloadDir *dir)
-{
-  JsonObject *o = json_object_new ();
-  JsonObject *lat = json_object_new ();
-  JsonObject *pct = json_object_new ();
-  char key[32];
-
-  json_object_set_int_member (o, "io_bytes", (gint64) dir->io_bytes);
-  json_object_set_int_member (o, "ios", (gint64) dir->ios);
-  json_object_set_double_member (o, "bytes_per_s", dir->bytes_per_s);
-  json_object_set_double_member (o, "iops", dir->iops);
-
-  json_object_set_double_member (lat, "min", dir->lat_min_s);
-  json_object_set_double_member (lat, "mean", dir->lat_mean_s);
-  json_object_set_double_member (lat, "max", dir->lat_max_s);
-  json_object_set_double_member (lat, "stddev", dir->lat_stddev_s);
-  for (unsigned i = 0; i < G_N_ELEMENTS (named_percentiles); i++)
-    for (unsigned k = 0; k < DS_WORKLOAD_N_PERCENTILES; k++)
-      if (ds_workload_percentiles[k] == named_percentiles[i].percent)
-        json_object_set_double_member (lat, named_percentiles[i].name, dir->lat_percentile_s[k]);
-  for (unsigned k = 0; k < DS_WORKLOAD_N_PERCENTILES; k++)
-    json_object_set_double_member (pct, percentile_key (ds_workload_percentiles[k], key, sizeof key),
-                                   dir->lat_percentile_s[k]);
-  json_object_set_object_member (lat, "percentiles", pct);
-  json_object_set_object_member (o, "latency_s", lat);
-
-  return ds_json_node_take_object (o);
-}
-
-static JsonNode *
-workload_to_json (const DsResult *result)
-{
-  const DsWorkloadData *data = result->data;
-  JsonObject *o = json_object_new ();
-  JsonObject *cpu = json_object_new ();
-
-  json_object_set_double_member (o, "runtime_s", data->runtime_s);
-  if (data->engine != NULL)
-    json_object_set_string_member (o, "engine", data->engine);
-  else
-    json_object_set_null_member (o, "engine");
-  if (data->read.present)
-    json_object_set_member (o, "read", dir_to_json (&data->read));
-  if (data->write.present)
-    json_object_set_member (o, "write", dir_to_json (&data->write));
-  json_object_set_double_member (cpu, "user_s", data->cpu_user_s);
-  json_object_set_double_member (cpu, "system_s", data->cpu_system_s);
-  json_object_set_object_member (o, "cpu", cpu);
-
-  return ds_json_node_take_object (o);
-}
-
-static gboolean
-dir_from_json (JsonObject     *o,
-               const char     *where,
-               DsWorkloadDir  *dir,
-               GError        **error)
-{
-  g_autofree char *lwhere = g_strdup_printf ("%s.latency_s", where);
-  JsonObject *lat;
-  JsonObject *pct;
-  char key[32];
-
-  if (!ds_json_get_uint64 (o, where, "io_bytes", G_MAXINT64, &dir->io_bytes, error) ||
-      !ds_json_get_uint64 (o, where, "ios", G_MAXINT64, &dir->ios, error) ||
-      !ds_json_get_double (o, where, "bytes_per_s", 0, 1e15, &dir->bytes_per_s, error) ||
-      !ds_json_get_double (o, where, "iops", 0, 1e12, &dir->iops, error))
-    return FALSE;
-
-  lat = ds_json_get_object (o, where, "latency_s", error);
-  if (lat == NULL)
-    return FALSE;
-  if (!ds_json_get_double (lat, lwhere, "min", 0, 1e6, &dir->lat_min_s, error) ||
-      !ds_json_get_double (lat, lwhere, "mean", 0, 1e6, &dir->lat_mean_s, error) ||
-      !ds_json_get_double (lat, lwhere, "max", 0, 1e6, &dir->lat_max_s, error))
-    return FALSE;
-  if (json_object_has_member (lat, "stddev") &&
-      !ds_json_get_double (lat, lwhere, "stddev", 0, 1e6, &dir->lat_stddev_s, error))
-    return FALSE;
-
-  /* The named percentiles are always there; the full list may be too. */
-  for (unsigned i = 0; i < G_N_ELEMENTS (named_percentiles); i++)
-    for (unsigned k = 0; k < DS_WORKLOAD_N_PERCENTILES; k++)
-      if (ds_workload_percentiles[k] == named_percentiles[i].percent &&
-          !ds_json_get_double (lat, lwhere, named_percentiles[i].name, 0, 1e6,
-                               &dir->lat_percentile_s[k], error))
-        return FALSE;
-
-  if (json_object_has_member (lat, "percentiles"))
-    {
-      g_autofree char *pwhere = g_strdup_printf ("%s.percentiles", lwhere);
-
-      pct = ds_json_get_object (lat, lwhere, "percentiles", error);
-      if (pct == NULL)
-        return FALSE;
-      for (unsigned k = 0; k < DS_WORKLOAD_N_PERCENTILES; k++)
-        if (!ds_json_get_double (pct, pwhere,
-                                 percentile_key (ds_workload_percentiles[k], key, sizeof key),
-                                 0, 1e6, &dir->lat_percentile_s[k], error))
-          return FALSE;
-    }
-
-  if (dir->lat_min_s > dir->lat_max_s || dir->lat_mean_s > dir->lat_max_s)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s: minimum, mean and maximum are out of order", lwhere);
-      return FALSE;
-    }
-
-  dir->present = TRUE;
-  return TRUE;
-}
-
-static gpointer
-workload_from_json (JsonObject  *o,
-                    GError     **error)
-{
-  DsWorkloadData *data = workload_data_new ();
-  JsonObject *cpu;
-  const char *engine;
-
-
-  if (!ds_json_get_double (o, "results", "runtime_s", 0, 1e7, &data->runtime_s, error))
-    goto fail;
-  engine = ds_json_get_string (o, "results", "engine", TRUE, error);
-  if (engine == NULL && error != NULL && *error != NULL)
-    goto fail;
-  data->engine = g_strdup (engine);
-
-  if (json_object_has_member (o, "read"))
-    {
-      JsonObject *r = ds_json_get_object (o, "results", "read", error);
-      if (r == NULL || !dir_from_json (r, "results.read", &data->read, error))
-        goto fail;
-    }
-  if (json_object_has_member (o, "write"))
-    {
-      JsonObject *w = ds_json_get_object (o, "results", "write", error);
-      if (w == NULL || !dir_from_json (w, "results.write", &data->write, error))
-        goto fail;
-    }
-
-  cpu = ds_json_get_object (o, "results", "cpu", error);
-  if (cpu == NULL ||
-      !ds_json_get_double (cpu, "results.cpu", "user_s", 0, 1e9, &data->cpu_user_s, error) ||
-      !ds_json_get_double (cpu, "results.cpu", "system_s", 0, 1e9, &data->cpu_system_s, error))
-    goto fail;
-
-  return data;
-
-fail:
-  workload_data_free (data);
-  return NULL;
+  return ds_workload_measure (run, run->spec, run->result->data, 0.0, 1.0, error);
 }
 
 /* ---- report ------------------------------------------------------------- */
 
-static void
-dir_report (const DsWorkloadDir *dir,
-            const char          *name,
-            DsUnits              units,
-            GString             *out)
+/* The slowest and fastest interval of the series, HD Tune's minimum and
+ * maximum; FALSE without a series. */
+static gboolean
+series_range (const GArray *series,
+              gboolean      write,
+              double       *ret_min,
+              double       *ret_max)
 {
+  if (series == NULL || series->len == 0)
+    return FALSE;
+
+  *ret_min = G_MAXDOUBLE;
+  *ret_max = 0;
+  for (guint i = 0; i < series->len; i++)
+    {
+      const DsIntervalPoint *p = &g_array_index (series, DsIntervalPoint, i);
+      double v = write ? p->write.bytes_per_s : p->read.bytes_per_s;
+
+      *ret_min = MIN (*ret_min, v);
+      *ret_max = MAX (*ret_max, v);
+    }
+
+  return TRUE;
+}
+
+void
+ds_workload_dir_report (const DsWorkloadData *data,
+                        gboolean              write,
+                        DsUnits               units,
+                        GString              *out)
+{
+  const DsWorkloadDir *dir = write ? &data->write : &data->read;
+  const char *name = write ? "Write" : "Read";
+  double lo;
+  double hi;
   g_autofree char *rate = ds_format_rate (dir->bytes_per_s, units);
   g_autofree char *iops = g_strdup_printf ("%.0f IOPS", dir->iops);
   g_autofree char *mean = ds_format_ms (dir->lat_mean_s);
   g_autofree char *min = ds_format_ms (dir->lat_min_s);
   g_autofree char *max = ds_format_ms (dir->lat_max_s);
+  g_autofree char *stddev = ds_format_ms (dir->lat_stddev_s);
   g_autofree char *ios = g_strdup_printf ("%" G_GUINT64_FORMAT " I/Os, %" G_GUINT64_FORMAT " bytes",
                                           dir->ios, dir->io_bytes);
   GString *pct = g_string_new (NULL);
 
   g_string_append_printf (out, "%s\n", name);
   ds_report_figure (out, "Transfer Rate", rate);
+  if (series_range (data->series, write, &lo, &hi))
+    {
+      g_autofree char *lo_text = ds_format_rate (lo, units);
+      g_autofree char *hi_text = ds_format_rate (hi, units);
+      g_autofree char *range = g_strdup_printf ("%s to %s per %g s", lo_text, hi_text,
+                                                data->interval_s);
+
+      ds_report_figure (out, "Interval Rates", range);
+    }
   ds_report_figure (out, "Operations", iops);
   ds_report_figure (out, "Total", ios);
   ds_report_figure (out, "Latency Average", mean);
   ds_report_figure (out, "Latency Minimum", min);
   ds_report_figure (out, "Latency Maximum", max);
+  ds_report_figure (out, "Latency Std. Dev.", stddev);
   for (unsigned k = 0; k < DS_WORKLOAD_N_PERCENTILES; k++)
     {
       double p = ds_workload_percentiles[k];
@@ -422,7 +331,7 @@ workload_report (const DsResult *result,
   g_autofree char *block = ds_format_block (spec->block_size_bytes);
   g_autofree char *profile = NULL;
 
-  if (spec->pattern == DS_PATTERN_RANDRW)
+  if (spec->pattern == DS_PATTERN_RANDRW || spec->pattern == DS_PATTERN_RW)
     profile = g_strdup_printf ("%s, %s, %u%% reads, queue depth %u, %u thread%s",
                                ds_pattern_to_string (spec->pattern), block,
                                spec->read_mix_percent, spec->queue_depth,
@@ -448,13 +357,26 @@ workload_report (const DsResult *result,
   if (data->read.present)
     {
       g_string_append_c (out, '\n');
-      dir_report (&data->read, "Read", units, out);
+      ds_workload_dir_report (data, FALSE, units, out);
     }
   if (data->write.present)
     {
       g_string_append_c (out, '\n');
-      dir_report (&data->write, "Write", units, out);
+      ds_workload_dir_report (data, TRUE, units, out);
     }
+}
+
+static JsonNode *
+workload_to_json (const DsResult *result)
+{
+  return ds_workload_data_to_json (result->data);
+}
+
+static gpointer
+workload_from_json (JsonObject  *results,
+                    GError     **error)
+{
+  return ds_workload_data_from_json (results, "results", error);
 }
 
 const DsBenchOps ds_bench_workload = {

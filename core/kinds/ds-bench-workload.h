@@ -1,11 +1,44 @@
 /* ds-bench-workload.h: fio / CrystalDiskMark style workloads
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A workload result (kind "workload", and each step of a "mark") is a
+ * DsWorkloadData.  Every figure is in base units; a result made elsewhere
+ * (an fio JSON import) fills the same struct: what it cannot know stays 0,
+ * NULL or FALSE as noted, and the JSON writer and the report cope.
+ *
+ * JSON ("results" of a workload; ds-workload-json.c):
+ *
+ *   { "runtime_s", "engine", "interval_s",
+ *     "read":  DIR,        present when reads were counted
+ *     "write": DIR,        present when writes were counted
+ *     "cpu": { "user_s", "system_s" },
+ *     "series": [ { "t_s", "read":  { "bytes_per_s", "iops", "p50_s", "p99_s" },
+ *                          "write": { … the same … } }, … ],
+ *     "series_dropped_ios" }                 (only when not 0)
+ *
+ *   DIR = { "io_bytes", "ios", "bytes_per_s", "iops",
+ *           "latency_s": { "min", "mean", "max", "stddev",
+ *                          "p50", "p90", "p99", "p99_9", "p99_99",
+ *                          "percentiles": { "p1" … "p99_99" } },
+ *           "latency_histogram": [ { "upper_s", "count" }, … ] }
+ *
+ * latency_histogram lists the non-empty buckets of the run's latency
+ * histogram (ds-histogram.h: under 1 % wide), ascending: `count` I/Os took
+ * less than `upper_s` and at least the previous entry's upper_s' bucket
+ * bound (the bucket's lower bound is not written: a bucket is 1/64 of a
+ * power of two wide, so it is upper_s × 63/64 or, below 64 ns, upper_s −
+ * 1 ns).  The counts add up to `ios`.
  */
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 #include <stdint.h>
+
+#include "ds-bench.h"
+#include "ds-interval.h"
+#include "ds-units.h"
 
 G_BEGIN_DECLS
 
@@ -14,25 +47,67 @@ G_BEGIN_DECLS
 extern const double ds_workload_percentiles[DS_WORKLOAD_N_PERCENTILES];
 
 typedef struct {
-  gboolean present;
+  double   upper_s;        /* the bucket's upper bound (exclusive) */
+  uint64_t count;
+} DsLatencyBucket;
+
+/* One direction's figures over the counted part of the run. */
+typedef struct {
+  gboolean present;        /* I/O of this direction was counted */
   uint64_t io_bytes;
   uint64_t ios;
-  double   bytes_per_s;
+  double   bytes_per_s;    /* io_bytes over the run's counted wall time */
   double   iops;
-  double   lat_min_s;
+  double   lat_min_s;      /* per I/O, submission to completion */
   double   lat_mean_s;
   double   lat_max_s;
   double   lat_stddev_s;
   double   lat_percentile_s[DS_WORKLOAD_N_PERCENTILES];
+  GArray  *histogram;      /* DsLatencyBucket, non-empty buckets in
+                            * ascending order; NULL when not known */
 } DsWorkloadDir;
 
 typedef struct {
-  double        runtime_s;
-  char         *engine;
+  double        runtime_s;       /* the counted wall time */
+  char         *engine;          /* NULL when not known */
   DsWorkloadDir read;
   DsWorkloadDir write;
   double        cpu_user_s;
   double        cpu_system_s;
+  double        interval_s;      /* the series' interval; 0 without one */
+  GArray       *series;          /* DsIntervalPoint (ds-interval.h); NULL
+                                  * when there is none */
+  uint64_t      series_dropped_ios; /* counted, missing from the series */
 } DsWorkloadData;
+
+DsWorkloadData *ds_workload_data_new   (void);
+void            ds_workload_data_free  (DsWorkloadData *data);
+/* Frees what @dir holds and zeroes it. */
+void            ds_workload_dir_clear  (DsWorkloadDir  *dir);
+
+/* The "results" object above, and its strict inverse (@where names the
+ * object in error messages: "results", "results.steps[2].results"). */
+JsonNode       *ds_workload_data_to_json   (const DsWorkloadData *data);
+DsWorkloadData *ds_workload_data_from_json (JsonObject           *object,
+                                            const char           *where,
+                                            GError              **error);
+
+/* Runs @spec's workload (pattern, block size, queue depth, threads, read
+ * mix, duration, ramp, interval, offset and span) on run->target, which the
+ * caller opened, and fills @data with what was counted, failed or not.
+ * Progress goes from @progress_from to @progress_to of the run.  Returns 0
+ * or -errno with @error. */
+int             ds_workload_measure   (DsRun                *run,
+                                       const DsBenchSpec    *spec,
+                                       DsWorkloadData       *data,
+                                       double                progress_from,
+                                       double                progress_to,
+                                       GError              **error);
+
+/* A direction's report lines (the mark report uses them too). */
+void            ds_workload_dir_report (const DsWorkloadData *data,
+                                        gboolean              write,
+                                        DsUnits               units,
+                                        GString              *out);
 
 G_END_DECLS

@@ -15,32 +15,35 @@ ds_histogram_init (DsHistogram *hist)
 }
 
 unsigned
-ds_histogram_bucket_index (uint64_t value)
+ds_log_bucket_index (uint64_t value,
+                     unsigned bits,
+                     unsigned n_buckets)
 {
+  uint64_t sub = UINT64_C (1) << bits;
   unsigned msb;
   unsigned error_bits;
   unsigned index;
 
-  if (value < DS_HIST_VAL)
+  if (value < sub)
     return (unsigned) value;
 
-  /* Group g >= 1 holds [2^(g+BITS-1), 2^(g+BITS)) in 2^BITS buckets of width
-   * 2^(g-1); within it the bucket is the BITS bits below the top bit. */
+  /* Group g >= 1 holds [2^(g+bits-1), 2^(g+bits)) in 2^bits buckets of width
+   * 2^(g-1); within it the bucket is the bits bits below the top bit. */
   msb = 63u - (unsigned) __builtin_clzll (value);
-  error_bits = msb - DS_HIST_BITS;
-  index = ((error_bits + 1) << DS_HIST_BITS) +
-          (unsigned) ((value >> error_bits) & (DS_HIST_VAL - 1));
+  error_bits = msb - bits;
+  index = ((error_bits + 1) << bits) + (unsigned) ((value >> error_bits) & (sub - 1));
 
-  return index < DS_HIST_BUCKETS ? index : DS_HIST_BUCKETS - 1;
+  return index < n_buckets ? index : n_buckets - 1;
 }
 
 void
-ds_histogram_bucket_range (unsigned  index,
-                           uint64_t *ret_lo,
-                           uint64_t *ret_hi)
+ds_log_bucket_range (unsigned  index,
+                     unsigned  bits,
+                     uint64_t *ret_lo,
+                     uint64_t *ret_hi)
 {
-  unsigned group = index >> DS_HIST_BITS;
-  uint64_t offset = index & (DS_HIST_VAL - 1);
+  unsigned group = index >> bits;
+  uint64_t offset = index & ((1u << bits) - 1);
   uint64_t lo;
   uint64_t width;
 
@@ -52,24 +55,81 @@ ds_histogram_bucket_range (unsigned  index,
   else
     {
       width = UINT64_C (1) << (group - 1);
-      lo = (DS_HIST_VAL + offset) << (group - 1);
+      lo = ((UINT64_C (1) << bits) + offset) << (group - 1);
     }
 
   *ret_lo = lo;
   *ret_hi = lo + width;
 }
 
-uint64_t
-ds_histogram_bucket_value (unsigned index)
+static uint64_t
+bucket_middle (unsigned index,
+               unsigned bits)
 {
   uint64_t lo;
   uint64_t hi;
 
-  ds_histogram_bucket_range (index, &lo, &hi);
+  ds_log_bucket_range (index, bits, &lo, &hi);
   if (hi - lo == 1)
     return lo;
 
   return lo + (hi - lo) / 2;
+}
+
+uint64_t
+ds_log_buckets_percentile (const uint64_t *buckets,
+                           unsigned        n_buckets,
+                           unsigned        bits,
+                           uint64_t        count,
+                           double          percent)
+{
+  uint64_t rank;
+  uint64_t seen = 0;
+
+  if (count == 0)
+    return 0;
+
+  if (percent <= 0.0)
+    percent = 0.0;
+  if (percent > 100.0)
+    percent = 100.0;
+
+  /* The smallest value with at least percent% of samples at or below it
+   * (nearest rank; at least the first sample). */
+  rank = (uint64_t) ((percent / 100.0) * (double) count + 0.5);
+  if (rank < 1)
+    rank = 1;
+  if (rank > count)
+    rank = count;
+
+  for (unsigned i = 0; i < n_buckets; i++)
+    {
+      seen += buckets[i];
+      if (seen >= rank)
+        return bucket_middle (i, bits);
+    }
+
+  return bucket_middle (n_buckets - 1, bits);
+}
+
+unsigned
+ds_histogram_bucket_index (uint64_t value)
+{
+  return ds_log_bucket_index (value, DS_HIST_BITS, DS_HIST_BUCKETS);
+}
+
+void
+ds_histogram_bucket_range (unsigned  index,
+                           uint64_t *ret_lo,
+                           uint64_t *ret_hi)
+{
+  ds_log_bucket_range (index, DS_HIST_BITS, ret_lo, ret_hi);
+}
+
+uint64_t
+ds_histogram_bucket_value (unsigned index)
+{
+  return bucket_middle (index, DS_HIST_BITS);
 }
 
 void
@@ -93,31 +153,6 @@ uint64_t
 ds_histogram_percentile (const DsHistogram *hist,
                          double             percent)
 {
-  uint64_t rank;
-  uint64_t seen = 0;
-
-  if (hist->count == 0)
-    return 0;
-
-  if (percent <= 0.0)
-    percent = 0.0;
-  if (percent > 100.0)
-    percent = 100.0;
-
-  /* The smallest value with at least percent% of samples at or below it
-   * (nearest rank; at least the first sample). */
-  rank = (uint64_t) ((percent / 100.0) * (double) hist->count + 0.5);
-  if (rank < 1)
-    rank = 1;
-  if (rank > hist->count)
-    rank = hist->count;
-
-  for (unsigned i = 0; i < DS_HIST_BUCKETS; i++)
-    {
-      seen += hist->buckets[i];
-      if (seen >= rank)
-        return ds_histogram_bucket_value (i);
-    }
-
-  return ds_histogram_bucket_value (DS_HIST_BUCKETS - 1);
+  return ds_log_buckets_percentile (hist->buckets, DS_HIST_BUCKETS, DS_HIST_BITS,
+                                    hist->count, percent);
 }

@@ -37,3 +37,22 @@ uint64_t ds_histogram_bucket_value (unsigned           index);
 void     ds_histogram_bucket_range (unsigned           index,
                                     uint64_t          *ret_lo,
                                     uint64_t          *ret_hi);
+
+/* The same scheme with @bits bits per power of two and @n_buckets buckets
+ * (DsHistogram is bits = DS_HIST_BITS; the per-interval histograms of a
+ * workload's series use fewer: ds-interval.h).  Values past the last
+ * bucket land in it. */
+unsigned ds_log_bucket_index       (uint64_t           value,
+                                    unsigned           bits,
+                                    unsigned           n_buckets);
+void     ds_log_bucket_range       (unsigned           index,
+                                    unsigned           bits,
+                                    uint64_t          *ret_lo,
+                                    uint64_t          *ret_hi);
+/* The nearest-rank @percent of @count values counted in @buckets, as the
+ * middle of its bucket; 0 when @count is 0. */
+uint64_t ds_log_buckets_percentile (const uint64_t    *buckets,
+                                    unsigned           n_buckets,
+                                    unsigned           bits,
+                                    uint64_t           count,
+                                    double             percent);

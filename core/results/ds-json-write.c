@@ -27,6 +27,15 @@ ds_json_node_take_object (JsonObject *object)
   return node;
 }
 
+JsonNode *
+ds_json_node_take_array (JsonArray *array)
+{
+  JsonNode *node = json_node_new (JSON_NODE_ARRAY);
+
+  json_node_take_array (node, array);
+  return node;
+}
+
 gboolean
 ds_json_format_double (double value,
                        char   buf[DS_JSON_DOUBLE_BUF])

@@ -220,3 +220,14 @@ ds_json_get_optional_string (JsonObject  *object,
   *ret_value = g_strdup (s);
   return TRUE;
 }
+
+void
+ds_json_set_string_or_null (JsonObject *object,
+                            const char *member,
+                            const char *value)
+{
+  if (value != NULL)
+    json_object_set_string_member (object, member, value);
+  else
+    json_object_set_null_member (object, member);
+}

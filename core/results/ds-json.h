@@ -40,6 +40,10 @@ gboolean ds_json_get_bool    (JsonObject  *object,
                               gboolean    *ret_value,
                               GError     **error);
 /* Object or array member; NULL with @error if missing or of another type. */
+/* Writing: a string member, or null when @value is NULL. */
+void        ds_json_set_string_or_null (JsonObject *object,
+                                        const char *member,
+                                        const char *value);
 JsonObject *ds_json_get_object (JsonObject *object,
                                 const char *where,
                                 const char *member,
@@ -85,6 +89,8 @@ ds_json_seconds_to_ns (double seconds)
  * (json_node_init_object() takes a reference of its own: the caller's is
  * then never given up and the whole tree outlives the node.) */
 JsonNode *ds_json_node_take_object (JsonObject *object);
+/* The same for a list. */
+JsonNode *ds_json_node_take_array  (JsonArray  *array);
 
 /* Room ds_json_format_double() needs, with the terminating NUL. */
 #define DS_JSON_DOUBLE_BUF 32

@@ -14,17 +14,6 @@
 
 /* ---- writing ------------------------------------------------------------ */
 
-static void
-set_string_or_null (JsonObject *o,
-                    const char *member,
-                    const char *value)
-{
-  if (value != NULL)
-    json_object_set_string_member (o, member, value);
-  else
-    json_object_set_null_member (o, member);
-}
-
 /* A path is bytes: when they are not UTF-8, @member holds a readable form
  * (the writer shows those bytes as \xNN) and @member"_bytes" the exact
  * bytes, percent-encoded, for the reader to restore. */
@@ -47,10 +36,10 @@ params_to_json (const DsBenchSpec *spec)
 {
   JsonObject *p = json_object_new ();
 
-  set_string_or_null (p, "target_path", spec->target_path);
+  ds_json_set_string_or_null (p, "target_path", spec->target_path);
   json_object_set_boolean_member (p, "write", spec->write);
   json_object_set_boolean_member (p, "destroy_data_confirmed", spec->write_confirmed);
-  set_string_or_null (p, "engine", spec->engine);
+  ds_json_set_string_or_null (p, "engine", spec->engine);
   json_object_set_int_member (p, "block_size_bytes", (gint64) spec->block_size_bytes);
   json_object_set_int_member (p, "capacity_bytes", (gint64) spec->capacity_bytes);
   json_object_set_int_member (p, "accuracy", spec->accuracy);
@@ -96,11 +85,11 @@ ds_result_to_json (const DsResult *result)
 
   json_object_set_string_member (root, "test", ops ? ops->name : "unknown");
 
-  set_string_or_null (target, "path", result->target.path);
+  ds_json_set_string_or_null (target, "path", result->target.path);
   add_path_bytes (target, "path", result->target.path);
   json_object_set_string_member (target, "kind", result->target.is_block ? "block" : "file");
   json_object_set_int_member (target, "size_bytes", (gint64) result->target.size_bytes);
-  set_string_or_null (target, "model", result->target.model);
+  ds_json_set_string_or_null (target, "model", result->target.model);
   json_object_set_int_member (target, "logical_block_size", result->target.logical_block_size);
   json_object_set_int_member (target, "physical_block_size", result->target.physical_block_size);
   json_object_set_boolean_member (target, "rotational", result->target.rotational);
@@ -108,12 +97,12 @@ ds_result_to_json (const DsResult *result)
 
   json_object_set_object_member (root, "params", params_to_json (&result->spec));
 
-  set_string_or_null (env, "started_at", result->started_at);
-  set_string_or_null (env, "hostname", result->hostname);
-  set_string_or_null (env, "kernel", result->kernel);
+  ds_json_set_string_or_null (env, "started_at", result->started_at);
+  ds_json_set_string_or_null (env, "hostname", result->hostname);
+  ds_json_set_string_or_null (env, "kernel", result->kernel);
   json_object_set_object_member (root, "environment", env);
 
-  set_string_or_null (root, "engine", result->engine);
+  ds_json_set_string_or_null (root, "engine", result->engine);
   for (guint i = 0; result->notes != NULL && i < result->notes->len; i++)
     json_array_add_string_element (notes, result->notes->pdata[i]);
   json_object_set_array_member (root, "notes", notes);

@@ -1,0 +1,420 @@
+/* ds-cli-mark.c: presets from the command line: `mark`, `workload --preset`
+ * and `workload --list-presets`
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ds-bench-mark.h"
+#include "ds-cli.h"
+#include "ds-cli-job.h"
+#include "ds-error.h"
+#include "ds-json.h"
+#include "ds-preset.h"
+
+typedef struct {
+  gboolean mark;             /* the `mark` command (else workload --preset) */
+  char    *preset;
+  gboolean list;
+  char    *steps;
+  gboolean reads_only;
+  char    *size;
+  char    *count;
+  char    *duration;
+  char    *warmup;
+  char    *pause;
+  char    *interval;
+  char    *mix;
+  char    *destroy_data;
+  char    *engine;
+  gboolean buffered;
+  gint64   seed;
+  char    *comment;
+  gboolean json;
+  char    *output;
+  char    *units;
+  gboolean no_progress;
+} Options;
+
+static void
+options_clear (Options *o)
+{
+  g_free (o->preset);
+  g_free (o->steps);
+  g_free (o->size);
+  g_free (o->count);
+  g_free (o->duration);
+  g_free (o->warmup);
+  g_free (o->pause);
+  g_free (o->interval);
+  g_free (o->mix);
+  g_free (o->destroy_data);
+  g_free (o->engine);
+  g_free (o->comment);
+  g_free (o->output);
+  g_free (o->units);
+}
+
+/* ---- --list-presets ------------------------------------------------------ */
+
+static JsonNode *
+preset_to_json (const DsPreset *preset)
+{
+  JsonObject *o = json_object_new ();
+  JsonArray *rows = json_array_new ();
+  JsonArray *steps = json_array_new ();
+  g_autoptr (GArray) plan = NULL;
+  DsBenchSpec spec;
+
+  ds_bench_spec_init (&spec, DS_BENCH_MARK);
+  ds_preset_apply_defaults (&spec, preset);
+  plan = ds_preset_steps (&spec, NULL);
+
+  json_object_set_string_member (o, "name", preset->name);
+  json_object_set_string_member (o, "title", preset->title);
+  json_object_set_string_member (o, "source", preset->source);
+  json_object_set_boolean_member (o, "mix_allowed", preset->mix_allowed);
+  json_object_set_int_member (o, "test_size_bytes", (gint64) spec.test_size_bytes);
+  json_object_set_int_member (o, "count", spec.count);
+  json_object_set_double_member (o, "duration_s", (double) spec.duration_ns / 1e9);
+  json_object_set_double_member (o, "warmup_s", (double) spec.warmup_ns / 1e9);
+  json_object_set_double_member (o, "pause_s", (double) spec.pause_ns / 1e9);
+  for (unsigned r = 0; r < preset->n_rows; r++)
+    {
+      JsonObject *row = json_object_new ();
+
+      json_object_set_string_member (row, "id", preset->rows[r].id);
+      json_object_set_string_member (row, "label", preset->rows[r].label);
+      json_object_set_boolean_member (row, "random", preset->rows[r].random);
+      json_object_set_int_member (row, "block_size_bytes", preset->rows[r].block_size_bytes);
+      json_object_set_int_member (row, "queue_depth", preset->rows[r].queue_depth);
+      json_object_set_int_member (row, "threads", preset->rows[r].threads);
+      json_array_add_object_element (rows, row);
+    }
+  json_object_set_array_member (o, "rows", rows);
+  for (guint i = 0; plan != NULL && i < plan->len; i++)
+    {
+      const DsPresetStep *def = &g_array_index (plan, DsPresetStep, i);
+      JsonObject *step = json_object_new ();
+      DsBenchSpec step_spec;
+
+      ds_preset_step_spec (&spec, def, &step_spec);
+      json_object_set_string_member (step, "id", def->id);
+      json_object_set_string_member (step, "row", def->row->id);
+      json_object_set_string_member (step, "direction", ds_mark_direction_to_string (def->direction));
+      json_object_set_string_member (step, "pattern", ds_pattern_to_string (step_spec.pattern));
+      json_object_set_int_member (step, "block_size_bytes", def->row->block_size_bytes);
+      json_object_set_int_member (step, "queue_depth", def->row->queue_depth);
+      json_object_set_int_member (step, "threads", def->row->threads);
+      json_object_set_int_member (step, "read_percent", def->read_percent);
+      json_array_add_object_element (steps, step);
+      ds_bench_spec_clear (&step_spec);
+    }
+  json_object_set_array_member (o, "steps", steps);
+  ds_bench_spec_clear (&spec);
+
+  return ds_json_node_take_object (o);
+}
+
+static void
+preset_to_text (const DsPreset *preset,
+                GString        *out)
+{
+  g_autoptr (GArray) plan = NULL;
+  g_autofree char *size = NULL;
+  DsBenchSpec spec;
+
+  ds_bench_spec_init (&spec, DS_BENCH_MARK);
+  ds_preset_apply_defaults (&spec, preset);
+  plan = ds_preset_steps (&spec, NULL);
+  size = spec.test_size_bytes != 0 ? ds_mark_size_text (spec.test_size_bytes) :
+         g_strdup ("the whole device (1 GiB in a folder)");
+
+  g_string_append_printf (out, "%-16s %s\n%-16s from %s\n%-16s rows:", preset->name,
+                          preset->title, "", preset->source, "");
+  for (unsigned r = 0; r < preset->n_rows; r++)
+    g_string_append_printf (out, "%s %s", r ? "," : "", preset->rows[r].id);
+  g_string_append_printf (out, "\n%-16s %u steps (%s), %s, %u × %g s per step",
+                          "", plan ? plan->len : 0,
+                          preset->order == DS_PRESET_BY_DIRECTION ? "every read, then every write" :
+                          "row after row", size, spec.count, (double) spec.duration_ns / 1e9);
+  if (spec.warmup_ns > 0)
+    g_string_append_printf (out, " after a %g s warm-up", (double) spec.warmup_ns / 1e9);
+  if (spec.pause_ns > 0)
+    g_string_append_printf (out, ", %g s between steps", (double) spec.pause_ns / 1e9);
+  g_string_append_printf (out, "%s\n", preset->mix_allowed ? "; --mix adds a +Mix column" : "");
+  ds_bench_spec_clear (&spec);
+}
+
+static int
+list_presets (gboolean json)
+{
+  if (json)
+    {
+      g_autoptr (JsonGenerator) gen = json_generator_new ();
+      g_autoptr (JsonNode) root = json_node_new (JSON_NODE_ARRAY);
+      JsonArray *array = json_array_new ();
+      g_autofree char *text = NULL;
+
+      for (unsigned i = 0; i < ds_preset_count (); i++)
+        json_array_add_element (array, preset_to_json (ds_preset_get (i)));
+      json_node_take_array (root, array);
+      json_generator_set_root (gen, root);
+      json_generator_set_pretty (gen, TRUE);
+      text = json_generator_to_data (gen, NULL);
+      printf ("%s\n", text);
+    }
+  else
+    {
+      g_autoptr (GString) out = g_string_new (NULL);
+
+      for (unsigned i = 0; i < ds_preset_count (); i++)
+        {
+          if (i > 0)
+            g_string_append_c (out, '\n');
+          preset_to_text (ds_preset_get (i), out);
+        }
+      fputs (out->str, stdout);
+    }
+
+  return DS_CLI_OK;
+}
+
+/* ---- a preset run -------------------------------------------------------- */
+
+/* A whole number ("70", "5"); its range is the spec's rule. */
+static gboolean
+parse_whole (const char  *text,
+             const char  *option,
+             const char  *what,
+             int         *ret,
+             GError     **error)
+{
+  guint64 v;
+
+  if (text == NULL)
+    return TRUE;
+  if (!g_ascii_string_to_unsigned (text, 10, 0, G_MAXINT, &v, NULL))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--%s is %s, not “%s”",
+                   option, what, text);
+      return FALSE;
+    }
+  *ret = (int) v;
+
+  return TRUE;
+}
+
+/* Fills @spec (initialised as a mark) from the options. */
+static gboolean
+build_spec (Options      *o,
+            const char   *target,
+            DsBenchSpec  *spec,
+            GError      **error)
+{
+  const DsPreset *preset = ds_preset_lookup (o->preset);
+  /* The sizes and times, each into its field. */
+  const struct { const char *option; const char *text; gboolean is_size; uint64_t *field; } measures[] = {
+    { "size", o->size, TRUE, &spec->test_size_bytes },
+    { "duration", o->duration, FALSE, &spec->duration_ns },
+    { "warmup", o->warmup, FALSE, &spec->warmup_ns },
+    { "pause", o->pause, FALSE, &spec->pause_ns },
+    { "interval", o->interval, FALSE, &spec->interval_ns },
+  };
+  int count = 0;
+
+  if (preset == NULL)
+    {
+      g_autofree char *names = ds_preset_names ();
+
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "unknown preset “%s”: use %s "
+                   "(--list-presets describes them)", o->preset, names);
+      return FALSE;
+    }
+  ds_preset_apply_defaults (spec, preset);
+
+  spec->target_path = g_strdup (target);
+  spec->destroy_data = g_strdup (o->destroy_data);
+  if (o->engine != NULL)
+    {
+      g_free (spec->engine);
+      spec->engine = g_strdup (o->engine);
+    }
+  spec->steps = g_strdup (o->steps);
+  spec->reads_only = o->reads_only;
+  spec->buffered = o->buffered;
+  spec->seed = (uint64_t) o->seed;
+  spec->comment = g_strdup (o->comment);
+
+  for (unsigned i = 0; i < G_N_ELEMENTS (measures); i++)
+    {
+      g_autoptr (GError) local = NULL;
+      gboolean ok;
+
+      if (measures[i].text == NULL)
+        continue;
+      ok = measures[i].is_size ? ds_parse_size (measures[i].text, measures[i].field, &local) :
+                                 ds_parse_duration (measures[i].text, measures[i].field, &local);
+      if (!ok)
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--%s: %s", measures[i].option,
+                       local->message);
+          return FALSE;
+        }
+    }
+  if (!parse_whole (o->mix, "mix", "the percentage of reads, 0 to 100 "
+                    "(CrystalDiskMark's default: 70)", &spec->mix_percent, error) ||
+      !parse_whole (o->count, "count", "the number of runs per step, 1 to 9", &count, error))
+    return FALSE;
+  if (o->count != NULL)
+    spec->count = (unsigned) count;
+
+  return ds_bench_spec_validate (spec, error);
+}
+
+static GOptionEntry *
+entries_for (Options *o)
+{
+  const GOptionEntry all[] = {
+    { "preset", 'P', 0, G_OPTION_ARG_STRING, &o->preset, "The preset (mark: cdm-default)", "NAME" },
+    { "list-presets", 0, 0, G_OPTION_ARG_NONE, &o->list, "Describe every preset and exit", NULL },
+    { "steps", 0, 0, G_OPTION_ARG_STRING, &o->steps, "Only these rows or steps (ids from --list-presets: rnd4k-q1t1, seq1m-q8t1-read)", "IDS" },
+    { "reads-only", 0, 0, G_OPTION_ARG_NONE, &o->reads_only, "Only the steps that read (no --destroy-data needed)", NULL },
+    { "size", 's', 0, G_OPTION_ARG_STRING, &o->size, "Test size: the region of a device or the test file in a folder, 16M to 64G (CrystalDiskMark: 1G)", "SIZE" },
+    { "count", 'n', 0, G_OPTION_ARG_STRING, &o->count, "Measured runs per step, the best kept, 1 to 9 (CrystalDiskMark: 5)", "N" },
+    { "duration", 'd', 0, G_OPTION_ARG_STRING, &o->duration, "Time per run (CrystalDiskMark's Measure: 5s)", "TIME" },
+    { "warmup", 0, 0, G_OPTION_ARG_STRING, &o->warmup, "Unmeasured run before each step (CrystalDiskMark: 5s)", "TIME" },
+    { "pause", 0, 0, G_OPTION_ARG_STRING, &o->pause, "Idle time between steps (CrystalDiskMark's Interval: 5s)", "TIME" },
+    { "interval", 0, 0, G_OPTION_ARG_STRING, &o->interval, "Series: one point per TIME (default 1s, at least 100ms)", "TIME" },
+    { "mix", 0, 0, G_OPTION_ARG_STRING, &o->mix, "Add CrystalDiskMark's +Mix row with PERCENT reads (its default: 70)", "PERCENT" },
+    { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o->destroy_data, "Confirm the write steps on a device by naming it again (DESTROYS ITS DATA)", "TARGET" },
+    { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine, "I/O engine: auto (default), sync, io_uring, threads", "ENGINE" },
+    { "buffered", 0, 0, G_OPTION_ARG_NONE, &o->buffered, "In a folder: the page cache where O_DIRECT is refused (reported)", NULL },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &o->seed, "Seed for random offsets and data (repeatable runs)", "N" },
+    { "comment", 0, 0, G_OPTION_ARG_STRING, &o->comment, "A comment for the result and the report", "TEXT" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print the result as JSON on stdout", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, "Also save the JSON result to FILE", "FILE" },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &o->units, o->mark ? "The table's figures: MB (MB/s, default), GB (GB/s), IOPS or us (µs)" : "Rates in MB/s (10^6, default) or MiB/s", o->mark ? "UNITS" : "MB|MiB" },
+    { "no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, "No progress line on stderr", NULL },
+    { NULL }
+  };
+
+  return g_memdup2 (all, sizeof all);
+}
+
+/* mark's text: CrystalDiskMark's table (in @data's units) and its Copy
+ * text, under a line naming the device and the preset. */
+static char *
+mark_text (const DsResult *result,
+           gpointer        data)
+{
+  const DsMarkData *mark = result->data;
+  const DsPreset *preset = ds_preset_lookup (mark->preset);
+  g_autofree char *grid = ds_mark_grid_text (result, *(const DsMarkUnits *) data);
+  g_autofree char *cdm = ds_mark_cdm_text (result);
+
+  return g_strdup_printf ("Diskscope %s: %s%s%s%s — %s\n\n%s\n%s", result->tool_version,
+                          result->target.model ? result->target.model : "",
+                          result->target.model ? " (" : "",
+                          result->target.path ? result->target.path : "?",
+                          result->target.model ? ")" : "",
+                          preset ? preset->title : mark->preset, grid, cdm);
+}
+
+static int
+run_preset (int       argc,
+            char    **argv,
+            gboolean  mark)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree GOptionEntry *entries = NULL;
+  Options o = { .mark = mark };
+  DsCliJobOptions job;
+  DsMarkUnits mark_units = DS_MARK_UNITS_MB_S;
+  DsBenchSpec spec;
+  int status;
+
+  context = g_option_context_new (mark ? "TARGET — CrystalDiskMark's test and its result text" :
+                                  "TARGET --preset NAME — a preset's steps as one result");
+  entries = entries_for (&o);
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context,
+    "TARGET is a device (write steps need --destroy-data=TARGET) or a folder\n"
+    "(a test file of --size is made there and removed afterwards).\n"
+    "Sizes: 16M, 1G, 64G (powers of 1024). Times: 500ms, 5s, 1m.\n"
+    "MB/s = 10^6 bytes per second, as CrystalDiskMark.");
+
+  if (!ds_cli_parse_options (context, &argc, &argv, &status))
+    {
+      options_clear (&o);
+      return status;
+    }
+  if (o.list)
+    {
+      options_clear (&o);
+      return list_presets (o.json);
+    }
+  if (o.preset == NULL)
+    o.preset = g_strdup (mark ? "cdm-default" : NULL);
+  if (o.preset == NULL || argc != 2)
+    {
+      options_clear (&o);
+      return ds_cli_complain (DS_CLI_USAGE, "%s needs exactly one device or folder%s (see --help)",
+                              argv[0], o.preset == NULL ? " and --preset" : "");
+    }
+
+  job = (DsCliJobOptions) {
+    .json = o.json,
+    .output = o.output,
+    .progress = !o.no_progress,
+    .units = DS_UNITS_MB,
+    .text = mark ? mark_text : NULL,
+    .text_data = &mark_units,
+  };
+  ds_bench_spec_init (&spec, DS_BENCH_MARK);
+  if ((mark && !ds_mark_units_from_string (o.units, &mark_units, &error)) ||
+      (!mark && !ds_units_from_string (o.units, &job.units, &error)) ||
+      !build_spec (&o, argv[1], &spec, &error))
+    status = ds_cli_fail (error);
+  else
+    status = ds_cli_job_run (&spec, &job);
+
+  ds_bench_spec_clear (&spec);
+  options_clear (&o);
+  return status;
+}
+
+int
+ds_cli_mark (int    argc,
+             char **argv)
+{
+  return run_preset (argc, argv, TRUE);
+}
+
+int
+ds_cli_workload (int    argc,
+                 char **argv)
+{
+  gboolean help = FALSE;
+
+  /* With a preset the options are the presets'; else every workload's. */
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_has_prefix (argv[i], "--preset") || g_str_has_prefix (argv[i], "-P") ||
+          strcmp (argv[i], "--list-presets") == 0)
+        return run_preset (argc, argv, FALSE);
+      help |= strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0;
+    }
+
+  /* GOption's --help exits: the word on presets goes first. */
+  if (help)
+    printf ("Presets: `workload TARGET --preset NAME` runs a named list of workloads\n"
+            "(CrystalDiskMark's profiles, IOMeter, fio, sysbench); --list-presets\n"
+            "describes them and `workload --preset NAME --help` lists their options.\n\n");
+
+  return ds_cli_run (argc, argv);
+}

@@ -1,0 +1,368 @@
+/* ds-io-loop.c: the I/O loop every kind uses (see ds-io-loop.h): starts
+ * the I/O threads (ds-io-worker.c), starts the clock once they are set up,
+ * collects the series while they run, and adds up what they counted
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "ds-error.h"
+#include "ds-io-loop-private.h"
+#include "ds-run.h"
+
+void
+ds_io_stats_init (DsIoStats *stats)
+{
+  *stats = (DsIoStats) { .error_offset_bytes = -1 };
+  ds_stats_init (&stats->read.latency_ns);
+  ds_stats_init (&stats->write.latency_ns);
+}
+
+void
+ds_io_stats_clear (DsIoStats *stats)
+{
+  g_clear_pointer (&stats->read.histogram, g_free);
+  g_clear_pointer (&stats->write.histogram, g_free);
+  g_clear_pointer (&stats->series, g_array_unref);
+}
+
+static void
+set_start (Shared   *sh,
+           uint64_t  now_ns)
+{
+  sh->t_start_ns = now_ns;
+  sh->ramp_end_ns = now_ns + sh->plan->ramp_ns;
+  if (sh->plan->duration_ns != 0)
+    sh->deadline_ns = sh->ramp_end_ns + sh->plan->duration_ns;
+  if (sh->series != NULL)
+    ds_io_series_start (sh->series, sh->ramp_end_ns);
+}
+
+/* Each I/O thread, set up or failed: waits until all are, so that none
+ * measures while others are still filling their buffers. */
+void
+ds_io_wait_for_start (Shared *sh)
+{
+  if (sh->inline_run)
+    {
+      set_start (sh, ds_clock_ns ());
+      return;
+    }
+
+  g_mutex_lock (&sh->start_lock);
+  sh->ready++;
+  g_cond_broadcast (&sh->start_cond);
+  while (!sh->go)
+    g_cond_wait (&sh->start_cond, &sh->start_lock);
+  g_mutex_unlock (&sh->start_lock);
+}
+
+/* The thread that started the @n_threads I/O threads: starts the clock
+ * once they are all set up. */
+static void
+start_when_ready (Shared   *sh,
+                  unsigned  n_threads)
+{
+  g_mutex_lock (&sh->start_lock);
+  while (sh->ready < n_threads)
+    g_cond_wait (&sh->start_cond, &sh->start_lock);
+  set_start (sh, ds_clock_ns ());
+  sh->go = TRUE;
+  g_cond_broadcast (&sh->start_cond);
+  g_mutex_unlock (&sh->start_lock);
+}
+
+static const DsEngineOps *
+resolve_engine (DsRun          *run,
+                unsigned        depth,
+                GError        **error)
+{
+  int why = 0;
+
+  if (!run->engine_auto)
+    return run->engine;
+
+  if (depth <= 1)
+    return &ds_engine_sync;
+  if (ds_engine_uring_available (&why))
+    return &ds_engine_uring;
+
+  if (!run->noted_fallback)
+    {
+      ds_result_add_note (run->result,
+                          "io_uring is not available here (%s): queue depth "
+                          "%u ran on the threads engine (one thread per "
+                          "queued I/O)", g_strerror (why), depth);
+      run->noted_fallback = TRUE;
+    }
+
+  return &ds_engine_threads;
+}
+
+/* On the collecting thread: one interval's point to the sink. */
+static void
+emit_point (const DsIntervalPoint *point,
+            unsigned               index,
+            gpointer               user_data)
+{
+  DsRun *run = user_data;
+  DsSample sample = {
+    .kind = DS_SAMPLE_INTERVAL,
+    .index = index,
+    .elapsed_ns = (uint64_t) (point->t_s * DS_NS_PER_SEC),
+    .value = point->read.bytes_per_s + point->write.bytes_per_s,
+    .interval = point,
+  };
+
+  ds_run_emit (run, &sample);
+}
+
+/* The thread that started the run, while the I/O threads run: collects
+ * the series a few times per interval (at most every 50 ms) until all of
+ * the @n_threads started have returned. */
+static void
+collect_while_running (Shared   *sh,
+                       unsigned  n_threads)
+{
+  uint64_t poll_ns = CLAMP (sh->plan->interval_ns / 4, 5 * DS_NS_PER_MSEC, 50 * DS_NS_PER_MSEC);
+
+  while ((unsigned) g_atomic_int_get (&sh->finished) < n_threads)
+    {
+      g_usleep (poll_ns / DS_NS_PER_USEC);
+      ds_io_series_collect (sh->series, emit_point, sh->run);
+    }
+}
+
+static void
+merge_dir (DsIoDirStats       *dst,
+           const DsIoDirStats *src)
+{
+  dst->ios += src->ios;
+  dst->bytes += src->bytes;
+  ds_stats_merge (&dst->latency_ns, &src->latency_ns);
+  if (src->histogram != NULL)
+    {
+      if (dst->histogram == NULL)
+        dst->histogram = g_new0 (DsHistogram, 1);
+      ds_histogram_merge (dst->histogram, src->histogram);
+    }
+}
+
+int
+ds_run_io (DsRun           *run,
+           const DsIoPlan  *plan,
+           DsIoStats       *ret_stats,
+           GError         **error)
+{
+  DsTarget *target = run->target;
+  const DsEngineOps *ops;
+  Shared sh = { 0 };
+  Worker *workers;
+  unsigned n_threads;
+  unsigned depth;
+  uint64_t first = UINT64_MAX;
+  uint64_t last = 0;
+  Worker *failed = NULL;
+  g_autoptr (GError) thread_error = NULL;
+  unsigned started = 0;
+  int ret = 0;
+
+  g_return_val_if_fail (target != NULL, -EINVAL);
+  g_return_val_if_fail (plan->depth >= 1, -EINVAL);
+
+  ds_io_stats_init (ret_stats);
+
+  if (plan->block_bytes == 0 ||
+      !ds_is_aligned (plan->block_bytes, target->logical_block_size) ||
+      !ds_is_aligned (plan->start_bytes, target->logical_block_size) ||
+      plan->span_bytes < MAX (plan->block_bytes, plan->block_max_bytes) ||
+      plan->start_bytes + plan->span_bytes > target->size_bytes)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "%s: the test region (offset %" G_GUINT64_FORMAT ", %"
+                   G_GUINT64_FORMAT " bytes, block %" G_GUINT64_FORMAT
+                   ") does not fit the device (%" G_GUINT64_FORMAT
+                   " bytes, %u-byte blocks)",
+                   target->path, plan->start_bytes, plan->span_bytes,
+                   plan->block_bytes, target->size_bytes,
+                   target->logical_block_size);
+      return -EINVAL;
+    }
+
+  ops = resolve_engine (run, plan->depth, error);
+  depth = plan->depth;
+  n_threads = MAX (plan->threads, 1);
+  if (depth > ops->max_depth)
+    {
+      if (!ops->fan_out)
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                       "the %s engine runs at queue depth %u at most; use "
+                       "io_uring or threads for queue depth %u",
+                       ops->name, ops->max_depth, depth);
+          return -EINVAL;
+        }
+      n_threads *= depth / ops->max_depth;
+      depth = ops->max_depth;
+    }
+
+  g_free (run->result->engine);
+  run->result->engine = g_strdup (ops->name);
+
+  sh.run = run;
+  sh.plan = plan;
+  sh.ops = ops;
+  sh.depth = depth;
+  sh.block_max = MAX (plan->block_bytes, plan->block_max_bytes);
+  sh.max_ios = plan->max_ios;
+  sh.max_bytes = plan->max_bytes;
+  if (plan->interval_ns != 0)
+    sh.series = ds_io_series_new (n_threads, 0, plan->interval_ns);
+  g_mutex_init (&sh.start_lock);
+  g_cond_init (&sh.start_cond);
+
+  workers = g_new0 (Worker, n_threads);
+  for (unsigned i = 0; i < n_threads; i++)
+    {
+      workers[i].shared = &sh;
+      workers[i].id = i;
+      workers[i].error_offset = -1;
+      if (sh.series != NULL)
+        workers[i].ring = ds_io_series_ring (sh.series, i);
+      ds_rng_seed (&workers[i].rng, ds_rng_next (&run->rng));
+      ds_io_stats_init (&workers[i].stats);
+    }
+
+  /* With a series this thread collects it while the I/O threads run. */
+  if (n_threads == 1 && sh.series == NULL)
+    {
+      sh.inline_run = TRUE;
+      ds_io_worker_main (&workers[0]);
+      started = 1;
+    }
+  else
+    {
+      GThread **threads = g_new0 (GThread *, n_threads);
+
+      /* The system may refuse a thread (ulimit -u, ulimit -v, kernel
+       * threads-max): the run fails, saying so, rather than running with
+       * fewer threads than asked, which would measure another workload.
+       * The threads already started stop at once and are joined. */
+      for (; started < n_threads; started++)
+        {
+          threads[started] = g_thread_try_new ("ds-io", ds_io_worker_main, &workers[started],
+                                               &thread_error);
+          if (threads[started] == NULL)
+            {
+              g_atomic_int_set (&sh.stop, 1);
+              break;
+            }
+        }
+      start_when_ready (&sh, started);
+      if (sh.series != NULL)
+        collect_while_running (&sh, started);
+      for (unsigned i = 0; i < started; i++)
+        g_thread_join (threads[i]);
+      g_free (threads);
+    }
+
+  for (unsigned i = 0; i < n_threads; i++)
+    {
+      Worker *w = &workers[i];
+
+      merge_dir (&ret_stats->read, &w->stats.read);
+      merge_dir (&ret_stats->write, &w->stats.write);
+      ret_stats->cpu_user_ns += w->stats.cpu_user_ns;
+      ret_stats->cpu_system_ns += w->stats.cpu_system_ns;
+      if (w->first_ns != 0 && w->first_ns < first)
+        first = w->first_ns;
+      if (w->last_ns > last)
+        last = w->last_ns;
+      if (w->error != 0 && failed == NULL)
+        failed = w;
+      ds_io_worker_teardown (w);
+      ds_io_stats_clear (&w->stats);
+    }
+
+  /* Throughput is total bytes over the wall time from the first counted
+   * I/O's submission to the last completion (all threads). */
+  if (last > first)
+    ret_stats->elapsed_ns = last - first;
+
+  if (sh.series != NULL)
+    {
+      ds_io_series_finish (sh.series, last, emit_point, run);
+      ret_stats->series = ds_io_series_steal_points (sh.series);
+      ret_stats->series_dropped_ios = ds_io_series_dropped_ios (sh.series);
+      g_clear_pointer (&sh.series, ds_io_series_free);
+    }
+
+  if (started < n_threads)
+    {
+      struct rlimit nproc;
+      g_autofree char *limit = NULL;
+
+      if (getrlimit (RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur != RLIM_INFINITY)
+        limit = g_strdup_printf ("%llu", (unsigned long long) nproc.rlim_cur);
+      g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
+                   "%s: the system refused I/O thread %u of the %u this run "
+                   "needs (%s). The limits are the user's processes and "
+                   "threads (ulimit -u: %s), virtual memory (ulimit -v) and "
+                   "kernel.threads-max; run with fewer --threads, or a lower "
+                   "--queue-depth on the threads engine",
+                   target->path, started + 1, n_threads, thread_error->message,
+                   limit != NULL ? limit : "unlimited");
+      /* What the threads that did start measured is another workload
+       * than the one asked for: not a figure to report. */
+      ds_io_stats_clear (ret_stats);
+      ds_io_stats_init (ret_stats);
+      ret = -EAGAIN;
+    }
+  else if (failed != NULL)
+    {
+      int e = -failed->error;
+
+      ret_stats->error_errno = e;
+      ret_stats->error_offset_bytes = failed->error_offset;
+      if (run->error_errno == 0)
+        {
+          run->error_errno = e;
+          run->error_offset_bytes = failed->error_offset;
+        }
+
+      if (failed->error_offset >= 0)
+        {
+          DsError code = ds_error_from_errno (e);
+
+          if (code == DS_ERROR_FAILED || code == DS_ERROR_INVALID ||
+              code == DS_ERROR_NOT_FOUND)
+            code = DS_ERROR_IO;
+          g_set_error (error, DS_ERROR, code,
+                       "%s: %s error at offset %" G_GINT64_FORMAT
+                       " (%.3f GB): %s",
+                       target->path, failed->error_write ? "write" : "read",
+                       failed->error_offset, failed->error_offset / 1e9,
+                       g_strerror (e));
+        }
+      else
+        {
+          ds_set_error_from_errno (error, e, target->path);
+        }
+      ret = -e;
+    }
+  else if (ds_run_check_cancelled (run, error) < 0)
+    {
+      ret_stats->cancelled = TRUE;
+      ret = -ECANCELED;
+    }
+
+  g_free (workers);
+  g_mutex_clear (&sh.start_lock);
+  g_cond_clear (&sh.start_cond);
+
+  return ret;
+}

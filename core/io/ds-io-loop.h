@@ -1,0 +1,87 @@
+/* ds-io-loop.h: the I/O loop every kind uses: a plan in, counts and
+ * latencies out
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "ds-bench.h"
+#include "ds-engine.h"
+#include "ds-histogram.h"
+#include "ds-stats.h"
+
+G_BEGIN_DECLS
+
+/* The I/O loop.  One plan: a region, an order, a block size, a depth, and
+ * limits; stops at the first limit reached (a zero limit is no limit; at
+ * least one must be set, or a sequential plan stops at the region's end). */
+typedef struct {
+  gboolean  random;           /* else sequential from start_bytes */
+  gboolean  wrap;             /* sequential: start over at the region's end
+                               * (else stop there) */
+  unsigned  read_percent;     /* 100: all reads; 0: all writes; else mixed */
+  uint64_t  start_bytes;      /* the region; I/O stays inside it */
+  uint64_t  span_bytes;
+  uint64_t  block_bytes;      /* a multiple of the logical block size */
+  uint64_t  block_max_bytes;  /* > block_bytes: each I/O a random multiple
+                               * of the logical block size in
+                               * [block_bytes, block_max_bytes] */
+  unsigned  depth;            /* in flight per thread (>= 1) */
+  unsigned  threads;          /* >= 1; each its own engine instance */
+  uint64_t  max_ios;
+  uint64_t  max_bytes;
+  uint64_t  duration_ns;      /* measured time, after the ramp */
+  uint64_t  ramp_ns;          /* I/O done first and not counted */
+  gboolean  histogram;        /* keep a latency histogram per direction */
+  uint64_t  interval_ns;      /* > 0: a time series, one point per interval
+                               * of the counted part (ds-io-series.h), sent
+                               * live to the sink as DS_SAMPLE_INTERVAL */
+  gboolean  stop_on_error;    /* default FALSE: stop anyway; this is only
+                               * about the message: see ds_run_io() */
+  /* Optional: the offset of the @index-th I/O of @len bytes (butterfly). */
+  uint64_t (*next_offset) (gpointer user,
+                           uint64_t index,
+                           uint64_t len);
+  /* Optional: each counted completion, on the I/O thread (no locks are
+   * taken around it when threads > 1: it must be thread-safe itself). */
+  void     (*on_complete) (gpointer    user,
+                           const DsIo *io);
+  gpointer  user;
+} DsIoPlan;
+
+typedef struct {
+  uint64_t     ios;
+  uint64_t     bytes;
+  DsStats      latency_ns;
+  DsHistogram *histogram;     /* NULL unless plan.histogram */
+} DsIoDirStats;
+
+typedef struct {
+  uint64_t     elapsed_ns;    /* wall time of the counted part */
+  DsIoDirStats read;
+  DsIoDirStats write;
+  uint64_t     cpu_user_ns;   /* all I/O threads, counted part and ramp */
+  uint64_t     cpu_system_ns;
+  int          error_errno;   /* first failed I/O, 0 if none */
+  int64_t      error_offset_bytes; /* -1 if none */
+  gboolean     cancelled;
+  GArray      *series;        /* DsIntervalPoint; NULL unless plan.interval_ns */
+  uint64_t     series_dropped_ios; /* counted, but missing from the series */
+} DsIoStats;
+
+void ds_io_stats_init  (DsIoStats *stats);
+void ds_io_stats_clear (DsIoStats *stats);   /* frees histograms and series */
+
+/* Runs @plan on run->target with run->engine.  Returns 0, or -errno with
+ * @error set (message names the device and, for I/O errors, the offset);
+ * -ECANCELED with DS_ERROR_CANCELLED when stopped.  @ret_stats holds what
+ * was counted either way (in-flight I/O is always reaped first). */
+int  ds_run_io         (DsRun           *run,
+                        const DsIoPlan  *plan,
+                        DsIoStats       *ret_stats,
+                        GError         **error);
+
+G_END_DECLS

@@ -1,0 +1,328 @@
+/* ds-io-worker.c: one I/O thread of ds_run_io(): its buffers and engine,
+ * the next offset, and the counting of each completion (no lock, no
+ * allocation once it runs)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <sys/resource.h>
+
+#include "ds-io-loop-private.h"
+#include "ds-run.h"
+
+static uint64_t
+thread_cpu_ns (gboolean system)
+{
+  struct rusage ru;
+  const struct timeval *tv;
+
+  if (getrusage (RUSAGE_THREAD, &ru) != 0)
+    return 0;
+  tv = system ? &ru.ru_stime : &ru.ru_utime;
+
+  return (uint64_t) tv->tv_sec * DS_NS_PER_SEC + (uint64_t) tv->tv_usec * DS_NS_PER_USEC;
+}
+
+/* Picks the next I/O, or returns FALSE when a limit says stop issuing. */
+static gboolean
+next_io (Worker *w,
+         DsIo   *io)
+{
+  Shared *sh = w->shared;
+  const DsIoPlan *plan = sh->plan;
+  uint32_t lbs = sh->run->target->logical_block_size;
+  uint64_t len = plan->block_bytes;
+  uint64_t index;
+  uint64_t offset;
+
+  if (plan->block_max_bytes > plan->block_bytes)
+    {
+      /* A random multiple of the logical block in [block, block_max]. */
+      uint64_t steps = (plan->block_max_bytes - plan->block_bytes) / lbs + 1;
+      len = plan->block_bytes + ds_rng_below (&w->rng, steps) * lbs;
+    }
+
+  index = (uint64_t) __atomic_fetch_add (&sh->issued_ios, 1, __ATOMIC_RELAXED);
+  if (sh->max_ios != 0 && index >= sh->max_ios)
+    return FALSE;
+
+  if (plan->next_offset != NULL)
+    {
+      offset = plan->next_offset (plan->user, index, len);
+    }
+  else if (plan->random)
+    {
+      uint64_t slots = (plan->span_bytes - len) / lbs + 1;
+      offset = plan->start_bytes + ds_rng_below (&w->rng, slots) * lbs;
+    }
+  else
+    {
+      uint64_t pos = (uint64_t) __atomic_fetch_add (&sh->issued_bytes, (gint64) len,
+                                                    __ATOMIC_RELAXED);
+
+      if (sh->max_bytes != 0 && pos >= sh->max_bytes)
+        return FALSE;
+      if (plan->wrap)
+        {
+          /* Whole blocks only: restart at the region's start. */
+          uint64_t usable = plan->span_bytes - plan->span_bytes % len;
+          pos %= usable;
+        }
+      else if (pos + len > plan->span_bytes)
+        {
+          return FALSE;
+        }
+      offset = plan->start_bytes + pos;
+    }
+
+  if (plan->random || plan->next_offset != NULL)
+    {
+      uint64_t before = (uint64_t) __atomic_fetch_add (&sh->issued_bytes, (gint64) len,
+                                                       __ATOMIC_RELAXED);
+      if (sh->max_bytes != 0 && before >= sh->max_bytes)
+        return FALSE;
+    }
+
+  io->offset_bytes = offset;
+  io->len_bytes = (uint32_t) len;
+  if (plan->read_percent >= 100)
+    io->write = false;
+  else if (plan->read_percent == 0)
+    io->write = true;
+  else
+    io->write = ds_rng_below (&w->rng, 100) >= plan->read_percent;
+  io->result = 0;
+  io->start_ns = 0;
+  io->end_ns = 0;
+
+  return TRUE;
+}
+
+static void
+account (Worker     *w,
+         const DsIo *io)
+{
+  Shared *sh = w->shared;
+  DsIoDirStats *dir;
+  uint64_t lat;
+
+  if (io->result != (int64_t) io->len_bytes)
+    {
+      if (w->error == 0)
+        {
+          w->error = io->result < 0 ? (int) io->result : -EIO;
+          w->error_offset = (int64_t) io->offset_bytes;
+          w->error_write = io->write;
+        }
+      g_atomic_int_set (&sh->stop, 1);
+      return;
+    }
+
+  /* The ramp: I/O that started before it ended is not counted. */
+  if (io->start_ns < sh->ramp_end_ns)
+    return;
+
+  lat = io->end_ns - io->start_ns;
+  dir = io->write ? &w->stats.write : &w->stats.read;
+  dir->ios++;
+  dir->bytes += io->len_bytes;
+  ds_stats_add (&dir->latency_ns, lat);
+  if (dir->histogram != NULL)
+    ds_histogram_add (dir->histogram, lat);
+  if (w->ring != NULL)
+    ds_io_ring_add (w->ring, io->write, io->end_ns, lat, io->len_bytes);
+
+  if (w->first_ns == 0 || io->start_ns < w->first_ns)
+    w->first_ns = io->start_ns;
+  if (io->end_ns > w->last_ns)
+    w->last_ns = io->end_ns;
+
+  if (sh->plan->on_complete != NULL)
+    sh->plan->on_complete (sh->plan->user, io);
+}
+
+static int
+worker_setup (Worker *w)
+{
+  Shared *sh = w->shared;
+  DsTarget *target = sh->run->target;
+  size_t slot_bytes = ds_align_up (sh->block_max, target->mem_align);
+  int r;
+
+  w->engine.ops = sh->ops;
+  w->engine.fd = target->fd;
+  w->engine.depth = sh->depth;
+  w->engine.buffer_bytes = slot_bytes;
+  w->engine.buffers = ds_buffer_alloc (slot_bytes * sh->depth, MAX (target->mem_align, 4096));
+  w->ios = g_new0 (DsIo, sh->depth);
+  w->done = g_new0 (DsIo *, sh->depth);
+  if (w->engine.buffers == NULL)
+    return -ENOMEM;
+
+  /* Incompressible from the start; refreshed before every write. */
+  if (sh->plan->read_percent < 100)
+    ds_buffer_fill (w->engine.buffers, slot_bytes * sh->depth, &w->rng);
+
+  for (unsigned i = 0; i < sh->depth; i++)
+    {
+      w->ios[i].slot = i;
+      w->ios[i].buf = w->engine.buffers + (size_t) i * slot_bytes;
+    }
+
+  if (sh->plan->histogram)
+    {
+      w->stats.read.histogram = g_new0 (DsHistogram, 1);
+      w->stats.write.histogram = g_new0 (DsHistogram, 1);
+    }
+
+  r = sh->ops->init (&w->engine);
+  if (r < 0)
+    {
+      w->setup_failed = TRUE;
+      return r;
+    }
+
+  return 0;
+}
+
+void
+ds_io_worker_teardown (Worker *w)
+{
+  if (!w->setup_failed && w->engine.ops != NULL && w->engine.ops->cleanup != NULL)
+    w->engine.ops->cleanup (&w->engine);
+  ds_buffer_free (w->engine.buffers);
+  w->engine.buffers = NULL;
+  g_clear_pointer (&w->ios, g_free);
+  g_clear_pointer (&w->done, g_free);
+}
+
+/* The clock of the run starts now: the ramp, the deadline, the series. */
+
+static void
+worker_run (Worker *w)
+{
+  Shared *sh = w->shared;
+  const DsEngineOps *ops = sh->ops;
+  DsIo **free_ios;
+  unsigned n_free;
+  unsigned inflight = 0;
+  gboolean issuing = TRUE;
+  uint64_t user0 = thread_cpu_ns (FALSE);
+  uint64_t sys0 = thread_cpu_ns (TRUE);
+  int r;
+
+  r = worker_setup (w);
+  if (r < 0)
+    {
+      w->error = r;
+      g_atomic_int_set (&sh->stop, 1);
+    }
+  ds_io_wait_for_start (sh);
+  if (r < 0)
+    return;
+
+  /* A stack of free I/O slots. */
+  free_ios = g_new (DsIo *, sh->depth);
+  for (unsigned i = 0; i < sh->depth; i++)
+    free_ios[i] = &w->ios[sh->depth - 1 - i];
+  n_free = sh->depth;
+
+  for (;;)
+    {
+      unsigned queued = 0;
+
+      while (issuing && n_free > 0)
+        {
+          DsIo *io = free_ios[n_free - 1];
+
+          if (!next_io (w, io))
+            {
+              issuing = FALSE;
+              break;
+            }
+          if (io->write)
+            ds_buffer_refresh (io->buf, io->len_bytes, &w->rng);
+
+          r = ops->queue (&w->engine, io);
+          if (r < 0)
+            {
+              if (w->error == 0)
+                {
+                  w->error = r;
+                  w->error_offset = (int64_t) io->offset_bytes;
+                  w->error_write = io->write;
+                }
+              g_atomic_int_set (&sh->stop, 1);
+              issuing = FALSE;
+              break;
+            }
+          n_free--;
+          inflight++;
+          queued++;
+        }
+
+      if (queued > 0 && ops->commit != NULL)
+        {
+          r = ops->commit (&w->engine);
+          if (r < 0 && w->error == 0)
+            {
+              w->error = r;
+              g_atomic_int_set (&sh->stop, 1);
+              issuing = FALSE;
+            }
+        }
+
+      if (inflight == 0)
+        break;
+
+      r = ops->getevents (&w->engine, 1, sh->depth, DS_IO_POLL_NS, w->done);
+      if (r < 0)
+        {
+          if (w->error == 0)
+            w->error = r;
+          g_atomic_int_set (&sh->stop, 1);
+          /* An engine that cannot reap cannot go on; its cleanup reaps. */
+          break;
+        }
+
+      for (int i = 0; i < r; i++)
+        {
+          DsIo *io = w->done[i];
+
+          inflight--;
+          free_ios[n_free++] = io;
+          account (w, io);
+        }
+
+      if (issuing || w->ring != NULL)
+        {
+          uint64_t now = r > 0 ? w->done[r - 1]->end_ns : ds_clock_ns ();
+
+          if (w->ring != NULL)
+            ds_io_ring_tick (w->ring, now);
+          if (issuing &&
+              (g_atomic_int_get (&sh->stop) || ds_run_cancelled (sh->run) ||
+               (sh->deadline_ns != 0 && now >= sh->deadline_ns)))
+            issuing = FALSE;
+        }
+    }
+
+  g_free (free_ios);
+  w->stats.cpu_user_ns = thread_cpu_ns (FALSE) - user0;
+  w->stats.cpu_system_ns = thread_cpu_ns (TRUE) - sys0;
+}
+
+gpointer
+ds_io_worker_main (gpointer data)
+{
+  Worker *w = data;
+
+  worker_run (w);
+  if (w->ring != NULL)
+    ds_io_ring_finish (w->ring);
+  g_atomic_int_inc (&w->shared->finished);
+
+  return NULL;
+}
