@@ -342,9 +342,13 @@ ds_mark_data_from_json (JsonObject  *o,
       !get_nullable_string (o, "results", "os", &data->os, error) ||
       !get_nullable_string (o, "results", "directory", &data->directory, error))
     goto fail;
-  if (data->preset == NULL)
+  /* preset is null only in a run refused or stopped before its preset was
+   * set up: such a run has no steps. */
+  if (data->preset == NULL && json_object_has_member (o, "steps") &&
+      json_node_get_node_type (json_object_get_member (o, "steps")) == JSON_NODE_ARRAY &&
+      json_array_get_length (json_object_get_array_member (o, "steps")) != 0)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results.preset is missing");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results.preset is null but steps were run");
       goto fail;
     }
   if (!ds_json_get_uint64 (o, "results", "test_size_bytes", G_MAXINT64, &data->test_size_bytes, error) ||

@@ -326,7 +326,7 @@ ds_mark_cdm_text (const DsResult *result)
   g_string_append_c (out, '\n');
   if (preset != NULL && preset->profile != NULL)
     g_string_append_printf (out, "Profile: %s\n", preset->profile);
-  else
+  else if (data->preset != NULL)
     g_string_append_printf (out, "Profile: %s%s%s%s\n", data->preset, preset ? " (" : "",
                             preset ? preset->title : "", preset ? ")" : "");
   cdm_test_line (out, result, data);
@@ -383,7 +383,8 @@ ds_mark_report (const DsResult *result,
   g_autofree char *size = ds_mark_size_text (data->test_size_bytes);
   g_autofree char *where = NULL;
   g_autofree char *runs = NULL;
-  g_autofree char *title = g_strdup_printf ("%s%s%s%s", data->preset, preset ? " (" : "",
+  g_autofree char *title = g_strdup_printf ("%s%s%s%s", data->preset != NULL ? data->preset : "–",
+                                            preset ? " (" : "",
                                             preset ? preset->title : "", preset ? ")" : "");
   const char *head[] = { "Test", "Rate", "IOPS", "Latency", "p99 (read / write)" };
 
