@@ -1,11 +1,8 @@
 /* ds-bench-file.c: HD Tune's File Benchmark
  *
  * Runs on a filesystem, through a test file of its own in the folder given
- * (default: the current one).  The file is created with O_TMPFILE where the
- * filesystem allows it (it has no name, so nothing is left behind however the
- * run ends, a crash or Ctrl-C included), else under a hidden unique name that
- * is unlinked right after the open (the same guarantee, one system call
- * later).  Its size is --size (1 GiB) clamped to the free space minus a margin.
+ * (default: the current one; io/ds-test-file.c makes it, nameless).  Its
+ * size is --size (1 GiB) clamped to the free space minus a margin.
  * It is fully written with incompressible data before anything is read (reads
  * of holes or unwritten extents measure nothing), then: sequential read and
  * write (8 MB blocks), random 4 KB read and write at queue depth 1 and 32
@@ -38,13 +35,7 @@
 #include "ds-result-json.h"
 #include "ds-text.h"
 #include "ds-run.h"
-
-#define MIB (UINT64_C (1) << 20)
-
-/* Free space left to the filesystem: 1 % of what is free, at least 4 MiB
- * (metadata, the extent tree of the test file) and at most 256 MiB. */
-#define MARGIN_MIN_BYTES (4 * MIB)
-#define MARGIN_MAX_BYTES (256 * MIB)
+#include "ds-test-file.h"
 
 /* Of the run's progress: the fill, the six rows, the block size test. */
 #define PROGRESS_FILL  0.15
@@ -85,58 +76,7 @@ file_data_free (gpointer p)
 
 /* ---- the test file ------------------------------------------------------ */
 
-/* What the report's header and the JSON "target" say: the folder, and
- * where known the filesystem's device and its model. */
-static void
-describe_filesystem (DsResult             *result,
-                     const char           *dir,
-                     const struct statvfs *vfs,
-                     const DsTarget       *target)
-{
-  ds_target_info_clear (&result->target);
-  result->target.path = g_strdup (dir);
-  result->target.is_block = FALSE;
-  result->target.size_bytes = (uint64_t) vfs->f_blocks * vfs->f_frsize;
-  if (target->model != NULL && target->fs_device != NULL)
-    result->target.model = g_strdup_printf ("%s (%s)", target->model, target->fs_device);
-  else
-    result->target.model = g_strdup (target->fs_device);
-}
-
 /* ---- running ------------------------------------------------------------ */
-
-/* A failed I/O mid-run, said in the file benchmark's terms (what the
- * user can change).  run->error_errno is the failed I/O's errno. */
-static void
-rewrap_error (DsRun       *run,
-              GError     **error,
-              const char  *dir,
-              uint64_t     file_bytes)
-{
-  g_autofree char *old = NULL;
-
-  if (error == NULL || *error == NULL)
-    return;
-
-  old = g_strdup ((*error)->message);
-  if (run->error_errno == ENOSPC || run->error_errno == EDQUOT)
-    {
-      g_autofree char *size = ds_format_size (file_bytes);
-
-      g_clear_error (error);
-      g_set_error (error, DS_ERROR, DS_ERROR_NO_SPACE,
-                   "the filesystem at %s ran out of space for the %s test "
-                   "file (%s); free some space or give a smaller --size",
-                   dir, size, old);
-    }
-  else if (run->error_errno == EINVAL && !g_error_matches (*error, DS_ERROR, DS_ERROR_INVALID))
-    {
-      g_clear_error (error);
-      g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                   "the filesystem at %s refused a direct I/O transfer (%s); "
-                   "--buffered runs anyway, through the page cache", dir, old);
-    }
-}
 
 typedef struct {
   const char *name;
@@ -259,95 +199,25 @@ file_run (DsRun   *run,
   DsFileData *data = run->result->data;
   const char *dir = spec->target_path != NULL && spec->target_path[0] != '\0' ?
                     spec->target_path : ".";
-  uint64_t want = spec->file_size_bytes != 0 ? spec->file_size_bytes : UINT64_C (1) << 30;
+  DsTestFileRequest request = {
+    .what = "the file benchmark",
+    .want_bytes = spec->file_size_bytes != 0 ? spec->file_size_bytes : UINT64_C (1) << 30,
+    .min_bytes = DS_FILE_MIN_BYTES,
+    .buffered_ok = spec->buffered,
+  };
   g_autoptr (DsTarget) target = NULL;
-  g_autoptr (GError) local = NULL;
+  DsTestFileInfo info;
   DsTarget *saved_target;
-  struct statvfs vfs;
-  struct stat st;
-  uint64_t free_bytes;
-  uint64_t margin;
-  uint64_t size;
   gboolean ok;
 
   data->directory = g_strdup (dir);
 
-  if (stat (dir, &st) != 0)
-    {
-      int e = errno;
-
-      ds_set_error_from_errno (error, e, dir);
-      return -e;
-    }
-  if (!S_ISDIR (st.st_mode))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "%s is not a folder: the file benchmark runs in a folder "
-                   "of the filesystem to test", dir);
-      return -ENOTDIR;
-    }
-  if (statvfs (dir, &vfs) != 0)
-    {
-      int e = errno;
-
-      ds_set_error_from_errno (error, e, dir);
-      return -e;
-    }
-
-  /* What this user may allocate, less a margin for the filesystem. */
-  free_bytes = (uint64_t) vfs.f_bavail * vfs.f_frsize;
-  margin = CLAMP (free_bytes / 100, MARGIN_MIN_BYTES, MARGIN_MAX_BYTES);
-  size = MIN (want, free_bytes > margin ? free_bytes - margin : 0);
-  size = ds_align_down (size, MIB);
-  if (size < DS_FILE_MIN_BYTES)
-    {
-      g_autofree char *free_text = ds_format_size (free_bytes);
-
-      g_set_error (error, DS_ERROR, DS_ERROR_NO_SPACE,
-                   "not enough free space at %s for the file benchmark: %s "
-                   "free, it needs at least 16 MiB plus %" G_GUINT64_FORMAT
-                   " MiB for the filesystem", dir, free_text, margin / MIB);
-      return -ENOSPC;
-    }
-  if (size < want)
-    {
-      g_autofree char *want_text = ds_format_size (want);
-      g_autofree char *size_text = ds_format_size (size);
-      g_autofree char *free_text = ds_format_size (free_bytes);
-
-      ds_result_add_note (run->result,
-                          "the test file is %s, not %s: %s is free at %s",
-                          size_text, want_text, free_text, dir);
-    }
-  data->file_bytes = size;
-
-  /* O_DIRECT wherever the filesystem takes it; through the page cache
-   * only where it does not, and only when asked (--buffered). */
-  target = ds_target_open_tmpfile (dir, DS_TARGET_OPEN_WRITE, &local);
-  if (target == NULL && g_error_matches (local, DS_ERROR, DS_ERROR_UNSUPPORTED))
-    {
-      if (!spec->buffered)
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                       "%s; --buffered runs anyway, through the page cache", local->message);
-          return -EINVAL;
-        }
-      g_clear_error (&local);
-      target = ds_target_open_tmpfile (dir, DS_TARGET_OPEN_WRITE | DS_TARGET_OPEN_BUFFERED, &local);
-    }
+  target = ds_test_file_open (run, dir, &request, &info, error);
   if (target == NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local));
-      return -EIO;
-    }
-  describe_filesystem (run->result, dir, &vfs, target);
-  data->tmpfile = target->tmpfile;
-  data->buffered = !target->direct;
-  if (data->buffered)
-    ds_result_add_note (run->result,
-                        "buffered: the file was read and written through the "
-                        "page cache, so the figures are the cache's as much "
-                        "as the disk's");
+    return g_error_matches (*error, DS_ERROR, DS_ERROR_NO_SPACE) ? -ENOSPC : -EIO;
+  data->file_bytes = info.file_bytes;
+  data->tmpfile = info.tmpfile;
+  data->buffered = info.buffered;
 
   saved_target = run->target;
   run->target = target;
@@ -357,8 +227,8 @@ file_run (DsRun   *run,
   /* ds_target_free closes the descriptor: the nameless file is gone. */
   if (ok)
     return 0;
-  rewrap_error (run, error, dir, size);
-  return run->error_errno != 0 ? -run->error_errno : -EIO;
+  return ds_test_file_wrap_error (run->error_errno != 0 ? -run->error_errno : -EIO,
+                                  error, dir, info.file_bytes);
 }
 
 /* ---- JSON --------------------------------------------------------------- */

@@ -109,28 +109,6 @@ ds_mark_data_to_json (const DsMarkData *data)
 
 /* ---- reading ------------------------------------------------------------ */
 
-/* A string member that may be null; FALSE only on a wrong type. */
-static gboolean
-get_nullable_string (JsonObject  *o,
-                     const char  *where,
-                     const char  *member,
-                     char       **ret_value,
-                     GError     **error)
-{
-  g_autoptr (GError) local = NULL;
-  const char *s = ds_json_get_string (o, where, member, TRUE, &local);
-
-  if (local != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local));
-      return FALSE;
-    }
-  g_free (*ret_value);
-  *ret_value = g_strdup (s);
-
-  return TRUE;
-}
-
 static gboolean
 get_unsigned (JsonObject  *o,
               const char  *where,
@@ -208,11 +186,11 @@ step_from_json (JsonObject  *o,
   JsonArray *runs;
   JsonNode *results;
 
-  if (!get_nullable_string (o, where, "id", &step->id, error) ||
-      !get_nullable_string (o, where, "row", &step->row_id, error) ||
-      !get_nullable_string (o, where, "label", &step->label, error) ||
-      !get_nullable_string (o, where, "direction", &direction, error) ||
-      !get_nullable_string (o, where, "pattern", &pattern, error))
+  if (!ds_json_get_optional_string (o, where, "id", &step->id, error) ||
+      !ds_json_get_optional_string (o, where, "row", &step->row_id, error) ||
+      !ds_json_get_optional_string (o, where, "label", &step->label, error) ||
+      !ds_json_get_optional_string (o, where, "direction", &direction, error) ||
+      !ds_json_get_optional_string (o, where, "pattern", &pattern, error))
     goto fail;
   if (step->id == NULL || step->row_id == NULL || step->label == NULL)
     {
@@ -336,11 +314,11 @@ ds_mark_data_from_json (JsonObject  *o,
   JsonArray *steps;
   guint n;
 
-  if (!get_nullable_string (o, "results", "preset", &data->preset, error) ||
-      !get_nullable_string (o, "results", "profile", &profile, error) ||
-      !get_nullable_string (o, "results", "comment", &data->comment, error) ||
-      !get_nullable_string (o, "results", "os", &data->os, error) ||
-      !get_nullable_string (o, "results", "directory", &data->directory, error))
+  if (!ds_json_get_optional_string (o, "results", "preset", &data->preset, error) ||
+      !ds_json_get_optional_string (o, "results", "profile", &profile, error) ||
+      !ds_json_get_optional_string (o, "results", "comment", &data->comment, error) ||
+      !ds_json_get_optional_string (o, "results", "os", &data->os, error) ||
+      !ds_json_get_optional_string (o, "results", "directory", &data->directory, error))
     goto fail;
   /* preset is null only in a run refused or stopped before its preset was
    * set up: such a run has no steps. */
