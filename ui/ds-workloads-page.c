@@ -20,100 +20,14 @@
 #include <glib/gi18n.h>
 
 #include "ds-interval.h"
-#include "ds-limits.h"
 #include "ds-page.h"
 #include "ds-session.h"
 #include "ds-workloads-private.h"
-
-#define MIB (UINT64_C (1) << 20)
-#define GIB (UINT64_C (1) << 30)
-#define SEC_NS (UINT64_C (1000000000))
-
-/* CrystalDiskMark's test sizes; index 0 is the preset's own (1 GiB for
- * its profiles, the whole device for IOMeter's and fio's, more than RAM
- * for sysbench's). */
-static const uint64_t test_sizes[] = {
-  0, 16 * MIB, 32 * MIB, 64 * MIB, 128 * MIB, 256 * MIB, 512 * MIB,
-  1 * GIB, 2 * GIB, 4 * GIB, 8 * GIB, 16 * GIB, 32 * GIB, 64 * GIB,
-};
-
-/* CrystalDiskMark's Measure Time (5 to 60 s), and 1 s for a quick look.
- * Index 0 is the preset's own. */
-static const unsigned times_s[] = { 0, 1, 5, 10, 20, 30, 60 };
-
-/* The Mix row's reads, as CrystalDiskMark offers them; 0: no Mix row. */
-static const int mixes[] = { -1, 70, 90, 80, 60, 50, 40, 30, 20, 10 };
-
-#define MAX_COUNT 9
-
-/* Series points per run: about 25 (5 s → 200 ms), never finer than the
- * core allows nor coarser than a second. */
-#define POINTS_PER_RUN 25
 
 static void page_iface_init (DsPageInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (DsWorkloadsPage, ds_workloads_page, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (DS_TYPE_PAGE, page_iface_init))
-
-static guint
-index_of_size (uint64_t bytes)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (test_sizes); i++)
-    if (test_sizes[i] == bytes)
-      return i;
-  return 0;
-}
-
-static guint
-index_of_mix (int mix)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (mixes); i++)
-    if (mixes[i] == mix)
-      return i;
-  return 0;
-}
-
-static int
-selected_mix (DsWorkloadsPage *self)
-{
-  guint i = gtk_drop_down_get_selected (self->mix_dropdown);
-
-  return self->preset->mix_allowed && i < G_N_ELEMENTS (mixes) ? mixes[i] : -1;
-}
-
-/* The controls follow the preset: its count and size, Mix if it has one. */
-static void
-preset_selected_cb (DsWorkloadsPage *self)
-{
-  guint i = gtk_drop_down_get_selected (self->preset_dropdown);
-  const DsPreset *preset = ds_preset_get (i);
-
-  if (preset == NULL || preset == self->preset)
-    return;
-
-  self->preset = preset;
-  gtk_drop_down_set_selected (self->count_dropdown, CLAMP (preset->count, 1, MAX_COUNT) - 1);
-  gtk_drop_down_set_selected (self->size_dropdown, index_of_size (preset->test_size_bytes));
-  gtk_drop_down_set_selected (self->time_dropdown, 0);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->mix_dropdown), preset->mix_allowed);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->preset_dropdown), preset->title);
-  _ds_workloads_grid_build (self, preset, selected_mix (self));
-}
-
-static void
-mix_selected_cb (DsWorkloadsPage *self)
-{
-  if (self->preset != NULL && selected_mix (self) != self->grid_mix)
-    _ds_workloads_grid_build (self, self->preset, selected_mix (self));
-}
-
-static void
-units_selected_cb (DsWorkloadsPage *self)
-{
-  self->mark_units = gtk_drop_down_get_selected (self->units_dropdown);
-  _ds_workloads_grid_refresh (self);
-  _ds_workloads_show_selected (self);
-}
 
 static void
 all_button_clicked_cb (DsWorkloadsPage *self)
@@ -159,10 +73,6 @@ ds_workloads_page_configure (DsPage       *page,
 {
   DsWorkloadsPage *self = DS_WORKLOADS_PAGE (page);
   g_autofree char *steps = g_steal_pointer (&self->pending_steps);
-  guint size = gtk_drop_down_get_selected (self->size_dropdown);
-  guint time = gtk_drop_down_get_selected (self->time_dropdown);
-  const char *comment = gtk_editable_get_text (GTK_EDITABLE (self->comment_entry));
-  g_autoptr(GArray) plan = NULL;
 
   if (self->device_path == NULL)
     {
@@ -173,35 +83,10 @@ ds_workloads_page_configure (DsPage       *page,
 
   g_free (spec->target_path);
   spec->target_path = g_strdup (self->device_path);
-  ds_preset_apply_defaults (spec, self->preset);
-  spec->count = gtk_drop_down_get_selected (self->count_dropdown) + 1;
-  if (size > 0 && size < G_N_ELEMENTS (test_sizes))
-    spec->test_size_bytes = test_sizes[size];
-  if (time > 0 && time < G_N_ELEMENTS (times_s))
-    {
-      /* A shorter measure shortens the warm-up and the pause with it. */
-      spec->duration_ns = times_s[time] * SEC_NS;
-      spec->warmup_ns = MIN (spec->warmup_ns, spec->duration_ns);
-      spec->pause_ns = MIN (spec->pause_ns, spec->duration_ns);
-    }
-  spec->interval_ns = CLAMP (spec->duration_ns / POINTS_PER_RUN / DS_LIMIT_INTERVAL_MIN_NS *
-                             DS_LIMIT_INTERVAL_MIN_NS, DS_LIMIT_INTERVAL_MIN_NS, SEC_NS);
-  spec->mix_percent = selected_mix (self);
-  spec->reads_only = gtk_toggle_button_get_active (self->reads_only_button);
-  g_free (spec->comment);
-  spec->comment = *comment != '\0' ? g_strdup (comment) : NULL;
   g_free (spec->steps);
   spec->steps = g_steal_pointer (&steps);
 
-  /* A write test (the typed name, the core's gate) when a step writes. */
-  plan = ds_preset_steps (spec, error);
-  if (plan == NULL)
-    return FALSE;
-  spec->write = FALSE;
-  for (guint i = 0; i < plan->len; i++)
-    spec->write |= g_array_index (plan, DsPresetStep, i).read_percent < 100;
-
-  return TRUE;
+  return _ds_workloads_controls_apply (self, spec, error);
 }
 
 static void
@@ -318,11 +203,7 @@ ds_workloads_page_show_result (DsPage         *page,
     }
 
   /* An opened result shows with the controls it was run with. */
-  ds_workloads_page_set_preset (self, preset->name);
-  gtk_drop_down_set_selected (self->count_dropdown, CLAMP (data->count, 1, MAX_COUNT) - 1);
-  gtk_drop_down_set_selected (self->size_dropdown, index_of_size (data->test_size_bytes));
-  gtk_drop_down_set_selected (self->mix_dropdown, index_of_mix (data->mix_percent));
-  gtk_editable_set_text (GTK_EDITABLE (self->comment_entry), data->comment ? data->comment : "");
+  _ds_workloads_controls_show (self, data);
   _ds_workloads_grid_build (self, preset, data->mix_percent);
 
   for (guint i = 0; i < data->steps->len; i++)
@@ -374,6 +255,7 @@ ds_workloads_page_dispose (GObject *object)
   g_clear_object (&self->rate);
   g_clear_object (&self->p99);
   g_clear_object (&self->histogram);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (ds_workloads_page_parent_class)->dispose (object);
 }
@@ -428,53 +310,6 @@ ds_workloads_page_class_init (DsWorkloadsPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, all_button_clicked_cb);
 }
 
-static GListModel *
-string_model (GPtrArray *strings)
-{
-  g_ptr_array_add (strings, NULL);
-  return G_LIST_MODEL (gtk_string_list_new ((const char *const *) strings->pdata));
-}
-
-static void
-fill_dropdowns (DsWorkloadsPage *self)
-{
-  g_autoptr(GPtrArray) presets = g_ptr_array_new ();
-  g_autoptr(GPtrArray) counts = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) sizes = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) times = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) mix_names = g_ptr_array_new_with_free_func (g_free);
-  const char *units[] = { _("MB/s"), _("GB/s"), _("IOPS"), _("µs"), NULL };
-  g_autoptr(GListModel) preset_model = NULL, count_model = NULL, size_model = NULL;
-  g_autoptr(GListModel) time_model = NULL, mix_model = NULL, units_model = NULL;
-
-  for (unsigned i = 0; i < ds_preset_count (); i++)
-    g_ptr_array_add (presets, (gpointer) ds_preset_get (i)->name);
-  for (unsigned i = 1; i <= MAX_COUNT; i++)
-    g_ptr_array_add (counts, g_strdup_printf (ngettext ("%u run", "%u runs", i), i));
-  g_ptr_array_add (sizes, g_strdup (_("Preset size")));
-  for (guint i = 1; i < G_N_ELEMENTS (test_sizes); i++)
-    g_ptr_array_add (sizes, ds_mark_size_text (test_sizes[i]));
-  g_ptr_array_add (times, g_strdup (_("Preset time")));
-  for (guint i = 1; i < G_N_ELEMENTS (times_s); i++)
-    g_ptr_array_add (times, g_strdup_printf (_("%u s"), times_s[i]));
-  g_ptr_array_add (mix_names, g_strdup (_("No Mix")));
-  for (guint i = 1; i < G_N_ELEMENTS (mixes); i++)
-    g_ptr_array_add (mix_names, g_strdup_printf (_("R%d%%/W%d%%"), mixes[i], 100 - mixes[i]));
-
-  preset_model = string_model (presets);
-  count_model = string_model (counts);
-  size_model = string_model (sizes);
-  time_model = string_model (times);
-  mix_model = string_model (mix_names);
-  gtk_drop_down_set_model (self->preset_dropdown, preset_model);
-  gtk_drop_down_set_model (self->count_dropdown, count_model);
-  gtk_drop_down_set_model (self->size_dropdown, size_model);
-  gtk_drop_down_set_model (self->time_dropdown, time_model);
-  gtk_drop_down_set_model (self->mix_dropdown, mix_model);
-  units_model = G_LIST_MODEL (gtk_string_list_new (units));
-  gtk_drop_down_set_model (self->units_dropdown, units_model);
-}
-
 static void
 ds_workloads_page_init (DsWorkloadsPage *self)
 {
@@ -489,15 +324,7 @@ ds_workloads_page_init (DsWorkloadsPage *self)
   self->running = -1;
   self->grid_mix = -1;
 
-  fill_dropdowns (self);
-  g_signal_connect_swapped (self->preset_dropdown, "notify::selected",
-                            G_CALLBACK (preset_selected_cb), self);
-  g_signal_connect_swapped (self->mix_dropdown, "notify::selected",
-                            G_CALLBACK (mix_selected_cb), self);
-  g_signal_connect_swapped (self->units_dropdown, "notify::selected",
-                            G_CALLBACK (units_selected_cb), self);
-  gtk_drop_down_set_selected (self->preset_dropdown, 0);
-  preset_selected_cb (self);
+  _ds_workloads_controls_init (self);
 }
 
 gboolean

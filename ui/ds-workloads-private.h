@@ -1,7 +1,8 @@
 /* ds-workloads-private.h: what the Workloads page's files share
  *
- * ds-workloads-page.c is the widget: its controls, what a run is asked to
- * do (configure) and the samples and results it shows.  ds-workloads-grid.c
+ * ds-workloads-page.c is the widget: what a run is asked to do (configure)
+ * and the samples and results it shows; ds-workloads-controls.c its menus
+ * and the spec they make; ds-workloads-grid.c
  * holds the grid's cells (one DsMarkStep copy each) and draws the selected
  * cell's series and histogram.
  *
@@ -32,6 +33,8 @@ struct _DsWorkloadsPage
 {
   GtkWidget        parent_instance;
 
+  GSettings       *settings;        /* NULL: no schema */
+  gboolean         loading;         /* controls set from settings or a result */
   char            *device_path;
   DsUnits          units;
   DsMarkUnits      mark_units;
@@ -74,6 +77,18 @@ struct _DsWorkloadsPage
   DsGraph          *histogram_graph;
   DsGraphLayer     *histogram_layer;
 };
+
+/* ds-workloads-controls.c */
+/* Fills the menus, follows their changes, restores the last choices. */
+void     _ds_workloads_controls_init  (DsWorkloadsPage   *self);
+/* Sets the menus as @data was run. */
+void     _ds_workloads_controls_show  (DsWorkloadsPage   *self,
+                                       const DsMarkData  *data);
+/* The preset and what the menus say, into @spec (a DS_BENCH_MARK spec
+ * with its target and steps); spec->write when a step writes. */
+gboolean _ds_workloads_controls_apply (DsWorkloadsPage   *self,
+                                       DsBenchSpec       *spec,
+                                       GError           **error);
 
 /* ds-workloads-grid.c */
 /* Rebuilds the grid for @preset's rows with a Mix column when @mix >= 0

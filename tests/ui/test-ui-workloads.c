@@ -11,7 +11,9 @@
  *  - a row's Start runs only that row (reads only: no confirmation, the
  *    device's bytes unchanged);
  *  - Stop mid-preset keeps the steps that finished, and closing the window
- *    while a step runs returns promptly (the worker is joined).
+ *    while a step runs returns promptly (the worker is joined);
+ *  - diskscope --page workloads --start --quit-when-done runs the preset
+ *    the page remembers (settings) and exits 0.
  * With DISKSCOPE_SCREENSHOT_DIR set, the page's screenshots also go there
  * (data/screenshots/ is made that way).
  *
@@ -371,6 +373,54 @@ START_TEST (test_stop_and_close)
 }
 END_TEST
 
+/* diskscope --page workloads --start runs the page's remembered preset. */
+START_TEST (test_scripted_start)
+{
+  g_autofree char *loop = ds_test_loop_new (64 * MiB, FALSE);
+  g_autofree char *config = ds_test_scratch_path ("config");
+  g_autofree char *settings_dir = g_build_filename (config, "glib-2.0", "settings", NULL);
+  g_autofree char *keyfile = g_build_filename (settings_dir, "keyfile", NULL);
+  g_autofree char *png = ds_test_scratch_path ("scripted.png");
+  const char *gui = g_getenv ("DISKSCOPE_GUI");
+  const char *argv[] = {
+    gui, "--device", loop, "--page", "workloads", "--start",
+    "--screenshot", png, "--quit-when-done", NULL
+  };
+  g_autofree char *err = NULL;
+  g_autofree char *before = ds_test_checksum (loop);
+  g_autofree char *after = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start;
+  int status;
+
+  ck_assert_msg (gui != NULL, "DISKSCOPE_GUI is not set (meson sets it)");
+  /* What the page remembers (a keyfile instead of dconf): cdm-demo, one
+   * run of 1 s, reads only. */
+  g_mkdir_with_parents (settings_dir, 0700);
+  ck_assert (g_file_set_contents (keyfile,
+                                  "[io/github/diskscope/Diskscope]\n"
+                                  "workloads-preset='cdm-demo'\n"
+                                  "workloads-count=1\n"
+                                  "workloads-test-size=16777216\n"
+                                  "workloads-time=1\n"
+                                  "workloads-reads-only=true\n", -1, &error));
+  g_setenv ("GSETTINGS_BACKEND", "keyfile", TRUE);
+  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+
+  start = g_get_monotonic_time ();
+  status = ds_test_run (argv, NULL, &err);
+  ck_assert_msg (status == 0, "diskscope exited %d: %s", status, err);
+  /* One read step of cdm-demo: a 1 s warm-up and a 1 s run, not 5 × 5 s. */
+  ck_assert_msg (g_get_monotonic_time () - start < 30 * G_USEC_PER_SEC, "the scripted run took %" G_GINT64_FORMAT " s",
+                 (g_get_monotonic_time () - start) / G_USEC_PER_SEC);
+  ck_assert (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  after = ds_test_checksum (loop);
+  ck_assert_str_eq (after, before);
+
+  ds_test_loop_detach (loop);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -387,6 +437,7 @@ main (void)
   tcase_add_test (tc, test_all_with_write_confirmation);
   tcase_add_test (tc, test_row_start_reads_only);
   tcase_add_test (tc, test_stop_and_close);
+  tcase_add_test (tc, test_scripted_start);
   suite_add_tcase (suite, tc);
 
   return ds_test_run_suite (suite);
