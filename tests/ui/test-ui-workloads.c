@@ -124,25 +124,6 @@ set_quick (DsWorkloadsPage *page,
   gtk_toggle_button_set_active (page_child (page, "reads_only_button"), reads_only);
 }
 
-static AdwMessageDialog *
-find_dialog (DsWindow *window)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-  AdwMessageDialog *found = NULL;
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_MESSAGE_DIALOG (toplevel) &&
-          gtk_window_get_transient_for (toplevel) == GTK_WINDOW (window) &&
-          gtk_widget_get_visible (GTK_WIDGET (toplevel)))
-        found = ADW_MESSAGE_DIALOG (toplevel);
-    }
-
-  return found;
-}
-
 /* The figure of a cell as a number (it must be one). */
 static double
 figure (DsWorkloadsPage *page,
@@ -217,7 +198,7 @@ START_TEST (test_all_with_write_confirmation)
   /* All: the write steps ask for the device's name first. */
   g_signal_emit_by_name (page_child (page, "all_button"), "clicked");
   ds_ui_test_spin (50);
-  dialog = find_dialog (window);
+  dialog = ds_ui_test_find_dialog (window);
   ck_assert_msg (dialog != NULL, "no confirmation dialog for a preset that writes (page: %s)",
                  gtk_label_get_label (page_child (page, "error_label")));
   ck_assert (!ds_session_is_running (ds_window_get_session (window)));
@@ -312,7 +293,7 @@ START_TEST (test_row_start_reads_only)
   ck_assert (GTK_IS_BUTTON (row_button));
   g_signal_emit_by_name (row_button, "clicked");
   ds_ui_test_spin (50);
-  ck_assert_ptr_null (find_dialog (window));
+  ck_assert_ptr_null (ds_ui_test_find_dialog (window));
   ck_assert_msg (ds_session_is_running (ds_window_get_session (window)), "not running: %s",
                  gtk_label_get_label (page_child (page, "error_label")));
   ds_ui_test_wait_for (&finished.finished, 60000, "the end of the row");
