@@ -89,6 +89,27 @@ ds_workloads_page_configure (DsPage       *page,
   return _ds_workloads_controls_apply (self, spec, error);
 }
 
+/* While a run goes the menus and Start buttons rest (the figures stay
+ * selectable): what they say is what runs. */
+static void
+set_running (DsWorkloadsPage *self,
+             gboolean         running)
+{
+  GtkWidget *controls[] = {
+    GTK_WIDGET (self->all_button), GTK_WIDGET (self->preset_dropdown),
+    GTK_WIDGET (self->count_dropdown), GTK_WIDGET (self->size_dropdown),
+    GTK_WIDGET (self->time_dropdown), GTK_WIDGET (self->reads_only_button),
+    GTK_WIDGET (self->comment_entry),
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (controls); i++)
+    gtk_widget_set_sensitive (controls[i], !running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->mix_dropdown), !running && self->preset->mix_allowed);
+  for (guint r = 0; r < DS_WORKLOADS_MAX_ROWS; r++)
+    if (self->row_buttons[r] != NULL)
+      gtk_widget_set_sensitive (self->row_buttons[r], !running);
+}
+
 static void
 ds_workloads_page_show_error (DsPage     *page,
                               const char *message)
@@ -97,6 +118,9 @@ ds_workloads_page_show_error (DsPage     *page,
 
   gtk_label_set_label (self->error_label, message ? message : "");
   gtk_info_bar_set_revealed (self->error_bar, message != NULL);
+  /* A run that failed without a result ends here. */
+  if (message != NULL)
+    set_running (self, FALSE);
 }
 
 static void
@@ -119,6 +143,7 @@ ds_workloads_page_begin (DsPage            *page,
   else
     _ds_workloads_grid_clear (self);
   self->plan = ds_preset_steps (spec, NULL);
+  set_running (self, TRUE);
   gtk_label_set_label (self->status_label, _("Preparing…"));
 }
 
@@ -195,6 +220,7 @@ ds_workloads_page_show_result (DsPage         *page,
 
   g_clear_pointer (&self->plan, g_array_unref);
   self->running = -1;
+  set_running (self, FALSE);
   ds_workloads_page_show_error (page, error);
   if (preset == NULL)
     {
