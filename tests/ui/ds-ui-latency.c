@@ -11,6 +11,10 @@
  *     The same on the Workloads page: cdm-nvme's RND4K Q32T16 row, reads
  *     only, one run of SECONDS (5), its series drawn live; also prints the
  *     IOPS the step measured (the rate the page kept up with).
+ *   ds-ui-latency workloads-hidden DEVICE [SECONDS]
+ *     The same run with the Info page shown instead: nothing of the
+ *     Workloads page is drawn, so the stall is what the run's threads and
+ *     the machine's load alone cost the main loop (a baseline).
  *
  * Prints "key=value" lines; exit 0 unless something failed to run.
  *
@@ -213,7 +217,8 @@ print_workloads_iops (DsWindow *window)
 static int
 run_stall (const char *device,
            unsigned    accuracy,
-           gboolean    workloads)
+           gboolean    workloads,
+           gboolean    hidden)
 {
   g_autoptr(GError) error = NULL;
   DsWindow *window = ds_window_new (NULL);
@@ -263,6 +268,8 @@ run_stall (const char *device,
   start = stall.start_us = g_get_monotonic_time ();
   if (workloads)
     g_signal_emit_by_name (row_button, "clicked");
+  if (hidden)
+    ds_window_set_page (window, "info");
   if (!workloads && !ds_window_start (window, &error))
     {
       fprintf (stderr, "ds-ui-latency: %s\n", error->message);
@@ -301,11 +308,13 @@ main (int argc, char **argv)
   if (argc >= 2 && g_str_equal (argv[1], "draw"))
     return run_draw (argc >= 3 ? atoi (argv[2]) : 100);
   if (argc >= 3 && g_str_equal (argv[1], "stall"))
-    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 2, FALSE);
+    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 2, FALSE, FALSE);
   if (argc >= 3 && g_str_equal (argv[1], "workloads"))
-    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 5, TRUE);
+    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 5, TRUE, FALSE);
+  if (argc >= 3 && g_str_equal (argv[1], "workloads-hidden"))
+    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 5, TRUE, TRUE);
 
   fprintf (stderr, "usage: ds-ui-latency draw [FRAMES] | stall DEVICE [ACCURACY] | "
-           "workloads DEVICE [SECONDS]\n");
+           "workloads[-hidden] DEVICE [SECONDS]\n");
   return 2;
 }
