@@ -60,6 +60,10 @@ format_latency (double seconds)
   return g_strdup_printf (_("%.2f ms"), seconds * 1e3);
 }
 
+static void fill_series (DsWorkloadsPage *self,
+                         const GArray    *points,
+                         DsMarkDirection  direction);
+
 static void
 cell_clear (DsWorkloadsCell *cell)
 {
@@ -315,8 +319,11 @@ _ds_workloads_cell_add_live (DsWorkloadsPage       *self,
     g_array_set_size (cell->live, 0);
   g_array_append_vals (cell->live, point, 1);
 
+  /* Only the series grows: the histogram comes when the step ends, and
+   * redrawing it (unchanged) each interval would cost the main loop a
+   * frame's worth of drawing for nothing. */
   if (self->selected_row == row && self->selected_direction == direction)
-    _ds_workloads_show_selected (self);
+    fill_series (self, cell->live, direction);
 }
 
 /* ---- The selected cell's graphs ---------------------------------------- */
