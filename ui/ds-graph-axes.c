@@ -35,14 +35,25 @@ static const struct {
 } y_quantities[] = {
   [DS_GRAPH_AXIS_RATE] = { NULL, 0, 1.05, 10, 1 },
   [DS_GRAPH_AXIS_LATENCY] = { N_("ms"), 1000, 1.0, 1, 0.1 },
+  [DS_GRAPH_AXIS_IOPS] = { N_("IOPS"), 1, 1.05, 10, 1 },
+  [DS_GRAPH_AXIS_LATENCY_US] = { N_("µs"), 1e6, 1.0, 1, 1 },
+  [DS_GRAPH_AXIS_COUNT] = { N_("I/Os"), 1, 1.05, 10, 1 },
 };
+
+/* A run's time axis reaches at least this many seconds. */
+#define TIME_MIN_S 1.0
+/* A latency histogram's axis (its bars are in nanoseconds) spans whole
+ * decades, at least one, starting no lower than 100 ns. */
+#define LATENCY_LOG_MIN_NS 1e2
 
 #define RIGHT_HEADROOM 1.05
 
 gboolean
 _ds_graph_axis_is_y (DsGraphAxis axis)
 {
-  return axis == DS_GRAPH_AXIS_RATE || axis == DS_GRAPH_AXIS_LATENCY;
+  return axis == DS_GRAPH_AXIS_RATE || axis == DS_GRAPH_AXIS_LATENCY ||
+         axis == DS_GRAPH_AXIS_IOPS || axis == DS_GRAPH_AXIS_LATENCY_US ||
+         axis == DS_GRAPH_AXIS_COUNT;
 }
 
 static double
@@ -64,7 +75,13 @@ axis_title (const DsGraphAxes *axes,
     case DS_GRAPH_AXIS_POSITION: return _("Position (GB)");
     case DS_GRAPH_AXIS_BLOCK_SIZE: return _("Block size");
     case DS_GRAPH_AXIS_RATE: return axes->units == DS_UNITS_MIB ? _("MiB/s") : _("MB/s");
-    case DS_GRAPH_AXIS_LATENCY: return _(y_quantities[axis].title);
+    case DS_GRAPH_AXIS_LATENCY:
+    case DS_GRAPH_AXIS_IOPS:
+    case DS_GRAPH_AXIS_LATENCY_US:
+    case DS_GRAPH_AXIS_COUNT:
+      return _(y_quantities[axis].title);
+    case DS_GRAPH_AXIS_TIME: return _("Time (s)");
+    case DS_GRAPH_AXIS_LATENCY_LOG: return _("Latency");
     case DS_GRAPH_AXIS_NONE:
     default:
       return "";
@@ -101,6 +118,21 @@ format_x_label (const DsGraphAxes *axes,
 {
   double bytes;
 
+  if (axes->x == DS_GRAPH_AXIS_TIME)
+    return g_strdup_printf ("%g", v);
+  if (axes->x == DS_GRAPH_AXIS_LATENCY_LOG)
+    {
+      /* Decades: 100 ns, 1 µs … 10 ms, 1 s. */
+      double ns = round (exp2 (v));
+
+      if (ns < 1e3)
+        return g_strdup_printf ("%g ns", ns);
+      if (ns < 1e6)
+        return g_strdup_printf ("%g µs", ns / 1e3);
+      if (ns < 1e9)
+        return g_strdup_printf ("%g ms", ns / 1e6);
+      return g_strdup_printf ("%g s", ns / 1e9);
+    }
   if (axes->x != DS_GRAPH_AXIS_BLOCK_SIZE)
     return g_strdup_printf ("%g", v / 1e9);
 
@@ -108,6 +140,42 @@ format_x_label (const DsGraphAxes *axes,
   if (bytes < 1024 * 1024)
     return g_strdup_printf ("%gK", bytes / 1024);
   return g_strdup_printf ("%gM", bytes / (1024 * 1024));
+}
+
+/* A histogram's latencies: from the decade at or below its first bar's
+ * lower edge to the decade above its last bar, in log2 of nanoseconds
+ * (ticks one decade, log2 (10), apart). */
+static double
+scale_x_latency_log (GPtrArray   *layers,
+                     DsGraphPlot *plot)
+{
+  double min_ns = G_MAXDOUBLE, max_ns = 0;
+
+  for (guint i = 0; i < layers->len; i++)
+    {
+      DsSeries *series = ds_graph_layer_get_series (layers->pdata[i]);
+      const DsSeriesPoint *points = series ? ds_series_get_points (series) : NULL;
+      guint n = series ? ds_series_get_n_points (series) : 0;
+
+      for (guint k = 0; k < n; k++)
+        {
+          min_ns = MIN (min_ns, points[k].x / 2);
+          max_ns = MAX (max_ns, points[k].x);
+        }
+    }
+
+  if (!(max_ns > 0))
+    {
+      min_ns = 1e3;
+      max_ns = 1e6;
+    }
+  min_ns = pow (10, floor (log10 (MAX (min_ns, LATENCY_LOG_MIN_NS))));
+  max_ns = pow (10, ceil (log10 (MAX (max_ns, min_ns * 10) * 1.0001)));
+
+  plot->log2_x = TRUE;
+  plot->x_min = log2 (min_ns);
+  plot->x_max = log2 (max_ns);
+  return log2 (10);
 }
 
 /* The x range, in plot units (bytes, or log2 bytes); returns the step. */
@@ -124,6 +192,20 @@ scale_x (const DsGraphAxes *axes,
       plot->x_min = BLOCK_LOG2_MIN;
       plot->x_max = BLOCK_LOG2_MAX;
       return 1;
+    }
+
+  if (axes->x == DS_GRAPH_AXIS_LATENCY_LOG)
+    return scale_x_latency_log (layers, plot);
+
+  if (axes->x == DS_GRAPH_AXIS_TIME)
+    {
+      x_max = TIME_MIN_S;
+      for (guint i = 0; i < layers->len; i++)
+        x_max = MAX (x_max, ds_graph_layer_get_x_extent (layers->pdata[i]));
+      plot->log2_x = FALSE;
+      plot->x_min = 0;
+      plot->x_max = x_max;
+      return nice_step (x_max, X_TICKS);
     }
 
   if (!(x_max > 0))

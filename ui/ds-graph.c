@@ -470,7 +470,7 @@ ds_graph_set_x_axis (DsGraph     *self,
                      DsGraphAxis  axis)
 {
   g_return_if_fail (DS_IS_GRAPH (self));
-  g_return_if_fail (axis == DS_GRAPH_AXIS_POSITION || axis == DS_GRAPH_AXIS_BLOCK_SIZE);
+  g_return_if_fail (axis != DS_GRAPH_AXIS_NONE && !_ds_graph_axis_is_y (axis));
 
   if (self->axes.x == axis)
     return;

@@ -19,6 +19,11 @@ typedef enum {
   DS_GRAPH_AXIS_BLOCK_SIZE,  /* x: bytes, on a log2 scale from 0.5K to 8M */
   DS_GRAPH_AXIS_RATE,        /* y: bytes/s, in MB/s or MiB/s (the units) */
   DS_GRAPH_AXIS_LATENCY,     /* y: seconds, in ms */
+  DS_GRAPH_AXIS_TIME,        /* x: seconds into a run */
+  DS_GRAPH_AXIS_LATENCY_LOG, /* x: nanoseconds, on a log scale in decades */
+  DS_GRAPH_AXIS_IOPS,        /* y: I/Os per second */
+  DS_GRAPH_AXIS_LATENCY_US,  /* y: seconds, in µs */
+  DS_GRAPH_AXIS_COUNT,       /* y: how many I/Os (a histogram's bars) */
 } DsGraphAxis;
 
 #define DS_TYPE_GRAPH (ds_graph_get_type ())

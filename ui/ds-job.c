@@ -7,10 +7,17 @@
  * generation) before it emits anything.  No GTK, no signal, no list model is
  * touched off the main thread.
  *
+ * What a sample points at (a series interval, a workload step's figures)
+ * is valid only during the sink call: the sink copies it beside the
+ * pending samples, and the flush points each sample at its copy, which
+ * lives until the "samples" handlers have returned.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
+#include "ds-bench-mark.h"
+#include "ds-interval.h"
 #include "ds-job.h"
 #include "ds-run.h"
 
@@ -20,6 +27,8 @@ typedef struct {
   GMutex        mutex;
   GCond         cond;
   GArray       *pending;          /* DsSample */
+  GArray       *intervals;        /* DsIntervalPoint, of the pending samples */
+  GPtrArray    *steps;            /* DsMarkStep copies, likewise */
   gboolean      flush_scheduled;
   gboolean      running;          /* the worker is inside ds_run() */
   GMainContext *context;          /* where flushes run */
@@ -57,6 +66,8 @@ job_shared_clear (gpointer data)
   g_mutex_clear (&shared->mutex);
   g_cond_clear (&shared->cond);
   g_clear_pointer (&shared->pending, g_array_unref);
+  g_clear_pointer (&shared->intervals, g_array_unref);
+  g_clear_pointer (&shared->steps, g_ptr_array_unref);
   g_clear_pointer (&shared->context, g_main_context_unref);
   g_weak_ref_clear (&shared->job);
 }
@@ -75,6 +86,8 @@ job_shared_new (DsJob *job)
   g_mutex_init (&shared->mutex);
   g_cond_init (&shared->cond);
   shared->pending = g_array_sized_new (FALSE, FALSE, sizeof (DsSample), 256);
+  shared->intervals = g_array_new (FALSE, FALSE, sizeof (DsIntervalPoint));
+  shared->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_mark_step_free);
   shared->context = g_main_context_ref_thread_default ();
   g_weak_ref_init (&shared->job, job);
 
@@ -87,6 +100,9 @@ ds_job_flush (DsJob *self)
 {
   JobShared *shared = self->shared;
   g_autoptr(GArray) samples = NULL;
+  g_autoptr(GArray) intervals = NULL;
+  g_autoptr(GPtrArray) steps = NULL;
+  guint next_interval = 0, next_step = 0;
 
   g_mutex_lock (&shared->mutex);
   shared->flush_scheduled = FALSE;
@@ -94,11 +110,26 @@ ds_job_flush (DsJob *self)
     {
       samples = g_steal_pointer (&shared->pending);
       shared->pending = g_array_sized_new (FALSE, FALSE, sizeof (DsSample), 256);
+      intervals = g_steal_pointer (&shared->intervals);
+      shared->intervals = g_array_new (FALSE, FALSE, sizeof (DsIntervalPoint));
+      steps = g_steal_pointer (&shared->steps);
+      shared->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_mark_step_free);
     }
   g_mutex_unlock (&shared->mutex);
 
   if (samples == NULL || shared->generation != self->generation)
     return;
+
+  /* The copies, in the order the samples came. */
+  for (guint i = 0; i < samples->len; i++)
+    {
+      DsSample *sample = &g_array_index (samples, DsSample, i);
+
+      if (sample->interval != NULL)
+        sample->interval = &g_array_index (intervals, DsIntervalPoint, next_interval++);
+      if (sample->step != NULL)
+        sample->step = steps->pdata[next_step++];
+    }
 
   self->progress = g_array_index (samples, DsSample, samples->len - 1).progress;
   g_signal_emit (self, signals[SAMPLES], 0, samples);
@@ -118,6 +149,8 @@ flush_source_cb (gpointer data)
       g_mutex_lock (&shared->mutex);
       shared->flush_scheduled = FALSE;
       g_array_set_size (shared->pending, 0);
+      g_array_set_size (shared->intervals, 0);
+      g_ptr_array_set_size (shared->steps, 0);
       g_mutex_unlock (&shared->mutex);
     }
 
@@ -130,13 +163,22 @@ job_sink (const DsSample *sample,
           gpointer        user_data)
 {
   JobShared *shared = user_data;
+  DsMarkStep *step;
   gboolean schedule = FALSE;
 
   if (g_atomic_int_get (&shared->cancel))
     return;
 
+  /* A step's figures are copied outside the lock (a step ends rarely). */
+  step = sample->step != NULL ? ds_mark_step_copy (sample->step) : NULL;
+
   g_mutex_lock (&shared->mutex);
+  /* The pointers are only tested for NULL until the flush redirects them. */
   g_array_append_vals (shared->pending, sample, 1);
+  if (sample->interval != NULL)
+    g_array_append_vals (shared->intervals, sample->interval, 1);
+  if (step != NULL)
+    g_ptr_array_add (shared->steps, step);
   if (!shared->flush_scheduled)
     {
       shared->flush_scheduled = TRUE;

@@ -15,6 +15,7 @@
 #include "ds-info-page.h"
 #include "ds-pages.h"
 #include "ds-random-access-page.h"
+#include "ds-workloads-page.h"
 
 static const DsPageInfo pages[] = {
   { "benchmark", N_("Benchmark"), APPLICATION_ID "-symbolic",
@@ -27,6 +28,8 @@ static const DsPageInfo pages[] = {
     DS_BENCH_BLOCK_SIZE, ds_block_size_page_get_type },
   { "file", N_("File Benchmark"), "folder-symbolic",
     DS_BENCH_FILE, ds_file_page_get_type },
+  { "workloads", N_("Workloads"), "x-office-spreadsheet-symbolic",
+    DS_BENCH_MARK, ds_workloads_page_get_type },
   { "info", N_("Info"), "dialog-information-symbolic",
     DS_BENCH_N_KINDS, ds_info_page_get_type },
 };

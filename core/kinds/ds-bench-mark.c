@@ -43,6 +43,50 @@ ds_mark_step_free (DsMarkStep *step)
   g_free (step);
 }
 
+static GArray *
+array_copy (const GArray *array)
+{
+  GArray *copy;
+
+  if (array == NULL)
+    return NULL;
+
+  copy = g_array_sized_new (FALSE, FALSE, g_array_get_element_size ((GArray *) array), array->len);
+  g_array_append_vals (copy, array->data, array->len);
+  return copy;
+}
+
+static DsWorkloadData *
+workload_data_copy (const DsWorkloadData *data)
+{
+  DsWorkloadData *copy;
+
+  if (data == NULL)
+    return NULL;
+
+  copy = ds_workload_data_new ();
+  *copy = *data;
+  copy->engine = g_strdup (data->engine);
+  copy->read.histogram = array_copy (data->read.histogram);
+  copy->write.histogram = array_copy (data->write.histogram);
+  copy->series = array_copy (data->series);
+  return copy;
+}
+
+DsMarkStep *
+ds_mark_step_copy (const DsMarkStep *step)
+{
+  DsMarkStep *copy = g_new (DsMarkStep, 1);
+
+  *copy = *step;
+  copy->id = g_strdup (step->id);
+  copy->row_id = g_strdup (step->row_id);
+  copy->label = g_strdup (step->label);
+  copy->runs = array_copy (step->runs);
+  copy->result = workload_data_copy (step->result);
+  return copy;
+}
+
 DsMarkData *
 ds_mark_data_new (void)
 {

@@ -100,6 +100,9 @@ typedef struct {
 
 DsMarkStep *ds_mark_step_new  (void);
 void        ds_mark_step_free (DsMarkStep *step);
+/* A deep copy (its runs and best run's result with series and histograms):
+ * what a page keeps of a step a sample showed it. */
+DsMarkStep *ds_mark_step_copy (const DsMarkStep *step);
 DsMarkData *ds_mark_data_new  (void);
 void        ds_mark_data_free (DsMarkData *data);
 
@@ -120,6 +123,10 @@ typedef enum {
 gboolean    ds_mark_units_from_string (const char   *text,
                                        DsMarkUnits  *ret_units,
                                        GError      **error);
+/* One meter of the grid as CrystalDiskMark shows it ("1234.56"; "*" after
+ * a step cut short). */
+char       *ds_mark_meter_text (const DsMarkStep *step,
+                                DsMarkUnits       units);
 /* CrystalDiskMark's window: one line per row, a column per direction, the
  * figure in @units as its meters print it. */
 char       *ds_mark_grid_text  (const DsResult *result,

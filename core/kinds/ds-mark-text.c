@@ -68,9 +68,9 @@ static char *
 meter_figure (const DsMarkStep *step,
               DsMarkUnits       units);
 
-static char *
-meter_text (const DsMarkStep *step,
-            DsMarkUnits       units)
+char *
+ds_mark_meter_text (const DsMarkStep *step,
+                    DsMarkUnits       units)
 {
   g_autofree char *figure = meter_figure (step, units);
 
@@ -178,7 +178,7 @@ ds_mark_grid_text (const DsResult *result,
           {
             const DsMarkStep *step = find_step (data, row->row, (DsMarkDirection) d);
 
-            g_ptr_array_add (cells, step == NULL ? g_strdup ("–") : meter_text (step, units));
+            g_ptr_array_add (cells, step == NULL ? g_strdup ("–") : ds_mark_meter_text (step, units));
           }
       ds_report_row (out, (const char *const *) cells->pdata, cells->len, 16, 15);
     }

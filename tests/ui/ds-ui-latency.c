@@ -7,6 +7,14 @@
  *   ds-ui-latency stall DEVICE [ACCURACY]
  *     Runs the Benchmark page on DEVICE in a real window while a 1 ms
  *     repeating timer measures the longest gap of the main loop.
+ *   ds-ui-latency workloads DEVICE [SECONDS]
+ *     The same on the Workloads page: cdm-nvme's RND4K Q32T16 row, reads
+ *     only, one run of SECONDS (5), its series drawn live; also prints the
+ *     IOPS the step measured (the rate the page kept up with).
+ *   ds-ui-latency workloads-hidden DEVICE [SECONDS]
+ *     The same run with the Info page shown instead: nothing of the
+ *     Workloads page is drawn, so the stall is what the run's threads and
+ *     the machine's load alone cost the main loop (a baseline).
  *
  * Prints "key=value" lines; exit 0 unless something failed to run.
  *
@@ -18,10 +26,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ds-bench-mark.h"
 #include "ds-graph.h"
 #include "ds-series.h"
 #include "ds-ui-test-util.h"
 #include "ds-window.h"
+#include "ds-workloads-page.h"
 
 static int
 run_draw (int frames)
@@ -152,12 +162,67 @@ finished_cb (DsWindow *window,
   stall->success = success;
 }
 
+/* The Workloads page set for cdm-nvme's RND4K Q32T16 row (the most I/Os
+ * a preset asks for), reads only, one run of @seconds; returns the row's
+ * Start button. */
+static GtkWidget *
+setup_workloads (DsWindow *window,
+                 unsigned  seconds)
+{
+  AdwViewStack *stack = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                                      DS_TYPE_WINDOW, "view_stack"));
+  GtkWidget *page = adw_view_stack_get_child_by_name (stack, "workloads");
+  GtkDropDown *time;
+  GtkGrid *grid;
+  guint time_index = 0;
+
+#define CHILD(name) gtk_widget_get_template_child (page, DS_TYPE_WORKLOADS_PAGE, name)
+  if (!ds_workloads_page_set_preset (DS_WORKLOADS_PAGE (page), "cdm-nvme"))
+    return NULL;
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (CHILD ("count_dropdown")), 0);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (CHILD ("size_dropdown")), 0);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (CHILD ("reads_only_button")), TRUE);
+  /* The time menu's entries are "1 s", "5 s", …: pick @seconds. */
+  time = GTK_DROP_DOWN (CHILD ("time_dropdown"));
+  for (guint i = 0; i < g_list_model_get_n_items (gtk_drop_down_get_model (time)); i++)
+    {
+      g_autofree char *wanted = g_strdup_printf ("%u s", seconds);
+
+      if (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (time)), i),
+                       wanted))
+        time_index = i;
+    }
+  gtk_drop_down_set_selected (time, time_index);
+  grid = GTK_GRID (CHILD ("grid"));
+#undef CHILD
+
+  /* Row 3 of the grid (under the headings): RND4K Q32T16. */
+  return gtk_grid_get_child_at (grid, 0, 3);
+}
+
+static void
+print_workloads_iops (DsWindow *window)
+{
+  const DsResult *result = ds_session_get_result (ds_window_get_session (window), DS_BENCH_MARK);
+  const DsMarkData *data = result != NULL ? result->data : NULL;
+
+  for (guint i = 0; data != NULL && i < data->steps->len; i++)
+    {
+      const DsMarkStep *step = data->steps->pdata[i];
+
+      printf ("workloads_step=%s\nworkloads_iops=%.0f\n", step->id, step->iops);
+    }
+}
+
 static int
 run_stall (const char *device,
-           unsigned    accuracy)
+           unsigned    accuracy,
+           gboolean    workloads,
+           gboolean    hidden)
 {
   g_autoptr(GError) error = NULL;
   DsWindow *window = ds_window_new (NULL);
+  GtkWidget *row_button = NULL;
   Stall stall = { 0 };
   gint64 start;
   guint source;
@@ -167,13 +232,19 @@ run_stall (const char *device,
     g_main_context_iteration (NULL, TRUE);
 
   if (!ds_window_select_device (window, device, &error) ||
-      !ds_window_set_page (window, "benchmark"))
+      !ds_window_set_page (window, workloads ? "workloads" : "benchmark"))
     {
-      fprintf (stderr, "ds-ui-latency: %s\n", error ? error->message : "no benchmark page");
+      fprintf (stderr, "ds-ui-latency: %s\n", error ? error->message : "no such page");
       return 1;
     }
 
-  ds_session_set_accuracy (ds_window_get_session (window), accuracy);
+  if (workloads && (row_button = setup_workloads (window, accuracy)) == NULL)
+    {
+      fprintf (stderr, "ds-ui-latency: the Workloads page has no cdm-nvme row 3\n");
+      return 1;
+    }
+  if (!workloads)
+    ds_session_set_accuracy (ds_window_get_session (window), accuracy);
 
   /* Let the window settle first: its first frames (fonts, the first
    * layout of every page) are start-up, not a stall the run causes. */
@@ -195,7 +266,11 @@ run_stall (const char *device,
 
   source = g_timeout_add (1, tick_cb, &stall);
   start = stall.start_us = g_get_monotonic_time ();
-  if (!ds_window_start (window, &error))
+  if (workloads)
+    g_signal_emit_by_name (row_button, "clicked");
+  if (hidden)
+    ds_window_set_page (window, "info");
+  if (!workloads && !ds_window_start (window, &error))
     {
       fprintf (stderr, "ds-ui-latency: %s\n", error->message);
       return 1;
@@ -213,6 +288,8 @@ run_stall (const char *device,
           stall.frames, stall.frames ? stall.frame_total_us / 1000.0 / stall.frames : 0,
           stall.frame_max_us / 1000.0);
   printf ("stall_run_ok=%d\n", stall.success);
+  if (workloads)
+    print_workloads_iops (window);
 
   gtk_window_destroy (GTK_WINDOW (window));
   return stall.success ? 0 : 1;
@@ -231,8 +308,13 @@ main (int argc, char **argv)
   if (argc >= 2 && g_str_equal (argv[1], "draw"))
     return run_draw (argc >= 3 ? atoi (argv[2]) : 100);
   if (argc >= 3 && g_str_equal (argv[1], "stall"))
-    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 2);
+    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 2, FALSE, FALSE);
+  if (argc >= 3 && g_str_equal (argv[1], "workloads"))
+    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 5, TRUE, FALSE);
+  if (argc >= 3 && g_str_equal (argv[1], "workloads-hidden"))
+    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 5, TRUE, TRUE);
 
-  fprintf (stderr, "usage: ds-ui-latency draw [FRAMES] | stall DEVICE [ACCURACY]\n");
+  fprintf (stderr, "usage: ds-ui-latency draw [FRAMES] | stall DEVICE [ACCURACY] | "
+           "workloads[-hidden] DEVICE [SECONDS]\n");
   return 2;
 }

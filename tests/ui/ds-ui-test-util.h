@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "ds-graph.h"
 #include "ds-series.h"
@@ -37,6 +37,9 @@ DsSeries  *ds_ui_test_benchmark_series (DsWindow  *window,
 gboolean   ds_ui_test_open_result    (DsWindow    *window,
                                       const char  *path,
                                       GError     **error);
+/* The message dialog @window presented (transient for it, visible), or
+ * NULL: the write confirmation, a refusal. */
+AdwMessageDialog *ds_ui_test_find_dialog (DsWindow *window);
 /* A graph as the pages build them: a rate curve over @x_axis and, with
  * @access, access-time dots on a right axis (the Benchmark page's). */
 GtkWidget *ds_ui_test_graph_new      (DsGraphAxis  x_axis,

@@ -90,26 +90,6 @@ run_benchmark (DsWindow   *window,
   ck_assert_ptr_nonnull (ds_session_get_result (ds_window_get_session (window), DS_BENCH_TRANSFER));
 }
 
-/* The message dialog the window presented, or NULL. */
-static AdwMessageDialog *
-find_dialog (DsWindow *window)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();  /* transfer none */
-  AdwMessageDialog *found = NULL;
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_MESSAGE_DIALOG (toplevel) &&
-          gtk_window_get_transient_for (toplevel) == GTK_WINDOW (window) &&
-          gtk_widget_get_visible (GTK_WIDGET (toplevel)))
-        found = ADW_MESSAGE_DIALOG (toplevel);
-    }
-
-  return found;
-}
-
 static AdwMessageDialog *
 start_write (DsWindow *window)
 {
@@ -118,7 +98,7 @@ start_write (DsWindow *window)
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (ds_ui_test_benchmark_child (window, "write_button")), TRUE);
   ck_assert (gtk_widget_activate_action (GTK_WIDGET (window), "win.start", NULL));
   ds_ui_test_spin (50);
-  dialog = find_dialog (window);
+  dialog = ds_ui_test_find_dialog (window);
   ck_assert_msg (dialog != NULL, "no confirmation dialog");
   /* Nothing runs before the answer. */
   ck_assert (!ds_session_is_running (ds_window_get_session (window)));
