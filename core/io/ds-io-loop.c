@@ -346,7 +346,7 @@ ds_run_io (DsRun           *run,
           g_set_error (error, DS_ERROR, code,
                        _("%s: %s error at offset %" PRId64
                        " (%.3f GB): %s"),
-                       target->path, failed->error_write ? "write" : "read",
+                       target->path, failed->error_write ? _("write") : _("read"),
                        failed->error_offset, failed->error_offset / 1e9,
                        g_strerror (e));
         }

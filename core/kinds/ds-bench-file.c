@@ -201,7 +201,7 @@ file_run (DsRun   *run,
   const char *dir = spec->target_path != NULL && spec->target_path[0] != '\0' ?
                     spec->target_path : ".";
   DsTestFileRequest request = {
-    .what = "the file benchmark",
+    .what = _("the file benchmark"),
     .want_bytes = spec->file_size_bytes != 0 ? spec->file_size_bytes : UINT64_C (1) << 30,
     .min_bytes = DS_FILE_MIN_BYTES,
     .buffered_ok = spec->buffered,

@@ -250,7 +250,7 @@ open_target (DsRun       *run,
 
   if (stat (path, &st) == 0 && S_ISDIR (st.st_mode))
     {
-      g_autofree char *what = g_strdup_printf ("the %s preset", spec->preset);
+      g_autofree char *what = g_strdup_printf (_("the %s preset"), spec->preset);
       DsTestFileRequest request = {
         .what = what,
         .want_bytes = spec->test_size_bytes != 0 ? spec->test_size_bytes : GIB,
