@@ -68,9 +68,12 @@ describe_signature (const DsTargetFacts *facts)
   if (g_str_equal (sig, "swap"))
     return g_strdup (_("contains a swap area"));
   if (facts->signature_label != NULL)
+    /* Translators: the first %s is the English article ("a" or "an"); a
+     * language without one prints it with %1$.0s (nothing). */
     return g_strdup_printf (_("contains %s %s filesystem labelled “%s”"),
                             article, sig, facts->signature_label);
 
+  /* Translators: see "contains %s %s filesystem labelled “%s”". */
   return g_strdup_printf (_("contains %s %s filesystem"), article, sig);
 }
 
