@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "ds-bench.h"
@@ -170,32 +172,32 @@ validate_tabs (const DsBenchSpec  *spec,
        spec->block_size_bytes > DS_LIMIT_SCAN_BLOCK_MAX))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the error scan reads blocks of 4K to 16M, not %" G_GUINT64_FORMAT " bytes",
+                   _("the error scan reads blocks of 4K to 16M, not %" PRIu64 " bytes"),
                    spec->block_size_bytes);
       return FALSE;
     }
   if (spec->kind == DS_BENCH_ERROR_SCAN && spec->write)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the error scan only reads: it has no write mode");
+                   _("the error scan only reads: it has no write mode"));
       return FALSE;
     }
   if (spec->kind == DS_BENCH_ERROR_SCAN &&
       spec->offset_bytes > G_MAXUINT64 - spec->span_bytes)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "the scan range does not fit in 64 bits");
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("the scan range does not fit in 64 bits"));
       return FALSE;
     }
   if (spec->kind == DS_BENCH_ERASE && !spec->write)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "erase writes the whole device: its spec must be a write test");
+                   _("erase writes the whole device: its spec must be a write test"));
       return FALSE;
     }
   if (spec->kind == DS_BENCH_ERASE &&
       (unsigned) spec->erase_method >= G_N_ELEMENTS (erase_method_names))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "unknown erase method %u",
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("unknown erase method %u"),
                    (unsigned) spec->erase_method);
       return FALSE;
     }
@@ -204,14 +206,14 @@ validate_tabs (const DsBenchSpec  *spec,
        spec->block_size_bytes > DS_LIMIT_ERASE_BLOCK_MAX))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "erase writes blocks of 64K to 64M, not %" G_GUINT64_FORMAT " bytes",
+                   _("erase writes blocks of 64K to 64M, not %" PRIu64 " bytes"),
                    spec->block_size_bytes);
       return FALSE;
     }
   if (spec->kind == DS_BENCH_HEALTH && spec->write)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the health check only reads: it has no write mode");
+                   _("the health check only reads: it has no write mode"));
       return FALSE;
     }
 
@@ -278,7 +280,7 @@ check_duration (const char  *what,
   given = describe_ns (ns);
   min_text = min_ns != 0 ? describe_ns (min_ns) : g_strdup ("0");
   g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-               "the %s must be %s to %" G_GUINT64_FORMAT " days, not %s", what, min_text,
+               _("the %s must be %s to %" PRIu64 " days, not %s"), what, min_text,
                DS_LIMIT_DURATION_MAX_NS / (UINT64_C (24) * 3600 * DS_NS_PER_SEC), given);
   return FALSE;
 }
@@ -294,7 +296,7 @@ check_create (uint64_t   bytes,
 
   given = describe_bytes (bytes);
   g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-               "a --create test file must be at least 1 MiB, not %s", given);
+               _("a --create test file must be at least 1 MiB, not %s"), given);
   return FALSE;
 }
 
@@ -306,7 +308,7 @@ ds_bench_check_accuracy (int      accuracy,
     return TRUE;
 
   g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-               "the accuracy must be %u to %u, not %d",
+               _("the accuracy must be %u to %u, not %d"),
                DS_LIMIT_ACCURACY_MIN, DS_LIMIT_ACCURACY_MAX, accuracy);
   return FALSE;
 }
@@ -323,17 +325,17 @@ in_flight_ok (unsigned   queue_depth,
   if (ios > DS_LIMIT_IN_FLIGHT_MAX)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "queue depth %u × %u threads is %" G_GUINT64_FORMAT " I/Os in "
-                   "flight, more than %u", queue_depth, threads, ios,
+                   _("queue depth %u × %u threads is %" PRIu64 " I/Os in "
+                   "flight, more than %u"), queue_depth, threads, ios,
                    DS_LIMIT_IN_FLIGHT_MAX);
       return FALSE;
     }
   if (ios * block_bytes > DS_LIMIT_IN_FLIGHT_BYTES_MAX)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "queue depth %u × %u threads × %" G_GUINT64_FORMAT "-byte blocks "
-                   "needs %" G_GUINT64_FORMAT " MiB of buffers, more than %" G_GUINT64_FORMAT
-                   " MiB", queue_depth, threads, block_bytes, (ios * block_bytes) >> 20,
+                   _("queue depth %u × %u threads × %" PRIu64 "-byte blocks "
+                   "needs %" PRIu64 " MiB of buffers, more than %" PRIu64
+                   " MiB"), queue_depth, threads, block_bytes, (ios * block_bytes) >> 20,
                    DS_LIMIT_IN_FLIGHT_BYTES_MAX >> 20);
       return FALSE;
     }
@@ -352,13 +354,13 @@ mark_valid (const DsBenchSpec  *spec,
   if (spec->mix_percent > 100 || spec->mix_percent < -1)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the mix is a percentage of reads (0 to 100), not %d", spec->mix_percent);
+                   _("the mix is a percentage of reads (0 to 100), not %d"), spec->mix_percent);
       return FALSE;
     }
   if (preset != NULL && spec->mix_percent >= 0 && !preset->mix_allowed)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "%s has no +Mix row%s", preset->name,
+                   _("%s has no +Mix row%s"), preset->name,
                    preset->profile != NULL ? " (nor has CrystalDiskMark's Demo)" :
                    ": its own steps set their mix");
       return FALSE;
@@ -366,7 +368,7 @@ mark_valid (const DsBenchSpec  *spec,
   if (spec->count < 1 || spec->count > DS_LIMIT_COUNT_MAX)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the count (runs per test) must be 1 to %u, not %u",
+                   _("the count (runs per test) must be 1 to %u, not %u"),
                    DS_LIMIT_COUNT_MAX, spec->count);
       return FALSE;
     }
@@ -374,20 +376,20 @@ mark_valid (const DsBenchSpec  *spec,
       (spec->test_size_bytes < DS_LIMIT_TEST_SIZE_MIN || spec->test_size_bytes > DS_LIMIT_TEST_SIZE_MAX))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the test size must be 16M to 64G (CrystalDiskMark's range), not %"
-                   G_GUINT64_FORMAT " bytes", spec->test_size_bytes);
+                   _("the test size must be 16M to 64G (CrystalDiskMark's range), not %"
+                   PRIu64 " bytes"), spec->test_size_bytes);
       return FALSE;
     }
   if (spec->duration_ns == 0 || spec->duration_ns > DS_LIMIT_INTERVAL_MAX_NS)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the time per test must be more than 0 and at most 1h");
+                   _("the time per test must be more than 0 and at most 1h"));
       return FALSE;
     }
   if (spec->pause_ns > DS_LIMIT_PAUSE_MAX_NS || spec->warmup_ns > DS_LIMIT_PAUSE_MAX_NS)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the pause between tests and the warm-up are at most 10m");
+                   _("the pause between tests and the warm-up are at most 10m"));
       return FALSE;
     }
 
@@ -414,19 +416,19 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
 
   if (ops == NULL)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "unknown kind of test (%d)", spec->kind);
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("unknown kind of test (%d)"), spec->kind);
       return FALSE;
     }
   if (spec->target_path == NULL || spec->target_path[0] == '\0')
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "no device or file given");
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("no device or file given"));
       return FALSE;
     }
   if (spec->engine != NULL && strcmp (spec->engine, "auto") != 0 &&
       ds_engine_lookup (spec->engine) == NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "unknown engine “%s”: use auto, sync, io_uring or threads",
+                   _("unknown engine “%s”: use auto, sync, io_uring or threads"),
                    spec->engine);
       return FALSE;
     }
@@ -435,21 +437,21 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
   if (spec->queue_depth < 1 || spec->queue_depth > DS_LIMIT_QUEUE_DEPTH_MAX)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the queue depth must be 1 to %u, not %lld",
+                   _("the queue depth must be 1 to %u, not %lld"),
                    DS_LIMIT_QUEUE_DEPTH_MAX, as_typed (spec->queue_depth));
       return FALSE;
     }
   if (spec->threads < 1 || spec->threads > DS_LIMIT_THREADS_MAX)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the number of threads must be 1 to %u, not %lld",
+                   _("the number of threads must be 1 to %u, not %lld"),
                    DS_LIMIT_THREADS_MAX, as_typed (spec->threads));
       return FALSE;
     }
   if (spec->read_mix_percent > DS_LIMIT_READ_MIX_MAX)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the read mix is a percentage (0 to %u), not %lld",
+                   _("the read mix is a percentage (0 to %u), not %lld"),
                    DS_LIMIT_READ_MIX_MAX, as_typed (spec->read_mix_percent));
       return FALSE;
     }
@@ -458,7 +460,7 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
       g_autofree char *given = describe_bytes (spec->block_size_bytes);
 
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the block size must be between one sector and 1 GiB, not %s", given);
+                   _("the block size must be between one sector and 1 GiB, not %s"), given);
       return FALSE;
     }
   /* 0 is the kind's own time per row; a workload needs its run time. */
@@ -472,8 +474,8 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
       g_autofree char *given = describe_bytes (spec->file_size_bytes);
 
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the test file must be at least 16 MiB (the block size test "
-                   "reads two 8 MiB blocks), not %s", given);
+                   _("the test file must be at least 16 MiB (the block size test "
+                   "reads two 8 MiB blocks), not %s"), given);
       return FALSE;
     }
 
@@ -481,8 +483,8 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
   if (spec->create_bytes != 0 && !ops->opens_target)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the %s test makes its own test file: --create is for the "
-                   "tests that take a device or file", ops->name);
+                   _("the %s test makes its own test file: --create is for the "
+                   "tests that take a device or file"), ops->name);
       return FALSE;
     }
   if (spec->create_bytes != 0 && !check_create (spec->create_bytes, error))
@@ -490,14 +492,14 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
   if (spec->create_bytes != 0 && spec->destroy_data != NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "--create makes a new test file and --destroy-data confirms "
-                   "writing over an existing one: give one of them");
+                   _("--create makes a new test file and --destroy-data confirms "
+                   "writing over an existing one: give one of them"));
       return FALSE;
     }
   if (spec->keep && spec->create_bytes == 0)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "--keep keeps a --create test file: give --create SIZE too");
+                   _("--keep keeps a --create test file: give --create SIZE too"));
       return FALSE;
     }
   if (!in_flight_ok (spec->queue_depth, spec->threads, spec->block_size_bytes, error))
@@ -506,7 +508,7 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
       (spec->interval_ns < DS_LIMIT_INTERVAL_MIN_NS || spec->interval_ns > DS_LIMIT_INTERVAL_MAX_NS))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the series interval must be 100ms to 1h, not %g s",
+                   _("the series interval must be 100ms to 1h, not %g s"),
                    (double) spec->interval_ns / DS_NS_PER_SEC);
       return FALSE;
     }
@@ -605,8 +607,8 @@ ds_bench_spec_check_target (const DsBenchSpec  *spec,
       if (!ds_is_aligned (spec->block_size_bytes, logical_block_size))
         {
           g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       "the block size, %s, must be a multiple of %s's "
-                       "logical block size (%u bytes)", block, path, logical_block_size);
+                       _("the block size, %s, must be a multiple of %s's "
+                       "logical block size (%u bytes)"), block, path, logical_block_size);
           return FALSE;
         }
       if (spec->kind == DS_BENCH_TRANSFER && span / spec->block_size_bytes < 2)
@@ -615,13 +617,13 @@ ds_bench_spec_check_target (const DsBenchSpec  *spec,
 
           if (capped)
             g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                         "the test capacity given, %s, holds fewer than two "
-                         "blocks of the block size, %s; %s has %s",
+                         _("the test capacity given, %s, holds fewer than two "
+                         "blocks of the block size, %s; %s has %s"),
                          capacity, block, path, size_text);
           else
             g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                         "%s has %s: fewer than two blocks of the block size "
-                         "given, %s; use a block size of at most half of %s's size",
+                         _("%s has %s: fewer than two blocks of the block size "
+                         "given, %s; use a block size of at most half of %s's size"),
                          path, size_text, block, path);
           return FALSE;
         }
@@ -634,13 +636,13 @@ ds_bench_spec_check_target (const DsBenchSpec  *spec,
 
       if (capped)
         g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                     "the test capacity given, %s, is too small for the %s "
-                     "test, which needs at least %s; %s has %s",
+                     _("the test capacity given, %s, is too small for the %s "
+                     "test, which needs at least %s; %s has %s"),
                      capacity, ops->name, need, path, size_text);
       else
         g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                     "%s has %s: too small for the %s test, which needs at "
-                     "least %s", path, size_text, ops->name, need);
+                     _("%s has %s: too small for the %s test, which needs at "
+                     "least %s"), path, size_text, ops->name, need);
       return FALSE;
     }
 
@@ -653,14 +655,14 @@ ds_bench_spec_check_target (const DsBenchSpec  *spec,
       if (!ds_is_aligned (spec->offset_bytes, logical_block_size))
         {
           g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       "the offset, %s, must be a multiple of %s's logical "
-                       "block size (%u bytes)", offset, path, logical_block_size);
+                       _("the offset, %s, must be a multiple of %s's logical "
+                       "block size (%u bytes)"), offset, path, logical_block_size);
           return FALSE;
         }
       if (spec->offset_bytes >= size_bytes)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       "the offset given, %s, is past the end of %s, which has %s",
+                       _("the offset given, %s, is past the end of %s, which has %s"),
                        offset, path, size_text);
           return FALSE;
         }
@@ -672,8 +674,8 @@ ds_bench_spec_check_target (const DsBenchSpec  *spec,
           g_autofree char *region_text = describe_bytes (region);
 
           g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       "the region tested (%s from offset %s of %s's %s) is "
-                       "smaller than one block of %s",
+                       _("the region tested (%s from offset %s of %s's %s) is "
+                       "smaller than one block of %s"),
                        region_text, offset, path, size_text, block);
           return FALSE;
         }

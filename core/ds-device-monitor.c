@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
 
 #include <libudev.h>
 
@@ -37,8 +38,8 @@ ds_device_monitor_new (GError **error)
   if (self->monitor == NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                   "Cannot watch for devices coming and going: kernel "
-                   "uevents are not available here (%s)", g_strerror (errno));
+                   _("Cannot watch for devices coming and going: kernel "
+                   "uevents are not available here (%s)"), g_strerror (errno));
       return NULL;
     }
 
@@ -48,7 +49,7 @@ ds_device_monitor_new (GError **error)
   if (rc < 0)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                   "Cannot watch for devices coming and going: %s",
+                   _("Cannot watch for devices coming and going: %s"),
                    g_strerror (-rc));
       return NULL;
     }

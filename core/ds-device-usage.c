@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -215,19 +216,19 @@ ds_device_in_use (const DsDevice  *device,
   if (device->mountpoints != NULL && device->mountpoints[0] != NULL)
     {
       g_autofree char *where = join_quoted (device->mountpoints);
-      g_autofree char *text = g_strdup_printf ("mounted at %s", where);
+      g_autofree char *text = g_strdup_printf (_("mounted at %s"), where);
 
       append_reason (reason, text);
     }
   if (device->holders != NULL && device->holders[0] != NULL)
     {
       g_autofree char *who = join_quoted (device->holders);
-      g_autofree char *text = g_strdup_printf ("held by %s", who);
+      g_autofree char *text = g_strdup_printf (_("held by %s"), who);
 
       append_reason (reason, text);
     }
   if (device->major != 0 && ds_swap_is_active (device->major, device->minor))
-    append_reason (reason, "used as swap");
+    append_reason (reason, _("used as swap"));
 
   /* A disk is in use when any of its partitions is. */
   for (size_t i = 0; device->partitions != NULL && device->partitions[i] != NULL; i++)
@@ -249,7 +250,7 @@ ds_device_in_use (const DsDevice  *device,
       if (points[0] != NULL)
         {
           g_autofree char *where = join_quoted (points);
-          g_autofree char *text = g_strdup_printf ("%s is mounted at %s", part, where);
+          g_autofree char *text = g_strdup_printf (_("%s is mounted at %s"), part, where);
 
           append_reason (reason, text);
         }
@@ -257,13 +258,13 @@ ds_device_in_use (const DsDevice  *device,
       if (holders[0] != NULL)
         {
           g_autofree char *who = join_quoted (holders);
-          g_autofree char *text = g_strdup_printf ("%s is held by %s", part, who);
+          g_autofree char *text = g_strdup_printf (_("%s is held by %s"), part, who);
 
           append_reason (reason, text);
         }
       if (ds_swap_is_active (major, minor))
         {
-          g_autofree char *text = g_strdup_printf ("%s is used as swap", part);
+          g_autofree char *text = g_strdup_printf (_("%s is used as swap"), part);
 
           append_reason (reason, text);
         }

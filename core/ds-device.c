@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,7 +335,7 @@ ds_device_list (GError **error)
   if (dir == NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
-                   "Cannot list block devices: %s (is /sys mounted?)",
+                   _("Cannot list block devices: %s (is /sys mounted?)"),
                    local_error->message);
       return NULL;
     }
@@ -433,7 +434,7 @@ lookup (const char  *path,
       if (!S_ISBLK (st.st_mode))
         {
           g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       "%s is not a block device", path);
+                       _("%s is not a block device"), path);
           return NULL;
         }
 
@@ -443,8 +444,8 @@ lookup (const char  *path,
       if (real == NULL)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
-                       "%s: the kernel does not know this block device "
-                       "(%u:%u is not in /sys/dev/block)",
+                       _("%s: the kernel does not know this block device "
+                       "(%u:%u is not in /sys/dev/block)"),
                        path, major (st.st_rdev), minor (st.st_rdev));
           return NULL;
         }
@@ -459,7 +460,7 @@ lookup (const char  *path,
   if (device == NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
-                   "%s: no such block device in " SYS_CLASS_BLOCK, path);
+                   _("%s: no such block device in %s"), path, SYS_CLASS_BLOCK);
       return NULL;
     }
 

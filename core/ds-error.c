@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -68,29 +69,29 @@ ds_set_error_from_errno (GError     **error,
         {
           /* Root was refused: the usual advice would be wrong. */
           g_set_error (error, DS_ERROR, code,
-                       "%s: %s, even as root: something outside Diskscope "
+                       _("%s: %s, even as root: something outside Diskscope "
                        "blocks this device (a container or virtual-machine "
                        "sandbox, or a security module such as SELinux or "
-                       "AppArmor)", what, g_strerror (e));
+                       "AppArmor)"), what, g_strerror (e));
           break;
         }
       g_set_error (error, DS_ERROR, code,
-                   "%s: %s. Run Diskscope as root, or add your user to the "
+                   _("%s: %s. Run Diskscope as root, or add your user to the "
                    "group that owns the device (usually `disk`: "
-                   "sudo usermod -aG disk $USER, then log in again)",
+                   "sudo usermod -aG disk $USER, then log in again)"),
                    what, g_strerror (e));
       break;
 
     case DS_ERROR_VANISHED:
       g_set_error (error, DS_ERROR, code,
-                   "%s: the device is gone (%s): it was removed or detached",
+                   _("%s: the device is gone (%s): it was removed or detached"),
                    what, g_strerror (e));
       break;
 
     case DS_ERROR_NO_SPACE:
       g_set_error (error, DS_ERROR, code,
-                   "%s: no space left on the filesystem (%s): free some "
-                   "space or choose a smaller test size",
+                   _("%s: no space left on the filesystem (%s): free some "
+                   "space or choose a smaller test size"),
                    what, g_strerror (e));
       break;
 

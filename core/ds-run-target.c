@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -84,8 +85,8 @@ ds_run_fill (DsRun     *run,
 
       if (e == ENOSPC || e == EDQUOT)
         g_set_error (error, DS_ERROR, DS_ERROR_NO_SPACE,
-                     "no room for the %s test file at %s (%s): free some "
-                     "space or ask for a smaller one", size, target->path,
+                     _("no room for the %s test file at %s (%s): free some "
+                     "space or ask for a smaller one"), size, target->path,
                      g_strerror (e));
       else
         ds_set_error_from_errno (error, e, target->path);
@@ -165,8 +166,8 @@ ds_run_open_target (DsRun   *run,
           return FALSE;
         }
       ds_result_add_note (result,
-                          "%s is a test file Diskscope created for this run "
-                          "(%s of random data, written before the test)%s",
+                          _("%s is a test file Diskscope created for this run "
+                          "(%s of random data, written before the test)%s"),
                           run->target->path, size_text,
                           spec->keep ? "; it was kept" : "; it is gone after the run");
     }

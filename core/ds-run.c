@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -27,7 +28,7 @@ ds_run_check_cancelled (DsRun   *run,
   if (!ds_run_cancelled (run))
     return 0;
 
-  g_set_error (error, DS_ERROR, DS_ERROR_CANCELLED, "the run was stopped by the user");
+  g_set_error (error, DS_ERROR, DS_ERROR_CANCELLED, _("the run was stopped by the user"));
   return -ECANCELED;
 }
 
@@ -77,7 +78,7 @@ ds_run (const DsBenchSpec *spec,
    * here. */
   if (ops == NULL)
     {
-      g_set_error (&error, DS_ERROR, DS_ERROR_INVALID, "unknown test kind %d", (int) spec->kind);
+      g_set_error (&error, DS_ERROR, DS_ERROR_INVALID, _("unknown test kind %d"), (int) spec->kind);
       ds_result_set_error (result, error, 0, -1);
       return result;
     }
@@ -99,8 +100,8 @@ ds_run (const DsBenchSpec *spec,
       if (!ds_engine_uring_available (&why))
         {
           g_set_error (&error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                       "io_uring is not available here (%s): use the "
-                       "threads engine, or auto", g_strerror (why));
+                       _("io_uring is not available here (%s): use the "
+                       "threads engine, or auto"), g_strerror (why));
           ds_result_set_error (result, error, why, -1);
           return result;
         }

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
 #include <stdio.h>
@@ -32,21 +33,21 @@ const char *
 ds_describe_file_type (mode_t mode)
 {
   if (S_ISREG (mode))
-    return "a regular file";
+    return _("a regular file");
   if (S_ISDIR (mode))
-    return "a folder";
+    return _("a folder");
   if (S_ISBLK (mode))
-    return "a block device";
+    return _("a block device");
   if (S_ISCHR (mode))
-    return "a character device";
+    return _("a character device");
   if (S_ISFIFO (mode))
-    return "a FIFO (named pipe)";
+    return _("a FIFO (named pipe)");
   if (S_ISSOCK (mode))
-    return "a socket";
+    return _("a socket");
   if (S_ISLNK (mode))
-    return "a symbolic link";
+    return _("a symbolic link");
 
-  return "of an unknown type";
+  return _("of an unknown type");
 }
 
 static gboolean
@@ -217,9 +218,9 @@ probe_loop_devices (DsTargetFacts     *facts,
       if (match == LOOP_UNSURE)
         {
           if (facts->unknown == NULL)
-            facts->unknown = g_strdup_printf ("%s is bound to a file of the same name "
+            facts->unknown = g_strdup_printf (_("%s is bound to a file of the same name "
                                               "that no longer resolves, and %s cannot "
-                                              "be asked without permission to open it",
+                                              "be asked without permission to open it"),
                                               node, node);
           continue;
         }
@@ -266,11 +267,11 @@ find_lock (const struct stat *st)
         continue;
 
       if (pid <= 0)
-        return g_strdup_printf ("another program (%s lock)", type);
+        return g_strdup_printf (_("another program (%s lock)"), type);
       comm_path = g_strdup_printf ("/proc/%ld/comm", pid);
       if (g_file_get_contents (comm_path, &comm, NULL, NULL))
-        return g_strdup_printf ("process %ld (%s, %s lock)", pid, g_strstrip (comm), type);
-      return g_strdup_printf ("process %ld (%s lock)", pid, type);
+        return g_strdup_printf (_("process %ld (%s, %s lock)"), pid, g_strstrip (comm), type);
+      return g_strdup_printf (_("process %ld (%s lock)"), pid, type);
     }
 
   return NULL;
@@ -286,7 +287,7 @@ probe_file (DsTargetFacts     *facts,
   if (statvfs (path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
     facts->read_only = TRUE;
   if (ds_swap_uses (st))
-    facts->in_use = g_strdup ("used as swap");
+    facts->in_use = g_strdup (_("used as swap"));
   probe_loop_devices (facts, path, st);
   facts->locked_by = find_lock (st);
   if (st->st_size > 0)
@@ -326,7 +327,7 @@ ds_safety_probe (DsTargetFacts *facts,
       facts->dev = st.st_dev;
       facts->ino = st.st_ino;
       facts->size_bytes = (uint64_t) st.st_size;
-      facts->description = g_strdup_printf ("the file %s (%s)", path, size);
+      facts->description = g_strdup_printf (_("the file %s (%s)"), path, size);
     }
   else
     {

@@ -22,6 +22,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -63,14 +64,17 @@ describe_signature (const DsTargetFacts *facts)
   const char *article = strchr ("aeiouAEIOU", sig[0]) != NULL ? "an" : "a";
 
   if (is_partition_table (sig))
-    return g_strdup_printf ("contains a %s partition table", sig);
+    return g_strdup_printf (_("contains a %s partition table"), sig);
   if (g_str_equal (sig, "swap"))
-    return g_strdup ("contains a swap area");
+    return g_strdup (_("contains a swap area"));
   if (facts->signature_label != NULL)
-    return g_strdup_printf ("contains %s %s filesystem labelled “%s”",
+    /* Translators: the first %s is the English article ("a" or "an"); a
+     * language without one prints it with %1$.0s (nothing). */
+    return g_strdup_printf (_("contains %s %s filesystem labelled “%s”"),
                             article, sig, facts->signature_label);
 
-  return g_strdup_printf ("contains %s %s filesystem", article, sig);
+  /* Translators: see "contains %s %s filesystem labelled “%s”". */
+  return g_strdup_printf (_("contains %s %s filesystem"), article, sig);
 }
 
 static gboolean
@@ -111,29 +115,29 @@ ds_safety_decide (const DsTargetFacts  *facts,
         return TRUE;
       if (facts->stat_errno == ENOENT)
         return refuse (error, DS_ERROR_NOT_FOUND,
-                       "%s does not exist%s", path,
+                       _("%s does not exist%s"), path,
                        intent == DS_SAFETY_READ ? "" :
-                       "; --create SIZE makes a test file of Diskscope's own there");
+                       _("; --create SIZE makes a test file of Diskscope's own there"));
       ds_set_error_from_errno (error, facts->stat_errno, path);
       return FALSE;
     }
   if (intent == DS_SAFETY_CREATE)
     return refuse (error, DS_ERROR_REFUSED,
-                   "Refusing to create a test file at %s: it exists, and "
+                   _("Refusing to create a test file at %s: it exists, and "
                    "--create never replaces anything. Name a path that does "
                    "not exist (to test %s itself, confirm with "
-                   "--destroy-data=%s instead)", path, path, path);
+                   "--destroy-data=%s instead)"), path, path, path);
 
   /* 2. A block device, or a regular file with something in it. */
   if (facts->kind == DS_FACTS_OTHER)
     return refuse (error, DS_ERROR_INVALID,
-                   "%s is %s, not a block device or regular file", path,
-                   facts->other_what != NULL ? facts->other_what : "something else");
+                   _("%s is %s, not a block device or regular file"), path,
+                   facts->other_what != NULL ? facts->other_what : _("something else"));
   if (file && facts->size_bytes == 0)
     return refuse (error, DS_ERROR_INVALID,
-                   "%s is empty (0 bytes): there is nothing to test in it. "
+                   _("%s is empty (0 bytes): there is nothing to test in it. "
                    "For a test file of Diskscope's own, remove it and run "
-                   "with --create SIZE", path);
+                   "with --create SIZE"), path);
 
   /* 3. Reading changes nothing. */
   if (intent == DS_SAFETY_READ)
@@ -145,36 +149,36 @@ ds_safety_decide (const DsTargetFacts  *facts,
 
   if (facts->unknown != NULL)
     return refuse (error, DS_ERROR_REFUSED,
-                   "Refusing to write to %s: cannot tell whether it is in use (%s)",
+                   _("Refusing to write to %s: cannot tell whether it is in use (%s)"),
                    what, facts->unknown);
   if (facts->read_only)
     return refuse (error, DS_ERROR_REFUSED,
-                   "Refusing to write to %s: the %s is read-only", what,
-                   file ? "filesystem it is on" : "device");
+                   _("Refusing to write to %s: the %s is read-only"), what,
+                   file ? _("filesystem it is on") : _("device"));
   if (facts->in_use != NULL)
     return refuse (error, DS_ERROR_REFUSED,
-                   "Refusing to write to %s: it is in use (%s)%s%s. "
-                   "Unmount it and stop what uses it first",
+                   _("Refusing to write to %s: it is in use (%s)%s%s. "
+                   "Unmount it and stop what uses it first"),
                    what, facts->in_use,
-                   signature != NULL ? " and " : "", signature != NULL ? signature : "");
+                   signature != NULL ? _(" and ") : "", signature != NULL ? signature : "");
   if (facts->loop_device != NULL)
     return refuse (error, DS_ERROR_REFUSED,
-                   "Refusing to write to %s: it is the backing file of the "
+                   _("Refusing to write to %s: it is the backing file of the "
                    "loop device %s, and writing it would write under that "
-                   "device. Detach the loop device first (losetup -d)",
+                   "device. Detach the loop device first (losetup -d)"),
                    what, facts->loop_device);
   if (facts->locked_by != NULL)
     return refuse (error, DS_ERROR_REFUSED,
-                   "Refusing to write to %s: %s holds a lock on it (a virtual "
+                   _("Refusing to write to %s: %s holds a lock on it (a virtual "
                    "machine's disk image or a database, most likely). Stop "
-                   "that program first", what, facts->locked_by);
+                   "that program first"), what, facts->locked_by);
   if (file && signature != NULL && intent != DS_SAFETY_ERASE)
     return refuse (error, DS_ERROR_REFUSED,
-                   "Refusing to write to %s: it %s, so it is a disk image, "
+                   _("Refusing to write to %s: it %s, so it is a disk image, "
                    "not a test file. Diskscope writes only to files that hold "
                    "no filesystem or partition table: test on a new file with "
                    "--create SIZE, or wipe the signature first (wipefs -a %s) "
-                   "if the image is really not needed", what, signature, path);
+                   "if the image is really not needed"), what, signature, path);
 
   /* 5. The user must name it: a write destroys what it holds. */
   if (!facts->confirm_matches)
@@ -182,17 +186,17 @@ ds_safety_decide (const DsTargetFacts  *facts,
       g_autofree char *named = NULL;
 
       if (facts->confirm != NULL && facts->confirm[0] != '\0')
-        named = g_strdup_printf (" The confirmation names %s, not %s.", facts->confirm, path);
+        named = g_strdup_printf (_(" The confirmation names %s, not %s."), facts->confirm, path);
 
       return refuse (error, DS_ERROR_REFUSED,
-                     "Refusing to write to %s: %s destroys the data "
+                     _("Refusing to write to %s: %s destroys the data "
                      "on it%s%s.%s Confirm by naming the %s (diskscope-cli: "
-                     "--destroy-data=%s)%s",
-                     what, intent == DS_SAFETY_ERASE ? "erasing" : "a write test",
-                     signature != NULL ? ", and it " : "", signature != NULL ? signature : "",
-                     named != NULL ? named : "", file ? "file" : "device", path,
+                     "--destroy-data=%s)%s"),
+                     what, intent == DS_SAFETY_ERASE ? _("erasing") : _("a write test"),
+                     signature != NULL ? _(", and it ") : "", signature != NULL ? signature : "",
+                     named != NULL ? named : "", file ? _("file") : _("device"), path,
                      file && intent == DS_SAFETY_WRITE ?
-                     ", or test on a new file of Diskscope's own with --create SIZE" : "");
+                     _(", or test on a new file of Diskscope's own with --create SIZE") : "");
     }
 
   /* Confirmed; a device's signature, if any, was the user's call. */

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "ds-error.h"
@@ -456,44 +457,44 @@ check_readable (DsHealth  *h,
       any_message_contains (h, "Operation not permitted"))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
-                   "smartctl could not open %s: %s. Reading SMART needs root "
-                   "(sudo diskscope-cli health ...)", dev, said);
+                   _("smartctl could not open %s: %s. Reading SMART needs root "
+                   "(sudo diskscope-cli health ...)"), dev, said);
       return FALSE;
     }
   if (any_message_contains (h, "Unable to detect device type"))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                   "%s has no SMART that smartctl can read (%s): loop, zram, "
+                   _("%s has no SMART that smartctl can read (%s): loop, zram, "
                    "virtual and RAID-volume devices have none; a disk behind a USB "
-                   "bridge or a RAID controller may need smartctl's -d option",
+                   "bridge or a RAID controller may need smartctl's -d option"),
                    dev, said);
       return FALSE;
     }
   if ((h->exit_status & 0x3) && (any_message_contains (h, "No such device") ||
                                  any_message_contains (h, "No such file")))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND, "%s: no such device (%s)", dev, said);
+      g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND, _("%s: no such device (%s)"), dev, said);
       return FALSE;
     }
   if (h->exit_status & 0x1)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
-                   "smartctl did not accept its command line (exit status %d)%s%s",
+                   _("smartctl did not accept its command line (exit status %d)%s%s"),
                    h->exit_status, ": ", said);
       return FALSE;
     }
   if (h->exit_status & 0x2)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                   "smartctl could not read %s (exit status %d: the device could not be "
-                   "opened, did not identify itself, or is asleep)%s%s",
+                   _("smartctl could not read %s (exit status %d: the device could not be "
+                   "opened, did not identify itself, or is asleep)%s%s"),
                    dev, h->exit_status, ": ", said);
       return FALSE;
     }
   if (!h->smart_available)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                   "%s%s%s does not support SMART: there is no health data to read",
+                   _("%s%s%s does not support SMART: there is no health data to read"),
                    dev, h->model ? " " : "", h->model ? h->model : "");
       return FALSE;
     }
@@ -514,7 +515,7 @@ ds_health_parse_node (JsonNode  *root,
 
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "not smartctl's JSON output (not an object)");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("not smartctl's JSON output (not an object)"));
       return NULL;
     }
   o = json_node_get_object (root);
@@ -522,14 +523,14 @@ ds_health_parse_node (JsonNode  *root,
   if (smartctl == NULL || arr (o, "json_format_version") == NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "not smartctl's JSON output (no “smartctl” or “json_format_version”)");
+                   _("not smartctl's JSON output (no “smartctl” or “json_format_version”)"));
       return NULL;
     }
   if (node_num (json_array_get_element (arr (o, "json_format_version"), 0)) != 1)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "smartctl's JSON is of a format this version does not know "
-                   "(json_format_version is not 1)");
+                   _("smartctl's JSON is of a format this version does not know "
+                   "(json_format_version is not 1)"));
       return NULL;
     }
 

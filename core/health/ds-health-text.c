@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "ds-error.h"
@@ -58,14 +59,14 @@ ds_health_parse (const char  *json,
 
   if (length == 0)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "smartctl printed nothing");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("smartctl printed nothing"));
       return NULL;
     }
   if (length > MAX_OUTPUT_BYTES || memchr (json, '\0', (size_t) length) != NULL ||
       !nesting_ok (json, (gsize) length))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "not smartctl's JSON output (binary, too large or nested too deep)");
+                   _("not smartctl's JSON output (binary, too large or nested too deep)"));
       return NULL;
     }
   if (!json_parser_load_from_data (parser, json, length, &local))
@@ -73,7 +74,7 @@ ds_health_parse (const char  *json,
       g_autofree char *start = g_strndup (json, MIN (length, 80));
 
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "smartctl did not print JSON (%s); it began: %s",
+                   _("smartctl did not print JSON (%s); it began: %s"),
                    local->message, g_strstrip (g_strdelimit (start, "\n\r\t", ' ')));
       return NULL;
     }

@@ -4,6 +4,9 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
 #include "ds-health.h"
 
 const char *
@@ -121,15 +124,15 @@ judge_ata (Judge *j)
       if (g_strcmp0 (a->when_failed, "now") == 0)
         {
           a->status = DS_HEALTH_FAILING;
-          say (j, DS_HEALTH_FAILING, "%s (attribute %u) is at or below its threshold now "
-               "(value %d, threshold %d)", a->name, a->id, a->value, a->threshold);
+          say (j, DS_HEALTH_FAILING, _("%s (attribute %u) is at or below its threshold now "
+               "(value %d, threshold %d)"), a->name, a->id, a->value, a->threshold);
           continue;
         }
       if (g_strcmp0 (a->when_failed, "past") == 0)
         {
           a->status = DS_HEALTH_WARNING;
-          say (j, DS_HEALTH_WARNING, "%s (attribute %u) was at or below its threshold in "
-               "the past (worst %d, threshold %d)", a->name, a->id, a->worst, a->threshold);
+          say (j, DS_HEALTH_WARNING, _("%s (attribute %u) was at or below its threshold in "
+               "the past (worst %d, threshold %d)"), a->name, a->id, a->worst, a->threshold);
         }
       for (guint k = 0; k < G_N_ELEMENTS (counters); k++)
         if (a->id == counters[k].id && a->raw > 0)
@@ -148,18 +151,18 @@ judge_nvme (Judge *j)
   g_auto (GStrv) bits = ds_health_nvme_warning_bits (n->critical_warning);
 
   for (guint i = 0; bits[i] != NULL; i++)
-    say (j, DS_HEALTH_WARNING, "NVMe critical warning: %s", bits[i]);
+    say (j, DS_HEALTH_WARNING, _("NVMe critical warning: %s"), bits[i]);
   /* Bit 0 says the same as this rule: one sentence is enough. */
   if (!(n->critical_warning & 1) && n->available_spare != DS_HEALTH_UNKNOWN &&
       n->available_spare_threshold != DS_HEALTH_UNKNOWN &&
       n->available_spare < n->available_spare_threshold)
-    say (j, DS_HEALTH_WARNING, "available spare %" G_GINT64_FORMAT " %% is below the "
-         "threshold of %" G_GINT64_FORMAT " %%", n->available_spare, n->available_spare_threshold);
+    say (j, DS_HEALTH_WARNING, _("available spare %" PRId64 " %% is below the "
+         "threshold of %" PRId64 " %%"), n->available_spare, n->available_spare_threshold);
   if (n->percentage_used != DS_HEALTH_UNKNOWN && n->percentage_used >= 100)
-    say (j, DS_HEALTH_WARNING, "the rated endurance is used up (percentage used %"
-         G_GINT64_FORMAT " %%)", n->percentage_used);
+    say (j, DS_HEALTH_WARNING, _("the rated endurance is used up (percentage used %"
+         PRId64 " %%)"), n->percentage_used);
   if (n->media_errors != DS_HEALTH_UNKNOWN && n->media_errors > 0)
-    say (j, DS_HEALTH_WARNING, "%" G_GINT64_FORMAT " media and data integrity error%s",
+    say (j, DS_HEALTH_WARNING, _("%" PRId64 " media and data integrity error%s"),
          n->media_errors, n->media_errors == 1 ? "" : "s");
 }
 
@@ -172,17 +175,17 @@ judge_scsi (Judge *j)
   int64_t write = s->write_uncorrected > 0 ? s->write_uncorrected : 0;
 
   if (s->grown_defects > 0)
-    say (j, DS_HEALTH_WARNING, "%" G_GINT64_FORMAT " grown defect%s (sectors the drive "
-         "has remapped since it left the factory)", s->grown_defects,
+    say (j, DS_HEALTH_WARNING, _("%" PRId64 " grown defect%s (sectors the drive "
+         "has remapped since it left the factory)"), s->grown_defects,
          s->grown_defects == 1 ? "" : "s");
   if (read + write > 0)
-    say (j, DS_HEALTH_WARNING, "%" G_GINT64_FORMAT " uncorrected error%s in the error "
-         "counter log (read %" G_GINT64_FORMAT ", write %" G_GINT64_FORMAT ")",
+    say (j, DS_HEALTH_WARNING, _("%" PRId64 " uncorrected error%s in the error "
+         "counter log (read %" PRId64 ", write %" PRId64 ")"),
          read + write, read + write == 1 ? "" : "s", read, write);
   if (s->trip_temperature_c > 0 && h->temperature_c != DS_HEALTH_UNKNOWN &&
       h->temperature_c >= s->trip_temperature_c)
-    say (j, DS_HEALTH_WARNING, "temperature %" G_GINT64_FORMAT " °C is at or above the "
-         "drive's trip point of %" G_GINT64_FORMAT " °C", h->temperature_c,
+    say (j, DS_HEALTH_WARNING, _("temperature %" PRId64 " °C is at or above the "
+         "drive's trip point of %" PRId64 " °C"), h->temperature_c,
          s->trip_temperature_c);
 }
 
@@ -197,10 +200,10 @@ ds_health_judge (DsHealth *h)
   g_ptr_array_set_size (h->notes, 0);
 
   if (h->has_overall && !h->overall_passed)
-    say (&j, DS_HEALTH_FAILING, "the drive's SMART overall-health self-assessment failed");
+    say (&j, DS_HEALTH_FAILING, _("the drive's SMART overall-health self-assessment failed"));
   if (!h->smart_enabled)
-    say (&j, DS_HEALTH_WARNING, "SMART is disabled on the drive: its health is not being "
-         "tracked (smartctl -s on %s turns it on)", h->device ? h->device : "DEVICE");
+    say (&j, DS_HEALTH_WARNING, _("SMART is disabled on the drive: its health is not being "
+         "tracked (smartctl -s on %s turns it on)"), h->device ? h->device : "DEVICE");
 
   judge_ata (&j);
   if (h->has_nvme)
@@ -213,20 +216,20 @@ ds_health_judge (DsHealth *h)
       const DsHealthSelfTest *last = h->self_tests->pdata[0];
 
       if (!last->passed && !h->self_test_running)
-        say (&j, DS_HEALTH_WARNING, "the last self-test (%s) failed: %s", last->type, last->status);
+        say (&j, DS_HEALTH_WARNING, _("the last self-test (%s) failed: %s"), last->type, last->status);
     }
 
   /* smartctl's own bits, where the data above did not already say so. */
   if ((h->exit_status & (1 << 3)) && !(h->has_overall && !h->overall_passed))
-    say (&j, DS_HEALTH_FAILING, "smartctl reports the SMART status as DISK FAILING");
+    say (&j, DS_HEALTH_FAILING, _("smartctl reports the SMART status as DISK FAILING"));
   if ((h->exit_status & (1 << 4)) && failing->len == 0)
-    say (&j, DS_HEALTH_FAILING, "smartctl reports prefail attributes at or below their thresholds");
+    say (&j, DS_HEALTH_FAILING, _("smartctl reports prefail attributes at or below their thresholds"));
   if ((h->exit_status & (1 << 5)) && warning->len == 0 && failing->len == 0)
-    say (&j, DS_HEALTH_WARNING, "smartctl reports attributes that were at or below their "
-         "thresholds in the past");
+    say (&j, DS_HEALTH_WARNING, _("smartctl reports attributes that were at or below their "
+         "thresholds in the past"));
   if ((h->exit_status & (1 << 7)) && (h->self_tests->len == 0 ||
                                       ((const DsHealthSelfTest *) h->self_tests->pdata[0])->passed))
-    say (&j, DS_HEALTH_WARNING, "the self-test log records failed self-tests");
+    say (&j, DS_HEALTH_WARNING, _("the self-test log records failed self-tests"));
 
   if (h->exit_status & (1 << 2))
     g_ptr_array_add (h->notes, g_strdup ("a SMART command failed or a SMART structure had a "

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "ds-clock.h"
@@ -26,8 +27,8 @@ ds_smartctl_find (GError **error)
       if (g_file_test (env, G_FILE_TEST_IS_EXECUTABLE))
         return g_strdup (env);
       g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
-                   "smartctl is not installed (DISKSCOPE_SMARTCTL names %s, which is "
-                   "not a program): health needs smartmontools", env);
+                   _("smartctl is not installed (DISKSCOPE_SMARTCTL names %s, which is "
+                   "not a program): health needs smartmontools"), env);
       return NULL;
     }
 
@@ -40,9 +41,9 @@ ds_smartctl_find (GError **error)
       return g_strdup (sbin[i]);
 
   g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
-               "smartctl is not installed: health needs smartmontools "
+               _("smartctl is not installed: health needs smartmontools "
                "(Debian and Ubuntu: sudo apt install smartmontools; Fedora: "
-               "sudo dnf install smartmontools)");
+               "sudo dnf install smartmontools)"));
   return NULL;
 }
 
@@ -107,7 +108,7 @@ ds_smartctl_run (const char *const *args,
   proc = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, &local);
   if (proc == NULL)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND, "could not run %s: %s",
+      g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND, _("could not run %s: %s"),
                    program, local->message);
       return FALSE;
     }
@@ -151,7 +152,7 @@ ds_smartctl_run (const char *const *args,
     {
       g_free (c.out);
       g_clear_error (&c.error);
-      g_set_error (error, DS_ERROR, DS_ERROR_CANCELLED, "stopped by the user");
+      g_set_error (error, DS_ERROR, DS_ERROR_CANCELLED, _("stopped by the user"));
       return FALSE;
     }
   if (timed_out)
@@ -159,22 +160,22 @@ ds_smartctl_run (const char *const *args,
       g_free (c.out);
       g_clear_error (&c.error);
       g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
-                   "smartctl did not finish within %.1f s and was "
-                   "stopped (a drive that does not answer, or a hung bus)",
+                   _("smartctl did not finish within %.1f s and was "
+                   "stopped (a drive that does not answer, or a hung bus)"),
                    (double) timeout_ns / 1e9);
       return FALSE;
     }
   if (c.error != NULL)
     {
       g_free (c.out);
-      g_set_error (error, DS_ERROR, DS_ERROR_FAILED, "smartctl: %s", c.error->message);
+      g_set_error (error, DS_ERROR, DS_ERROR_FAILED, _("smartctl: %s"), c.error->message);
       g_clear_error (&c.error);
       return FALSE;
     }
   if (!g_subprocess_get_if_exited (proc))
     {
       g_free (c.out);
-      g_set_error (error, DS_ERROR, DS_ERROR_FAILED, "smartctl was killed by signal %d",
+      g_set_error (error, DS_ERROR, DS_ERROR_FAILED, _("smartctl was killed by signal %d"),
                    g_subprocess_get_term_sig (proc));
       return FALSE;
     }
@@ -230,13 +231,13 @@ run_command (const char  *device,
       g_ptr_array_add (h->messages, NULL);
       {
         g_autofree char *said = g_strjoinv ("; ", (char **) h->messages->pdata);
-        g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED, "could not %s on %s: %s",
+        g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED, _("could not %s on %s: %s"),
                      what, device, said);
       }
       return FALSE;
     }
   g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-               "could not %s on %s: the drive refused the command (smartctl exit status %d)",
+               _("could not %s on %s: the drive refused the command (smartctl exit status %d)"),
                what, device, status);
   return FALSE;
 }

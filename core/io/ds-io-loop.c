@@ -7,6 +7,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -94,9 +96,9 @@ resolve_engine (DsRun          *run,
   if (!run->noted_fallback)
     {
       ds_result_add_note (run->result,
-                          "io_uring is not available here (%s): queue depth "
+                          _("io_uring is not available here (%s): queue depth "
                           "%u ran on the threads engine (one thread per "
-                          "queued I/O)", g_strerror (why), depth);
+                          "queued I/O)"), g_strerror (why), depth);
       run->noted_fallback = TRUE;
     }
 
@@ -183,10 +185,10 @@ ds_run_io (DsRun           *run,
       plan->start_bytes + plan->span_bytes > target->size_bytes)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "%s: the test region (offset %" G_GUINT64_FORMAT ", %"
-                   G_GUINT64_FORMAT " bytes, block %" G_GUINT64_FORMAT
-                   ") does not fit the device (%" G_GUINT64_FORMAT
-                   " bytes, %u-byte blocks)",
+                   _("%s: the test region (offset %" PRIu64 ", %"
+                   PRIu64 " bytes, block %" PRIu64
+                   ") does not fit the device (%" PRIu64
+                   " bytes, %u-byte blocks)"),
                    target->path, plan->start_bytes, plan->span_bytes,
                    plan->block_bytes, target->size_bytes,
                    target->logical_block_size);
@@ -201,8 +203,8 @@ ds_run_io (DsRun           *run,
       if (!ops->fan_out)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       "the %s engine runs at queue depth %u at most; use "
-                       "io_uring or threads for queue depth %u",
+                       _("the %s engine runs at queue depth %u at most; use "
+                       "io_uring or threads for queue depth %u"),
                        ops->name, ops->max_depth, depth);
           return -EINVAL;
         }
@@ -309,11 +311,11 @@ ds_run_io (DsRun           *run,
       if (getrlimit (RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur != RLIM_INFINITY)
         limit = g_strdup_printf ("%llu", (unsigned long long) nproc.rlim_cur);
       g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
-                   "%s: the system refused I/O thread %u of the %u this run "
+                   _("%s: the system refused I/O thread %u of the %u this run "
                    "needs (%s). The limits are the user's processes and "
                    "threads (ulimit -u: %s), virtual memory (ulimit -v) and "
                    "kernel.threads-max; run with fewer --threads, or a lower "
-                   "--queue-depth on the threads engine",
+                   "--queue-depth on the threads engine"),
                    target->path, started + 1, n_threads, thread_error->message,
                    limit != NULL ? limit : "unlimited");
       /* What the threads that did start measured is another workload
@@ -342,9 +344,9 @@ ds_run_io (DsRun           *run,
               code == DS_ERROR_NOT_FOUND)
             code = DS_ERROR_IO;
           g_set_error (error, DS_ERROR, code,
-                       "%s: %s error at offset %" G_GINT64_FORMAT
-                       " (%.3f GB): %s",
-                       target->path, failed->error_write ? "write" : "read",
+                       _("%s: %s error at offset %" PRId64
+                       " (%.3f GB): %s"),
+                       target->path, failed->error_write ? _("write") : _("read"),
                        failed->error_offset, failed->error_offset / 1e9,
                        g_strerror (e));
         }

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,7 @@ set_errno_error (GError     **error,
                  const char  *doing)
 {
   g_set_error (error, DS_ERROR, ds_error_from_errno (e),
-               "could not save to %s: %s: %s", path, doing, g_strerror (e));
+               _("could not save to %s: %s: %s"), path, doing, g_strerror (e));
 }
 
 /* Where a save to @path goes: the regular file it names (through a symbolic
@@ -44,7 +45,7 @@ resolve (const char   *path,
   if (path == NULL || path[0] == '\0')
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "could not save: the file name is empty (“”)");
+                   _("could not save: the file name is empty (“”)"));
       return FALSE;
     }
 
@@ -61,33 +62,33 @@ resolve (const char   *path,
               int e = errno;
 
               g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                           "could not save to %s: it is a symbolic link to %s, "
+                           _("could not save to %s: it is a symbolic link to %s, "
                            "which %s; Diskscope follows a link only to an "
-                           "existing regular file", path, link ? link : "?",
+                           "existing regular file"), path, link ? link : "?",
                            e == ENOENT ? "does not exist" : g_strerror (e));
               return FALSE;
             }
           if (!S_ISREG (st.st_mode))
             {
               g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                           "could not save to %s: it is a symbolic link to %s, "
+                           _("could not save to %s: it is a symbolic link to %s, "
                            "%s; Diskscope saves only to regular files and never "
-                           "replaces anything else",
+                           "replaces anything else"),
                            path, link ? link : "?", ds_describe_file_type (st.st_mode));
               return FALSE;
             }
           real = realpath (path, NULL);
           if (real == NULL)
             {
-              set_errno_error (error, errno, path, "resolving the link");
+              set_errno_error (error, errno, path, _("resolving the link"));
               return FALSE;
             }
         }
       else if (!S_ISREG (lst.st_mode))
         {
           g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                       "could not save to %s: it is %s; Diskscope saves only "
-                       "to regular files and never replaces anything else",
+                       _("could not save to %s: it is %s; Diskscope saves only "
+                       "to regular files and never replaces anything else"),
                        path, ds_describe_file_type (lst.st_mode));
           return FALSE;
         }
@@ -106,7 +107,7 @@ resolve (const char   *path,
     }
   else
     {
-      set_errno_error (error, errno, path, "looking it up");
+      set_errno_error (error, errno, path, _("looking it up"));
       return FALSE;
     }
 
@@ -117,14 +118,14 @@ resolve (const char   *path,
       int e = errno;
 
       g_set_error (error, DS_ERROR, ds_error_from_errno (e),
-                   "could not save to %s: the folder %s %s", path, dir,
+                   _("could not save to %s: the folder %s %s"), path, dir,
                    e == ENOENT ? "does not exist" : g_strerror (e));
       return FALSE;
     }
   if (!S_ISDIR (st.st_mode))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
-                   "could not save to %s: %s is not a folder", path, dir);
+                   _("could not save to %s: %s is not a folder"), path, dir);
       return FALSE;
     }
   if (faccessat (AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0)
@@ -133,12 +134,12 @@ resolve (const char   *path,
 
       if (e == EROFS)
         g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                     "could not save to %s: the folder %s is on a read-only "
-                     "filesystem", path, dir);
+                     _("could not save to %s: the folder %s is on a read-only "
+                     "filesystem"), path, dir);
       else
         g_set_error (error, DS_ERROR, ds_error_from_errno (e),
-                     "could not save to %s: you cannot create files in the "
-                     "folder %s (%s)", path, dir, g_strerror (e));
+                     _("could not save to %s: you cannot create files in the "
+                     "folder %s (%s)"), path, dir, g_strerror (e));
       return FALSE;
     }
 
@@ -178,8 +179,8 @@ ds_save_check_destination (const char  *path,
        same_name (real, not_this)))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                   "could not save to %s: it is the run's own target (%s); "
-                   "name another file for the result", path, not_this);
+                   _("could not save to %s: it is the run's own target (%s); "
+                   "name another file for the result"), path, not_this);
       return FALSE;
     }
 
@@ -219,7 +220,7 @@ write_stdout (const void  *data,
   if (r < 0)
     {
       g_set_error (error, DS_ERROR, ds_error_from_errno (-r),
-                   "could not write to stdout: %s", g_strerror (-r));
+                   _("could not write to stdout: %s"), g_strerror (-r));
       return FALSE;
     }
 
@@ -252,7 +253,7 @@ ds_save_contents_atomic (const char  *path,
   fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0666);
   if (fd < 0)
     {
-      set_errno_error (error, errno, path, "creating a temporary file beside it");
+      set_errno_error (error, errno, path, _("creating a temporary file beside it"));
       return FALSE;
     }
 
@@ -274,7 +275,7 @@ ds_save_contents_atomic (const char  *path,
   if (r < 0)
     {
       unlink (tmp);
-      set_errno_error (error, -r, path, "writing");
+      set_errno_error (error, -r, path, _("writing"));
       return FALSE;
     }
 

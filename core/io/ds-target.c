@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
 #include <grp.h>
 #include <pwd.h>
 #include <linux/fs.h>
@@ -135,18 +136,18 @@ set_permission_error (GError     **error,
 
   if ((st.st_mode & (S_IRGRP | S_IWGRP)) != 0 && (gr = getgrgid (st.st_gid)) != NULL)
     g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
-                 "%s: %s. Run Diskscope as root, or add your user to the "
+                 _("%s: %s. Run Diskscope as root, or add your user to the "
                  "group `%s`, which may open %s (sudo usermod -aG %s $USER, "
-                 "then log in again)", path, g_strerror (e), gr->gr_name,
+                 "then log in again)"), path, g_strerror (e), gr->gr_name,
                  path, gr->gr_name);
   else
     {
       struct passwd *pw = getpwuid (st.st_uid);
 
       g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
-                   "%s: %s. Only its owner, %s, may open it (mode %04o): run "
+                   _("%s: %s. Only its owner, %s, may open it (mode %04o): run "
                    "Diskscope as root (sudo), or let a group you are in open "
-                   "it (udev usually gives disks to the group `disk`)",
+                   "it (udev usually gives disks to the group `disk`)"),
                    path, g_strerror (e), pw != NULL ? pw->pw_name : "root",
                    (unsigned) (st.st_mode & 07777));
     }
@@ -162,16 +163,16 @@ set_open_error (GError     **error,
     {
     case EBUSY:
       g_set_error (error, DS_ERROR, DS_ERROR_BUSY,
-                   "%s is in use by another program (mounted, or opened "
-                   "exclusively)", path);
+                   _("%s is in use by another program (mounted, or opened "
+                   "exclusively)"), path);
       break;
 
     case EINVAL:
       if (direct)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                       "%s does not support direct I/O (O_DIRECT): its "
-                       "filesystem cannot bypass the page cache", path);
+                       _("%s does not support direct I/O (O_DIRECT): its "
+                       "filesystem cannot bypass the page cache"), path);
           break;
         }
       ds_set_error_from_errno (error, e, path);
@@ -179,8 +180,8 @@ set_open_error (GError     **error,
 
     case EROFS:
       g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                   "%s is on a read-only filesystem or device: it cannot be "
-                   "written", path);
+                   _("%s is on a read-only filesystem or device: it cannot be "
+                   "written"), path);
       break;
 
     case EACCES:
@@ -247,8 +248,8 @@ describe_block (DsTarget  *target,
   if (size == 0)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "%s has no medium / size 0 (an unbound loop device, "
-                   "an unset zram device or an empty drive)", target->path);
+                   _("%s has no medium / size 0 (an unbound loop device, "
+                   "an unset zram device or an empty drive)"), target->path);
       return FALSE;
     }
 
@@ -318,7 +319,7 @@ ds_target_open_tmpfile (const char         *dir,
         {
           close (fd);
           g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                       "the filesystem at %s does not support direct I/O (O_DIRECT)", dir);
+                       _("the filesystem at %s does not support direct I/O (O_DIRECT)"), dir);
           return NULL;
         }
     }
@@ -328,18 +329,18 @@ ds_target_open_tmpfile (const char         *dir,
 
       if (e == ENOSPC || e == EDQUOT)
         g_set_error (error, DS_ERROR, DS_ERROR_NO_SPACE,
-                     "no room for a test file at %s (%s)", dir, g_strerror (e));
+                     _("no room for a test file at %s (%s)"), dir, g_strerror (e));
       else if (e == EACCES || e == EPERM)
         g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
-                     "cannot create a test file in %s (%s): pick a folder you "
-                     "can write to", dir, g_strerror (e));
+                     _("cannot create a test file in %s (%s): pick a folder you "
+                     "can write to"), dir, g_strerror (e));
       else if (e == EROFS)
         g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                     "%s is on a read-only filesystem: a test file cannot be "
-                     "written there", dir);
+                     _("%s is on a read-only filesystem: a test file cannot be "
+                     "written there"), dir);
       else
         g_set_error (error, DS_ERROR, ds_error_from_errno (e),
-                     "cannot create a test file in %s: %s", dir, g_strerror (e));
+                     _("cannot create a test file in %s: %s"), dir, g_strerror (e));
       return NULL;
     }
 
@@ -449,7 +450,7 @@ ds_target_open (const char         *path,
        (!S_ISREG (st.st_mode) || st.st_dev != facts.dev || st.st_ino != facts.ino)))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                   "%s changed while it was being opened: not testing it", path);
+                   _("%s changed while it was being opened: not testing it"), path);
       ds_target_facts_clear (&facts);
       return NULL;
     }

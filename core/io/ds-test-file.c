@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -68,8 +70,8 @@ ds_test_file_open (DsRun                   *run,
   if (!S_ISDIR (st.st_mode))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "%s is not a folder: %s runs in a folder of the filesystem "
-                   "to test", dir, request->what);
+                   _("%s is not a folder: %s runs in a folder of the filesystem "
+                   "to test"), dir, request->what);
       return NULL;
     }
   if (statvfs (dir, &vfs) != 0)
@@ -89,9 +91,9 @@ ds_test_file_open (DsRun                   *run,
       g_autofree char *free_text = ds_format_size (free_bytes);
 
       g_set_error (error, DS_ERROR, DS_ERROR_NO_SPACE,
-                   "not enough free space at %s for %s: %s free, it needs at "
-                   "least %" G_GUINT64_FORMAT " MiB plus %" G_GUINT64_FORMAT
-                   " MiB for the filesystem", dir, request->what, free_text,
+                   _("not enough free space at %s for %s: %s free, it needs at "
+                   "least %" PRIu64 " MiB plus %" PRIu64
+                   " MiB for the filesystem"), dir, request->what, free_text,
                    request->min_bytes / MIB, margin / MIB);
       return NULL;
     }
@@ -102,7 +104,7 @@ ds_test_file_open (DsRun                   *run,
       g_autofree char *free_text = ds_format_size (free_bytes);
 
       ds_result_add_note (run->result,
-                          "the test file is %s, not %s: %s is free at %s",
+                          _("the test file is %s, not %s: %s is free at %s"),
                           size_text, want_text, free_text, dir);
     }
 
@@ -114,7 +116,7 @@ ds_test_file_open (DsRun                   *run,
       if (!request->buffered_ok)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                       "%s; --buffered runs anyway, through the page cache", local->message);
+                       _("%s; --buffered runs anyway, through the page cache"), local->message);
           return NULL;
         }
       g_clear_error (&local);
@@ -133,9 +135,9 @@ ds_test_file_open (DsRun                   *run,
   ret_info->buffered = !target->direct;
   if (ret_info->buffered)
     ds_result_add_note (run->result,
-                        "buffered: the file was read and written through the "
+                        _("buffered: the file was read and written through the "
                         "page cache, so the figures are the cache's as much "
-                        "as the disk's");
+                        "as the disk's"));
 
   return target;
 }
@@ -178,8 +180,8 @@ ds_test_file_wrap_error (int          ret,
 
       g_clear_error (error);
       g_set_error (error, DS_ERROR, DS_ERROR_NO_SPACE,
-                   "the filesystem at %s ran out of space for the %s test "
-                   "file (%s); free some space or give a smaller --size",
+                   _("the filesystem at %s ran out of space for the %s test "
+                   "file (%s); free some space or give a smaller --size"),
                    dir, size, old);
     }
   else if (ret == -EINVAL && !g_error_matches (*error, DS_ERROR, DS_ERROR_INVALID))
@@ -188,8 +190,8 @@ ds_test_file_wrap_error (int          ret,
 
       g_clear_error (error);
       g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                   "the filesystem at %s refused a direct I/O transfer (%s); "
-                   "--buffered runs anyway, through the page cache", dir, old);
+                   _("the filesystem at %s refused a direct I/O transfer (%s); "
+                   "--buffered runs anyway, through the page cache"), dir, old);
     }
 
   return ret;

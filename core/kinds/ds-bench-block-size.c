@@ -17,6 +17,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "ds-bench.h"
 #include "ds-bench-block-size.h"
@@ -145,9 +147,9 @@ ds_block_size_sweep (DsRun    *run,
             {
               if (!noted)
                 ds_result_add_note (run->result,
-                                    "%s: block sizes below its %u-byte logical "
-                                    "block or above the %" G_GUINT64_FORMAT
-                                    "-byte test span were skipped",
+                                    _("%s: block sizes below its %u-byte logical "
+                                    "block or above the %" PRIu64
+                                    "-byte test span were skipped"),
                                     run->target->path, lbs, span_bytes);
               noted = TRUE;
               continue;
@@ -186,9 +188,9 @@ ds_block_size_sweep (DsRun    *run,
 
   if (cursor.wrapped)
     ds_result_add_note (run->result,
-                        "the sweep read all of the %" G_GUINT64_FORMAT "-byte test span "
+                        _("the sweep read all of the %" PRIu64 "-byte test span "
                         "and started over: what it read again may have come from a "
-                        "cache; a larger span avoids that", span_bytes);
+                        "cache; a larger span avoids that"), span_bytes);
   ds_run_set_progress (run, progress_to);
 
   return 0;
@@ -259,7 +261,7 @@ ds_block_size_rows_from_json (JsonArray   *array,
   if (json_array_get_length (array) != DS_BLOCK_SIZE_N_SIZES)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s: %u rows, the block size test has %u",
+                   _("%s: %u rows, the block size test has %u"),
                    where, json_array_get_length (array), DS_BLOCK_SIZE_N_SIZES);
       return NULL;
     }
@@ -282,7 +284,7 @@ ds_block_size_rows_from_json (JsonArray   *array,
       if (row.block_bytes != (uint64_t) DS_BLOCK_SIZE_MIN_BYTES << i)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                       "%s.block_bytes: %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT,
+                       _("%s.block_bytes: %" PRIu64 ", expected %" PRIu64),
                        row_where, row.block_bytes, (uint64_t) DS_BLOCK_SIZE_MIN_BYTES << i);
           return NULL;
         }

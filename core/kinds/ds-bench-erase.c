@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <linux/falloc.h>
 #include <linux/fs.h>
 #include <string.h>
@@ -236,16 +238,16 @@ discard (Erase   *e,
   if (target->kind == DS_TARGET_FILE && secure)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                   "%s is a regular file: a secure discard is a block device's "
-                   "command; use --discard (punches a hole) or an overwrite",
+                   _("%s is a regular file: a secure discard is a block device's "
+                   "command; use --discard (punches a hole) or an overwrite"),
                    target->path);
       return -EOPNOTSUPP;
     }
   if (target->kind == DS_TARGET_BLOCK && !secure && !ds_erase_discard_supported (target->path))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                   "%s does not support discard (its queue/discard_max_bytes is 0): "
-                   "nothing was written; use an overwrite (--zeros or --random)",
+                   _("%s does not support discard (its queue/discard_max_bytes is 0): "
+                   "nothing was written; use an overwrite (--zeros or --random)"),
                    target->path);
       return -EOPNOTSUPP;
     }
@@ -273,7 +275,7 @@ discard (Erase   *e,
       if (r == -EOPNOTSUPP && off == 0)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                       "%s does not support %s: nothing was erased; use %s",
+                       _("%s does not support %s: nothing was erased; use %s"),
                        target->path, secure ? "secure discard (BLKSECDISCARD)" :
                        "discard (hole punching)",
                        secure ? "--discard or an overwrite" : "an overwrite");
@@ -365,7 +367,7 @@ erase_run (DsRun   *run,
   data->seed = ds_rng_next (&run->rng);
   if (data->block_bytes == 0 || data->size_bytes == 0)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "%s: nothing to erase", target->path);
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("%s: nothing to erase"), target->path);
       return -EINVAL;
     }
 
@@ -403,8 +405,8 @@ erase_run (DsRun   *run,
       const DsByteRange *first = &g_array_index (data->write_errors.ranges, DsByteRange, 0);
 
       g_set_error (error, DS_ERROR, DS_ERROR_IO,
-                   "%s: %" G_GUINT64_FORMAT " bytes could not be written (first at offset %"
-                   G_GUINT64_FORMAT "): the old data there may survive",
+                   _("%s: %" PRIu64 " bytes could not be written (first at offset %"
+                   PRIu64 "): the old data there may survive"),
                    target->path, data->write_errors.total_bytes, first->offset_bytes);
       run->error_errno = EIO;
       run->error_offset_bytes = (int64_t) first->offset_bytes;
@@ -415,8 +417,8 @@ erase_run (DsRun   *run,
       const DsByteRange *first = &g_array_index (data->mismatches.ranges, DsByteRange, 0);
 
       g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
-                   "%s: verify failed: %" G_GUINT64_FORMAT " bytes did not read back as %s "
-                   "(first block at offset %" G_GUINT64_FORMAT ")%s",
+                   _("%s: verify failed: %" PRIu64 " bytes did not read back as %s "
+                   "(first block at offset %" PRIu64 ")%s"),
                    target->path, data->mismatches.total_bytes,
                    overwrites ? "written" : "zeros", first->offset_bytes,
                    overwrites ? "" : ": this device does not promise zeros after a "
@@ -473,7 +475,7 @@ erase_from_json (JsonObject  *o,
     goto fail;
   if (!ds_erase_method_from_string (method, &data->method))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results.method “%s” is unknown", method);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("results.method “%s” is unknown"), method);
       goto fail;
     }
   verified = json_object_get_member (o, "verified");
@@ -481,7 +483,7 @@ erase_from_json (JsonObject  *o,
                            (!JSON_NODE_HOLDS_VALUE (verified) ||
                             json_node_get_value_type (verified) != G_TYPE_BOOLEAN)))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results.verified is not true, false or null");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("results.verified is not true, false or null"));
       goto fail;
     }
   data->verified = JSON_NODE_HOLDS_VALUE (verified) && json_node_get_boolean (verified);

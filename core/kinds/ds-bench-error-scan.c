@@ -11,6 +11,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <unistd.h>
 
 #include "ds-bench-error-scan.h"
@@ -162,8 +164,8 @@ check_range (DsRun     *run,
   if (start >= target->size_bytes || (span != 0 && span > target->size_bytes - start))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "%s: the scan range (offset %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
-                   " bytes) lies past the end of the device (%" G_GUINT64_FORMAT " bytes)",
+                   _("%s: the scan range (offset %" PRIu64 ", %" PRIu64
+                   " bytes) lies past the end of the device (%" PRIu64 " bytes)"),
                    target->path, start, span, target->size_bytes);
       return -EINVAL;
     }
@@ -173,9 +175,9 @@ check_range (DsRun     *run,
       !ds_is_aligned (spec->block_size_bytes, lbs))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "%s: the scan range and block size must be multiples of the "
-                   "%u-byte sector (offset %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
-                   " bytes, block %" G_GUINT64_FORMAT ")",
+                   _("%s: the scan range and block size must be multiples of the "
+                   "%u-byte sector (offset %" PRIu64 ", %" PRIu64
+                   " bytes, block %" PRIu64 ")"),
                    target->path, lbs, start, span, spec->block_size_bytes);
       return -EINVAL;
     }
@@ -286,16 +288,16 @@ scan_run (DsRun   *run,
 
   if (retried_ok > 0)
     ds_result_add_note (run->result,
-                        "%" G_GUINT64_FORMAT " block%s failed once but read without error "
+                        _("%" PRIu64 " block%s failed once but read without error "
                         "when read again sector by sector: a weak area, not a bad one "
-                        "(yet)", retried_ok, retried_ok == 1 ? "" : "s");
+                        "(yet)"), retried_ok, retried_ok == 1 ? "" : "s");
   if (data->bad.truncated)
     ds_result_add_note (run->result,
-                        "more than %u separate bad ranges: only the first %u are listed "
-                        "(the byte count is exact)", DS_LIMIT_SCAN_BAD_RANGES_MAX,
+                        _("more than %u separate bad ranges: only the first %u are listed "
+                        "(the byte count is exact)"), DS_LIMIT_SCAN_BAD_RANGES_MAX,
                         DS_LIMIT_SCAN_BAD_RANGES_MAX);
   if (target->kind == DS_TARGET_BLOCK && !target->direct)
-    ds_result_add_note (run->result, "read through the page cache: latencies are not the device's");
+    ds_result_add_note (run->result, _("read through the page cache: latencies are not the device's"));
 
   return r < 0 ? r : 0;
 }

@@ -14,6 +14,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "ds-bench.h"
 #include "ds-bench-extra.h"
@@ -174,9 +176,9 @@ run_butterfly (DsRun      *run,
       if (ios < 2 * pairs)
         {
           ds_result_add_note (run->result,
-                              "butterfly seek: a walk of %" G_GUINT64_FORMAT " pairs "
+                              _("butterfly seek: a walk of %" PRIu64 " pairs "
                               "did not finish in %.1f s; the row covers %.0f %% of it "
-                              "(the longest seeks only)", pairs,
+                              "(the longest seeks only)"), pairs,
                               (double) plan->duration_ns / DS_NS_PER_SEC,
                               100.0 * (double) ios / (double) (2 * pairs));
           return 0;
@@ -280,8 +282,8 @@ ds_extra_run (DsRun   *run,
   if (span < DS_EXTRA_BURST_REGION_BYTES)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "%s: the test capacity is too small for the extra tests "
-                   "(they need at least 1 MB)", run->target->path);
+                   _("%s: the test capacity is too small for the extra tests "
+                   "(they need at least 1 MB)"), run->target->path);
       return -EINVAL;
     }
 

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <math.h>
 
 #include "ds-bench.h"
@@ -172,7 +173,7 @@ rows_from_json (JsonObject  *results,
   if (json_array_get_length (array) > DS_EXTRA_N_ROWS)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s: %u rows, the extra tests have %u",
+                   _("%s: %u rows, the extra tests have %u"),
                    where, json_array_get_length (array), DS_EXTRA_N_ROWS);
       return FALSE;
     }
@@ -195,14 +196,14 @@ rows_from_json (JsonObject  *results,
       if (!ds_extra_row_from_name (name, &row.row))
         {
           g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                       "%s.name: unknown row “%s”", row_where, name);
+                       _("%s.name: unknown row “%s”"), row_where, name);
           return FALSE;
         }
       for (guint k = 0; k < rows->len; k++)
         if (g_array_index (rows, DsExtraRow, k).row == row.row)
           {
             g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                         "%s.name: row “%s” appears twice", row_where, name);
+                         _("%s.name: row “%s” appears twice"), row_where, name);
             return FALSE;
           }
 

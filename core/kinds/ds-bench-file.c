@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -122,8 +123,8 @@ run_row (DsRun          *run,
       row->depth > run->engine->max_depth && !run->engine->fan_out)
     {
       ds_result_add_note (run->result,
-                          "the %s engine cannot queue I/O: the queue depth %u "
-                          "rows ran on the engine auto picks", run->engine->name,
+                          _("the %s engine cannot queue I/O: the queue depth %u "
+                          "rows ran on the engine auto picks"), run->engine->name,
                           row->depth);
       run->engine_auto = TRUE;
       forced_auto = TRUE;
@@ -200,7 +201,7 @@ file_run (DsRun   *run,
   const char *dir = spec->target_path != NULL && spec->target_path[0] != '\0' ?
                     spec->target_path : ".";
   DsTestFileRequest request = {
-    .what = "the file benchmark",
+    .what = _("the file benchmark"),
     .want_bytes = spec->file_size_bytes != 0 ? spec->file_size_bytes : UINT64_C (1) << 30,
     .min_bytes = DS_FILE_MIN_BYTES,
     .buffered_ok = spec->buffered,
@@ -299,7 +300,7 @@ bool_from_json (JsonObject  *o,
       json_node_get_value_type (node) != G_TYPE_BOOLEAN)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "results.%s is missing or not true or false", member);
+                   _("results.%s is missing or not true or false"), member);
       return FALSE;
     }
   *ret_value = json_node_get_boolean (node);

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <sys/stat.h>
 
 #include "ds-bench-health.h"
@@ -109,7 +110,7 @@ ds_health_result_from_file (const char  *path,
   data->health = h;
   fill_target (result, h, NULL);
   result->engine = g_strdup_printf ("smartctl %s", h->smartctl_version ? h->smartctl_version : "");
-  ds_result_add_note (result, "read from the saved smartctl output %s, not from the drive now", path);
+  ds_result_add_note (result, _("read from the saved smartctl output %s, not from the drive now"), path);
   result->complete = TRUE;
 
   return g_steal_pointer (&result);
@@ -321,7 +322,7 @@ health_from_json (JsonObject  *o,
 
   if (raw == NULL)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results.smartctl_output is missing");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("results.smartctl_output is missing"));
       health_data_free (data);
       return NULL;
     }

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
@@ -293,7 +294,7 @@ open_target (DsRun       *run,
 
   if (stat (path, &st) == 0 && S_ISDIR (st.st_mode))
     {
-      g_autofree char *what = g_strdup_printf ("the %s preset", spec->preset);
+      g_autofree char *what = g_strdup_printf (_("the %s preset"), spec->preset);
       DsTestFileRequest request = {
         .what = what,
         .want_bytes = spec->test_size_bytes != 0 ? spec->test_size_bytes : GIB,
@@ -330,8 +331,8 @@ open_target (DsRun       *run,
   if (target == NULL)
     {
       if (writes && error != NULL && g_error_matches (*error, DS_ERROR, DS_ERROR_REFUSED))
-        g_prefix_error (error, "%s has write steps (--reads-only runs only the steps "
-                        "that read). ", spec->preset);
+        g_prefix_error (error, _("%s has write steps (--reads-only runs only the steps "
+                        "that read). "), spec->preset);
       /* ds_run() named what was asked for; say what it is. */
       run->result->target.is_block = stat (path, &st) == 0 && S_ISBLK (st.st_mode);
       return NULL;
@@ -387,8 +388,8 @@ mark_run (DsRun   *run,
           g_autofree char *want = ds_format_size (runner.region_bytes);
           g_autofree char *have = ds_format_size (target->size_bytes);
 
-          ds_result_add_note (run->result, "the test covers all of %s (%s), less than "
-                              "the %s test size", target->path, have, want);
+          ds_result_add_note (run->result, _("the test covers all of %s (%s), less than "
+                              "the %s test size"), target->path, have, want);
         }
       runner.region_bytes = target->size_bytes;
     }

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 
 #include "ds-bench.h"
 #include "ds-bench-io.h"
@@ -177,14 +178,14 @@ ra_run (DsRun   *run,
   if (span < DS_RANDOM_ACCESS_MIXED_MAX_BYTES)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "%s: the test capacity is too small for the random access "
-                   "test (it needs at least 1 MB)", run->target->path);
+                   _("%s: the test capacity is too small for the random access "
+                   "test (it needs at least 1 MB)"), run->target->path);
       return -EINVAL;
     }
   if (lbs > 512)
     ds_result_add_note (run->result,
-                        "%s has %u-byte logical blocks: the 512 bytes row "
-                        "transfers %u bytes", run->target->path, lbs, lbs);
+                        _("%s has %u-byte logical blocks: the 512 bytes row "
+                        "transfers %u bytes"), run->target->path, lbs, lbs);
 
   for (guint i = 0; i < DS_RANDOM_ACCESS_N_ROWS; i++)
     {
@@ -341,7 +342,7 @@ row_from_json (JsonObject         *o,
       if (bytes_node == NULL || !JSON_NODE_HOLDS_NULL (bytes_node))
         {
           g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                       "%s.transfer_bytes: must be null for the random row", where);
+                       _("%s.transfer_bytes: must be null for the random row"), where);
           return FALSE;
         }
       row->transfer_bytes = 0;
@@ -354,7 +355,7 @@ row_from_json (JsonObject         *o,
       if (row->transfer_bytes == 0)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                       "%s.transfer_bytes: must not be 0", where);
+                       _("%s.transfer_bytes: must not be 0"), where);
           return FALSE;
         }
     }
@@ -403,14 +404,14 @@ dir_from_json (JsonObject         *results,
   if (json_array_get_length (rows) > DS_RANDOM_ACCESS_N_ROWS)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s: %u rows, the random access test has %u",
+                   _("%s: %u rows, the random access test has %u"),
                    rows_where, json_array_get_length (rows), DS_RANDOM_ACCESS_N_ROWS);
       return FALSE;
     }
   if (json_array_get_length (points) > MAX_POINTS)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s: %u points, more than the %u a run keeps",
+                   _("%s: %u points, more than the %u a run keeps"),
                    points_where, json_array_get_length (points), MAX_POINTS);
       return FALSE;
     }

@@ -16,6 +16,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 
 #include "ds-bench-io.h"
@@ -269,8 +271,8 @@ ds_transfer_run (DsRun   *run,
   if (!ds_is_aligned (block, target->logical_block_size))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the block size (%" G_GUINT64_FORMAT " bytes) must be a "
-                   "multiple of %s's logical block size (%u bytes)",
+                   _("the block size (%" PRIu64 " bytes) must be a "
+                   "multiple of %s's logical block size (%u bytes)"),
                    block, target->path, target->logical_block_size);
       return -EINVAL;
     }
@@ -280,8 +282,8 @@ ds_transfer_run (DsRun   *run,
   if (span < 2 * block)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "%s: the test capacity (%" G_GUINT64_FORMAT " bytes) is "
-                   "smaller than two blocks", target->path, span);
+                   _("%s: the test capacity (%" PRIu64 " bytes) is "
+                   "smaller than two blocks"), target->path, span);
       return -EINVAL;
     }
 

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 
 #include "ds-bench-transfer.h"
 #include "ds-error.h"
@@ -218,7 +219,7 @@ dir_from_json (JsonObject     *o,
     return FALSE;
   if (json_array_get_length (points) > 100000)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s.points: too many points", twhere);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s.points: too many points"), twhere);
       return FALSE;
     }
 

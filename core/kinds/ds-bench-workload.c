@@ -10,6 +10,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "ds-bench-workload.h"
 #include "ds-clock.h"
@@ -157,8 +159,8 @@ ds_workload_measure (DsRun              *run,
   if (read_percent < 100 && !target->writable)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                   "the %s pattern writes: it needs a write open of %s "
-                   "(confirm with --destroy-data=%s)",
+                   _("the %s pattern writes: it needs a write open of %s "
+                   "(confirm with --destroy-data=%s)"),
                    ds_pattern_to_string (spec->pattern), target->path, target->path);
       return -EPERM;
     }
@@ -166,15 +168,15 @@ ds_workload_measure (DsRun              *run,
       !ds_is_aligned (spec->offset_bytes, target->logical_block_size))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the block size and offset must be multiples of %s's "
-                   "logical block size (%u bytes)",
+                   _("the block size and offset must be multiples of %s's "
+                   "logical block size (%u bytes)"),
                    target->path, target->logical_block_size);
       return -EINVAL;
     }
   if (spec->offset_bytes >= target->size_bytes)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the offset is past the end of %s (%" G_GUINT64_FORMAT " bytes)",
+                   _("the offset is past the end of %s (%" PRIu64 " bytes)"),
                    target->path, target->size_bytes);
       return -EINVAL;
     }
@@ -227,9 +229,9 @@ ds_workload_measure (DsRun              *run,
   data->series_dropped_ios = stats.series_dropped_ios;
   if (stats.series_dropped_ios != 0)
     ds_result_add_note (run->result,
-                        "%" G_GUINT64_FORMAT " I/Os are counted in the totals "
+                        _("%" PRIu64 " I/Os are counted in the totals "
                         "but missing from the series: the collecting thread "
-                        "fell %u intervals behind", stats.series_dropped_ios,
+                        "fell %u intervals behind"), stats.series_dropped_ios,
                         DS_IO_RING_SLOTS);
   ds_io_stats_clear (&stats);
 

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "ds-bench-mark.h"
@@ -150,7 +151,7 @@ runs_from_json (JsonArray   *array,
 
   if (n > DS_LIMIT_COUNT_MAX)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s has %u runs, more than %u",
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s has %u runs, more than %u"),
                    where, n, DS_LIMIT_COUNT_MAX);
       return FALSE;
     }
@@ -194,18 +195,18 @@ step_from_json (JsonObject  *o,
     goto fail;
   if (step->id == NULL || step->row_id == NULL || step->label == NULL)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s has no id, row or label", where);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s has no id, row or label"), where);
       goto fail;
     }
   if (direction == NULL || !direction_from_string (direction, &step->direction))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s.direction is not read, write or mix", where);
+                   _("%s.direction is not read, write or mix"), where);
       goto fail;
     }
   if (pattern == NULL || !ds_pattern_from_string (pattern, &step->pattern))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s.pattern is unknown", where);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s.pattern is unknown"), where);
       goto fail;
     }
   if (!ds_json_get_uint64 (o, where, "block_size_bytes", DS_LIMIT_BLOCK_SIZE_MAX,
@@ -233,14 +234,14 @@ step_from_json (JsonObject  *o,
   if (step->runs->len > 0 && step->best_run >= step->runs->len)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s.best_run is not one of its %u runs", where, step->runs->len);
+                   _("%s.best_run is not one of its %u runs"), where, step->runs->len);
       goto fail;
     }
 
   results = json_object_get_member (o, "results");
   if (results == NULL)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s.results is missing", where);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s.results is missing"), where);
       goto fail;
     }
   if (!JSON_NODE_HOLDS_NULL (results))
@@ -256,7 +257,7 @@ step_from_json (JsonObject  *o,
   else if (step->complete)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s is complete but has no results", where);
+                   _("%s is complete but has no results"), where);
       goto fail;
     }
 
@@ -326,7 +327,7 @@ ds_mark_data_from_json (JsonObject  *o,
       json_node_get_node_type (json_object_get_member (o, "steps")) == JSON_NODE_ARRAY &&
       json_array_get_length (json_object_get_array_member (o, "steps")) != 0)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results.preset is null but steps were run");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("results.preset is null but steps were run"));
       goto fail;
     }
   if (!ds_json_get_uint64 (o, "results", "test_size_bytes", G_MAXINT64, &data->test_size_bytes, error) ||
@@ -369,7 +370,7 @@ ds_mark_data_from_json (JsonObject  *o,
   if (n > MAX_STEPS || n > MAX (data->steps_planned, 1))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "results.steps has %u steps, more than the %u planned",
+                   _("results.steps has %u steps, more than the %u planned"),
                    n, data->steps_planned);
       goto fail;
     }

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "ds-bench-mark.h"
@@ -45,7 +46,7 @@ ds_mark_units_from_string (const char   *text,
       }
 
   g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-               "--units is MB, GB, IOPS or us (µs), not “%s”", text);
+               _("--units is MB, GB, IOPS or us (µs), not “%s”"), text);
   return FALSE;
 }
 

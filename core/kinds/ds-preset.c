@@ -33,6 +33,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -293,7 +294,7 @@ ds_preset_steps (const DsBenchSpec  *spec,
     {
       g_autofree char *names = ds_preset_names ();
 
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "unknown preset “%s”: use %s",
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("unknown preset “%s”: use %s"),
                    spec->preset ? spec->preset : "", names);
       return NULL;
     }
@@ -328,8 +329,8 @@ ds_preset_steps (const DsBenchSpec  *spec,
         for (unsigned r = 0; r < preset->n_rows; r++)
           g_string_append_printf (ids, "%s%s", r ? ", " : "", preset->rows[r].id);
         g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                     "%s has no step “%s”%s: its rows are %s (a row id runs "
-                     "the row; add -read, -write or -mix for one step)",
+                     _("%s has no step “%s”%s: its rows are %s (a row id runs "
+                     "the row; add -read, -write or -mix for one step)"),
                      preset->name, wanted[i],
                      spec->reads_only ? " that only reads" : "", ids->str);
         g_string_free (ids, TRUE);
@@ -339,7 +340,7 @@ ds_preset_steps (const DsBenchSpec  *spec,
   if (steps->len == 0)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "%s has no step that only reads: every one of its steps writes",
+                   _("%s has no step that only reads: every one of its steps writes"),
                    preset->name);
       return NULL;
     }

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "ds-error.h"
 #include "ds-ranges.h"
 #include "ds-result-json.h"
@@ -134,7 +136,7 @@ ds_range_list_from_json (DsRangeList *list,
   if (json_array_get_length (array) > list->max_ranges)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s: more than %u ranges", where, list->max_ranges);
+                   _("%s: more than %u ranges"), where, list->max_ranges);
       return FALSE;
     }
 
@@ -154,8 +156,8 @@ ds_range_list_from_json (DsRangeList *list,
           (i > 0 && r.offset_bytes <= previous_end))
         {
           g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                       "%s is empty, out of order, overlaps the one before or "
-                       "lies past the end", rwhere);
+                       _("%s is empty, out of order, overlaps the one before or "
+                       "lies past the end"), rwhere);
           return FALSE;
         }
       previous_end = range_end (&r);

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "ds-bench-error-scan.h"
@@ -190,7 +191,7 @@ get_bool_member (JsonObject  *o,
 
   if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_BOOLEAN)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results.%s is not true or false", member);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("results.%s is not true or false"), member);
       return FALSE;
     }
   *ret = json_node_get_boolean (n);
@@ -219,7 +220,7 @@ ds_scan_data_from_json (DsScanData  *data,
     return FALSE;
   if (block < DS_LIMIT_SCAN_BLOCK_MIN || sector == 0 || start > G_MAXINT64 - span)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results: block_bytes or sector_bytes is absurd");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("results: block_bytes or sector_bytes is absurd"));
       return FALSE;
     }
   ds_scan_geometry (start, span, block, quick, &data->geometry);
@@ -239,7 +240,7 @@ ds_scan_data_from_json (DsScanData  *data,
     return FALSE;
   if (json_array_get_length (buckets) != DS_SCAN_N_BUCKETS)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results.buckets must have %d entries",
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("results.buckets must have %d entries"),
                    DS_SCAN_N_BUCKETS);
       return FALSE;
     }
@@ -259,7 +260,7 @@ ds_scan_data_from_json (DsScanData  *data,
   if (sum + data->error_blocks != data->blocks_read)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "results: the buckets and errors do not add up to blocks_read");
+                   _("results: the buckets and errors do not add up to blocks_read"));
       return FALSE;
     }
 
@@ -282,7 +283,7 @@ ds_scan_data_from_json (DsScanData  *data,
       strspn (states, "01234567") != data->geometry.n_cells)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "results.map.states must be %u digits 0 to 7", data->geometry.n_cells);
+                   _("results.map.states must be %u digits 0 to 7"), data->geometry.n_cells);
       return FALSE;
     }
   data->cells = g_malloc0 (MAX (data->geometry.n_cells, 1));

@@ -5,6 +5,9 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
 #include "ds-bench-workload.h"
 #include "ds-error.h"
 #include "ds-histogram.h"
@@ -194,7 +197,7 @@ histogram_from_json (JsonArray   *array,
   if (n > DS_HIST_BUCKETS)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s has %u buckets, more than the %u a histogram has",
+                   _("%s has %u buckets, more than the %u a histogram has"),
                    where, n, DS_HIST_BUCKETS);
       return NULL;
     }
@@ -214,12 +217,12 @@ histogram_from_json (JsonArray   *array,
       if (i > 0 && b.upper_s <= g_array_index (histogram, DsLatencyBucket, i - 1).upper_s)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                       "%s.upper_s is not above the bucket before it", ewhere);
+                       _("%s.upper_s is not above the bucket before it"), ewhere);
           return NULL;
         }
       if (b.count > G_MAXINT64 - total)
         {
-          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s: the counts overflow", where);
+          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s: the counts overflow"), where);
           return NULL;
         }
       total += b.count;
@@ -229,8 +232,8 @@ histogram_from_json (JsonArray   *array,
   if (total != ios)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s counts %" G_GUINT64_FORMAT " I/Os, not the %" G_GUINT64_FORMAT
-                   " of the figures", where, total, ios);
+                   _("%s counts %" PRIu64 " I/Os, not the %" PRIu64
+                   " of the figures"), where, total, ios);
       return NULL;
     }
 
@@ -291,7 +294,7 @@ dir_from_json (JsonObject     *o,
   if (dir->lat_min_s > dir->lat_max_s || dir->lat_mean_s > dir->lat_max_s)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s: minimum, mean and maximum are out of order", lwhere);
+                   _("%s: minimum, mean and maximum are out of order"), lwhere);
       return FALSE;
     }
 
@@ -339,7 +342,7 @@ series_from_json (JsonArray   *array,
   if (n > MAX_SERIES_POINTS)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s has %u points, more than %u", where, n, MAX_SERIES_POINTS);
+                   _("%s has %u points, more than %u"), where, n, MAX_SERIES_POINTS);
       return NULL;
     }
 
@@ -360,7 +363,7 @@ series_from_json (JsonArray   *array,
       if (p.t_s <= (i > 0 ? g_array_index (series, DsIntervalPoint, i - 1).t_s : 0))
         {
           g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                       "%s.t_s is not after the point before it", pwhere);
+                       _("%s.t_s is not after the point before it"), pwhere);
           return NULL;
         }
       g_array_append_val (series, p);

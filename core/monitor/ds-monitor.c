@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +72,7 @@ read_diskstats (GArray  *out,
   if (!g_file_get_contents ("/proc/diskstats", &text, NULL, &local))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                   "/proc/diskstats cannot be read: %s", local->message);
+                   _("/proc/diskstats cannot be read: %s"), local->message);
       return -EIO;
     }
 
@@ -115,8 +116,8 @@ ds_monitor_new (const char  *device,
       if (!found)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
-                       "%s is not a block device the kernel counts I/O for "
-                       "(/proc/diskstats does not list it)", device);
+                       _("%s is not a block device the kernel counts I/O for "
+                       "(/proc/diskstats does not list it)"), device);
           return NULL;
         }
       monitor->only = g_strdup (name);
@@ -456,7 +457,7 @@ ds_monitor_sample (DsMonitor  *monitor,
   if (monitor->only != NULL && sample->devices->len == 0)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_VANISHED,
-                   "/dev/%s is gone: /proc/diskstats no longer lists it", monitor->only);
+                   _("/dev/%s is gone: /proc/diskstats no longer lists it"), monitor->only);
       return NULL;
     }
 

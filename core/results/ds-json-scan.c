@@ -14,6 +14,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "ds-error.h"
@@ -87,7 +89,7 @@ frame_path (const Scan *scan)
  * FALSE. */
 #define refuse(error, ...) \
   (g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, __VA_ARGS__), \
-   g_prefix_error (error, "not a Diskscope result: "), FALSE)
+   g_prefix_error (error, _("not a Diskscope result: ")), FALSE)
 
 /* A value starts (a member's value, a list entry, or the document). */
 static gboolean
@@ -97,7 +99,7 @@ value_starts (Scan    *scan,
   Frame *f = scan->depth > 0 ? &scan->stack[scan->depth - 1] : NULL;
 
   if (++scan->values > DS_JSON_MAX_VALUES)
-    return refuse (error, "more than %u values in all (the cap DS_JSON_MAX_VALUES)",
+    return refuse (error, _("more than %u values in all (the cap DS_JSON_MAX_VALUES)"),
                    DS_JSON_MAX_VALUES);
   if (f == NULL || f->is_object || ++f->count <= f->max)
     return TRUE;
@@ -105,7 +107,7 @@ value_starts (Scan    *scan,
   {
     g_autofree char *path = frame_path (scan);
 
-    return refuse (error, "%s has more than %u %s (the cap %s)",
+    return refuse (error, _("%s has more than %u %s (the cap %s)"),
                    path, f->max, f->what, f->cap);
   }
 }
@@ -123,7 +125,7 @@ member_starts (Scan    *scan,
   {
     g_autofree char *path = frame_path (scan);
 
-    return refuse (error, "%s has more than %u members (the cap %s)",
+    return refuse (error, _("%s has more than %u members (the cap %s)"),
                    path, f->max, f->cap);
   }
 }
@@ -137,7 +139,7 @@ open_container (Scan     *scan,
   const Frame *parent = scan->depth > 0 ? &scan->stack[scan->depth - 1] : NULL;
 
   if (scan->depth >= DS_JSON_MAX_DEPTH)
-    return refuse (error, "nested more than %u levels deep (the cap DS_JSON_MAX_DEPTH)",
+    return refuse (error, _("nested more than %u levels deep (the cap DS_JSON_MAX_DEPTH)"),
                    DS_JSON_MAX_DEPTH);
 
   f = &scan->stack[scan->depth++];
@@ -184,11 +186,11 @@ ds_json_check_bounds (const char  *data,
   Expect expect = EXPECT_VALUE;
 
   if (length > DS_JSON_MAX_FILE_BYTES)
-    return refuse (error, "%" G_GSIZE_FORMAT " bytes, more than a result holds "
-                   "(%" G_GUINT64_FORMAT " MiB, the cap DS_JSON_MAX_FILE_BYTES)",
+    return refuse (error, _("%zu bytes, more than a result holds "
+                   "(%" PRIu64 " MiB, the cap DS_JSON_MAX_FILE_BYTES)"),
                    length, DS_JSON_MAX_FILE_BYTES >> 20);
   if (memchr (data, '\0', length) != NULL)
-    return refuse (error, "the file is binary, not JSON");
+    return refuse (error, _("the file is binary, not JSON"));
 
   for (gsize i = 0; i < length; i++)
     {
@@ -208,8 +210,8 @@ ds_json_check_bounds (const char  *data,
               {
                 g_autofree char *path = frame_path (scan);
 
-                return refuse (error, "a string in %s is longer than %u bytes "
-                               "(the cap DS_JSON_MAX_STRING_BYTES)",
+                return refuse (error, _("a string in %s is longer than %u bytes "
+                               "(the cap DS_JSON_MAX_STRING_BYTES)"),
                                path, DS_JSON_MAX_STRING_BYTES);
               }
             scan->key = NULL;

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 
 #include "ds-error.h"
@@ -18,7 +20,7 @@ get_member (JsonObject  *object,
   JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
 
   if (node == NULL)
-    g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s.%s is missing", where, member);
+    g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s.%s is missing"), where, member);
 
   return node;
 }
@@ -41,7 +43,7 @@ ds_json_get_double (JsonObject  *object,
       (json_node_get_value_type (node) != G_TYPE_DOUBLE &&
        json_node_get_value_type (node) != G_TYPE_INT64))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s.%s is not a number", where, member);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s.%s is not a number"), where, member);
       return FALSE;
     }
 
@@ -49,7 +51,7 @@ ds_json_get_double (JsonObject  *object,
   if (!isfinite (v) || v < min || v > max)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s.%s is out of range (%g; expected %g to %g)",
+                   _("%s.%s is out of range (%g; expected %g to %g)"),
                    where, member, v, min, max);
       return FALSE;
     }
@@ -74,7 +76,7 @@ ds_json_get_uint64 (JsonObject  *object,
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s.%s is not a whole number", where, member);
+                   _("%s.%s is not a whole number"), where, member);
       return FALSE;
     }
 
@@ -84,16 +86,16 @@ ds_json_get_uint64 (JsonObject  *object,
       /* json-glib reads any integer above G_MAXINT64 as -1 (or wrapped):
        * do not quote that number back. */
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s.%s is out of range (negative or above %" G_GINT64_FORMAT
-                   "; expected 0 to %" G_GUINT64_FORMAT ")",
+                   _("%s.%s is out of range (negative or above %" PRId64
+                   "; expected 0 to %" PRIu64 ")"),
                    where, member, G_MAXINT64, max);
       return FALSE;
     }
   if ((uint64_t) v > max)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s.%s is out of range (%" G_GINT64_FORMAT "; expected 0 to %"
-                   G_GUINT64_FORMAT ")", where, member, v, max);
+                   _("%s.%s is out of range (%" PRId64 "; expected 0 to %"
+                   PRIu64 ")"), where, member, v, max);
       return FALSE;
     }
 
@@ -116,7 +118,7 @@ get_container (JsonObject   *object,
     return NULL;
   if (json_node_get_node_type (node) != type)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s.%s is not %s", where, member,
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s.%s is not %s"), where, member,
                    type == JSON_NODE_OBJECT ? "an object" : "a list");
       return NULL;
     }
@@ -132,7 +134,7 @@ ds_json_check_object (JsonNode    *node,
   if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
     return TRUE;
 
-  g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s is not an object", where);
+  g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s is not an object"), where);
   return FALSE;
 }
 
@@ -173,7 +175,7 @@ ds_json_get_string (JsonObject  *object,
     return NULL;
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s.%s is not a string", where, member);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s.%s is not a string"), where, member);
       return NULL;
     }
 
@@ -193,7 +195,7 @@ ds_json_get_bool (JsonObject  *object,
     return FALSE;
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s.%s is not true or false", where, member);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s.%s is not true or false"), where, member);
       return FALSE;
     }
 

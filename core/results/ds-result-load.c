@@ -20,6 +20,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -39,14 +41,14 @@ ds_result_load_data (const char  *data,
 
   if (data == NULL)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "the result file is empty");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("the result file is empty"));
       return NULL;
     }
   if (length < 0)
     length = (gssize) strlen (data);
   if (length == 0)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "the result file is empty");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("the result file is empty"));
       return NULL;
     }
 
@@ -59,7 +61,7 @@ ds_result_load_data (const char  *data,
       g_autofree char *why = ds_text_sanitize_short (local->message, 200);
 
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "not a Diskscope result: the JSON is broken or cut short (%s)", why);
+                   _("not a Diskscope result: the JSON is broken or cut short (%s)"), why);
       return NULL;
     }
 
@@ -153,7 +155,7 @@ ds_result_load (const char  *path,
                    e == ENOENT || e == ENOTDIR ? DS_ERROR_NOT_FOUND :
                    e == EACCES || e == EPERM ? DS_ERROR_PERMISSION :
                    e == ENXIO ? DS_ERROR_CORRUPT : DS_ERROR_FAILED,
-                   e == ENXIO ? "%s: not a result file (a socket or a device that is not there)" :
+                   e == ENXIO ? _("%s: not a result file (a socket or a device that is not there)") :
                    "%s: %s", name, g_strerror (e));
       return NULL;
     }
@@ -170,15 +172,15 @@ ds_result_load (const char  *path,
     {
       close (fd);
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s is %s, not a result file", name, describe_file_type (st.st_mode));
+                   _("%s is %s, not a result file"), name, describe_file_type (st.st_mode));
       return NULL;
     }
   if ((uint64_t) st.st_size > DS_JSON_MAX_FILE_BYTES)
     {
       close (fd);
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s: %" G_GUINT64_FORMAT " bytes, more than a result holds (%"
-                   G_GUINT64_FORMAT " MiB, the cap DS_JSON_MAX_FILE_BYTES)",
+                   _("%s: %" PRIu64 " bytes, more than a result holds (%"
+                   PRIu64 " MiB, the cap DS_JSON_MAX_FILE_BYTES)"),
                    name, (uint64_t) st.st_size, DS_JSON_MAX_FILE_BYTES >> 20);
       return NULL;
     }
@@ -188,8 +190,8 @@ ds_result_load (const char  *path,
   if (r == -EFBIG)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s: more than %" G_GUINT64_FORMAT " MiB, more than a result holds "
-                   "(the cap DS_JSON_MAX_FILE_BYTES)", name, DS_JSON_MAX_FILE_BYTES >> 20);
+                   _("%s: more than %" PRIu64 " MiB, more than a result holds "
+                   "(the cap DS_JSON_MAX_FILE_BYTES)"), name, DS_JSON_MAX_FILE_BYTES >> 20);
       return NULL;
     }
   if (r < 0)

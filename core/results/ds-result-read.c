@@ -12,6 +12,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "ds-error.h"
@@ -36,7 +38,7 @@ get_path (JsonObject  *o,
     return FALSE;
   if (path == NULL && !nullable)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s.%s is not a string", where, member);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s.%s is not a string"), where, member);
       return FALSE;
     }
 
@@ -52,7 +54,7 @@ get_path (JsonObject  *o,
         {
           g_free (raw);
           g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                       "%s.%s is not a percent-encoded path", where, bytes_member);
+                       _("%s.%s is not a percent-encoded path"), where, bytes_member);
           return FALSE;
         }
       g_free (path);
@@ -80,7 +82,7 @@ get_seed (JsonObject  *p,
     return ds_json_get_uint64 (p, "params", "seed", G_MAXINT64, ret_seed, error);
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "params.seed is not a string or a number");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("params.seed is not a string or a number"));
       return FALSE;
     }
   if (!g_ascii_string_to_unsigned (json_node_get_string (node), 10, 0, G_MAXUINT64, &v, &local))
@@ -88,7 +90,7 @@ get_seed (JsonObject  *p,
       g_autofree char *quoted = ds_text_sanitize_short (json_node_get_string (node), 40);
 
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "params.seed “%s” is not a number from 0 to %" G_GUINT64_FORMAT,
+                   _("params.seed “%s” is not a number from 0 to %" PRIu64),
                    quoted, G_MAXUINT64);
       return FALSE;
     }
@@ -135,7 +137,7 @@ params_from_json (JsonObject   *p,
     {
       g_autofree char *quoted = ds_text_sanitize_short (s, 40);
 
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "params.pattern “%s” is unknown", quoted);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("params.pattern “%s” is unknown"), quoted);
       return FALSE;
     }
 
@@ -183,7 +185,7 @@ block_size_from_json (JsonObject  *t,
   if (v != 0 && (v < 512 || (v & (v - 1)) != 0))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "target.%s %" G_GUINT64_FORMAT " is not a block size", member, v);
+                   _("target.%s %" PRIu64 " is not a block size"), member, v);
       return FALSE;
     }
 
@@ -210,7 +212,7 @@ target_from_json (JsonObject    *t,
       g_autofree char *quoted = ds_text_sanitize_short (s, 40);
 
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "target.kind is “%s”, not block or file", quoted);
+                   _("target.kind is “%s”, not block or file"), quoted);
       return FALSE;
     }
   info->is_block = strcmp (s, "block") == 0;
@@ -248,7 +250,7 @@ environment_from_json (JsonObject  *o,
           g_autofree char *quoted = ds_text_sanitize_short (result->started_at, 40);
 
           g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                       "environment.started_at “%s” is not an ISO 8601 time", quoted);
+                       _("environment.started_at “%s” is not an ISO 8601 time"), quoted);
           return FALSE;
         }
     }
@@ -272,7 +274,7 @@ notes_from_json (JsonObject  *o,
 
       if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
         {
-          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "result.notes[%u] is not a string", i);
+          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("result.notes[%u] is not a string"), i);
           return FALSE;
         }
       g_ptr_array_add (result->notes, g_strdup (json_node_get_string (n)));
@@ -293,14 +295,14 @@ error_from_json (JsonObject  *o,
 
   if (node == NULL)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "result.error is missing");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("result.error is missing"));
       return FALSE;
     }
   if (JSON_NODE_HOLDS_NULL (node))
     return TRUE;
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "result.error is neither null nor an object");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("result.error is neither null nor an object"));
       return FALSE;
     }
 
@@ -343,7 +345,7 @@ results_from_json (JsonObject        *o,
 
   if (node == NULL)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "result.results is missing");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("result.results is missing"));
       return FALSE;
     }
   if (JSON_NODE_HOLDS_OBJECT (node))
@@ -352,20 +354,20 @@ results_from_json (JsonObject        *o,
       if (result->data == NULL)
         {
           if (error != NULL && *error == NULL)
-            g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "result.results could not be read");
+            g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("result.results could not be read"));
           return FALSE;
         }
       return TRUE;
     }
   if (!JSON_NODE_HOLDS_NULL (node))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "results is not an object");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("results is not an object"));
       return FALSE;
     }
   if (result->complete)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "result.results is empty in a complete result");
+                   _("result.results is empty in a complete result"));
       return FALSE;
     }
 
@@ -389,7 +391,7 @@ ds_result_from_json (JsonNode  *root,
 
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "not a Diskscope result (not a JSON object)");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("not a Diskscope result (not a JSON object)"));
       return NULL;
     }
   o = json_node_get_object (root);
@@ -400,7 +402,7 @@ ds_result_from_json (JsonNode  *root,
       g_autofree char *quoted = ds_text_sanitize_short (s ? s : "missing", 40);
 
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "not a Diskscope result: schema is “%s”, expected “%s”",
+                   _("not a Diskscope result: schema is “%s”, expected “%s”"),
                    quoted, DS_RESULT_SCHEMA);
       return NULL;
     }
@@ -414,7 +416,7 @@ ds_result_from_json (JsonNode  *root,
       g_autofree char *quoted = ds_text_sanitize_short (s, 40);
 
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "the result is of an unknown test “%s”", quoted);
+                   _("the result is of an unknown test “%s”"), quoted);
       return NULL;
     }
 

@@ -5,6 +5,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +60,7 @@ ds_units_from_string (const char  *text,
     *ret_units = DS_UNITS_MIB;
   else
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--units is MB or MiB, not “%s”", text);
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("--units is MB or MiB, not “%s”"), text);
       return FALSE;
     }
 
@@ -103,8 +105,8 @@ ds_parse_size (const char  *text,
 
 invalid:
   g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-               "“%s” is not a size: use a number of bytes with an optional "
-               "K, M, G or T (powers of 1024), like 512, 4K, 64K, 1M, 1G",
+               _("“%s” is not a size: use a number of bytes with an optional "
+               "K, M, G or T (powers of 1024), like 512, 4K, 64K, 1M, 1G"),
                text ? text : "");
   return FALSE;
 }
@@ -144,8 +146,8 @@ ds_parse_duration (const char  *text,
 
 invalid:
   g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-               "“%s” is not a duration: use a number with ms, s, m or h, "
-               "like 500ms, 5s, 1m",
+               _("“%s” is not a duration: use a number with ms, s, m or h, "
+               "like 500ms, 5s, 1m"),
                text ? text : "");
   return FALSE;
 }
@@ -181,8 +183,8 @@ ds_parse_seed (const char  *text,
     }
 
   g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-               "--seed “%s” is not a number from 0 to %" G_GUINT64_FORMAT
-               " (or a negative one from %" G_GINT64_FORMAT ")",
+               _("--seed “%s” is not a number from 0 to %" PRIu64
+               " (or a negative one from %" PRId64 ")"),
                text ? text : "", G_MAXUINT64, G_MININT64);
   return FALSE;
 }
