@@ -63,6 +63,7 @@ axis_title (const DsGraphAxes *axes,
     {
     case DS_GRAPH_AXIS_POSITION: return _("Position (GB)");
     case DS_GRAPH_AXIS_BLOCK_SIZE: return _("Block size");
+    case DS_GRAPH_AXIS_TIME: return _("Time (s)");
     case DS_GRAPH_AXIS_RATE: return axes->units == DS_UNITS_MIB ? _("MiB/s") : _("MB/s");
     case DS_GRAPH_AXIS_LATENCY: return _(y_quantities[axis].title);
     case DS_GRAPH_AXIS_NONE:
@@ -101,6 +102,8 @@ format_x_label (const DsGraphAxes *axes,
 {
   double bytes;
 
+  if (axes->x == DS_GRAPH_AXIS_TIME)
+    return g_strdup_printf ("%g", v);
   if (axes->x != DS_GRAPH_AXIS_BLOCK_SIZE)
     return g_strdup_printf ("%g", v / 1e9);
 
@@ -124,6 +127,18 @@ scale_x (const DsGraphAxes *axes,
       plot->x_min = BLOCK_LOG2_MIN;
       plot->x_max = BLOCK_LOG2_MAX;
       return 1;
+    }
+
+  if (axes->x == DS_GRAPH_AXIS_TIME)
+    {
+      double window = x_max > 0 ? x_max : 60, newest = 0;
+
+      for (guint i = 0; i < layers->len; i++)
+        newest = MAX (newest, ds_graph_layer_get_x_extent (layers->pdata[i]));
+      plot->log2_x = FALSE;
+      plot->x_max = MAX (newest, window);
+      plot->x_min = plot->x_max - window;
+      return nice_step (window, X_TICKS);
     }
 
   if (!(x_max > 0))
@@ -246,7 +261,9 @@ _ds_graph_axes_draw (const DsGraphAxes  *axes,
         }
     }
 
-  for (double v = plot->x_min; v <= plot->x_max * 1.0001; v += steps->x)
+  /* From the first round value: a time axis scrolls. */
+  for (double v = ceil (plot->x_min / steps->x - 1e-9) * steps->x;
+       v <= plot->x_max * 1.0001; v += steps->x)
     {
       double x = round (plot->left + (v - plot->x_min) / (plot->x_max - plot->x_min) * plot->width) + 0.5;
       g_autofree char *label = format_x_label (axes, v);
