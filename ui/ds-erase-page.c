@@ -45,6 +45,7 @@ struct _DsErasePage
   AdwActionRow        *secure_row;
   GtkSwitch           *verify_switch;
   GtkButton           *erase_button;
+  GtkLabel            *placeholder_label;
   GtkBox              *progress_box;
   GtkProgressBar      *progress_bar;
   GtkLabel            *progress_label;
@@ -183,6 +184,7 @@ ds_erase_page_begin (DsPage            *page,
   ds_erase_page_show_error (page, NULL);
   ds_rows_remove_all (self->rows);
   gtk_widget_set_visible (GTK_WIDGET (self->result_group), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->placeholder_label), FALSE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->method_group), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->progress_box), TRUE);
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
@@ -273,7 +275,8 @@ ds_erase_page_show_result (DsPage         *page,
   const DsEraseData *data = result->data;
   g_autofree char *error = ds_session_describe_error (result);
   g_autofree char *done = NULL;
-  g_autofree char *size = NULL;
+  g_autofree char *when = NULL;
+  g_autofree char *where = NULL;
   const char *outcome;
 
   g_return_if_fail (result->kind == DS_BENCH_ERASE);
@@ -283,6 +286,7 @@ ds_erase_page_show_result (DsPage         *page,
   gtk_widget_set_visible (GTK_WIDGET (self->progress_box), FALSE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->method_group), TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->result_group), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->placeholder_label), FALSE);
 
   if (result->complete && result->error == NULL)
     outcome = data->verify ? _("Erased and verified: every byte read back as written") : _("Erased");
@@ -291,9 +295,10 @@ ds_erase_page_show_result (DsPage         *page,
   else
     outcome = _("Not erased completely: the old data may survive in places");
   adw_preferences_group_set_title (self->result_group, outcome);
-  size = g_strdup_printf ("%s, %s", result->target.path ? result->target.path : "",
-                          result->started_at ? result->started_at : "");
-  adw_preferences_group_set_description (self->result_group, size);
+  when = ds_format_local_time (result->started_at);
+  /* Translators: the device, then when the erase started */
+  where = g_strdup_printf (_("%s, started %s"), result->target.path ? result->target.path : "", when);
+  adw_preferences_group_set_description (self->result_group, where);
 
   if (data == NULL)
     return;
@@ -399,6 +404,7 @@ ds_erase_page_class_init (DsErasePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DsErasePage, secure_row);
   gtk_widget_class_bind_template_child (widget_class, DsErasePage, verify_switch);
   gtk_widget_class_bind_template_child (widget_class, DsErasePage, erase_button);
+  gtk_widget_class_bind_template_child (widget_class, DsErasePage, placeholder_label);
   gtk_widget_class_bind_template_child (widget_class, DsErasePage, progress_box);
   gtk_widget_class_bind_template_child (widget_class, DsErasePage, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, DsErasePage, progress_label);

@@ -103,7 +103,7 @@ format_x_label (const DsGraphAxes *axes,
   double bytes;
 
   if (axes->x == DS_GRAPH_AXIS_TIME)
-    return g_strdup_printf ("%g", v);
+    return g_strdup_printf ("%g", fabs (v) < 1e-6 ? 0 : v);
   if (axes->x != DS_GRAPH_AXIS_BLOCK_SIZE)
     return g_strdup_printf ("%g", v / 1e9);
 

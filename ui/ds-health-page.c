@@ -104,6 +104,7 @@ show_verdict (DsHealthPage   *self,
   GString *reasons = g_string_new (NULL);
   g_autofree char *model = NULL;
   g_autofree char *source = NULL;
+  g_autofree char *when = ds_format_local_time (result->started_at);
 
   switch (h->verdict)
     {
@@ -146,7 +147,7 @@ show_verdict (DsHealthPage   *self,
     /* Translators: the drive's model, its device, then when it was read */
     source = g_strdup_printf (_("%s on %s, read by smartctl %s at %s"), model,
                               self->live_device, h->smartctl_version ? h->smartctl_version : "",
-                              result->started_at ? result->started_at : "");
+                              when);
   else
     /* Translators: the drive's model, then smartctl's version */
     source = g_strdup_printf (_("%s, from a saved smartctl %s output: not the drive as it is now"),

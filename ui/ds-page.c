@@ -317,6 +317,18 @@ ds_rows_remove_all (GPtrArray *rows)
   g_ptr_array_set_size (rows, 0);
 }
 
+char *
+ds_format_local_time (const char *iso8601)
+{
+  g_autoptr(GDateTime) utc = iso8601 ? g_date_time_new_from_iso8601 (iso8601, NULL) : NULL;
+  g_autoptr(GDateTime) local = utc ? g_date_time_to_local (utc) : NULL;
+
+  if (local == NULL)
+    return g_strdup (iso8601 ? iso8601 : "");
+
+  return g_date_time_format (local, "%Y-%m-%d %H:%M:%S");
+}
+
 void
 ds_widget_unparent_children (GtkWidget *widget)
 {

@@ -127,6 +127,10 @@ void        ds_rows_add_figure  (GPtrArray         *rows,
                                  const char        *css_class);
 void        ds_rows_remove_all  (GPtrArray         *rows);
 
+/* A result's started_at (ISO 8601, UTC) as local time to the second, or
+ * the text itself when it is not one. */
+char       *ds_format_local_time (const char       *iso8601);
+
 /* For dispose: unparents what the template put inside @widget. */
 void        ds_widget_unparent_children (GtkWidget *widget);
 
