@@ -11,6 +11,7 @@
 #include "ds-bench-block-size.h"
 #include "ds-bench-extra.h"
 #include "ds-bench-file.h"
+#include "ds-bench-health.h"
 #include "ds-bench-random-access.h"
 #include "ds-error.h"
 #include "ds-report.h"
@@ -925,6 +926,42 @@ START_TEST (test_report_session_read_then_write)
 }
 END_TEST
 
+/* HD Tune's other tabs in a session: Health and Error Scan with the read
+ * tests, Erase with the writes, each with its own section. */
+START_TEST (test_report_session_tabs)
+{
+  g_autofree char *fixture = g_build_filename (DS_TEST_FIXTURES_DIR, "smartctl", "ST3500418AS_12.json", NULL);
+  g_autoptr (DsResult) health = ds_health_result_from_file (fixture, NULL);
+  g_autoptr (DsResult) scan = NULL;
+  g_autoptr (DsResult) erase = NULL;
+  g_autoptr (DsResult) extra = make_extra (FALSE);
+  g_autoptr (DsResult) file = make_file (FALSE);
+  DsResult *all[] = { NULL, NULL, file, health, extra };
+  g_autofree char *text = NULL;
+  DsBenchSpec spec;
+  const char *p_extra, *p_health, *p_scan, *p_erase, *p_file;
+
+  ck_assert_ptr_nonnull (health);
+  ds_bench_spec_init (&spec, DS_BENCH_ERROR_SCAN);
+  scan = ds_result_new (&spec);
+  ds_bench_spec_clear (&spec);
+  ds_bench_spec_init (&spec, DS_BENCH_ERASE);
+  erase = ds_result_new (&spec);
+  ds_bench_spec_clear (&spec);
+  all[0] = erase;
+  all[1] = scan;
+
+  text = ds_report_session_text (all, G_N_ELEMENTS (all), DS_UNITS_MB);
+  p_extra = strstr (text, "Extra Tests");
+  p_health = strstr (text, "304 reallocated sectors");
+  p_scan = strstr (text, "Error Scan");
+  p_erase = strstr (text, "Erase\n");
+  p_file = strstr (text, "File Benchmark");
+  ck_assert_msg (p_extra && p_health && p_scan && p_erase && p_file, "%s", text);
+  ck_assert_msg (p_extra < p_health && p_health < p_scan && p_scan < p_erase && p_erase < p_file, "%s", text);
+}
+END_TEST
+
 START_TEST (test_row_names)
 {
   DsExtraRowKind row;
@@ -988,6 +1025,7 @@ main (void)
   tcase_add_test (report, test_report_file);
   tcase_add_test (report, test_report_session_order);
   tcase_add_test (report, test_report_session_read_then_write);
+  tcase_add_test (report, test_report_session_tabs);
   suite_add_tcase (s, report);
 
   return ds_test_run_suite (s);

@@ -90,24 +90,10 @@ run_benchmark (DsWindow   *window,
   ck_assert_ptr_nonnull (ds_session_get_result (ds_window_get_session (window), DS_BENCH_TRANSFER));
 }
 
-/* The message dialog the window presented, or NULL. */
 static AdwMessageDialog *
 find_dialog (DsWindow *window)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();  /* transfer none */
-  AdwMessageDialog *found = NULL;
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_MESSAGE_DIALOG (toplevel) &&
-          gtk_window_get_transient_for (toplevel) == GTK_WINDOW (window) &&
-          gtk_widget_get_visible (GTK_WIDGET (toplevel)))
-        found = ADW_MESSAGE_DIALOG (toplevel);
-    }
-
-  return found;
+  return ds_ui_test_find_dialog (window);
 }
 
 static AdwMessageDialog *
