@@ -180,6 +180,14 @@ update_self_test (DsHealthPage   *self,
     status = g_strdup (h->self_test_status);
   else
     status = g_strdup (_("The drive reports no self-test"));
+  if (h != NULL && !live)
+    {
+      g_autofree char *with_hint = g_strdup_printf ("%s\n%s", status,
+                                                    _("Self-tests need the drive itself: press Start to read it."));
+
+      g_free (status);
+      status = g_steal_pointer (&with_hint);
+    }
   adw_action_row_set_subtitle (self->self_test_row, status);
 
   gtk_widget_set_visible (GTK_WIDGET (self->self_test_progress), self->test_running);

@@ -233,22 +233,60 @@ START_TEST (test_no_smart)
 }
 END_TEST
 
+/* The fixture as smartctl shows it while a short self-test runs (90 %
+ * left), after an earlier one that failed at LBA 123456. */
+static char *
+running_fixture (void)
+{
+  g_autofree char *path = g_build_filename (FIXTURES, "ST3500418AS_12.json", NULL);
+  char *out = g_build_filename (ds_test_scratch_dir (), "running.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonParser) extra = json_parser_new ();
+  JsonObject *root, *add;
+
+  ck_assert (json_parser_load_from_file (parser, path, NULL));
+  ck_assert (json_parser_load_from_data (extra,
+    "{\"self_test\": {\"status\": {\"value\": 249, \"string\": \"in progress, 90% remaining\","
+    "                 \"remaining_percent\": 90},"
+    "                 \"polling_minutes\": {\"short\": 1, \"extended\": 82}},"
+    " \"log\": {\"standard\": {\"table\": [{\"type\": {\"value\": 1, \"string\": \"Short offline\"},"
+    "   \"status\": {\"value\": 121, \"string\": \"Completed: read failure\", \"passed\": false},"
+    "   \"lifetime_hours\": 44600, \"lba\": 123456}]}}}", -1, NULL));
+  root = json_node_get_object (json_parser_get_root (parser));
+  add = json_node_get_object (json_parser_get_root (extra));
+  if (!json_object_has_member (root, "ata_smart_data"))
+    json_object_set_object_member (root, "ata_smart_data", json_object_new ());
+  json_object_set_member (json_object_get_object_member (root, "ata_smart_data"), "self_test",
+                          json_node_copy (json_object_get_member (add, "self_test")));
+  json_object_set_member (root, "ata_smart_self_test_log", json_node_copy (json_object_get_member (add, "log")));
+  json_generator_set_root (generator, json_parser_get_root (parser));
+  ck_assert (json_generator_to_file (generator, out, NULL));
+  return out;
+}
+
 /* A drive (a stand-in smartctl answering for a loop device): the short
- * self-test button asks smartctl to start one, then the page reads the
- * drive again by itself. */
+ * self-test button asks smartctl to start one, the page reads the drive
+ * again and shows the test running with its progress and the log; Abort
+ * asks smartctl to stop it. */
 START_TEST (test_self_test)
 {
   g_autofree char *loop = ds_test_loop_new (16 * MiB, FALSE);
   g_autofree char *log = g_build_filename (ds_test_scratch_dir (), "smartctl-calls", NULL);
+  g_autofree char *marker = g_build_filename (ds_test_scratch_dir (), "testing", NULL);
+  g_autofree char *running = running_fixture ();
   g_autofree char *body = g_strdup_printf (
     "echo \"$*\" >> %s\n"
     "case \"$*\" in\n"
-    "  *--test*) echo '{\"json_format_version\": [1, 0], \"smartctl\": {\"version\": [7, 3], \"exit_status\": 0}}'; exit 0;;\n"
-    "  *) cat %s/ST3500418AS_12.json; exit 0;;\n"
-    "esac", log, FIXTURES);
+    "  *--test*) touch %s; echo '{\"json_format_version\": [1, 0], \"smartctl\": {\"version\": [7, 3], \"exit_status\": 0}}'; exit 0;;\n"
+    "  *--abort*) rm -f %s; echo '{\"json_format_version\": [1, 0], \"smartctl\": {\"version\": [7, 3], \"exit_status\": 0}}'; exit 0;;\n"
+    "esac\n"
+    "if [ -e %s ]; then cat %s; else cat %s/ST3500418AS_12.json; fi",
+    log, marker, marker, marker, running, FIXTURES);
   g_autofree char *fake = stand_in (body);
   g_autofree char *calls = NULL;
-  GtkWidget *button;
+  GtkWidget *button, *abort_button, *progress;
+  GtkGrid *log_table;
   Finished finished = { 0 };
   DsWindow *window = open_window (&finished);
 
@@ -259,7 +297,10 @@ START_TEST (test_self_test)
                  child_label (window, "source_label"));
 
   button = ds_ui_test_page_child (window, "health", "short_button");
+  abort_button = ds_ui_test_page_child (window, "health", "abort_button");
+  progress = ds_ui_test_page_child (window, "health", "self_test_progress");
   ck_assert (gtk_widget_get_sensitive (button));
+  ck_assert (!gtk_widget_get_visible (abort_button));
   finished.finished = FALSE;
   g_signal_emit_by_name (button, "clicked");
   ds_ui_test_wait_for (&finished.finished, 30000, "the health read after the self-test started");
@@ -267,15 +308,37 @@ START_TEST (test_self_test)
   ck_assert_uint_eq (finished.count, 2);
 
   ck_assert (g_file_get_contents (log, &calls, NULL, NULL));
-  ck_assert_msg (strstr (calls, "--test short") != NULL, "smartctl was called with:\n%s", calls);
-  /* Read, started the test on the device shown, read again. */
-  ck_assert_msg (g_str_has_suffix (g_strstrip (calls), loop), "%s", calls);
   {
-    g_auto(GStrv) lines = g_strsplit (calls, "\n", -1);
+    g_auto(GStrv) lines = g_strsplit (g_strstrip (calls), "\n", -1);
 
-    ck_assert_uint_eq (g_strv_length (lines), 3);
+    /* Read, started the test on the device shown, read again. */
+    ck_assert_msg (g_strv_length (lines) == 3, "smartctl was called with:\n%s", calls);
     ck_assert (strstr (lines[1], "--test short") != NULL && strstr (lines[1], loop) != NULL);
+    ck_assert (strstr (lines[2], "--xall") != NULL && strstr (lines[2], loop) != NULL);
   }
+
+  /* Running: 90 % left, the log's failed test marked, Abort offered. */
+  ck_assert (gtk_widget_get_visible (progress));
+  ck_assert_double_eq_tol (gtk_progress_bar_get_fraction (GTK_PROGRESS_BAR (progress)), 0.1, 0.001);
+  ck_assert (!gtk_widget_get_sensitive (button));
+  ck_assert (gtk_widget_get_visible (abort_button));
+  ck_assert_str_eq (gtk_button_get_label (GTK_BUTTON (button)), "_Short Test (1 min)");
+  log_table = ds_ui_test_page_child (window, "health", "log_table");
+  ck_assert_str_eq (gtk_label_get_label (GTK_LABEL (gtk_grid_get_child_at (log_table, 1, 1))),
+                    "Completed: read failure");
+  ck_assert_str_eq (gtk_label_get_label (GTK_LABEL (gtk_grid_get_child_at (log_table, 3, 1))), "123456");
+  ck_assert (gtk_widget_has_css_class (gtk_grid_get_child_at (log_table, 1, 1), "failing-row"));
+
+  /* Abort: smartctl is asked, the drive read again, the test gone. */
+  finished.finished = FALSE;
+  g_signal_emit_by_name (abort_button, "clicked");
+  ds_ui_test_wait_for (&finished.finished, 30000, "the health read after the abort");
+  ds_ui_test_spin (100);
+  g_clear_pointer (&calls, g_free);
+  ck_assert (g_file_get_contents (log, &calls, NULL, NULL));
+  ck_assert_msg (strstr (calls, "--abort") != NULL, "%s", calls);
+  ck_assert (!gtk_widget_get_visible (progress));
+  ck_assert (gtk_widget_get_sensitive (button));
   g_unsetenv ("DISKSCOPE_SMARTCTL");
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -322,6 +385,8 @@ main (void)
   TCase *tc;
 
   ds_test_init ("ui-health");
+  /* A critical from GTK or from us is a bug here, not noise. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
   ds_test_require_root ("loop devices need root");
 
   suite = suite_create ("ui-health");

@@ -19,6 +19,11 @@
 
 #include <adwaita.h>
 #include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -342,6 +347,29 @@ zeros_checksum (uint64_t size)
   return g_strdup (g_checksum_get_string (sum));
 }
 
+/* A loop device's size may read 0 for a moment after losetup returns:
+ * a checksum taken then would be of nothing.  Waits for @size. */
+static void
+wait_for_size (const char *device,
+               uint64_t    size)
+{
+  uint64_t bytes = 0;
+
+  for (int i = 0; i < 200; i++)
+    {
+      int fd = open (device, O_RDONLY | O_CLOEXEC);
+
+      ck_assert_msg (fd >= 0, "%s: %s", device, g_strerror (errno));
+      if (ioctl (fd, BLKGETSIZE64, &bytes) != 0)
+        bytes = 0;
+      close (fd);
+      if (bytes == size)
+        return;
+      g_usleep (10000);
+    }
+  ck_abort_msg ("%s still has %" PRIu64 " bytes, not %" PRIu64, device, bytes, size);
+}
+
 static AdwMessageDialog *
 ask_erase (DsWindow *window)
 {
@@ -359,7 +387,7 @@ ask_erase (DsWindow *window)
 START_TEST (test_erase)
 {
   g_autofree char *loop = ds_test_loop_new (32 * MiB, FALSE);
-  g_autofree char *before = ds_test_checksum (loop);
+  g_autofree char *before = (wait_for_size (loop, 32 * MiB), ds_test_checksum (loop));
   g_autofree char *zeros = zeros_checksum (32 * MiB);
   g_autofree char *after_wrong = NULL;
   g_autofree char *after = NULL;
@@ -515,6 +543,8 @@ main (void)
   TCase *tc;
 
   ds_test_init ("ui-tabs");
+  /* A critical from GTK or from us is a bug here, not noise. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
   ds_test_require_root ("loop devices and the faultdisk need root");
   if (!ds_faultdisk_available (&reason))
     {
