@@ -372,11 +372,14 @@ ds_block_map_query_tooltip (GtkWidget  *widget,
 
   start = self->start_bytes + (uint64_t) first * self->cell_bytes;
   end = MIN (self->start_bytes + (uint64_t) last * self->cell_bytes, self->end_bytes);
+  /* A square is often less than a thousandth of a GB: its place in GB,
+   * then its exact bytes, as the list of bad ranges gives them. */
   from = g_strdup_printf ("%.3f", start / 1e9);
-  to = g_strdup_printf ("%.3f", end / 1e9);
-  /* Translators: a stretch of the disk in GB, then how it read */
-  text = g_strdup_printf (_("%s – %s GB: %s"), from, to,
-                          ds_block_map_state_label (square_state (self, square)));
+  to = g_strdup_printf ("%" G_GUINT64_FORMAT, start);
+  /* Translators: where a square of the map starts (GB), its first byte,
+   * its length in bytes, then how it read */
+  text = g_strdup_printf (_("At %s GB: offset %s, %" G_GUINT64_FORMAT " bytes: %s"), from, to,
+                          end - start, ds_block_map_state_label (square_state (self, square)));
   gtk_tooltip_set_text (tooltip, text);
 
   return TRUE;

@@ -89,12 +89,34 @@ show_error (DsMonitorPage *self,
   gtk_info_bar_set_revealed (self->error_bar, message != NULL);
 }
 
+/* A rate, and no I/O as a plain 0 rather than "0.000 MB/s". */
+static char *
+format_rate (DsMonitorPage *self,
+             double         bytes_per_s)
+{
+  if (bytes_per_s <= 0)
+    return g_strdup (self->units == DS_UNITS_MIB ? _("0 MiB/s") : _("0 MB/s"));
+
+  return ds_format_rate (bytes_per_s, self->units);
+}
+
+/* The average wait of one direction's I/O, or a dash when it did none. */
+static char *
+format_wait (double iops,
+             double await_ms)
+{
+  if (iops <= 0)
+    return g_strdup ("—");
+
+  return g_strdup_printf (_("%.2f ms"), await_ms);
+}
+
 static void
 set_rate (DsMonitorPage *self,
           GtkLabel      *label,
           double         bytes_per_s)
 {
-  g_autofree char *text = ds_format_rate (bytes_per_s, self->units);
+  g_autofree char *text = format_rate (self, bytes_per_s);
 
   gtk_label_set_label (label, text);
 }
@@ -146,7 +168,10 @@ show_device (DsMonitorPage         *self,
   g_autofree char *util = g_strdup_printf ("%.0f %%", d->util_percent);
   /* Translators: average requests in flight, then those in flight now */
   g_autofree char *queue = g_strdup_printf (_("%.2f (now %u)"), d->queue_depth, d->in_flight);
-  g_autofree char *await = g_strdup_printf (_("%.2f ms, %.2f ms"), d->read_await_ms, d->write_await_ms);
+  g_autofree char *read_wait = format_wait (d->read_iops, d->read_await_ms);
+  g_autofree char *write_wait = format_wait (d->write_iops, d->write_await_ms);
+  /* Translators: the average wait of a read, then of a write */
+  g_autofree char *await = g_strdup_printf (_("%s, %s"), read_wait, write_wait);
   g_autofree char *read = NULL;
   g_autofree char *written = NULL;
   g_autofree char *peak_read = NULL;
@@ -166,8 +191,8 @@ show_device (DsMonitorPage         *self,
   self->peak_write = MAX (self->peak_write, d->write_bytes_per_s);
   read = ds_format_size ((uint64_t) self->read_bytes);
   written = ds_format_size ((uint64_t) self->written_bytes);
-  peak_read = ds_format_rate (self->peak_read, self->units);
-  peak_write = ds_format_rate (self->peak_write, self->units);
+  peak_read = format_rate (self, self->peak_read);
+  peak_write = format_rate (self, self->peak_write);
   /* Translators: seconds watched, bytes read, bytes written, the peak rates */
   totals = g_strdup_printf (_("In %.0f s: %s read, %s written; peaks %s read, %s write."),
                             self->elapsed_s, read, written, peak_read, peak_write);
@@ -185,8 +210,8 @@ show_processes (DsMonitorPage         *self,
     {
       const DsMonitorProcess *p = &g_array_index (sample->processes, DsMonitorProcess, i);
       g_autofree char *pid = g_strdup_printf ("%d", p->pid);
-      g_autofree char *read = ds_format_rate (p->read_bytes_per_s, self->units);
-      g_autofree char *write = ds_format_rate (p->write_bytes_per_s, self->units);
+      g_autofree char *read = format_rate (self, p->read_bytes_per_s);
+      g_autofree char *write = format_rate (self, p->write_bytes_per_s);
 
       ds_table_set_cell (self->process_table, i + 1, COLUMN_PID, pid);
       ds_table_set_cell (self->process_table, i + 1, COLUMN_NAME, p->comm);

@@ -11,7 +11,7 @@
  *    of the loop device stays), and with it overwrites every byte with
  *    zeros and verifies them;
  *  - Disk Monitor shows the read rate fio gives a loop device, names fio,
- *    and stops when asked.
+ *    and stops when asked; on an idle disk it says 0 MB/s and no wait.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -535,6 +535,28 @@ START_TEST (test_monitor)
 }
 END_TEST
 
+/* A disk nobody writes to: its write rate is a plain 0 and its write
+ * wait a dash (a wait of no I/O is not 0 ms). */
+START_TEST (test_monitor_idle)
+{
+  g_autofree char *loop = ds_test_loop_new (16 * MiB, TRUE);
+  Finished finished = { 0 };
+  DsWindow *window = open_window (loop, "monitor", &finished);
+  const char *await;
+
+  start (window, &finished);
+  ds_ui_test_spin (3500);
+  ck_assert_str_eq (gtk_label_get_label (ds_ui_test_page_child (window, "monitor", "write_label")), "0 MB/s");
+  await = gtk_label_get_label (ds_ui_test_page_child (window, "monitor", "await_label"));
+  ck_assert_msg (g_str_has_suffix (await, ", —"), "%s", await);
+  ck_assert (gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL));
+  ds_ui_test_wait_for (&finished.finished, 3000, "the end of the watch");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  ds_test_loop_detach (loop);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -563,6 +585,7 @@ main (void)
   tcase_add_test (tc, test_scan_scripted);
   tcase_add_test (tc, test_erase);
   tcase_add_test (tc, test_monitor);
+  tcase_add_test (tc, test_monitor_idle);
   suite_add_tcase (suite, tc);
 
   return ds_test_run_suite (suite);
