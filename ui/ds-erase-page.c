@@ -47,6 +47,7 @@ struct _DsErasePage
   GtkButton           *erase_button;
   GtkLabel            *placeholder_label;
   GtkBox              *progress_box;
+  GtkLabel            *progress_title;
   GtkProgressBar      *progress_bar;
   GtkLabel            *progress_label;
   AdwPreferencesGroup *result_group;
@@ -175,11 +176,42 @@ ds_erase_page_show_error (DsPage     *page,
   gtk_info_bar_set_revealed (self->error_bar, message != NULL);
 }
 
+/* "Erasing /dev/sdb with zeros, then reading every byte back" */
+static char *
+describe_run (const DsBenchSpec *spec)
+{
+  const char *path = spec->target_path ? spec->target_path : "";
+  g_autofree char *what = NULL;
+
+  switch (spec->erase_method)
+    {
+    case DS_ERASE_RANDOM:
+      what = g_strdup_printf (_("Erasing %s with random data"), path);
+      break;
+    case DS_ERASE_DISCARD:
+      what = g_strdup_printf (_("Discarding every block of %s"), path);
+      break;
+    case DS_ERASE_SECURE_DISCARD:
+      what = g_strdup_printf (_("Securely discarding every block of %s"), path);
+      break;
+    case DS_ERASE_ZEROS:
+    default:
+      what = g_strdup_printf (_("Erasing %s with zeros"), path);
+      break;
+    }
+  if (!spec->verify)
+    return g_steal_pointer (&what);
+
+  /* Translators: what the erase does, then that it verifies */
+  return g_strdup_printf (_("%s, then reading every byte back"), what);
+}
+
 static void
 ds_erase_page_begin (DsPage            *page,
                      const DsBenchSpec *spec)
 {
   DsErasePage *self = DS_ERASE_PAGE (page);
+  g_autofree char *title = describe_run (spec);
 
   ds_erase_page_show_error (page, NULL);
   ds_rows_remove_all (self->rows);
@@ -187,9 +219,10 @@ ds_erase_page_begin (DsPage            *page,
   gtk_widget_set_visible (GTK_WIDGET (self->placeholder_label), FALSE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->method_group), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->progress_box), TRUE);
+  gtk_label_set_label (self->progress_title, title);
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
   gtk_label_set_label (self->progress_label, _("Opening the device…"));
-  self->started_us = g_get_monotonic_time ();
+  self->started_us = 0;
   self->phase = NULL;
 }
 
@@ -209,7 +242,13 @@ ds_erase_page_add_samples (DsPage         *page,
   for (guint i = 0; i < n_samples; i++)
     {
       if (samples[i].kind == DS_SAMPLE_PHASE)
-        self->phase = samples[i].name;
+        {
+          self->phase = samples[i].name;
+          /* The time left counts from the first write, not from the
+           * opening and the safety checks before it. */
+          if (self->started_us == 0)
+            self->started_us = g_get_monotonic_time ();
+        }
       else if (samples[i].kind == DS_SAMPLE_PROGRESS)
         last = &samples[i];
     }
@@ -217,6 +256,8 @@ ds_erase_page_add_samples (DsPage         *page,
     return;
 
   gtk_progress_bar_set_fraction (self->progress_bar, CLAMP (last->progress, 0, 1));
+  if (self->started_us == 0)
+    self->started_us = g_get_monotonic_time ();
   elapsed_s = (g_get_monotonic_time () - self->started_us) / 1e6;
   rate = ds_format_rate (last->value, self->units);
   doing = g_strcmp0 (self->phase, "verify") == 0 ? _("Verifying") :
@@ -406,6 +447,7 @@ ds_erase_page_class_init (DsErasePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DsErasePage, erase_button);
   gtk_widget_class_bind_template_child (widget_class, DsErasePage, placeholder_label);
   gtk_widget_class_bind_template_child (widget_class, DsErasePage, progress_box);
+  gtk_widget_class_bind_template_child (widget_class, DsErasePage, progress_title);
   gtk_widget_class_bind_template_child (widget_class, DsErasePage, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, DsErasePage, progress_label);
   gtk_widget_class_bind_template_child (widget_class, DsErasePage, result_group);

@@ -9,7 +9,8 @@
  *    scan saves its screenshot and exits 0;
  *  - Erase refuses to write without the typed device name (the checksum
  *    of the loop device stays), and with it overwrites every byte with
- *    zeros and verifies them;
+ *    zeros and verifies them; on a slow disk it shows its progress, rate
+ *    and time left, and a Stop says the device is partly erased;
  *  - Disk Monitor shows the read rate fio gives a loop device, names fio,
  *    and stops when asked; on an idle disk it says 0 MB/s and no wait.
  *
@@ -442,6 +443,70 @@ START_TEST (test_erase)
 }
 END_TEST
 
+/* A slow disk (every I/O takes 0.6 s: eight 4 MiB blocks, at least 5 s):
+ * while it writes, the page shows how far it is, at what rate and the time
+ * left; Stop says the device is only partly erased. */
+START_TEST (test_erase_progress)
+{
+  g_autoptr(DsFaultDisk) disk = ds_faultdisk_new (DISK_SIZE, 41);
+  const char *device = ds_faultdisk_attach (disk, FALSE);
+  Finished finished = { 0 };
+  DsWindow *window;
+  AdwMessageDialog *dialog;
+  GtkProgressBar *bar;
+  const char *text;
+  double fraction;
+
+  ck_assert (ds_faultdisk_control (disk, "delay 600000"));
+  window = open_window (device, "erase", &finished);
+  bar = ds_ui_test_page_child (window, "erase", "progress_bar");
+  dialog = ask_erase (window);
+  gtk_editable_set_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog)), device);
+  adw_message_dialog_response (dialog, "destroy");
+  ck_assert (ds_session_is_running (ds_window_get_session (window)));
+  /* The safety checks read the slow disk first; then the writing. */
+  for (int i = 0; i < 300 && !finished.finished && gtk_progress_bar_get_fraction (bar) == 0; i++)
+    ds_ui_test_spin (100);
+  ds_ui_test_spin (1000);
+  ck_assert_msg (!finished.finished, "the erase ended before it was seen (%s): %s",
+                 finished.success ? "success" : "failure",
+                 ds_session_get_last_error (ds_window_get_session (window)));
+
+  ck_assert (gtk_widget_get_visible (ds_ui_test_page_child (window, "erase", "progress_box")));
+  fraction = gtk_progress_bar_get_fraction (bar);
+  text = gtk_label_get_label (ds_ui_test_page_child (window, "erase", "progress_label"));
+  note ("erase: %.0f %%: %s", fraction * 100, text);
+  /* The time left is the writing's (seconds here), not counting the
+   * safety checks' slow reads before it. */
+  {
+    const char *about = strstr (text, "about ");
+    char *end = NULL;
+    double left = about ? g_ascii_strtod (about + 6, &end) : -1;
+
+    ck_assert_msg (about != NULL && g_str_equal (end, " s left") && left <= 20, "%s", text);
+  }
+  {
+    g_autofree char *title = g_strdup_printf ("Erasing %s with zeros", device);
+
+    ck_assert_str_eq (gtk_label_get_label (ds_ui_test_page_child (window, "erase", "progress_title")), title);
+  }
+  ck_assert_double_gt (fraction, 0);
+  ck_assert_double_lt (fraction, 1);
+  ck_assert_msg (g_str_has_prefix (text, "Writing: ") && strstr (text, " % done at ") != NULL &&
+                 strstr (text, "MB/s, about ") != NULL && g_str_has_suffix (text, " left"), "%s", text);
+  ds_ui_test_keep_screenshot (window, "erase-progress.png");
+
+  ck_assert (gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL));
+  ds_ui_test_wait_for (&finished.finished, 10000, "the end of the stopped erase");
+  ds_ui_test_spin (100);
+  ck_assert (!gtk_widget_get_visible (ds_ui_test_page_child (window, "erase", "progress_box")));
+  ck_assert_str_eq (adw_preferences_group_get_title (ds_ui_test_page_child (window, "erase", "result_group")),
+                    "Stopped: the device is partly erased");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+END_TEST
+
 /* ---- Disk Monitor ----------------------------------------------------- */
 
 /* Whether a cell of the process table reads @text. */
@@ -584,6 +649,7 @@ main (void)
   tcase_add_test (tc, test_scan_stop);
   tcase_add_test (tc, test_scan_scripted);
   tcase_add_test (tc, test_erase);
+  tcase_add_test (tc, test_erase_progress);
   tcase_add_test (tc, test_monitor);
   tcase_add_test (tc, test_monitor_idle);
   suite_add_tcase (suite, tc);
