@@ -5,7 +5,8 @@
  *    and two slow ranges: the map grows while the scan reads, its cells
  *    are in the injected states (errors drawn in the theme's error colour,
  *    nowhere else), the legend counts the damaged blocks, the bad ranges
- *    are listed with their byte offsets; Stop keeps the map; a scripted
+ *    are listed with their byte offsets; Stop keeps the map; a range and
+ *    a quick scan map that range only; a scripted
  *    scan saves its screenshot and exits 0;
  *  - Erase refuses to write without the typed device name (the checksum
  *    of the loop device stays), and with it overwrites every byte with
@@ -310,6 +311,47 @@ START_TEST (test_scan_stop)
   ck_assert_int_eq (ds_block_map_get_cell (map, ds_block_map_get_n_cells (map) - 1), DS_SCAN_UNREAD);
   ck_assert_str_eq (gtk_label_get_label (ds_ui_test_page_child (window, "error-scan", "status_label")),
                     "Stopped. The map shows what was read.");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+END_TEST
+
+/* A range typed as the CLI's --range, and a quick scan: the map is of
+ * that range only (40 squares of 128 KiB from 8 MiB), the bad range in it
+ * is found at its offset and the one outside is not; the result keeps
+ * the range, and the page says what a quick scan misses. */
+START_TEST (test_scan_range_quick)
+{
+  g_autoptr(DsFaultDisk) disk = scan_disk ();
+  Finished finished = { 0 };
+  DsWindow *window = open_window (ds_faultdisk_get_device (disk), "error-scan", &finished);
+  DsBlockMap *map = ds_ui_test_page_child (window, "error-scan", "block_map");
+  const DsResult *result;
+  const char *summary;
+
+  gtk_editable_set_text (GTK_EDITABLE (ds_ui_test_page_child (window, "error-scan", "range_row")), "8M-13M");
+  gtk_switch_set_active (ds_ui_test_page_child (window, "error-scan", "quick_switch"), TRUE);
+  start (window, &finished);
+  ds_ui_test_wait_for (&finished.finished, 60000, "the end of the scan");
+  ds_ui_test_spin (300);
+  ck_assert_msg (finished.success, "%s", ds_session_get_last_error (ds_window_get_session (window)));
+
+  ck_assert_uint_eq (ds_block_map_get_n_cells (map), 40);
+  ck_assert_int_eq (ds_block_map_get_cell (map, 0), DS_SCAN_ERROR);
+  ck_assert_int_eq (ds_block_map_get_cell (map, (SLOW_600 - 8 * MiB) / BLOCK), DS_SCAN_GE_500MS);
+  for (guint i = 1; i < 40; i++)
+    ck_assert_int_ne (ds_block_map_get_cell (map, i), DS_SCAN_ERROR);
+  ck_assert (listed (window, "offset 8454144, 65536 bytes"));
+  ck_assert (!listed (window, "offset 20000256"));
+
+  result = ds_session_get_result (ds_window_get_session (window), DS_BENCH_ERROR_SCAN);
+  ck_assert_ptr_nonnull (result);
+  ck_assert (result->spec.quick);
+  ck_assert_uint_eq (result->spec.offset_bytes, 8 * MiB);
+  ck_assert_uint_eq (result->spec.span_bytes, 5 * MiB);
+  summary = gtk_label_get_label (ds_ui_test_page_child (window, "error-scan", "summary_label"));
+  ck_assert_msg (g_str_has_prefix (summary, "40 of 40 blocks of 128 KB read") &&
+                 strstr (summary, "A quick scan reads one block per square") != NULL, "%s", summary);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -647,6 +689,7 @@ main (void)
   tcase_add_test (tc, test_scan_map);
   tcase_add_test (tc, test_scan_large);
   tcase_add_test (tc, test_scan_stop);
+  tcase_add_test (tc, test_scan_range_quick);
   tcase_add_test (tc, test_scan_scripted);
   tcase_add_test (tc, test_erase);
   tcase_add_test (tc, test_erase_progress);
