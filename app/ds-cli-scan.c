@@ -10,36 +10,6 @@
 #include "ds-cli-job.h"
 #include "ds-error.h"
 
-/* "A-B" (B exclusive), "A-" (to the end): sizes as ds_parse_size(). */
-static gboolean
-parse_range (const char  *text,
-             uint64_t    *ret_offset,
-             uint64_t    *ret_span,
-             GError     **error)
-{
-  g_autofree char *copy = g_strdup (text);
-  char *dash = strchr (copy, '-');
-  uint64_t a = 0, b = 0;
-
-  if (dash == NULL || dash == copy)
-    goto bad;
-  *dash = '\0';
-  if (!ds_parse_size (copy, &a, NULL))
-    goto bad;
-  if (dash[1] != '\0' && (!ds_parse_size (dash + 1, &b, NULL) || b <= a))
-    goto bad;
-
-  *ret_offset = a;
-  *ret_span = dash[1] != '\0' ? b - a : 0;
-  return TRUE;
-
-bad:
-  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-               "--range “%s”: use START-END (END after START) or START- (to the end), "
-               "in bytes or with K, M, G, T: e.g. 0-10G", text);
-  return FALSE;
-}
-
 int
 ds_cli_scan (int    argc,
              char **argv)
@@ -77,7 +47,7 @@ ds_cli_scan (int    argc,
   ds_bench_spec_init (&spec, DS_BENCH_ERROR_SCAN);
   spec.target_path = g_strdup (argv[1]);
   spec.quick = quick;
-  if ((range != NULL && !parse_range (range, &spec.offset_bytes, &spec.span_bytes, &error)) ||
+  if ((range != NULL && !ds_parse_range (range, &spec.offset_bytes, &spec.span_bytes, &error)) ||
       (block != NULL && !ds_parse_size (block, &spec.block_size_bytes, &error)))
     {
       ds_bench_spec_clear (&spec);

@@ -11,6 +11,7 @@
 #include "ds-bench-block-size.h"
 #include "ds-bench-extra.h"
 #include "ds-bench-file.h"
+#include "ds-bench-health.h"
 #include "ds-bench-random-access.h"
 #include "ds-error.h"
 #include "ds-report.h"

@@ -11,6 +11,7 @@
 #include "ds-bench-block-size.h"
 #include "ds-bench-extra.h"
 #include "ds-bench-file.h"
+#include "ds-bench-health.h"
 #include "ds-bench-random-access.h"
 #include "ds-bench-transfer.h"
 #include "ds-bench-workload.h"
@@ -213,6 +214,43 @@ START_TEST (test_report_session_order)
 }
 END_TEST
 
+/* HD Tune's other tabs in a session report: the health verdict with its
+ * reasons, and the scan and erase runs, each under its own header. */
+START_TEST (test_report_session_tabs)
+{
+  g_autofree char *fixture = g_build_filename (DS_TEST_FIXTURES_DIR, "smartctl", "ST3500418AS_12.json", NULL);
+  g_autoptr (DsResult) health = ds_health_result_from_file (fixture, NULL);
+  g_autoptr (DsResult) scan = NULL;
+  g_autoptr (DsResult) erase = NULL;
+  g_autoptr (DsResult) extra = ds_test_extra_result (FALSE);
+  g_autoptr (DsResult) file = ds_test_file_result (FALSE);
+  DsResult *all[] = { extra, NULL, NULL, NULL, file };
+  g_autofree char *text = NULL;
+  DsBenchSpec spec;
+  const char *p_extra, *p_health, *p_scan, *p_erase, *p_file;
+
+  ck_assert_ptr_nonnull (health);
+  ds_bench_spec_init (&spec, DS_BENCH_ERROR_SCAN);
+  scan = ds_result_new (&spec);
+  ds_bench_spec_clear (&spec);
+  ds_bench_spec_init (&spec, DS_BENCH_ERASE);
+  erase = ds_result_new (&spec);
+  ds_bench_spec_clear (&spec);
+  all[1] = health;
+  all[2] = scan;
+  all[3] = erase;
+
+  text = ds_report_session_text (all, G_N_ELEMENTS (all), DS_UNITS_MB);
+  p_extra = strstr (text, "Extra Tests");
+  p_health = strstr (text, "304 reallocated sectors");
+  p_scan = strstr (text, "Error Scan");
+  p_erase = strstr (text, "Erase\n");
+  p_file = strstr (text, "File Benchmark");
+  ck_assert_msg (p_extra && p_health && p_scan && p_erase && p_file, "%s", text);
+  ck_assert_msg (p_extra < p_health && p_health < p_scan && p_scan < p_erase && p_erase < p_file, "%s", text);
+}
+END_TEST
+
 /* ---- units -------------------------------------------------------------- */
 
 /* The header says what MB means, and how to match HD Tune. */
@@ -411,6 +449,7 @@ main (void)
   tcase_add_test (layout, test_report_block_size);
   tcase_add_test (layout, test_report_file);
   tcase_add_test (layout, test_report_session_order);
+  tcase_add_test (layout, test_report_session_tabs);
   tcase_add_test (layout, test_report_units_line);
   tcase_add_test (layout, test_report_hdtune_units);
   suite_add_tcase (s, layout);

@@ -5,6 +5,7 @@
  *   diskscope --device /dev/loop0 --page benchmark --start \
  *             --screenshot shot.png --quit-when-done [--accuracy 1]
  *   diskscope --folder /mnt/disk --start --quit-when-done   (File Benchmark)
+ *   diskscope --open smartctl.json --screenshot health.png --quit-when-done
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -27,6 +28,7 @@ struct _DsApplication
   /* Scripting options */
   char           *device;
   char           *folder;
+  char           *open;
   char           *page;
   char           *screenshot;
   gboolean        start;
@@ -49,6 +51,8 @@ static const GOptionEntry option_entries[] = {
     N_("Run the File Benchmark in the folder DIR (shows its page)"), N_("DIR") },
   /* The description names the pages of the page table (ds-pages.c). */
   { "page", 'p', 0, G_OPTION_ARG_STRING, NULL, NULL, N_("NAME") },
+  { "open", 'o', 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Show a saved result, or a saved smartctl JSON output, on its page"), N_("FILE") },
   { "start", 's', 0, G_OPTION_ARG_NONE, NULL, N_("Start the page’s test"), NULL },
   { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Save a PNG of the page when the test is done"), N_("FILE") },
@@ -154,6 +158,22 @@ run_finished_cb (DsWindow      *window,
 }
 
 static void
+script_opened_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(DsApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (ds_session_open_result_finish (DS_SESSION (object), result, &error) >= DS_BENCH_N_KINDS)
+    g_printerr ("diskscope: %s\n", error->message);
+
+  if (window != NULL && (self->screenshot != NULL || self->quit_when_done))
+    script_after_frames (self, DS_WINDOW (window), error == NULL);
+}
+
+static void
 apply_script (DsApplication *self,
               DsWindow      *window)
 {
@@ -189,6 +209,14 @@ apply_script (DsApplication *self,
       g_printerr ("diskscope: no page called “%s”\n", self->page);
       if (self->quit_when_done)
         script_after_frames (self, window, FALSE);
+      return;
+    }
+
+  /* A saved result is shown on its own page; --start is not for it. */
+  if (self->open != NULL)
+    {
+      ds_session_open_result_async (ds_window_get_session (window), self->open, NULL,
+                                    script_opened_cb, g_object_ref (self));
       return;
     }
 
@@ -236,6 +264,7 @@ ds_application_handle_local_options (GApplication *app,
 
   g_variant_dict_lookup (options, "device", "^ay", &self->device);
   g_variant_dict_lookup (options, "folder", "^ay", &self->folder);
+  g_variant_dict_lookup (options, "open", "^ay", &self->open);
   g_variant_dict_lookup (options, "page", "s", &self->page);
   g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
   g_variant_dict_lookup (options, "start", "b", &self->start);
@@ -274,7 +303,7 @@ ds_application_handle_local_options (GApplication *app,
 
   /* A scripted run is its own instance: it must not hand its options to a
    * window that is already open. */
-  if (self->device || self->folder || self->page || self->screenshot || self->start || self->quit_when_done)
+  if (self->device || self->folder || self->open || self->page || self->screenshot || self->start || self->quit_when_done)
     g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
 
   return -1;
@@ -361,6 +390,7 @@ ds_application_finalize (GObject *object)
 
   g_clear_pointer (&self->device, g_free);
   g_clear_pointer (&self->folder, g_free);
+  g_clear_pointer (&self->open, g_free);
   g_clear_pointer (&self->page, g_free);
   g_clear_pointer (&self->screenshot, g_free);
   g_clear_pointer (&self->page_help, g_free);

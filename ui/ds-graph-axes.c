@@ -119,7 +119,7 @@ format_x_label (const DsGraphAxes *axes,
   double bytes;
 
   if (axes->x == DS_GRAPH_AXIS_TIME)
-    return g_strdup_printf ("%g", v);
+    return g_strdup_printf ("%g", fabs (v) < 1e-6 ? 0 : v);
   if (axes->x == DS_GRAPH_AXIS_LATENCY_LOG)
     {
       /* Decades: 100 ns, 1 µs … 10 ms, 1 s. */
@@ -197,6 +197,21 @@ scale_x (const DsGraphAxes *axes,
   if (axes->x == DS_GRAPH_AXIS_LATENCY_LOG)
     return scale_x_latency_log (layers, plot);
 
+  /* Time with a window set (the Disk Monitor): the last x_max seconds,
+   * scrolling. */
+  if (axes->x == DS_GRAPH_AXIS_TIME && x_max > 0)
+    {
+      double newest = 0;
+
+      for (guint i = 0; i < layers->len; i++)
+        newest = MAX (newest, ds_graph_layer_get_x_extent (layers->pdata[i]));
+      plot->log2_x = FALSE;
+      plot->x_max = MAX (newest, x_max);
+      plot->x_min = plot->x_max - x_max;
+      return nice_step (x_max, X_TICKS);
+    }
+
+  /* Time without one (a workload's series): the whole run from 0. */
   if (axes->x == DS_GRAPH_AXIS_TIME)
     {
       x_max = TIME_MIN_S;
@@ -328,7 +343,9 @@ _ds_graph_axes_draw (const DsGraphAxes  *axes,
         }
     }
 
-  for (double v = plot->x_min; v <= plot->x_max * 1.0001; v += steps->x)
+  /* From the first round value: a time axis scrolls. */
+  for (double v = ceil (plot->x_min / steps->x - 1e-9) * steps->x;
+       v <= plot->x_max * 1.0001; v += steps->x)
     {
       double x = round (plot->left + (v - plot->x_min) / (plot->x_max - plot->x_min) * plot->width) + 0.5;
       g_autofree char *label = format_x_label (axes, v);

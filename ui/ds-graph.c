@@ -62,6 +62,8 @@ static const struct {
   { "success_color", "#26a269" },
   { "warning_color", "#e5a50a" },
   { "error_color", "#c01c28" },
+  { "error_fg_color", "#ffffff" },
+  { "window_bg_color", "#fafafa" },
   { "blue_3", "#3584e4" },
   { "green_5", "#26a269" },
   { "yellow_5", "#e5a50a" },
@@ -82,10 +84,10 @@ ds_graph_palette_color (guint index)
   return palette[index % G_N_ELEMENTS (palette)];
 }
 
-static void
-lookup_color (GtkWidget  *widget,
-              const char *name,
-              GdkRGBA    *ret_color)
+void
+ds_graph_lookup_color (GtkWidget  *widget,
+                       const char *name,
+                       GdkRGBA    *ret_color)
 {
   GtkStyleContext *context = gtk_widget_get_style_context (widget);
 
@@ -186,14 +188,14 @@ ds_graph_snapshot (GtkWidget   *widget,
   _ds_graph_axes_scale (&self->axes, self->layers, &plot, &steps);
 
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  lookup_color (widget, "error_color", &plot.error_color);
+  ds_graph_lookup_color (widget, "error_color", &plot.error_color);
   grid_color = fg;
   grid_color.alpha *= 0.12;
   text_color = fg;
   text_color.alpha *= 0.75;
   colors = g_new0 (GdkRGBA, self->layers->len + 1);
   for (guint i = 0; i < self->layers->len; i++)
-    lookup_color (widget, ds_graph_layer_get_color (self->layers->pdata[i]), &colors[i]);
+    ds_graph_lookup_color (widget, ds_graph_layer_get_color (self->layers->pdata[i]), &colors[i]);
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
 

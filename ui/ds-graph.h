@@ -19,7 +19,8 @@ typedef enum {
   DS_GRAPH_AXIS_BLOCK_SIZE,  /* x: bytes, on a log2 scale from 0.5K to 8M */
   DS_GRAPH_AXIS_RATE,        /* y: bytes/s, in MB/s or MiB/s (the units) */
   DS_GRAPH_AXIS_LATENCY,     /* y: seconds, in ms */
-  DS_GRAPH_AXIS_TIME,        /* x: seconds into a run */
+  DS_GRAPH_AXIS_TIME,        /* x: seconds into a run; with x_max set, the
+                              * last x_max seconds (a window that scrolls) */
   DS_GRAPH_AXIS_LATENCY_LOG, /* x: nanoseconds, on a log scale in decades */
   DS_GRAPH_AXIS_IOPS,        /* y: I/Os per second */
   DS_GRAPH_AXIS_LATENCY_US,  /* y: seconds, in µs */
@@ -41,7 +42,8 @@ void          ds_graph_set_y_axis   (DsGraph      *self,
                                      DsGraphSide   side,
                                      DsGraphAxis   axis);
 /* The x range of a position axis: the tested capacity in bytes (0: as
- * far as the points go, at least 1 GB). */
+ * far as the points go, at least 1 GB); of a time axis: the seconds
+ * shown, the newest at the right (0: 60). */
 double        ds_graph_get_x_max    (DsGraph      *self);
 void          ds_graph_set_x_max    (DsGraph      *self,
                                      double        x_max);
@@ -61,5 +63,11 @@ DsGraphLayer *ds_graph_get_layer    (DsGraph      *self,
 /* GNOME's palette by name, for layers that need one colour each (the
  * Random Access page's transfer sizes). */
 const char   *ds_graph_palette_color (guint        index);
+/* A named colour of the theme ("accent_color", "warning_color"…), with
+ * libadwaita's value when the theme lacks it: for widgets that draw in
+ * the graph's colours (the block map). */
+void          ds_graph_lookup_color  (GtkWidget   *widget,
+                                      const char  *name,
+                                      GdkRGBA     *ret_color);
 
 G_END_DECLS

@@ -5,6 +5,8 @@
 #include "config.h"
 
 
+#include <adwaita.h>
+
 #include "ds-page.h"
 
 G_DEFINE_INTERFACE (DsPage, ds_page, GTK_TYPE_WIDGET)
@@ -21,6 +23,16 @@ static void
 ds_page_default_init (DsPageInterface *iface)
 {
   iface->configure = ds_page_real_configure;
+
+  /**
+   * DsPage::finished:
+   * @success: it ended without an error
+   *
+   * A test the page runs itself (start()) is over.
+   */
+  g_signal_new ("finished", G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST,
+                0, NULL, NULL, NULL,
+                G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 }
 
 void
@@ -94,6 +106,42 @@ ds_page_show_error (DsPage     *self,
     DS_PAGE_GET_IFACE (self)->show_error (self, message);
 }
 
+gboolean
+ds_page_can_start (DsPage *self)
+{
+  g_return_val_if_fail (DS_IS_PAGE (self), FALSE);
+
+  return DS_PAGE_GET_IFACE (self)->start != NULL;
+}
+
+gboolean
+ds_page_start (DsPage      *self,
+               const char  *device_path,
+               GError     **error)
+{
+  g_return_val_if_fail (DS_IS_PAGE (self), FALSE);
+  g_return_val_if_fail (ds_page_can_start (self), FALSE);
+
+  return DS_PAGE_GET_IFACE (self)->start (self, device_path, error);
+}
+
+void
+ds_page_stop (DsPage *self)
+{
+  g_return_if_fail (DS_IS_PAGE (self));
+
+  if (DS_PAGE_GET_IFACE (self)->stop)
+    DS_PAGE_GET_IFACE (self)->stop (self);
+}
+
+gboolean
+ds_page_is_running (DsPage *self)
+{
+  g_return_val_if_fail (DS_IS_PAGE (self), FALSE);
+
+  return DS_PAGE_GET_IFACE (self)->is_running && DS_PAGE_GET_IFACE (self)->is_running (self);
+}
+
 static GtkLabel *
 table_cell (GtkGrid *table,
             guint    row,
@@ -165,6 +213,120 @@ ds_table_clear (GtkGrid *table)
   for (int row = 1; row < n_rows; row++)
     for (int column = 1; column < n_columns; column++)
       gtk_label_set_label (table_cell (table, row, column), "—");
+}
+
+void
+ds_table_remove_rows (GtkGrid *table)
+{
+  GtkWidget *child;
+
+  g_return_if_fail (GTK_IS_GRID (table));
+
+  child = gtk_widget_get_first_child (GTK_WIDGET (table));
+  while (child != NULL)
+    {
+      GtkWidget *next = gtk_widget_get_next_sibling (child);
+      int row;
+
+      gtk_grid_query_child (table, child, NULL, &row, NULL, NULL);
+      if (row > 0)
+        gtk_grid_remove (table, child);
+      child = next;
+    }
+}
+
+void
+ds_table_align_column (GtkGrid  *table,
+                       guint     column,
+                       float     xalign,
+                       gboolean  expand)
+{
+  g_return_if_fail (GTK_IS_GRID (table));
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (table));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int child_column;
+
+      gtk_grid_query_child (table, child, &child_column, NULL, NULL, NULL);
+      if (child_column != (int) column)
+        continue;
+      gtk_label_set_xalign (GTK_LABEL (child), xalign);
+      gtk_widget_set_hexpand (child, expand);
+    }
+}
+
+void
+ds_table_add_row_class (GtkGrid    *table,
+                        guint       row,
+                        const char *css_class)
+{
+  g_return_if_fail (GTK_IS_GRID (table));
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (table));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int child_row;
+
+      gtk_grid_query_child (table, child, NULL, &child_row, NULL, NULL);
+      if (child_row == (int) row)
+        gtk_widget_add_css_class (child, css_class);
+    }
+}
+
+void
+ds_rows_add_figure (GPtrArray  *rows,
+                    gpointer    group,
+                    const char *title,
+                    const char *value,
+                    const char *css_class)
+{
+  GtkWidget *row = adw_action_row_new ();
+
+  g_return_if_fail (ADW_IS_PREFERENCES_GROUP (group));
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  if (value != NULL)
+    {
+      GtkWidget *label = gtk_label_new (value);
+
+      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_natural_wrap_mode (GTK_LABEL (label), GTK_NATURAL_WRAP_NONE);
+      gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_RIGHT);
+      gtk_label_set_xalign (GTK_LABEL (label), 1);
+      gtk_widget_add_css_class (label, "numeric");
+      if (css_class != NULL)
+        gtk_widget_add_css_class (label, css_class);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
+    }
+  adw_preferences_group_add (group, row);
+
+  g_ptr_array_add (rows, group);
+  g_ptr_array_add (rows, row);
+}
+
+void
+ds_rows_remove_all (GPtrArray *rows)
+{
+  for (guint i = 0; i + 1 < rows->len; i += 2)
+    adw_preferences_group_remove (rows->pdata[i], rows->pdata[i + 1]);
+  g_ptr_array_set_size (rows, 0);
+}
+
+char *
+ds_format_local_time (const char *iso8601)
+{
+  g_autoptr(GDateTime) utc = iso8601 ? g_date_time_new_from_iso8601 (iso8601, NULL) : NULL;
+  g_autoptr(GDateTime) local = utc ? g_date_time_to_local (utc) : NULL;
+
+  if (local == NULL)
+    return g_strdup (iso8601 ? iso8601 : "");
+
+  return g_date_time_format (local, "%Y-%m-%d %H:%M:%S");
 }
 
 void

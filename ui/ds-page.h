@@ -46,6 +46,17 @@ struct _DsPageInterface
   /* An error to show on the page (NULL hides it). */
   void        (*show_error)   (DsPage            *self,
                                const char        *message);
+
+  /* Optional, for a page whose test is not a kind the session runs (the
+   * Disk Monitor: DS_BENCH_N_KINDS in the page table): Start and Stop
+   * reach the page itself.  start() begins on @device_path (NULL: none
+   * picked); the page emits "finished" when it is over, however it ends.
+   * A page that has start() must have stop() and is_running() too. */
+  gboolean    (*start)        (DsPage            *self,
+                               const char        *device_path,
+                               GError           **error);
+  void        (*stop)         (DsPage            *self);
+  gboolean    (*is_running)   (DsPage            *self);
 };
 
 void        ds_page_set_device  (DsPage            *self,
@@ -64,6 +75,13 @@ void        ds_page_show_result (DsPage            *self,
                                  const DsResult    *result);
 void        ds_page_show_error  (DsPage            *self,
                                  const char        *message);
+/* Whether the page runs a test of its own (start() above). */
+gboolean    ds_page_can_start   (DsPage            *self);
+gboolean    ds_page_start       (DsPage            *self,
+                                 const char        *device_path,
+                                 GError           **error);
+void        ds_page_stop        (DsPage            *self);
+gboolean    ds_page_is_running  (DsPage            *self);
 
 G_END_DECLS
 
@@ -80,10 +98,38 @@ void        ds_table_set_cell      (GtkGrid           *table,
                                     const char        *text);
 /* Shows a dash in every cell below the headings. */
 void        ds_table_clear         (GtkGrid           *table);
+/* Removes every row below the headings (for tables whose length varies). */
+void        ds_table_remove_rows   (GtkGrid           *table);
+/* Aligns every cell of @column made so far (the heading too): text
+ * columns start-aligned, and the one that takes the spare width. */
+void        ds_table_align_column  (GtkGrid           *table,
+                                    guint              column,
+                                    float              xalign,
+                                    gboolean           expand);
+/* Adds a style class to every cell of @row made so far ("failing",
+ * "warning": style.css tints the row). */
+void        ds_table_add_row_class (GtkGrid           *table,
+                                    guint              row,
+                                    const char        *css_class);
 
 G_END_DECLS
 
 G_BEGIN_DECLS
+
+/* Rows of figures added to AdwPreferencesGroups, and taken away again:
+ * @rows holds (group, row) pairs. */
+/* "Title ........ value": the value selectable, wrapping only when the
+ * row is too narrow; @css_class ("warning", "error") styles it. */
+void        ds_rows_add_figure  (GPtrArray         *rows,
+                                 gpointer           group,
+                                 const char        *title,
+                                 const char        *value,
+                                 const char        *css_class);
+void        ds_rows_remove_all  (GPtrArray         *rows);
+
+/* A result's started_at (ISO 8601, UTC) as local time to the second, or
+ * the text itself when it is not one. */
+char       *ds_format_local_time (const char       *iso8601);
 
 /* For dispose: unparents what the template put inside @widget. */
 void        ds_widget_unparent_children (GtkWidget *widget);

@@ -10,12 +10,16 @@
 
 #include "ds-benchmark-page.h"
 #include "ds-block-size-page.h"
+#include "ds-erase-page.h"
 #include "ds-extra-page.h"
 #include "ds-file-page.h"
+#include "ds-health-page.h"
 #include "ds-info-page.h"
+#include "ds-monitor-page.h"
 #include "ds-pages.h"
 #include "ds-random-access-page.h"
 #include "ds-workloads-page.h"
+#include "ds-scan-page.h"
 
 static const DsPageInfo pages[] = {
   { "benchmark", N_("Benchmark"), APPLICATION_ID "-symbolic",
@@ -30,6 +34,14 @@ static const DsPageInfo pages[] = {
     DS_BENCH_FILE, ds_file_page_get_type },
   { "workloads", N_("Workloads"), "x-office-spreadsheet-symbolic",
     DS_BENCH_MARK, ds_workloads_page_get_type },
+  { "health", N_("Health"), "emblem-ok-symbolic",
+    DS_BENCH_HEALTH, ds_health_page_get_type },
+  { "error-scan", N_("Error Scan"), "edit-find-symbolic",
+    DS_BENCH_ERROR_SCAN, ds_scan_page_get_type },
+  { "monitor", N_("Disk Monitor"), "network-transmit-receive-symbolic",
+    DS_BENCH_N_KINDS, ds_monitor_page_get_type },
+  { "erase", N_("Erase"), "edit-clear-all-symbolic",
+    DS_BENCH_ERASE, ds_erase_page_get_type },
   { "info", N_("Info"), "dialog-information-symbolic",
     DS_BENCH_N_KINDS, ds_info_page_get_type },
 };

@@ -13,6 +13,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ds-bench-health.h"
 #include "ds-error.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
@@ -86,6 +87,25 @@ open_worker (GTask        *task,
   const char *path = task_data;
   GError *error = NULL;
   DsResult *result = ds_result_load (path, &error);
+
+  /* Not a Diskscope result: perhaps a saved `smartctl --json` output,
+   * shown on the Health page as if read from the drive (and saying it
+   * was not).  If it is not that either, the loader's error says why. */
+  if (result == NULL && g_error_matches (error, DS_ERROR, DS_ERROR_CORRUPT))
+    {
+      GError *health_error = NULL;
+
+      result = ds_health_result_from_file (path, &health_error);
+      /* smartctl's output, about a drive it could not read: say that. */
+      if (result != NULL ||
+          !g_error_matches (health_error, DS_ERROR, DS_ERROR_CORRUPT))
+        {
+          g_clear_error (&error);
+          error = health_error;
+        }
+      else
+        g_clear_error (&health_error);
+    }
 
   if (result == NULL)
     g_task_return_error (task, error);

@@ -118,7 +118,9 @@ ds_session_kind_needs_device (DsBenchKind kind)
 {
   const DsBenchOps *ops = ds_bench_get (kind);
 
-  return ops != NULL && ops->opens_target;
+  /* Health opens nothing itself (smartctl does), but reads the device the
+   * user picked. */
+  return ops != NULL && (ops->opens_target || kind == DS_BENCH_HEALTH);
 }
 
 DsWriteCheck

@@ -34,10 +34,12 @@ void
 _ds_window_update_actions (DsWindow *self)
 {
   DsBenchKind kind = visible_kind (self);
-  gboolean running = ds_session_is_running (self->session);
+  DsPage *page = _ds_window_get_visible_page (self);
+  gboolean running = _ds_window_is_running (self);
   gboolean has_result = visible_result (self) != NULL;
-  gboolean can_start = kind < DS_BENCH_N_KINDS &&
-                       (self->device_path != NULL || !ds_session_kind_needs_device (kind));
+  gboolean can_start = (kind < DS_BENCH_N_KINDS &&
+                        (self->device_path != NULL || !ds_session_kind_needs_device (kind))) ||
+                       (page != NULL && ds_page_can_start (page));
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.start", !running && can_start);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", running);
@@ -101,6 +103,16 @@ confirm_write (DsWindow          *self,
 {
   GtkWidget *dialog = ds_write_confirm_dialog_new (GTK_WINDOW (self), spec->target_path);
   PendingWrite *pending = g_new0 (PendingWrite, 1);
+  static const char *const erase_words[] = {
+    [DS_ERASE_ZEROS] = N_("overwritten with zeros"),
+    [DS_ERASE_RANDOM] = N_("overwritten with random data"),
+    [DS_ERASE_DISCARD] = N_("discarded"),
+    [DS_ERASE_SECURE_DISCARD] = N_("securely discarded"),
+  };
+
+  if (spec->kind == DS_BENCH_ERASE && spec->erase_method < G_N_ELEMENTS (erase_words))
+    ds_write_confirm_dialog_set_erase (DS_WRITE_CONFIRM_DIALOG (dialog),
+                                       _(erase_words[spec->erase_method]));
 
   g_weak_ref_init (&pending->window, self);
   ds_bench_spec_copy (&pending->spec, spec);
@@ -149,6 +161,21 @@ ds_window_start (DsWindow  *self,
 
   page = _ds_window_get_visible_page (self);
   kind = visible_kind (self);
+
+  /* A page that runs its own test (the monitor). */
+  if (page != NULL && kind >= DS_BENCH_N_KINDS && ds_page_can_start (page))
+    {
+      if (_ds_window_is_running (self))
+        {
+          g_set_error_literal (error, DS_ERROR, DS_ERROR_BUSY, _("A test is already running."));
+          return FALSE;
+        }
+      if (!ds_page_start (page, self->device_path, error))
+        return FALSE;
+      _ds_window_page_started (self);
+      return TRUE;
+    }
+
   if (page == NULL || kind >= DS_BENCH_N_KINDS)
     {
       g_set_error_literal (error, DS_ERROR, DS_ERROR_UNSUPPORTED, _("This page has no test to run."));
@@ -186,7 +213,7 @@ stop_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *param)
 {
-  ds_session_stop (DS_WINDOW (widget)->session);
+  _ds_window_stop (DS_WINDOW (widget));
 }
 
 /* ---- Saving, opening, copying ----------------------------------------- */

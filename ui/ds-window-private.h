@@ -27,6 +27,7 @@ struct _DsWindow
   guint                 inhibit_cookie;
   GtkFileChooserNative *chooser;
   GCancellable         *open_cancellable;
+  guint                 pages_running;   /* _ds_window_is_running()'s count */
 
   /* Template widgets */
   GtkDropDown          *device_dropdown;
@@ -46,6 +47,12 @@ DsPage           *_ds_window_get_page         (DsWindow          *self,
                                                DsBenchKind        kind);
 void              _ds_window_toast            (DsWindow          *self,
                                                const char        *message);
+/* A test runs: the session's, or one a page runs itself (the monitor). */
+gboolean          _ds_window_is_running       (DsWindow          *self);
+/* Stops whatever runs (the session's run and the pages' own). */
+void              _ds_window_stop             (DsWindow          *self);
+/* After a page started a test of its own. */
+void              _ds_window_page_started     (DsWindow          *self);
 /* Calls @func for every page of the page table. */
 void              _ds_window_foreach_page     (DsWindow          *self,
                                                void             (*func) (DsWindow    *self,

@@ -69,8 +69,48 @@ _ds_window_foreach_page (DsWindow *self,
   const DsPageInfo *pages = ds_pages_get (&n_pages);
 
   for (guint i = 0; i < n_pages; i++)
-    func (self, DS_PAGE (adw_view_stack_get_child_by_name (self->view_stack, pages[i].name)),
-          pages[i].kind);
+    {
+      GtkWidget *page = adw_view_stack_get_child_by_name (self->view_stack, pages[i].name);
+
+      /* None yet while the window is being built. */
+      if (page != NULL)
+        func (self, DS_PAGE (page), pages[i].kind);
+    }
+}
+
+static void
+page_stop (DsWindow    *self,
+           DsPage      *page,
+           DsBenchKind  kind)
+{
+  ds_page_stop (page);
+}
+
+static void
+page_running (DsWindow    *self,
+              DsPage      *page,
+              DsBenchKind  kind)
+{
+  if (ds_page_is_running (page))
+    self->pages_running++;
+}
+
+gboolean
+_ds_window_is_running (DsWindow *self)
+{
+  if (ds_session_is_running (self->session))
+    return TRUE;
+
+  self->pages_running = 0;
+  _ds_window_foreach_page (self, page_running);
+  return self->pages_running > 0;
+}
+
+void
+_ds_window_stop (DsWindow *self)
+{
+  ds_session_stop (self->session);
+  _ds_window_foreach_page (self, page_stop);
 }
 
 DsSession *
@@ -126,7 +166,7 @@ static void
 running_changed_cb (DsWindow *self)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  gboolean running = ds_session_is_running (self->session);
+  gboolean running = _ds_window_is_running (self);
 
   set_running_ui (self, running);
   /* The drop-down is locked while a test runs: the list catches up after. */
@@ -183,6 +223,22 @@ run_finished_cb (DsWindow       *self,
     _ds_window_toast (self, _("Test stopped"));
 
   _ds_window_update_actions (self);
+  g_signal_emit (self, signals[RUN_FINISHED], 0, success);
+}
+
+void
+_ds_window_page_started (DsWindow *self)
+{
+  running_changed_cb (self);
+}
+
+/* A test a page ran itself (the monitor) is over. */
+static void
+page_finished_cb (DsWindow *self,
+                  gboolean  success,
+                  DsPage   *page)
+{
+  running_changed_cb (self);
   g_signal_emit (self, signals[RUN_FINISHED], 0, success);
 }
 
@@ -285,6 +341,8 @@ add_pages (DsWindow *self)
       AdwViewStackPage *stack_page;
 
       g_assert (DS_IS_PAGE (page));
+      g_signal_connect_object (page, "finished", G_CALLBACK (page_finished_cb), self,
+                               G_CONNECT_SWAPPED);
       stack_page = adw_view_stack_add_titled (self->view_stack, page, pages[i].name,
                                               _(pages[i].title));
       adw_view_stack_page_set_icon_name (stack_page, pages[i].icon_name);
@@ -354,8 +412,10 @@ ds_window_close_request (GtkWindow *window)
   DsWindow *self = DS_WINDOW (window);
   int width, height;
 
-  /* Stop the run and wait for its thread (it stops within 100 ms). */
+  /* Stop the run and wait for its thread (it stops within 100 ms); a
+   * page's own test (the monitor) joins its thread when it goes. */
   ds_session_stop_and_wait (self->session);
+  _ds_window_foreach_page (self, page_stop);
 
   gtk_window_get_default_size (window, &width, &height);
   if (!gtk_window_is_maximized (window) && width > 0 && height > 0)

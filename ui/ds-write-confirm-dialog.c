@@ -141,6 +141,23 @@ ds_write_confirm_dialog_get_target (DsWriteConfirmDialog *self)
 }
 
 void
+ds_write_confirm_dialog_set_erase (DsWriteConfirmDialog *self,
+                                   const char           *method_words)
+{
+  AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (self);
+
+  g_return_if_fail (DS_IS_WRITE_CONFIRM_DIALOG (self));
+
+  adw_message_dialog_format_heading (dialog, _("Erase Everything on %s?"), self->target_path);
+  /* Translators: the device, what happens to its bytes, the device */
+  adw_message_dialog_format_body (dialog,
+                                  _("Every byte of %s will be %s: its partitions, file systems "
+                                    "and files are lost for good.\n\nType the device path to confirm."),
+                                  self->target_path, method_words);
+  adw_message_dialog_set_response_label (dialog, "destroy", _("_Erase Everything"));
+}
+
+void
 ds_write_confirm_dialog_refuse (GtkWindow  *parent,
                                 const char *message)
 {

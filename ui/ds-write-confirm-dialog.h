@@ -18,6 +18,10 @@ G_DECLARE_FINAL_TYPE (DsWriteConfirmDialog, ds_write_confirm_dialog, DS, WRITE_C
 GtkWidget  *ds_write_confirm_dialog_new        (GtkWindow            *parent,
                                                 const char           *target_path);
 const char *ds_write_confirm_dialog_get_target (DsWriteConfirmDialog *self);
+/* Words for an erase rather than a write test: @method_words says what
+ * happens to every byte ("overwritten with zeros"). */
+void        ds_write_confirm_dialog_set_erase  (DsWriteConfirmDialog *self,
+                                                const char           *method_words);
 
 /* Tells the user why a write test may not run at all (mounted, in use,
  * read-only): nothing to confirm. */

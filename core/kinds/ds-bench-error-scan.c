@@ -89,6 +89,9 @@ typedef struct {
   void       *buf;
   uint32_t    sector;
   uint64_t    refine_reads;
+  /* The block counts a page was last told (DS_SAMPLE_ROW), per bucket
+   * and, last, the damaged blocks. */
+  uint64_t    told[DS_SCAN_N_BUCKETS + 1];
 } Scan;
 
 /* Reads [offset, offset + len) in pieces; records the sectors that fail.
@@ -114,7 +117,14 @@ refine (Scan     *s,
       if (!is_media_error (-r))
         return r;
       if (plen <= s->sector)
-        ds_range_list_add (&s->data->bad, p, plen);
+        {
+          DsSample bad = {
+            .kind = DS_SAMPLE_ACCESS, .offset_bytes = p, .bytes = plen, .error = -r,
+          };
+
+          ds_range_list_add (&s->data->bad, p, plen);
+          ds_run_emit (s->run, &bad);
+        }
       else if ((r = refine (s, p, plen)) < 0)
         return r;
     }
@@ -147,6 +157,23 @@ emit_cell (Scan          *s,
   };
 
   ds_run_emit (s->run, &sample);
+
+  /* The block counts that changed in this cell, so a page's legend counts
+   * blocks as the result will (a cell may hold many). */
+  for (guint i = 0; i <= DS_SCAN_N_BUCKETS; i++)
+    {
+      uint64_t count = i < DS_SCAN_N_BUCKETS ? s->data->buckets[i] : s->data->error_blocks;
+      DsSample row = {
+        .kind = DS_SAMPLE_ROW, .name = "blocks",
+        .index = i < DS_SCAN_N_BUCKETS ? DS_SCAN_LT_5MS + i : DS_SCAN_ERROR,
+        .value = (double) count,
+      };
+
+      if (count == s->told[i])
+        continue;
+      s->told[i] = count;
+      ds_run_emit (s->run, &row);
+    }
 }
 
 static int

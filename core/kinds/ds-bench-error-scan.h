@@ -21,7 +21,15 @@
  *   DS_SAMPLE_POINT per finished cell: index = cell, offset_bytes = its
  *       start, bytes = bytes read in it, elapsed_ns = its slowest block,
  *       value = its read rate (bytes/s), error = errno if a block failed,
- *       name = "ok", "slow" or "error" (ds_scan_cell_name());
+ *       name = "ok", "slow" or "error" (ds_scan_cell_name()); the cell's
+ *       state is ds_scan_cell_for (elapsed_ns, error != 0);
+ *   DS_SAMPLE_ROW "blocks" after a cell, for each count that changed in
+ *       it: index = the DsScanCell bucket (LT_5MS .. GE_500MS, or ERROR
+ *       for the damaged blocks), value = blocks in it so far (the counts
+ *       the result's buckets and errors hold, not cells);
+ *   DS_SAMPLE_ACCESS per bad sector found: offset_bytes, bytes (one
+ *       logical sector), error = its errno (the result's bad ranges are
+ *       these, merged);
  *   DS_SAMPLE_PROGRESS about ten times a second: offset_bytes = position.
  */
 #pragma once

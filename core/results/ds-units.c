@@ -252,3 +252,33 @@ ds_format_size (uint64_t bytes)
 
   return g_strdup_printf ("%.1f %s", v, names[i]);
 }
+
+gboolean
+ds_parse_range (const char  *text,
+                uint64_t    *ret_offset_bytes,
+                uint64_t    *ret_span_bytes,
+                GError     **error)
+{
+  g_autofree char *copy = g_strdup (text);
+  char *dash = strchr (copy, '-');
+  uint64_t a = 0, b = 0;
+
+  if (dash == NULL || dash == copy)
+    goto bad;
+  *dash = '\0';
+  if (!ds_parse_size (g_strstrip (copy), &a, NULL))
+    goto bad;
+  g_strstrip (dash + 1);
+  if (dash[1] != '\0' && (!ds_parse_size (dash + 1, &b, NULL) || b <= a))
+    goto bad;
+
+  *ret_offset_bytes = a;
+  *ret_span_bytes = dash[1] != '\0' ? b - a : 0;
+  return TRUE;
+
+bad:
+  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+               "“%s” is not a range: use START-END (END after START) or START- (to the "
+               "end), in bytes or with K, M, G, T: e.g. 0-10G", text);
+  return FALSE;
+}

@@ -62,4 +62,12 @@ char    *ds_format_block   (uint64_t     bytes);
  * labels and like the rates). */
 char    *ds_format_size    (uint64_t     bytes);
 
+/* "A-B" (B exclusive) or "A-" (to the end), sizes as ds_parse_size():
+ * the offset and the span (0: to the end).  DS_ERROR_INVALID with an
+ * example otherwise. */
+gboolean ds_parse_range    (const char  *text,
+                            uint64_t    *ret_offset_bytes,
+                            uint64_t    *ret_span_bytes,
+                            GError     **error);
+
 G_END_DECLS

@@ -6,6 +6,8 @@
 
 #include <adwaita.h>
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "ds-benchmark-page.h"
 #include "ds-dots-layer.h"
@@ -16,8 +18,17 @@
 void
 ds_ui_test_setup (void)
 {
+  g_autoptr(GtkCssProvider) css = NULL;
+
   ck_assert_msg (gtk_init_check (), "no display: run under xvfb-run -a");
   adw_init ();
+
+  /* What AdwApplication loads for the app: the windows look the same
+   * without one. */
+  css = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (css, RESOURCE_BASE "style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 }
 
 void
@@ -63,6 +74,97 @@ ds_ui_test_benchmark_child (DsWindow   *window,
 
   ck_assert_msg (page != NULL, "the window has no benchmark page");
   return gtk_widget_get_template_child (page, DS_TYPE_BENCHMARK_PAGE, name);
+}
+
+gpointer
+ds_ui_test_page_child (DsWindow   *window,
+                       const char *page_name,
+                       const char *name)
+{
+  AdwViewStack *stack = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                                      DS_TYPE_WINDOW, "view_stack"));
+  GtkWidget *page = adw_view_stack_get_child_by_name (stack, page_name);
+  gpointer child;
+
+  ck_assert_msg (page != NULL, "the window has no page “%s”", page_name);
+  child = gtk_widget_get_template_child (page, G_OBJECT_TYPE (page), name);
+  ck_assert_msg (child != NULL, "the page “%s” has no “%s”", page_name, name);
+  return child;
+}
+
+void
+ds_ui_test_keep_screenshot (DsWindow   *window,
+                            const char *name)
+{
+  const char *dir = g_getenv ("DS_UI_TEST_SCREENSHOTS");
+  GtkWidget *content = adw_application_window_get_content (ADW_APPLICATION_WINDOW (window));
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+  GtkSnapshot *snapshot;
+  GdkRGBA background;
+  int width, height;
+
+  if (dir == NULL)
+    return;
+
+  /* Let the last frames and style transitions end. */
+  ds_ui_test_spin (600);
+  width = gtk_widget_get_width (content);
+  height = gtk_widget_get_height (content);
+  gtk_style_context_lookup_color (gtk_widget_get_style_context (GTK_WIDGET (window)),
+                                  "window_bg_color", &background);
+  paintable = gtk_widget_paintable_new (content);
+  snapshot = gtk_snapshot_new ();
+  gtk_snapshot_append_color (snapshot, &background, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  path = g_build_filename (dir, name, NULL);
+  ck_assert_msg (gdk_texture_save_to_png (texture, path), "could not write %s", path);
+  printf ("# screenshot: %s (%d x %d)\n", path, width, height);
+}
+
+guint
+ds_ui_test_count_colour (GtkWidget     *widget,
+                         const GdkRGBA *colour,
+                         int            x0,
+                         int            y0,
+                         int            x1,
+                         int            y1)
+{
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guchar *pixels = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  guint n = 0;
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  ck_assert (node != NULL);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  pixels = g_malloc ((gsize) width * height * 4);
+  gdk_texture_download (texture, pixels, width * 4);
+
+  for (int y = MAX (y0, 0); y < MIN (y1, height); y++)
+    for (int x = MAX (x0, 0); x < MIN (x1, width); x++)
+      {
+        /* GDK_MEMORY_DEFAULT: B G R A, premultiplied; opaque here. */
+        const guchar *p = pixels + ((gsize) y * width + x) * 4;
+
+        if (abs (p[2] - (int) (colour->red * 255)) < 24 &&
+            abs (p[1] - (int) (colour->green * 255)) < 24 &&
+            abs (p[0] - (int) (colour->blue * 255)) < 24)
+          n++;
+      }
+
+  return n;
 }
 
 DsSeries *

@@ -28,6 +28,23 @@ void       ds_ui_test_wait_for       (const gboolean *flag,
  * "read_layer", …). */
 gpointer   ds_ui_test_benchmark_child (DsWindow  *window,
                                        const char *name);
+/* A template child of the page called @page ("health", "error-scan"…). */
+gpointer   ds_ui_test_page_child     (DsWindow   *window,
+                                      const char *page,
+                                      const char *name);
+/* With DS_UI_TEST_SCREENSHOTS=DIR in the environment, saves the whole
+ * window's content (header bar included, as the metainfo's screenshots
+ * show it) to DIR/@name; otherwise does nothing. */
+void       ds_ui_test_keep_screenshot (DsWindow  *window,
+                                       const char *name);
+/* Pixels of @colour (within a tolerance) in [x0, x1) × [y0, y1) of
+ * @widget as drawn now. */
+guint      ds_ui_test_count_colour   (GtkWidget     *widget,
+                                      const GdkRGBA *colour,
+                                      int            x0,
+                                      int            y0,
+                                      int            x1,
+                                      int            y1);
 /* The series a layer of the Benchmark page's graph draws ("read_layer",
  * "write_layer", "access_layer"). */
 DsSeries  *ds_ui_test_benchmark_series (DsWindow  *window,

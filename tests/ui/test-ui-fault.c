@@ -373,44 +373,14 @@ END_TEST
 
 /* ---- A bad range ------------------------------------------------------ */
 
-/* Pixels of @colour (within a tolerance) in columns [x0, x1) of @widget as
- * drawn now. */
+/* Pixels of @colour in columns [x0, x1) of @widget as drawn now. */
 static guint
 count_colour (GtkWidget     *widget,
               const GdkRGBA *colour,
               int            x0,
               int            x1)
 {
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree guchar *pixels = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  guint n = 0;
-
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  ck_assert (node != NULL);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  pixels = g_malloc ((gsize) width * height * 4);
-  gdk_texture_download (texture, pixels, width * 4);
-
-  for (int y = 0; y < height; y++)
-    for (int x = MAX (x0, 0); x < MIN (x1, width); x++)
-      {
-        /* GDK_MEMORY_DEFAULT: B G R A, premultiplied; opaque here. */
-        const guchar *p = pixels + ((gsize) y * width + x) * 4;
-
-        if (abs (p[2] - (int) (colour->red * 255)) < 24 &&
-            abs (p[1] - (int) (colour->green * 255)) < 24 &&
-            abs (p[0] - (int) (colour->blue * 255)) < 24)
-          n++;
-      }
-
-  return n;
+  return ds_ui_test_count_colour (widget, colour, x0, 0, x1, gtk_widget_get_height (widget));
 }
 
 START_TEST (test_bad_range)
