@@ -40,5 +40,12 @@ char    *ds_format_ms      (double       seconds);
 char    *ds_format_block   (uint64_t     bytes);
 /* "500 GB" / "64.0 MiB": device sizes, decimal (like disk labels). */
 char    *ds_format_size    (uint64_t     bytes);
+/* "1 GiB", "200 MiB", "1.5 GiB", "512 bytes": powers of 1024, the way
+ * sizes are typed (ds_parse_size) and offered in Preferences, so a size
+ * the user gave is echoed in the unit it was given in. */
+char    *ds_format_size_iec  (uint64_t   bytes);
+/* "200 MiB (209.7 MB)": both, for a size the user gave that is then
+ * compared with decimal ones (device capacities). */
+char    *ds_format_size_both (uint64_t   bytes);
 
 G_END_DECLS
