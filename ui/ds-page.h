@@ -46,6 +46,9 @@ struct _DsPageInterface
   /* An error to show on the page (NULL hides it). */
   void        (*show_error)   (DsPage            *self,
                                const char        *message);
+  /* Back to what a new page shows (an opened result was put away and no
+   * run is behind it): no figures, no error.  Optional. */
+  void        (*clear)        (DsPage            *self);
 };
 
 void        ds_page_set_device  (DsPage            *self,
@@ -64,6 +67,7 @@ void        ds_page_show_result (DsPage            *self,
                                  const DsResult    *result);
 void        ds_page_show_error  (DsPage            *self,
                                  const char        *message);
+void        ds_page_clear       (DsPage            *self);
 
 G_END_DECLS
 
@@ -85,7 +89,23 @@ G_END_DECLS
 
 G_BEGIN_DECLS
 
+/* The x range of a result on a position axis: the span it measured, else
+ * its target's size, else (a run refused before it opened its target,
+ * such as "permission denied") the size of the device the page shows,
+ * @device_size, if it is the result's @device_path. */
+uint64_t    ds_page_result_span         (const DsResult *result,
+                                         uint64_t        span_bytes,
+                                         const char     *device_path,
+                                         uint64_t        device_size);
+
 /* For dispose: unparents what the template put inside @widget. */
 void        ds_widget_unparent_children (GtkWidget *widget);
+
+/* Pango markup for @format (translated, plain text, one "%s") with
+ * @text in place of its "%s", kept on one line: a wrapping label breaks
+ * between the words around it, never inside it ("/dev/" at the end of one
+ * line and "loop11" on the next).  For paths and device names. */
+char       *ds_markup_unbreakable       (const char *format,
+                                         const char *text);
 
 G_END_DECLS

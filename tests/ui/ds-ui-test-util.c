@@ -72,6 +72,85 @@ ds_ui_test_benchmark_series (DsWindow   *window,
   return ds_graph_layer_get_series (DS_GRAPH_LAYER (ds_ui_test_benchmark_child (window, layer)));
 }
 
+gpointer
+ds_ui_test_window_child (DsWindow   *window,
+                         const char *name)
+{
+  gpointer child = gtk_widget_get_template_child (GTK_WIDGET (window), DS_TYPE_WINDOW, name);
+
+  ck_assert_msg (child != NULL, "the window has no template child %s", name);
+  return child;
+}
+
+GtkWidget *
+ds_ui_test_find_descendant (GtkWidget *widget,
+                            GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        return child;
+      if ((found = ds_ui_test_find_descendant (child, type)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+GtkWindow *
+ds_ui_test_find_toplevel (GType      type,
+                          GtkWindow *parent)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();  /* transfer none */
+  GtkWindow *found = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (toplevel, type) &&
+          gtk_window_get_transient_for (toplevel) == parent &&
+          gtk_widget_get_visible (GTK_WIDGET (toplevel)))
+        found = toplevel;
+    }
+
+  return found;
+}
+
+gboolean
+ds_ui_test_press_keys (GtkWidget       *widget,
+                       guint            keyval,
+                       GdkModifierType  modifiers)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
+              gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+              gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers)
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, widget,
+                                                 gtk_shortcut_get_arguments (shortcut));
+        }
+    }
+
+  return FALSE;
+}
+
 typedef struct {
   gboolean     done;
   DsBenchKind  kind;
