@@ -170,10 +170,14 @@ ds_cli_job_print (const DsResult        *result,
   else if (result->data != NULL && (result->complete || result->target.size_bytes != 0) &&
            !g_error_matches (result->error, DS_ERROR, DS_ERROR_INVALID) &&
            !g_error_matches (result->error, DS_ERROR, DS_ERROR_UNSUPPORTED) &&
-           !g_error_matches (result->error, DS_ERROR, DS_ERROR_REFUSED))
+           !g_error_matches (result->error, DS_ERROR, DS_ERROR_REFUSED) &&
+           !g_error_matches (result->error, DS_ERROR, DS_ERROR_NOT_FOUND) &&
+           !g_error_matches (result->error, DS_ERROR, DS_ERROR_PERMISSION) &&
+           !g_error_matches (result->error, DS_ERROR, DS_ERROR_BUSY))
     {
-      /* A refused or impossible run measured nothing: only its reason,
-       * on stderr. */
+      /* A refused or impossible run, or one whose target would not open,
+       * measured nothing: only its reason, on stderr (not a table of
+       * dashes). */
       g_autofree char *text = ds_report_text (result, options->units);
       fputs (text, stdout);
     }

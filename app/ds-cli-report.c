@@ -20,10 +20,13 @@ ds_cli_report (int    argc,
   g_autoptr (GError) error = NULL;
   g_autofree char *units_text = NULL;
   g_autofree char *text = NULL;
+  gboolean session_order = FALSE;
   DsUnits units;
   int status;
   GOptionEntry entries[] = {
     { "units", 0, 0, G_OPTION_ARG_STRING, &units_text, "Rates in MB/s (default) or MiB/s", "MB|MiB" },
+    { "session-order", 0, 0, G_OPTION_ARG_NONE, &session_order,
+      "HD Tune's session order (read tests, write tests, File Benchmark, workloads) instead of the order given", NULL },
     { NULL }
   };
 
@@ -44,8 +47,22 @@ ds_cli_report (int    argc,
       g_ptr_array_add (results, result);
     }
 
-  text = ds_report_session_text ((DsResult *const *) results->pdata, results->len, units);
-  fputs (text, stdout);
+  if (session_order)
+    {
+      text = ds_report_session_text ((DsResult *const *) results->pdata, results->len, units);
+      fputs (text, stdout);
+      return DS_CLI_OK;
+    }
+
+  /* The files in the order they were named. */
+  for (guint i = 0; i < results->len; i++)
+    {
+      g_autofree char *one = ds_report_text (results->pdata[i], units);
+
+      if (i > 0)
+        fputs ("\n\n", stdout);
+      fputs (one, stdout);
+    }
 
   return DS_CLI_OK;
 }

@@ -11,7 +11,12 @@
 #include <unistd.h>
 
 #include "ds-bench.h"
+#include "ds-bench-block-size.h"
+#include "ds-bench-extra.h"
+#include "ds-bench-file.h"
+#include "ds-bench-random-access.h"
 #include "ds-cli.h"
+#include "ds-cli-job.h"
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-report.h"
@@ -53,6 +58,7 @@ typedef struct {
   gboolean buffered;
   gint64   seed;
   gboolean no_progress;
+  char    *duration_help;  /* the --duration line, with this kind's default */
 } Options;
 
 typedef struct {
@@ -144,6 +150,35 @@ progress_finish (Progress *p)
 
 /* ---- options ------------------------------------------------------------ */
 
+/* What --duration means for @kind, with the default a row or run gets
+ * when it is not given (at the default accuracy; lower ones shorten it). */
+static char *
+duration_help (DsBenchKind kind)
+{
+  switch (kind)
+    {
+    case DS_BENCH_WORKLOAD:
+      return g_strdup ("Run time (default 10s)");
+    case DS_BENCH_EXTRA:
+      return g_strdup_printf ("Time per row (default %" G_GUINT64_FORMAT "s; 250ms at --accuracy 1)",
+                              DS_EXTRA_DEFAULT_ROW_NS / DS_NS_PER_SEC);
+    case DS_BENCH_RANDOM_ACCESS:
+      return g_strdup_printf ("Time per row (default %" G_GUINT64_FORMAT "s; 250ms at --accuracy 1)",
+                              DS_RANDOM_ACCESS_DEFAULT_ROW_NS / DS_NS_PER_SEC);
+    case DS_BENCH_BLOCK_SIZE:
+      return g_strdup_printf ("Time per row (default %" G_GUINT64_FORMAT "s; 250ms at --accuracy 1)",
+                              DS_BLOCK_SIZE_DEFAULT_ROW_NS / DS_NS_PER_SEC);
+    case DS_BENCH_FILE:
+      return g_strdup_printf ("Time per row (default %" G_GUINT64_FORMAT "s, %" G_GUINT64_FORMAT
+                              "s per block size; 250ms at --accuracy 1)",
+                              DS_FILE_DEFAULT_ROW_NS / DS_NS_PER_SEC,
+                              DS_FILE_DEFAULT_BLOCK_ROW_NS / DS_NS_PER_SEC);
+    case DS_BENCH_TRANSFER:
+    default:
+      return NULL;
+    }
+}
+
 static GOptionEntry *
 entries_for (DsBenchKind  kind,
              Options     *o)
@@ -162,7 +197,7 @@ entries_for (DsBenchKind  kind,
     { { "queue-depth", 'q', 0, G_OPTION_ARG_INT, &o->queue_depth, "I/Os in flight per thread (default 1)", "N" }, K_WORKLOAD },
     { { "threads", 't', 0, G_OPTION_ARG_INT, &o->threads, "Threads, each with its own queue (default 1)", "N" }, K_WORKLOAD },
     { { "read-mix", 0, 0, G_OPTION_ARG_INT, &o->read_mix, "randrw: percent reads (default 70)", "PERCENT" }, K_WORKLOAD },
-    { { "duration", 'd', 0, G_OPTION_ARG_STRING, &o->duration, "Run time (workload, default 10s) or time per row", "TIME" }, K_WORKLOAD | K_EXTRA | K_RANDOM | K_BLOCK | K_FILE },
+    { { "duration", 'd', 0, G_OPTION_ARG_STRING, &o->duration, o->duration_help, "TIME" }, K_WORKLOAD | K_EXTRA | K_RANDOM | K_BLOCK | K_FILE },
     { { "ramp", 0, 0, G_OPTION_ARG_STRING, &o->ramp, "Warm-up time excluded from the results", "TIME" }, K_WORKLOAD },
     { { "offset", 0, 0, G_OPTION_ARG_STRING, &o->offset, "Start of the region (default 0)", "SIZE" }, K_WORKLOAD },
     { { "span", 0, 0, G_OPTION_ARG_STRING, &o->span, "Length of the region (default: to the end)", "SIZE" }, K_WORKLOAD },
@@ -312,6 +347,7 @@ options_clear (Options *o)
   g_free (o->offset);
   g_free (o->span);
   g_free (o->size);
+  g_free (o->duration_help);
 }
 
 
@@ -340,9 +376,14 @@ ds_cli_run (int    argc,
   parameter = g_strdup_printf (ops->kind == DS_BENCH_FILE ? "[DIR] — HD Tune's %s" :
                                "TARGET — %s", ops->title);
   context = g_option_context_new (parameter);
+  o.duration_help = duration_help (ops->kind);
   entries = entries_for (ops->kind, &o);
   g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_set_description (context,
+  /* The file test writes only its own test file: no --destroy-data. */
+  g_option_context_set_description (context, ops->kind == DS_BENCH_FILE ?
+    "Sizes: 512, 4K, 64K, 1M, 1G (powers of 1024). Times: 500ms, 5s, 1m.\n"
+    "Rates are MB/s = 10^6 bytes per second unless --units MiB.\n"
+    "Writes only its own test file in DIR, removed afterwards." :
     "Sizes: 512, 4K, 64K, 1M, 1G (powers of 1024). Times: 500ms, 5s, 1m.\n"
     "Rates are MB/s = 10^6 bytes per second unless --units MiB.\n"
     "Write tests destroy all data on the target and need --destroy-data=TARGET.");
@@ -394,35 +435,11 @@ ds_cli_run (int    argc,
   ds_bench_spec_clear (&spec);
 
   /* The result, partial or not, is always printed and saved. */
-  if (o.output != NULL && !ds_result_save (result, o.output, &error))
-    {
-      ds_cli_fail (error);
-      g_clear_error (&error);
-    }
+  {
+    DsCliJobOptions print = { .json = o.json, .output = o.output, .units = units };
 
-  if (o.json)
-    {
-      g_autofree char *data = ds_result_to_data (result, NULL);
-      fputs (data, stdout);
-    }
-  else if (result->data != NULL && (result->complete || result->target.size_bytes != 0))
-    {
-      g_autofree char *text = ds_report_text (result, units);
-      fputs (text, stdout);
-    }
-  fflush (stdout);
-
-  status = DS_CLI_OK;
-  if (result->cancelled)
-    {
-      status = ds_cli_complain (DS_CLI_INTERRUPTED, "stopped; the partial result was printed");
-    }
-  else if (result->error != NULL)
-    {
-      status = ds_cli_fail (result->error);
-      if (status == DS_CLI_OK)
-        status = DS_CLI_FAILED;
-    }
+    status = ds_cli_job_print (result, &print);
+  }
 
   options_clear (&o);
 
