@@ -11,6 +11,7 @@
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-result-json.h"
+#include "ds-params.h"
 
 /* Files larger than this are not results (a full scan with every access
  * dot is a few MB). */
@@ -268,7 +269,8 @@ ds_result_to_json (const DsResult *result)
   json_object_set_boolean_member (target, "rotational", result->target.rotational);
   json_object_set_object_member (root, "target", target);
 
-  json_object_set_object_member (root, "params", params_to_json (&result->spec));
+  json_object_set_object_member (root, "params",
+                                 ds_params_prune (params_to_json (&result->spec), &result->spec));
 
   set_string_or_null (env, "started_at", result->started_at);
   set_string_or_null (env, "hostname", result->hostname);
@@ -321,7 +323,9 @@ ds_result_to_data (const DsResult *result,
   char *data;
 
   json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
+  /* Indented for people, except a random access run: its point cloud
+   * (up to 200 000 values an array) would be mostly indentation. */
+  json_generator_set_pretty (gen, result->kind != DS_BENCH_RANDOM_ACCESS);
   json_generator_set_indent (gen, 2);
   text = json_generator_to_data (gen, NULL);
   data = g_strconcat (text, "\n", NULL);
@@ -602,7 +606,7 @@ result_from_json (JsonNode  *root,
     return NULL;
 
   params = ds_json_get_object (o, "result", "params", error);
-  if (params == NULL || !params_from_json (params, &result->spec, error))
+  if (params == NULL || !params_from_json (ds_params_fill (params, ops->kind), &result->spec, error))
     return NULL;
 
   if (json_object_has_member (o, "environment"))
