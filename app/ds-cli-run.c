@@ -81,21 +81,31 @@ on_sigint (int signo)
 
 typedef struct {
   gboolean    enabled;
+  uint64_t    start_ns;
   uint64_t    last_ns;
   const char *phase;
   unsigned    points;
   double      last_value;
   gboolean    value_is_rate;
+  double      iops;          /* a workload's live figures (0: none yet) */
+  uint64_t    p99_ns;
   DsUnits     units;
+  int         width;         /* of the last line, to blank it */
 } Progress;
 
+/* One status line, rewritten in place: elapsed and remaining time, then
+ * the last point's rate, or a workload's live MB/s, IOPS and p99 as fio's
+ * status line shows them. */
 static void
 progress_sink (const DsSample *sample,
                gpointer        user_data)
 {
   Progress *p = user_data;
+  g_autoptr (GString) line = g_string_new (NULL);
+  g_autofree char *elapsed_text = NULL;
   uint64_t now;
-  char bar[31];
+  double elapsed;
+  char bar[21];
   unsigned filled;
 
   switch (sample->kind)
@@ -111,8 +121,15 @@ progress_sink (const DsSample *sample,
     case DS_SAMPLE_ROW:
       p->phase = sample->name;
       break;
-    case DS_SAMPLE_ACCESS:
     case DS_SAMPLE_PROGRESS:
+      if (sample->iops > 0)
+        {
+          p->last_value = sample->value;
+          p->iops = sample->iops;
+          p->p99_ns = sample->p99_ns;
+        }
+      break;
+    case DS_SAMPLE_ACCESS:
     default:
       break;
     }
@@ -125,19 +142,43 @@ progress_sink (const DsSample *sample,
     return;
   p->last_ns = now;
 
-  filled = (unsigned) (sample->progress * 30.0 + 0.5);
-  for (unsigned i = 0; i < 30; i++)
+  filled = (unsigned) (sample->progress * 20.0 + 0.5);
+  for (unsigned i = 0; i < 20; i++)
     bar[i] = i < filled ? '#' : '.';
-  bar[30] = '\0';
+  bar[20] = '\0';
 
-  fprintf (stderr, "\r[%s] %3.0f%%", bar, sample->progress * 100.0);
+  elapsed = (double) (now - p->start_ns) / 1e9;
+  elapsed_text = ds_cli_format_duration (elapsed);
+  g_string_append_printf (line, "[%s] %3.0f%% %s", bar, sample->progress * 100.0, elapsed_text);
+  if (sample->progress > 0.005 && sample->progress < 1.0)
+    {
+      g_autofree char *left = ds_cli_format_duration (elapsed * (1.0 - sample->progress) / sample->progress);
+
+      g_string_append_printf (line, " (%s left)", left);
+    }
   if (p->phase != NULL)
-    fprintf (stderr, "  %-12s", p->phase);
-  if (p->value_is_rate && p->points > 0)
+    g_string_append_printf (line, "  %s", p->phase);
+  if (p->iops > 0)
     {
       g_autofree char *rate = ds_format_rate (p->last_value, p->units);
-      fprintf (stderr, "  point %3u  %-14s", p->points, rate);
+
+      g_string_append_printf (line, "  %s  %.0f IOPS", rate, p->iops);
+      if (p->p99_ns > 0)
+        {
+          g_autofree char *p99 = ds_format_ms ((double) p->p99_ns / 1e9);
+
+          g_string_append_printf (line, "  p99 %s", p99);
+        }
     }
+  else if (p->value_is_rate && p->points > 0)
+    {
+      g_autofree char *rate = ds_format_rate (p->last_value, p->units);
+
+      g_string_append_printf (line, "  point %u  %s", p->points, rate);
+    }
+
+  fprintf (stderr, "\r%-*s", p->width, line->str);
+  p->width = MAX (p->width, (int) line->len);
   fflush (stderr);
 }
 
@@ -145,7 +186,7 @@ static void
 progress_finish (Progress *p)
 {
   if (p->enabled && p->last_ns != 0)
-    fprintf (stderr, "\r%*s\r", 79, "");
+    fprintf (stderr, "\r%*s\r", p->width, "");
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -421,6 +462,7 @@ ds_cli_run (int    argc,
     }
 
   progress.enabled = !o.no_progress && isatty (STDERR_FILENO);
+  progress.start_ns = ds_clock_ns ();
   progress.units = units;
 
   g_atomic_int_set (&cancel_flag, 0);

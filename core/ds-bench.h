@@ -127,6 +127,10 @@ typedef struct {
   double       value;
   int          error;         /* errno of a failed point/access, else 0 */
   double       progress;      /* 0..1 of the whole run, in every sample */
+  /* A workload's DS_SAMPLE_PROGRESS also carries, since the previous one:
+   * value = bytes/s, iops, p99_ns (0 when unknown), for a live line. */
+  double       iops;
+  uint64_t     p99_ns;
 } DsSample;
 
 /* Called on the worker thread.  Must be quick and must not call GTK. */

@@ -216,6 +216,43 @@ START_TEST (test_report_keeps_the_order)
 }
 END_TEST
 
+/* The progress line on a terminal (script(1) gives the run one): time
+ * elapsed and left; a workload's live MB/s, IOPS and p99 as fio's status
+ * line has them. */
+static char *
+run_on_terminal (const char *command_line)
+{
+  const char *argv[] = { "script", "-qec", command_line, "/dev/null", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int rc = ds_test_run (argv, &out, &err);
+
+  ck_assert_msg (rc == 0, "“%s” exit %d: %s", command_line, rc, err);
+  return g_steal_pointer (&out);
+}
+
+START_TEST (test_progress_lines)
+{
+  g_autofree char *image = ds_test_make_file ("progress.img", 64 << 20, 3);
+  g_autofree char *device = ds_test_loop_attach (image, TRUE);
+  g_autofree char *workload = g_strdup_printf ("%s workload %s --pattern randread --queue-depth 4 "
+                                               "--duration 2s --json >/dev/null",
+                                               ds_test_cli_path (), device);
+  g_autofree char *benchmark = g_strdup_printf ("%s benchmark %s --accuracy 1 --json >/dev/null",
+                                                ds_test_cli_path (), device);
+  g_autofree char *w = run_on_terminal (workload);
+  g_autofree char *b = run_on_terminal (benchmark);
+
+  ck_assert_msg (strstr (w, " left)") != NULL, "no time left in:\n%s", w);
+  ck_assert_msg (strstr (w, " IOPS") != NULL, "no IOPS in:\n%s", w);
+  ck_assert_msg (strstr (w, "MB/s") != NULL, "no MB/s in:\n%s", w);
+  ck_assert_msg (strstr (w, "  p99 ") != NULL && strstr (w, " ms") != NULL, "no p99 in:\n%s", w);
+  ck_assert_msg (strstr (b, " left)") != NULL, "no time left in:\n%s", b);
+  ck_assert_msg (strstr (b, "  point ") != NULL, "no point rate in:\n%s", b);
+  ds_test_loop_detach (device);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -233,6 +270,7 @@ main (void)
   tcase_add_test (tc, test_file_rows_name_the_block);
   tcase_add_test (tc, test_file_permission_error_alone);
   tcase_add_test (tc, test_report_keeps_the_order);
+  tcase_add_test (tc, test_progress_lines);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);
