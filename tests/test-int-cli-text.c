@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <grp.h>
+#include <json-glib/json-glib.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -253,6 +254,39 @@ START_TEST (test_progress_lines)
 }
 END_TEST
 
+/* info lists the device's features (HD Tune's "Supported features"): a
+ * loop device takes discards, has a hardware queue, no SMART, no link. */
+START_TEST (test_info_features)
+{
+  g_autofree char *image = ds_test_make_file ("info.img", 16 << 20, 4);
+  g_autofree char *device = ds_test_loop_attach (image, FALSE);
+  const char *text_args[] = { "info", device, NULL };
+  const char *json_args[] = { "info", device, "--json", NULL };
+  g_autofree char *text = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *features;
+
+  ck_assert_int_eq (cli (&text, NULL, text_args), 0);
+  ck_assert_ptr_nonnull (strstr (text, "\nFeatures\n"));
+  ck_assert_ptr_nonnull (strstr (text, "SMART:           Not available (virtual device)"));
+  ck_assert_ptr_nonnull (strstr (text, "TRIM/discard:    yes (granularity "));
+  ck_assert_ptr_nonnull (strstr (text, "Queues:          1 hardware queue, "));
+
+  ck_assert_int_eq (cli (&json, NULL, json_args), 0);
+  ck_assert (json_parser_load_from_data (parser, json, -1, NULL));
+  features = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                            "features");
+  ck_assert_ptr_nonnull (features);
+  ck_assert (json_object_get_boolean_member (features, "discard"));
+  ck_assert_int_gt (json_object_get_int_member (features, "discard_granularity"), 0);
+  ck_assert_int_ge (json_object_get_int_member (features, "hw_queues"), 1);
+  ck_assert_str_eq (json_object_get_string_member (features, "smart"), "none");
+  ck_assert (json_node_is_null (json_object_get_member (features, "link_speed")));
+  ds_test_loop_detach (device);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -271,6 +305,7 @@ main (void)
   tcase_add_test (tc, test_file_permission_error_alone);
   tcase_add_test (tc, test_report_keeps_the_order);
   tcase_add_test (tc, test_progress_lines);
+  tcase_add_test (tc, test_info_features);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);
