@@ -217,3 +217,40 @@ ds_ui_test_graph_new (DsGraphAxis  x_axis,
 
   return graph;
 }
+
+void
+ds_ui_test_shoot (GtkWidget  *widget,
+                  const char *name)
+{
+  const char *dir = g_getenv ("DS_UI_TEST_SHOTS");
+  g_autofree char *file = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkSnapshot *snapshot;
+  GskRenderer *renderer;
+  int width, height;
+
+  if (dir == NULL || *dir == '\0')
+    return;
+
+  /* Drawn as it is now: let pending layout and frames run first. */
+  ds_ui_test_spin (200);
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  ck_assert_msg (width > 0 && height > 0 && renderer != NULL, "%s: nothing shown to shoot", name);
+
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  ck_assert_ptr_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+  g_mkdir_with_parents (dir, 0755);
+  file = g_strconcat (name, ".png", NULL);
+  path = g_build_filename (dir, file, NULL);
+  ck_assert_msg (gdk_texture_save_to_png (texture, path), "could not save %s", path);
+}

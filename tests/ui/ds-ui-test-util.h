@@ -58,4 +58,10 @@ GtkWidget *ds_ui_test_graph_new      (DsGraphAxis  x_axis,
                                       DsSeries    *rate,
                                       DsSeries    *access);
 
+/* When DS_UI_TEST_SHOTS names a folder, saves @widget as it is drawn now
+ * to @name.png there, for a person to look at what a test saw (the window
+ * with its banners, a dialog); does nothing otherwise. */
+void       ds_ui_test_shoot          (GtkWidget  *widget,
+                                      const char *name);
+
 G_END_DECLS

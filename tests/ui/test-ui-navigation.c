@@ -69,8 +69,10 @@ search_devices (DsWindow   *window,
 
   ck_assert_msg (entry != NULL && list != NULL, "the drop-down has no search");
   gtk_editable_set_text (GTK_EDITABLE (entry), search);
-  /* The entry waits a little before it says the search changed. */
-  ds_ui_test_spin (500);
+  /* The entry waits a little before it says the search changed, longer
+   * than any fixed wait on a loaded machine: say it now, as it will. */
+  g_signal_emit_by_name (entry, "search-changed");
+  ds_ui_test_spin (200);
 
   shown = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (list)));
   for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
@@ -105,6 +107,13 @@ START_TEST (test_device_search)
 
   by_path = search_devices (window, second);
   ck_assert_msg (strstr (by_path, needle) != NULL, "“%s” found: %s", second, by_path);
+  {
+    GtkWidget *dropdown = ds_ui_test_window_child (window, "device_dropdown");
+    GtkWidget *popover = ds_ui_test_find_descendant (dropdown, GTK_TYPE_POPOVER);
+
+    if (popover != NULL && gtk_widget_get_mapped (popover))
+      ds_ui_test_shoot (popover, "device-search");
+  }
 
   by_size = search_devices (window, "41 MiB");
   ck_assert_msg (strstr (by_size, needle) != NULL, "“41 MiB” did not find %s: %s", second, by_size);
@@ -367,6 +376,8 @@ START_TEST (test_write_confirm_wrap)
               pango_layout_get_line_count (layout), first_line, last_line);
       ck_assert_msg (first_line == last_line, "“%s” is broken across lines %d and %d",
                      paths[i], first_line, last_line);
+      if (i == 0)
+        ds_ui_test_shoot (dialog, "write-confirm");
 
       gtk_window_destroy (GTK_WINDOW (dialog));
     }
@@ -404,10 +415,12 @@ START_TEST (test_file_page)
   ck_assert (gtk_widget_activate_action (GTK_WIDGET (window), "win.start", NULL));
   ck_assert (gtk_info_bar_get_revealed (bar));
   ck_assert (!ds_session_is_running (ds_window_get_session (window)));
+  ds_ui_test_shoot (GTK_WIDGET (window), "file-page-no-folder");
 
   /* …and stops saying it once one is chosen. */
   ck_assert_msg (ds_window_set_folder (window, folder, &error), "%s", error ? error->message : "");
   ck_assert_msg (!gtk_info_bar_get_revealed (bar), "“choose a folder” stayed after choosing one");
+  ds_ui_test_shoot (GTK_WIDGET (window), "file-page-folder");
 
   ck_assert (ds_window_set_page (window, "benchmark"));
   ck_assert (gtk_widget_get_sensitive (dropdown));
@@ -577,6 +590,7 @@ START_TEST (test_opened_result)
                  "the title “%s” does not name the file", gtk_window_get_title (GTK_WINDOW (window)));
   /* The curve is drawn across the measured device, not the selected one. */
   ck_assert_uint_eq ((guint64) ds_graph_get_x_max (graph), 96 * MiB);
+  ds_ui_test_shoot (GTK_WIDGET (window), "opened-result");
 
   /* Back to the live device: the selected device's run is shown again. */
   gtk_info_bar_response (bar, GTK_RESPONSE_CLOSE);

@@ -303,6 +303,7 @@ START_TEST (test_clipped_dots)
   GdkRGBA warning, text;
 
   ck_assert_uint_eq (ds_graph_layer_get_n_above (dots), 4);
+  ds_ui_test_shoot (graph, "clipped-dots");
   ck_assert_uint_eq (ds_graph_layer_get_n_above (ds_graph_get_layer (DS_GRAPH (plain), 1)), 0);
 
   if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (graph), "warning_color", &warning))
@@ -377,6 +378,7 @@ START_TEST (test_permission_error)
                  "the banner is markup");
   /* The empty graph spans the device, not 0–1 GB. */
   ck_assert_uint_eq ((guint64) ds_graph_get_x_max (graph), 200 * MiB);
+  ds_ui_test_shoot (GTK_WIDGET (window), "permission-denied");
 
   gtk_window_destroy (GTK_WINDOW (window));
   ds_test_loop_detach (loop);
