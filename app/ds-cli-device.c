@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 
 #include "ds-cli.h"
+#include "ds-device-features.h"
 #include "ds-device.h"
 #include "ds-error.h"
 #include "ds-units.h"
@@ -62,6 +63,33 @@ add_bool (JsonBuilder *builder,
   json_builder_add_boolean_value (builder, value);
 }
 
+static const char *const smart_names[] = {
+  [DS_SMART_UNKNOWN] = "unknown", [DS_SMART_NONE] = "none", [DS_SMART_ATA] = "ata",
+  [DS_SMART_NVME] = "nvme", [DS_SMART_SCSI] = "scsi", [DS_SMART_USB] = "usb",
+};
+
+static void
+features_to_json (JsonBuilder    *builder,
+                  const DsDevice *device)
+{
+  g_autoptr (DsDeviceFeatures) f = ds_device_features_read (device);
+
+  json_builder_set_member_name (builder, "features");
+  json_builder_begin_object (builder);
+  add_bool (builder, "discard", f->discard);
+  add_int (builder, "discard_granularity", (gint64) f->discard_granularity);
+  add_int (builder, "discard_max_bytes", (gint64) f->discard_max_bytes);
+  add_int (builder, "write_zeroes_max_bytes", (gint64) f->write_zeroes_max_bytes);
+  add_bool (builder, "fua", f->fua);
+  add_int (builder, "hw_queues", f->hw_queues);
+  add_int (builder, "nr_requests", f->nr_requests);
+  add_int (builder, "device_queue_depth", f->device_queue_depth);
+  add_string (builder, "link_speed", f->link_speed);
+  add_string (builder, "zoned", f->zoned);
+  add_string (builder, "smart", smart_names[f->smart]);
+  json_builder_end_object (builder);
+}
+
 static void
 device_to_json (JsonBuilder    *builder,
                 const DsDevice *device)
@@ -103,6 +131,7 @@ device_to_json (JsonBuilder    *builder,
   add_string (builder, "signature_label", device->signature_label);
   add_bool (builder, "in_use", in_use);
   add_string (builder, "in_use_reason", reason);
+  features_to_json (builder, device);
   json_builder_end_object (builder);
 }
 
@@ -335,6 +364,48 @@ probe_access_problem (const DsDevice *device)
   return g_strdup (error->message);
 }
 
+/* What the device can do: HD Tune's "Supported features". */
+static void
+print_features (const DsDevice *device)
+{
+  g_autoptr (DsDeviceFeatures) f = ds_device_features_read (device);
+  g_autofree char *discard = NULL;
+  g_autofree char *zeroes = NULL;
+  g_autofree char *queues = NULL;
+  g_autofree char *depth = NULL;
+
+  if (f->discard)
+    {
+      g_autofree char *granularity = ds_format_size_iec (f->discard_granularity);
+      g_autofree char *most = ds_format_size_iec (f->discard_max_bytes);
+
+      discard = g_strdup_printf ("yes (granularity %s, up to %s a command)", granularity, most);
+    }
+  if (f->write_zeroes_max_bytes > 0)
+    {
+      g_autofree char *most = ds_format_size_iec (f->write_zeroes_max_bytes);
+
+      zeroes = g_strdup_printf ("yes (up to %s a command)", most);
+    }
+  if (f->hw_queues > 0)
+    queues = g_strdup_printf ("%u hardware queue%s, %u requests each", f->hw_queues,
+                              f->hw_queues == 1 ? "" : "s", f->nr_requests);
+  if (f->device_queue_depth > 0)
+    depth = g_strdup_printf ("%u%s", f->device_queue_depth,
+                             f->device_queue_depth > 1 ? " (NCQ/TCQ on)" : " (no NCQ)");
+
+  printf ("\nFeatures\n");
+  field ("SMART:", ds_smart_source_to_string (f->smart));
+  field ("TRIM/discard:", discard ? discard : "no");
+  field ("Write zeroes:", zeroes ? zeroes : "no");
+  field ("FUA:", yes_no (f->fua));
+  field ("Queues:", or_dash (queues));
+  field ("Device queue:", or_dash (depth));
+  field ("Link speed:", or_dash (f->link_speed));
+  if (f->zoned != NULL)
+    field ("Zoned:", f->zoned);
+}
+
 static void
 print_info (const DsDevice *device,
             const char     *access_problem)
@@ -399,6 +470,8 @@ print_info (const DsDevice *device,
   field ("Scheduler:", or_dash (device->scheduler));
   field ("Write cache:", or_dash (device->write_cache));
   field ("Max request:", or_dash (max_request));
+
+  print_features (device);
 
   printf ("\nIn use\n");
   field ("In use:", in_use ? reason : "no");

@@ -227,9 +227,13 @@ ds_cli_job_print (const DsResult        *result,
   else if (result->data != NULL && (result->complete || result->engine != NULL) &&
            !g_error_matches (result->error, DS_ERROR, DS_ERROR_INVALID) &&
            !g_error_matches (result->error, DS_ERROR, DS_ERROR_UNSUPPORTED) &&
-           !g_error_matches (result->error, DS_ERROR, DS_ERROR_REFUSED))
-    /* A refused or impossible run measured nothing: only its reason, on
-     * stderr. */
+           !g_error_matches (result->error, DS_ERROR, DS_ERROR_REFUSED) &&
+           !g_error_matches (result->error, DS_ERROR, DS_ERROR_NOT_FOUND) &&
+           !g_error_matches (result->error, DS_ERROR, DS_ERROR_PERMISSION) &&
+           !g_error_matches (result->error, DS_ERROR, DS_ERROR_BUSY))
+    /* A refused or impossible run, or one whose target would not open,
+     * measured nothing: only its reason, on stderr (not a table of
+     * dashes). */
     text = options->text != NULL ? options->text (result, options->text_data) :
                                    ds_report_text (result, options->units);
   if (text != NULL && !print_result (text))

@@ -9,10 +9,15 @@
 #include <unistd.h>
 
 #include "ds-bench.h"
+#include "ds-bench-block-size.h"
+#include "ds-bench-extra.h"
+#include "ds-bench-file.h"
+#include "ds-bench-random-access.h"
 #include "ds-cli.h"
 #include "ds-cli-job.h"
 #include "ds-clock.h"
 #include "ds-error.h"
+#include "ds-interval.h"
 #include "ds-run.h"
 #include "ds-units.h"
 
@@ -53,6 +58,7 @@ typedef struct {
   gboolean no_progress;
   char    *create;
   gboolean keep;
+  char    *duration_help;  /* the --duration line, with this kind's default */
 } Options;
 
 /* An integer option the user did not give (G_OPTION_ARG_INT leaves the
@@ -69,21 +75,31 @@ typedef struct {
 
 typedef struct {
   gboolean    enabled;
+  uint64_t    start_ns;
   uint64_t    last_ns;
   const char *phase;
   unsigned    points;
   double      last_value;
   gboolean    value_is_rate;
+  double      iops;          /* a workload's last interval (0: none yet) */
+  uint64_t    p99_ns;
   DsUnits     units;
+  int         width;         /* of the last line, to blank it */
 } Progress;
 
+/* One status line, rewritten in place: elapsed and remaining time, then
+ * the last point's rate, or a workload's live MB/s, IOPS and p99 as fio's
+ * status line shows them. */
 static void
 progress_sink (const DsSample *sample,
                gpointer        user_data)
 {
   Progress *p = user_data;
+  g_autoptr (GString) line = g_string_new (NULL);
+  g_autofree char *elapsed_text = NULL;
   uint64_t now;
-  char bar[31];
+  double elapsed;
+  char bar[21];
   unsigned filled;
 
   switch (sample->kind)
@@ -99,8 +115,18 @@ progress_sink (const DsSample *sample,
     case DS_SAMPLE_ROW:
       p->phase = sample->name;
       break;
+    case DS_SAMPLE_INTERVAL:
+      /* A workload's last interval (the series point it just recorded). */
+      if (sample->interval != NULL)
+        {
+          const DsIntervalPoint *pt = sample->interval;
+
+          p->last_value = pt->read.bytes_per_s + pt->write.bytes_per_s;
+          p->iops = pt->read.iops + pt->write.iops;
+          p->p99_ns = (uint64_t) (MAX (pt->read.p99_s, pt->write.p99_s) * 1e9);
+        }
+      break;
     case DS_SAMPLE_ACCESS:
-    case DS_SAMPLE_PROGRESS:
     default:
       break;
     }
@@ -113,19 +139,43 @@ progress_sink (const DsSample *sample,
     return;
   p->last_ns = now;
 
-  filled = (unsigned) (sample->progress * 30.0 + 0.5);
-  for (unsigned i = 0; i < 30; i++)
+  filled = (unsigned) (sample->progress * 20.0 + 0.5);
+  for (unsigned i = 0; i < 20; i++)
     bar[i] = i < filled ? '#' : '.';
-  bar[30] = '\0';
+  bar[20] = '\0';
 
-  fprintf (stderr, "\r[%s] %3.0f%%", bar, sample->progress * 100.0);
+  elapsed = (double) (now - p->start_ns) / 1e9;
+  elapsed_text = ds_cli_format_duration (elapsed);
+  g_string_append_printf (line, "[%s] %3.0f%% %s", bar, sample->progress * 100.0, elapsed_text);
+  if (sample->progress > 0.005 && sample->progress < 1.0)
+    {
+      g_autofree char *left = ds_cli_format_duration (elapsed * (1.0 - sample->progress) / sample->progress);
+
+      g_string_append_printf (line, " (%s left)", left);
+    }
   if (p->phase != NULL)
-    fprintf (stderr, "  %-12s", p->phase);
-  if (p->value_is_rate && p->points > 0)
+    g_string_append_printf (line, "  %s", p->phase);
+  if (p->iops > 0)
     {
       g_autofree char *rate = ds_format_rate (p->last_value, p->units);
-      fprintf (stderr, "  point %3u  %-14s", p->points, rate);
+
+      g_string_append_printf (line, "  %s  %.0f IOPS", rate, p->iops);
+      if (p->p99_ns > 0)
+        {
+          g_autofree char *p99 = ds_format_ms ((double) p->p99_ns / 1e9);
+
+          g_string_append_printf (line, "  p99 %s", p99);
+        }
     }
+  else if (p->value_is_rate && p->points > 0)
+    {
+      g_autofree char *rate = ds_format_rate (p->last_value, p->units);
+
+      g_string_append_printf (line, "  point %u  %s", p->points, rate);
+    }
+
+  fprintf (stderr, "\r%-*s", p->width, line->str);
+  p->width = MAX (p->width, (int) line->len);
   fflush (stderr);
 }
 
@@ -133,7 +183,7 @@ static void
 progress_finish (Progress *p)
 {
   if (p->enabled && p->last_ns != 0)
-    fprintf (stderr, "\r%*s\r", 79, "");
+    fprintf (stderr, "\r%*s\r", p->width, "");
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -175,6 +225,35 @@ offers_capacity (const DsBenchOps *ops)
   return ops->takes_capacity;
 }
 
+/* What --duration means for @kind, with the default a row or run gets
+ * when it is not given (at the default accuracy; lower ones shorten it). */
+static char *
+duration_help (DsBenchKind kind)
+{
+  switch (kind)
+    {
+    case DS_BENCH_WORKLOAD:
+      return g_strdup ("Run time (default 10s)");
+    case DS_BENCH_EXTRA:
+      return g_strdup_printf ("Time per row (default %" G_GUINT64_FORMAT "s; 250ms at --accuracy 1)",
+                              DS_EXTRA_DEFAULT_ROW_NS / DS_NS_PER_SEC);
+    case DS_BENCH_RANDOM_ACCESS:
+      return g_strdup_printf ("Time per row (default %" G_GUINT64_FORMAT "s; 250ms at --accuracy 1)",
+                              DS_RANDOM_ACCESS_DEFAULT_ROW_NS / DS_NS_PER_SEC);
+    case DS_BENCH_BLOCK_SIZE:
+      return g_strdup_printf ("Time per row (default %" G_GUINT64_FORMAT "s; 250ms at --accuracy 1)",
+                              DS_BLOCK_SIZE_DEFAULT_ROW_NS / DS_NS_PER_SEC);
+    case DS_BENCH_FILE:
+      return g_strdup_printf ("Time per row (default %" G_GUINT64_FORMAT "s, %" G_GUINT64_FORMAT
+                              "s per block size; 250ms at --accuracy 1)",
+                              DS_FILE_DEFAULT_ROW_NS / DS_NS_PER_SEC,
+                              DS_FILE_DEFAULT_BLOCK_ROW_NS / DS_NS_PER_SEC);
+    case DS_BENCH_TRANSFER:
+    default:
+      return NULL;
+    }
+}
+
 static GOptionEntry *
 entries_for (DsBenchKind  kind,
              Options     *o)
@@ -199,7 +278,7 @@ entries_for (DsBenchKind  kind,
     { { "queue-depth", 'q', 0, G_OPTION_ARG_INT, &o->queue_depth, "I/Os in flight per thread (default 1)", "N" }, K_WORKLOAD },
     { { "threads", 't', 0, G_OPTION_ARG_INT, &o->threads, "Threads, each with its own queue (default 1)", "N" }, K_WORKLOAD },
     { { "read-mix", 0, 0, G_OPTION_ARG_INT, &o->read_mix, "randrw: percent reads (default 70)", "PERCENT" }, K_WORKLOAD },
-    { { "duration", 'd', 0, G_OPTION_ARG_STRING, &o->duration, "Run time (workload, default 10s) or time per row", "TIME" }, K_WORKLOAD | K_EXTRA | K_RANDOM | K_BLOCK | K_FILE },
+    { { "duration", 'd', 0, G_OPTION_ARG_STRING, &o->duration, o->duration_help, "TIME" }, K_WORKLOAD | K_EXTRA | K_RANDOM | K_BLOCK | K_FILE },
     { { "ramp", 0, 0, G_OPTION_ARG_STRING, &o->ramp, "Warm-up time excluded from the results", "TIME" }, K_WORKLOAD },
     { { "interval", 0, 0, G_OPTION_ARG_STRING, &o->interval, "Time series: one point per TIME (default 1s, at least 100ms)", "TIME" }, K_WORKLOAD },
     { { "offset", 0, 0, G_OPTION_ARG_STRING, &o->offset, "Start of the region (default 0)", "SIZE" }, K_WORKLOAD },
@@ -334,6 +413,7 @@ options_clear (Options *o)
   g_free (o->size);
   g_free (o->create);
   g_free (o->seed);
+  g_free (o->duration_help);
 }
 
 
@@ -399,6 +479,7 @@ ds_cli_run (int    argc,
   parameter = g_strdup_printf (ops->kind == DS_BENCH_FILE ? "[DIR] — HD Tune's %s" :
                                "TARGET — %s", ops->title);
   context = g_option_context_new (parameter);
+  o.duration_help = duration_help (ops->kind);
   entries = entries_for (ops->kind, &o);
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context, ops->opens_target ? run_description
@@ -445,6 +526,7 @@ ds_cli_run (int    argc,
     }
 
   progress.enabled = !o.no_progress && isatty (STDERR_FILENO);
+  progress.start_ns = ds_clock_ns ();
   progress.units = units;
 
   ds_cli_catch_stop_signals (&cancel);

@@ -124,7 +124,14 @@ ds_cli_main (int    argc,
 
   for (unsigned i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (command, commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      {
+        /* A command's --help then reads "diskscope-cli benchmark [OPTION…]
+         * TARGET", a line that can be typed as it is. */
+        g_autofree char *prgname = g_strdup_printf ("diskscope-cli %s", command);
+
+        g_set_prgname (prgname);
+        return commands[i].run (argc - 1, argv + 1);
+      }
 
   fprintf (stderr, "diskscope-cli: unknown command “%s”\n\n", command);
   print_usage (stderr);

@@ -77,7 +77,7 @@ ds_set_error_from_errno (GError     **error,
         }
       g_set_error (error, DS_ERROR, code,
                    _("%s: %s. Run Diskscope as root, or add your user to the "
-                   "group that owns the device (usually `disk`: "
+                   "group that owns the device (usually “disk”: "
                    "sudo usermod -aG disk $USER, then log in again)"),
                    what, g_strerror (e));
       break;

@@ -83,7 +83,8 @@
 
 /* Entries of one list, by the member that holds it; any other list is held
  * to DS_JSON_MAX_LIST.  "points": transfer-rate points (200 a direction)
- * and random-access dots (5 rows x 20 000 a direction); "access": the
+ * and random-access dots (5 rows x 20 000 a direction, one list per field:
+ * "row", "offset_bytes", "transfer_bytes", "access_ns"); "access": the
  * Benchmark tab's access-time dots (250 << (accuracy - 1), 4000 at most);
  * "errors": failed points; "notes": the run's notes. */
 #define DS_JSON_MAX_POINTS           100000u

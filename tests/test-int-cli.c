@@ -279,7 +279,7 @@ START_TEST (test_benchmark_capacity_and_report)
   /* Human output: HD Tune's layout. */
   ck_assert_ptr_nonnull (strstr (out, "Read transfer rate"));
   ck_assert_ptr_nonnull (strstr (out, "Transfer Rate Average : "));
-  ck_assert_ptr_nonnull (strstr (out, "Test capacity: 16.8 MB"));
+  ck_assert_ptr_nonnull (strstr (out, "Test capacity: 16 MiB (16.8 MB)"));
   ck_assert_ptr_nonnull (strstr (out, "Burst Rate"));
 
   ck_assert (json_parser_load_from_file (parser, json, NULL));

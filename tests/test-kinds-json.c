@@ -161,7 +161,7 @@ START_TEST (test_random_access_json_keys)
   g_autoptr (JsonNode) node = ds_bench_random_access.to_json (r);
   JsonObject *read = json_object_get_object_member (json_node_get_object (node), "read");
   JsonArray *rows = json_object_get_array_member (read, "rows");
-  JsonArray *points = json_object_get_array_member (read, "points");
+  JsonObject *points = json_object_get_object_member (read, "points");
   static const char *const keys[] = {
     "transfer", "transfer_bytes", "iops", "avg_access_s", "max_access_s",
     "p50_s", "p99_s", "p99_9_s", "bytes_per_s",
@@ -182,13 +182,106 @@ START_TEST (test_random_access_json_keys)
                                                    "transfer"), "random");
   ck_assert_int_eq (json_object_get_int_member (json_array_get_object_element (rows, 1),
                                                 "transfer_bytes"), 4096);
-  ck_assert_uint_eq (json_array_get_length (points), 35);
+  /* The points as parallel arrays of integers, one per field. */
   {
-    JsonObject *p = json_array_get_object_element (points, 0);
-    ck_assert (json_object_has_member (p, "offset_bytes"));
-    ck_assert (json_object_has_member (p, "transfer_bytes"));
-    ck_assert (json_object_has_member (p, "access_s"));
+    static const char *const fields[] = { "row", "offset_bytes", "transfer_bytes", "access_ns" };
+
+    for (guint k = 0; k < G_N_ELEMENTS (fields); k++)
+      ck_assert_uint_eq (json_array_get_length (json_object_get_array_member (points, fields[k])), 35);
+    ck_assert_int_eq (json_array_get_int_element (json_object_get_array_member (points, "access_ns"), 1),
+                      2000000);
+    ck_assert_int_eq (json_array_get_int_element (json_object_get_array_member (points, "offset_bytes"), 1),
+                      7919 * 512);
   }
+}
+END_TEST
+
+/* A full run's points (the cap, 20 000 a row, five rows) stay small in
+ * the saved file; files saved with one object a point still load, and
+ * arrays of different lengths are a corrupt file. */
+START_TEST (test_random_access_points_compact)
+{
+  g_autoptr (DsResult) r = ds_test_random_access_result (FALSE);
+  DsRandomAccessDir *dir = &((DsRandomAccessData *) r->data)->read;
+  g_autofree char *text = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DsResult) old = NULL;
+  g_autofree char *old_text = NULL;
+  g_autofree char *bad_text = NULL;
+  g_autoptr (DsResult) bad = NULL;
+  JsonObject *read, *points;
+  JsonArray *objects = json_array_new ();
+  gsize length;
+  guint n;
+
+  g_array_set_size (dir->points, 0);
+  for (guint i = 0; i < DS_RANDOM_ACCESS_N_ROWS * DS_RANDOM_ACCESS_MAX_POINTS_PER_ROW; i++)
+    {
+      DsRandomAccessPoint p = {
+        .offset_bytes = (uint64_t) g_random_int_range (0, 1 << 30) * 4096,  /* a 4 TiB disk */
+        .transfer_bytes = 65536,
+        .row = i % DS_RANDOM_ACCESS_N_ROWS,
+        .access_s = g_random_double_range (50e-6, 20e-3),
+      };
+      g_array_append_val (dir->points, p);
+    }
+  text = ds_result_to_data (r, &length);
+  n = dir->points->len;
+  /* 32 bytes a point or less: 3.2 MB at the cap (one object a point was
+   * about 90, 9 MB). */
+  ck_assert_msg (length < (gsize) n * 32, "%" G_GSIZE_FORMAT " bytes for %u points", length, n);
+  {
+    g_autoptr (DsResult) back = ds_result_load_data (text, -1, &error);
+    DsRandomAccessDir *bdir;
+
+    ck_assert_msg (back != NULL, "%s", error ? error->message : "");
+    bdir = &((DsRandomAccessData *) back->data)->read;
+    ck_assert_uint_eq (bdir->points->len, n);
+    for (guint i = 0; i < n; i += 997)
+      {
+        DsRandomAccessPoint *x = &g_array_index (dir->points, DsRandomAccessPoint, i);
+        DsRandomAccessPoint *y = &g_array_index (bdir->points, DsRandomAccessPoint, i);
+
+        ck_assert_uint_eq (x->offset_bytes, y->offset_bytes);
+        ck_assert_uint_eq (x->row, y->row);
+        /* Kept to the nanosecond, as measured. */
+        ck_assert_double_eq_tol (x->access_s, y->access_s, 0.5e-9);
+      }
+  }
+
+  /* The older form: one object a point. */
+  ck_assert (json_parser_load_from_data (parser, text, -1, NULL));
+  read = json_object_get_object_member (
+    json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "results"), "read");
+  points = json_object_get_object_member (read, "points");
+  for (guint i = 0; i < 3; i++)
+    {
+      JsonObject *o = json_object_new ();
+
+      json_object_set_int_member (o, "row", json_array_get_int_element (json_object_get_array_member (points, "row"), i));
+      json_object_set_int_member (o, "offset_bytes", json_array_get_int_element (json_object_get_array_member (points, "offset_bytes"), i));
+      json_object_set_int_member (o, "transfer_bytes", 65536);
+      json_object_set_double_member (o, "access_s", 0.004);
+      json_array_add_object_element (objects, o);
+    }
+  json_array_remove_element (json_object_get_array_member (points, "row"), 0);
+  json_generator_set_root (gen, json_parser_get_root (parser));
+  bad_text = json_generator_to_data (gen, NULL);
+  bad = ds_result_load_data (bad_text, -1, &error);
+  ck_assert_ptr_null (bad);
+  ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_CORRUPT));
+  ck_assert_ptr_nonnull (strstr (error->message, "row"));
+  g_clear_error (&error);
+
+  json_object_set_array_member (read, "points", objects);
+  old_text = json_generator_to_data (gen, NULL);
+  old = ds_result_load_data (old_text, -1, &error);
+  ck_assert_msg (old != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (((DsRandomAccessData *) old->data)->read.points->len, 3);
+  ck_assert_double_eq_tol (g_array_index (((DsRandomAccessData *) old->data)->read.points,
+                                          DsRandomAccessPoint, 2).access_s, 0.004, 1e-15);
 }
 END_TEST
 
@@ -563,6 +656,7 @@ main (void)
   tcase_add_test (json, test_failed_before_first_row);
   tcase_add_test (json, test_random_access_round_trip);
   tcase_add_test (json, test_random_access_json_keys);
+  tcase_add_test (json, test_random_access_points_compact);
   tcase_add_test (json, test_block_size_round_trip);
   tcase_add_test (json, test_file_round_trip);
   tcase_add_test (json, test_strict_extra);

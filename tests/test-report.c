@@ -154,8 +154,8 @@ START_TEST (test_report_file)
   g_autofree char *text = ds_report_text (r, DS_UNITS_MB);
   g_autofree char *btext = ds_report_text (b, DS_UNITS_MB);
   static const char *const firsts[] = {
-    "Sequential read", "Sequential write", "Random read ", "Random write ",
-    "Random read (queue depth = 32)", "Random write (queue depth = 32)",
+    "Sequential read", "Sequential write", "Random 4 KB read ", "Random 4 KB write ",
+    "Random 4 KB read (queue depth = 32)", "Random 4 KB write (queue depth = 32)",
   };
   const char *read_head;
   const char *write_head;
@@ -164,12 +164,12 @@ START_TEST (test_report_file)
   ck_assert_ptr_nonnull (strstr (text, "File Benchmark"));
   ck_assert_ptr_nonnull (strstr (text, "Folder: /mnt/data"));
   ck_assert_ptr_nonnull (strstr (text, "Transfer rate test"));
-  ck_assert_ptr_nonnull (strstr (text, "File Size: 5.0 GB"));
+  ck_assert_ptr_nonnull (strstr (text, "File Size: 4.7 GiB (5.0 GB)"));
   ck_assert_ptr_nonnull (strstr (text, "Block size test"));
   ck_assert_ptr_null (strstr (text, "Test capacity"));
   ck_assert_ptr_null (strstr (text, "Warning"));
   assert_table (text, firsts, G_N_ELEMENTS (firsts));
-  row = line_starting (text, "Random read (queue depth = 32)");
+  row = line_starting (text, "Random 4 KB read (queue depth = 32)");
   ck_assert_ptr_nonnull (strstr (row, "110548 IOPS"));
   g_clear_pointer (&row, g_free);
   row = line_starting (text, "Sequential read");

@@ -81,6 +81,75 @@ START_TEST (test_required_keys_present)
 }
 END_TEST
 
+/* params carry what shaped the run: a benchmark has no pattern, read mix,
+ * queue depth or file size; a random-read workload no read mix; a file
+ * that has every member (as older versions wrote) loads the same. */
+START_TEST (test_params_only_what_applies)
+{
+  g_autoptr (DsResult) r = ds_test_transfer_result ();
+  g_autoptr (JsonNode) root = ds_result_to_json (r);
+  JsonObject *params = json_object_get_object_member (json_node_get_object (root), "params");
+  static const char *const absent[] = {
+    "pattern", "read_mix_percent", "queue_depth", "threads", "file_size_bytes",
+    "ramp_s", "duration_s", "offset_bytes", "span_bytes", "buffered",
+  };
+  g_autofree char *text = NULL;
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (DsResult) back = NULL;
+  g_autoptr (GError) error = NULL;
+  DsBenchSpec spec;
+
+  for (guint i = 0; i < G_N_ELEMENTS (absent); i++)
+    ck_assert_msg (!json_object_has_member (params, absent[i]), "a benchmark's params has %s", absent[i]);
+  ck_assert_int_eq (json_object_get_int_member (params, "block_size_bytes"), 65536);
+  ck_assert_int_eq (json_object_get_int_member (params, "capacity_bytes"), 1 << 30);
+  ck_assert_int_eq (json_object_get_int_member (params, "accuracy"), 2);
+
+  /* Older files: every member, also those that did not apply. */
+  json_object_set_string_member (params, "pattern", "randread");
+  json_object_set_int_member (params, "read_mix_percent", 70);
+  json_object_set_int_member (params, "file_size_bytes", 1 << 30);
+  json_generator_set_root (gen, root);
+  text = json_generator_to_data (gen, NULL);
+  back = ds_result_load_data (text, -1, &error);
+  ck_assert_msg (back != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (back->spec.capacity_bytes, 1 << 30);
+  ck_assert_uint_eq (back->spec.accuracy, 2);
+
+  /* A workload: its pattern, no read mix unless randrw, no file size. */
+  for (int mixed = 0; mixed <= 1; mixed++)
+    {
+      g_autoptr (DsResult) w = NULL;
+      g_autoptr (JsonNode) wroot = NULL;
+      g_autoptr (DsResult) wback = NULL;
+      g_autofree char *wtext = NULL;
+      JsonObject *wp;
+
+      ds_bench_spec_init (&spec, DS_BENCH_WORKLOAD);
+      spec.target_path = g_strdup ("/dev/loop9");
+      spec.pattern = mixed ? DS_PATTERN_RANDRW : DS_PATTERN_RANDREAD;
+      spec.read_mix_percent = 60;
+      spec.queue_depth = 8;
+      w = ds_result_new (&spec);
+      ds_bench_spec_clear (&spec);
+      w->target.path = g_strdup ("/dev/loop9");
+      wroot = ds_result_to_json (w);
+      wp = json_object_get_object_member (json_node_get_object (wroot), "params");
+      ck_assert_str_eq (json_object_get_string_member (wp, "pattern"), mixed ? "randrw" : "randread");
+      ck_assert_int_eq (json_object_get_int_member (wp, "queue_depth"), 8);
+      ck_assert_int_eq (json_object_has_member (wp, "read_mix_percent"), mixed);
+      ck_assert (!json_object_has_member (wp, "file_size_bytes"));
+      ck_assert (!json_object_has_member (wp, "capacity_bytes"));
+
+      wtext = ds_result_to_data (w, NULL);
+      wback = ds_result_load_data (wtext, -1, &error);
+      ck_assert_msg (wback != NULL, "%s", error ? error->message : "");
+      ck_assert_uint_eq (wback->spec.queue_depth, 8);
+      ck_assert_uint_eq (wback->spec.read_mix_percent, mixed ? 60 : 70);
+    }
+}
+END_TEST
+
 START_TEST (test_workload_round_trip)
 {
   g_autoptr (DsResult) r = ds_test_workload_result ();
@@ -321,8 +390,10 @@ START_TEST (test_round_trip_edges)
   g_array_index (td->read.access, DsAccessPoint, 1).access_ns = UINT64_C (3600000000000);
   t->target.size_bytes = G_MAXINT64;
   t->spec.capacity_bytes = G_MAXINT64;
-  t->spec.duration_ns = 15;
-  t->spec.ramp_ns = 29;
+  /* A workload's run time and ramp (a transfer test saves neither: only
+   * what shaped the run is in params). */
+  w->spec.duration_ns = 15;
+  w->spec.ramp_ns = 29;
   t->spec.seed = G_MAXUINT64;
 
   for (guint k = 0; k < DS_WORKLOAD_N_PERCENTILES; k++)
@@ -360,12 +431,17 @@ START_TEST (test_round_trip_edges)
         ck_assert_msg (memcmp (&x, &rates[i], sizeof x) == 0, "%.17g came back as %.17g", rates[i], x);
       }
     ck_assert_uint_eq (back->spec.seed, G_MAXUINT64);
-    ck_assert_uint_eq (back->spec.duration_ns, 15);
-    ck_assert_uint_eq (back->spec.ramp_ns, 29);
     for (guint i = 0; i < td->read.access->len; i++)
       ck_assert_uint_eq (g_array_index (bd->read.access, DsAccessPoint, i).access_ns,
                          g_array_index (td->read.access, DsAccessPoint, i).access_ns);
     ck_assert_uint_eq (back->target.size_bytes, G_MAXINT64);
+  }
+  {
+    g_autofree char *text = ds_result_to_data (w, NULL);
+    g_autoptr (DsResult) back = ds_result_load_data (text, -1, NULL);
+
+    ck_assert_uint_eq (back->spec.duration_ns, 15);
+    ck_assert_uint_eq (back->spec.ramp_ns, 29);
   }
 }
 END_TEST
@@ -779,6 +855,7 @@ main (void)
 
   tcase_add_test (tc, test_transfer_round_trip);
   tcase_add_test (tc, test_required_keys_present);
+  tcase_add_test (tc, test_params_only_what_applies);
   tcase_add_test (tc, test_workload_round_trip);
   tcase_add_test (tc, test_corrupt_files);
   tcase_add_test (tc, test_empty_failed_result);

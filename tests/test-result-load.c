@@ -244,10 +244,9 @@ START_TEST (test_list_caps)
     assert_refused (text, "results.read.access", "DS_JSON_MAX_ACCESS");
   }
   {
-    g_autofree char *text = with_list (ra, "\"points\" : [",
-                                       "{\"offset_bytes\":0,\"transfer_bytes\":512,\"row\":0,\"access_s\":0.001}",
-                                       DS_JSON_MAX_POINTS + 1);
-    assert_refused (text, "results.read.points", "DS_JSON_MAX_POINTS");
+    /* The points are parallel arrays: one past the cap in one of them. */
+    g_autofree char *text = with_list (ra, "\"access_ns\" : [", "1000", DS_JSON_MAX_POINTS + 1);
+    assert_refused (text, "results.read.points.access_ns", "DS_JSON_MAX_POINTS");
   }
   {
     g_autofree char *text = with_list (t, "\"notes\" : [", "\"n\"", DS_JSON_MAX_NOTES + 1);

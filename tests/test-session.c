@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ds-bench-transfer.h"
 #include "ds-error.h"
 #include "ds-report.h"
 #include "ds-session.h"
@@ -284,6 +285,45 @@ START_TEST (test_spec_from_settings)
 }
 END_TEST
 
+/* Short-stroking from the window: Preferences' "Capacity Tested" (the
+ * "capacity" key) goes into the specs of the kinds that read across the
+ * device, as diskscope-cli's --capacity, and a run reads only that far. */
+START_TEST (test_capacity_setting)
+{
+  static const DsBenchKind across[] = {
+    DS_BENCH_TRANSFER, DS_BENCH_EXTRA, DS_BENCH_RANDOM_ACCESS, DS_BENCH_BLOCK_SIZE,
+  };
+  g_autofree char *target = ds_test_make_file ("short.img", 16 * MiB, 5);
+  const DsResult *result;
+  const DsTransferData *data;
+  DsBenchSpec spec;
+  Fixture f;
+
+  fixture_init (&f);
+  g_settings_set_uint64 (ds_session_get_settings (f.session), "capacity", 4 * MiB);
+  for (guint i = 0; i < G_N_ELEMENTS (across); i++)
+    {
+      ds_session_init_spec (f.session, &spec, across[i], target);
+      ck_assert_uint_eq (spec.capacity_bytes, 4 * MiB);
+      ds_bench_spec_clear (&spec);
+    }
+  ds_session_init_spec (f.session, &spec, DS_BENCH_FILE, NULL);
+  ck_assert_uint_eq (spec.capacity_bytes, 0);
+  ds_bench_spec_clear (&spec);
+
+  ds_session_set_accuracy (f.session, 1);
+  run_to_end (&f, DS_BENCH_TRANSFER, target);
+  result = ds_session_get_result (f.session, DS_BENCH_TRANSFER);
+  ck_assert_ptr_nonnull (result);
+  ck_assert_uint_eq (result->spec.capacity_bytes, 4 * MiB);
+  data = result->data;
+  ck_assert_uint_gt (data->read.points->len, 0);
+  for (guint i = 0; i < data->read.points->len; i++)
+    ck_assert_uint_lt (g_array_index (data->read.points, DsTransferPoint, i).offset_bytes, 4 * MiB);
+  fixture_clear (&f);
+}
+END_TEST
+
 /* ---- A run, saved and opened again ------------------------------------- */
 
 START_TEST (test_run_save_open)
@@ -520,6 +560,7 @@ main (void)
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_schema_from_build_tree);
   tcase_add_test (tc, test_spec_from_settings);
+  tcase_add_test (tc, test_capacity_setting);
   tcase_add_test (tc, test_run_save_open);
   tcase_add_test (tc, test_open_async);
   tcase_add_test (tc, test_stop_and_busy);

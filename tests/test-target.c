@@ -302,7 +302,8 @@ START_TEST (test_permission_message)
         _exit (4);
       if (strstr (error->message, path) == NULL ||
           strstr (error->message, "root") == NULL ||
-          strstr (error->message, "`disk`") == NULL)
+          strstr (error->message, "“disk”") == NULL ||
+          strchr (error->message, '`') != NULL)
         _exit (5);
       _exit (0);
     }

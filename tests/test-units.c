@@ -125,6 +125,41 @@ START_TEST (test_units_description)
 }
 END_TEST
 
+/* Sizes echoed in the unit they are typed in (powers of 1024), and both
+ * where they meet decimal device sizes. */
+START_TEST (test_iec_sizes)
+{
+  static const struct { uint64_t bytes; const char *iec; const char *both; } cases[] = {
+    { 512, "512 bytes", "512 bytes" },
+    { 4096, "4 KiB", "4 KiB (4.1 kB)" },
+    { 200 * 1048576, "200 MiB", "200 MiB (210 MB)" },
+    { UINT64_C (1) << 30, "1 GiB", "1 GiB (1.1 GB)" },
+    { UINT64_C (3) << 29, "1.5 GiB", "1.5 GiB (1.6 GB)" },
+    { UINT64_C (2) << 40, "2 TiB", "2 TiB (2.2 TB)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *iec = ds_format_size_iec (cases[i].bytes);
+      g_autofree char *both = ds_format_size_both (cases[i].bytes);
+      uint64_t parsed = 0;
+
+      ck_assert_str_eq (iec, cases[i].iec);
+      ck_assert_str_eq (both, cases[i].both);
+      /* What is shown, typed back (without the space), is the same size
+       * when it is a whole number of its unit. */
+      if (cases[i].bytes % 1024 == 0 && strchr (iec, '.') == NULL)
+        {
+          g_auto(GStrv) words = g_strsplit (iec, " ", 2);
+          g_autofree char *typed = g_strconcat (words[0], words[1], NULL);
+
+          ck_assert_msg (ds_parse_size (typed, &parsed, NULL), "%s", typed);
+          ck_assert_uint_eq (parsed, cases[i].bytes);
+        }
+    }
+}
+END_TEST
+
 int
 main (void)
 {
@@ -137,6 +172,7 @@ main (void)
   tcase_add_test (tc, test_units_description);
   tcase_add_test (tc, test_durations);
   tcase_add_test (tc, test_formatting);
+  tcase_add_test (tc, test_iec_sizes);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);

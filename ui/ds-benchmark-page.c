@@ -28,6 +28,7 @@ struct _DsBenchmarkPage
   DsSeries        *access;
   DsUnits          units;
   uint64_t         device_size;
+  char            *device_path;
 
   /* Running figures while the run goes (the result's replace them). */
   double           sum_rate;
@@ -93,6 +94,8 @@ ds_benchmark_page_set_device (DsPage         *page,
   DsBenchmarkPage *self = DS_BENCHMARK_PAGE (page);
 
   self->device_size = device ? device->size_bytes : 0;
+  g_free (self->device_path);
+  self->device_path = device ? g_strdup (device->path) : NULL;
   if (ds_series_get_n_points (self->read) == 0 &&
       ds_series_get_n_points (self->write) == 0)
     ds_graph_set_x_max (self->graph, self->device_size);
@@ -261,11 +264,11 @@ ds_benchmark_page_show_result (DsPage         *page,
   else
     gtk_label_set_label (self->status_label, _("The run did not finish."));
 
+  ds_graph_set_x_max (self->graph, ds_page_result_span (result, data ? data->span_bytes : 0,
+                                                       self->device_path, self->device_size));
+
   if (data == NULL)
     return;
-
-  ds_graph_set_x_max (self->graph,
-                      data->span_bytes ? data->span_bytes : result->target.size_bytes);
 
   fill_direction (self, &data->read, self->read);
   fill_direction (self, &data->write, self->write);
@@ -301,6 +304,23 @@ ds_benchmark_page_show_result (DsPage         *page,
 }
 
 static void
+ds_benchmark_page_clear (DsPage *page)
+{
+  DsBenchmarkPage *self = DS_BENCHMARK_PAGE (page);
+
+  ds_benchmark_page_show_error (page, NULL);
+  ds_series_clear (self->read);
+  ds_series_clear (self->write);
+  ds_series_clear (self->access);
+  ds_series_changed (self->read);
+  ds_series_changed (self->write);
+  ds_series_changed (self->access);
+  clear_figures (self);
+  ds_graph_set_x_max (self->graph, self->device_size);
+  gtk_label_set_label (self->status_label, "");
+}
+
+static void
 page_iface_init (DsPageInterface *iface)
 {
   iface->set_device = ds_benchmark_page_set_device;
@@ -310,6 +330,7 @@ page_iface_init (DsPageInterface *iface)
   iface->add_samples = ds_benchmark_page_add_samples;
   iface->show_result = ds_benchmark_page_show_result;
   iface->show_error = ds_benchmark_page_show_error;
+  iface->clear = ds_benchmark_page_clear;
 }
 
 static void
@@ -336,12 +357,21 @@ ds_benchmark_page_dispose (GObject *object)
 }
 
 static void
+ds_benchmark_page_finalize (GObject *object)
+{
+  g_free (DS_BENCHMARK_PAGE (object)->device_path);
+
+  G_OBJECT_CLASS (ds_benchmark_page_parent_class)->finalize (object);
+}
+
+static void
 ds_benchmark_page_class_init (DsBenchmarkPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = ds_benchmark_page_dispose;
+  object_class->finalize = ds_benchmark_page_finalize;
 
   g_type_ensure (DS_TYPE_GRAPH);
   g_type_ensure (DS_TYPE_LINE_LAYER);

@@ -114,6 +114,8 @@ clear (DsBlockSizePage *self)
 {
   ds_series_clear (self->read);
   ds_series_clear (self->write);
+  ds_series_changed (self->read);
+  ds_series_changed (self->write);
   ds_table_clear (self->table);
 }
 
@@ -126,6 +128,13 @@ ds_block_size_page_begin (DsPage            *page,
   ds_block_size_page_show_error (page, NULL);
   clear (self);
   gtk_label_set_label (self->status_label, "");
+}
+
+/* Empty, as when a run starts. */
+static void
+ds_block_size_page_clear (DsPage *page)
+{
+  ds_block_size_page_begin (page, NULL);
 }
 
 static void
@@ -196,6 +205,7 @@ page_iface_init (DsPageInterface *iface)
   iface->add_samples = ds_block_size_page_add_samples;
   iface->show_result = ds_block_size_page_show_result;
   iface->show_error = ds_block_size_page_show_error;
+  iface->clear = ds_block_size_page_clear;
 }
 
 static void

@@ -6,6 +6,10 @@
  * while to answer.  The worker only builds a GPtrArray of DsDevice: the
  * items are replaced on the main thread, in one splice.
  *
+ * The loop devices of snap packages (Ubuntu mounts every snap from one)
+ * are listed last, or not at all unless "show-snaps" is set: they are
+ * not what anyone measures, and there can be dozens of them.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -25,6 +29,7 @@ struct _DsDeviceList
   gboolean         frozen;
   gboolean         pending;          /* asked for while frozen */
   gboolean         refreshing;
+  gboolean         show_snaps;
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
@@ -38,6 +43,14 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
+
+enum {
+  PROP_0,
+  PROP_SHOW_SNAPS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static GType
 ds_device_list_get_item_type (GListModel *model)
@@ -76,24 +89,44 @@ items_changed_cb (DsDeviceList *self,
   g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
 }
 
+GPtrArray *
+ds_device_list_arrange (GPtrArray *devices,
+                        gboolean   show_snaps)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) snaps = g_ptr_array_new ();
+
+  for (guint i = 0; i < devices->len; i++)
+    {
+      DsDevice *device = devices->pdata[i];
+      gboolean snap;
+
+      /* Unbound loop devices and unset zram have nothing to measure. */
+      if (device == NULL || device->size_bytes == 0)
+        continue;
+
+      snap = ds_device_is_snap (device);
+      if (snap && !show_snaps)
+        continue;
+
+      devices->pdata[i] = NULL;
+      g_ptr_array_add (snap ? snaps : items, ds_device_item_new (device));
+    }
+
+  /* In the core's order (disks, then their partitions, by name), the
+   * snaps' loop devices last. */
+  for (guint i = 0; i < snaps->len; i++)
+    g_ptr_array_add (items, snaps->pdata[i]);
+
+  return items;
+}
+
 /* Main thread: replaces the items with @devices (DsDevice*, taken). */
 static void
 apply (DsDeviceList *self,
        GPtrArray    *devices)
 {
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
-
-  for (guint i = 0; i < devices->len; i++)
-    {
-      DsDevice *device = devices->pdata[i];
-
-      /* Unbound loop devices and unset zram have nothing to measure. */
-      if (device->size_bytes == 0)
-        continue;
-
-      devices->pdata[i] = NULL;
-      g_ptr_array_add (items, ds_device_item_new (device));
-    }
+  g_autoptr(GPtrArray) items = ds_device_list_arrange (devices, self->show_snaps);
 
   self->refreshing = TRUE;
   g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)),
@@ -216,6 +249,77 @@ ds_device_list_find (DsDeviceList *self,
   return FALSE;
 }
 
+/* A whole disk that stays: not a loop, zram, partition or mapping, not
+ * removable. */
+static gboolean
+is_fixed_disk (const DsDevice *device)
+{
+  return (device->type == DS_DEVICE_DISK || device->type == DS_DEVICE_NVME ||
+          device->type == DS_DEVICE_MD) && !device->removable;
+}
+
+gboolean
+ds_device_list_pick (GListModel *model,
+                     const char *last_path,
+                     guint      *ret_position)
+{
+  guint n = g_list_model_get_n_items (model);
+  guint best = G_MAXUINT, first = G_MAXUINT;
+  uint64_t best_size = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(DsDeviceItem) item = g_list_model_get_item (model, i);
+      const DsDevice *device = ds_device_item_get_device (item);
+
+      if (last_path != NULL && g_strcmp0 (device->path, last_path) == 0)
+        {
+          *ret_position = i;
+          return TRUE;
+        }
+      if (is_fixed_disk (device) && (best == G_MAXUINT || device->size_bytes > best_size))
+        {
+          best = i;
+          best_size = device->size_bytes;
+        }
+      if (first == G_MAXUINT && !ds_device_is_snap (device))
+        first = i;
+    }
+
+  if (best == G_MAXUINT)
+    best = first;
+  if (best == G_MAXUINT && n > 0)
+    best = 0;
+  if (best == G_MAXUINT)
+    return FALSE;
+
+  *ret_position = best;
+  return TRUE;
+}
+
+gboolean
+ds_device_list_get_show_snaps (DsDeviceList *self)
+{
+  g_return_val_if_fail (DS_IS_DEVICE_LIST (self), FALSE);
+
+  return self->show_snaps;
+}
+
+void
+ds_device_list_set_show_snaps (DsDeviceList *self,
+                               gboolean      show_snaps)
+{
+  g_return_if_fail (DS_IS_DEVICE_LIST (self));
+
+  show_snaps = !!show_snaps;
+  if (self->show_snaps == show_snaps)
+    return;
+
+  self->show_snaps = show_snaps;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_SNAPS]);
+  ds_device_list_refresh (self);
+}
+
 gboolean
 ds_device_list_lookup (DsDeviceList  *self,
                        const char    *path,
@@ -285,12 +389,57 @@ ds_device_list_finalize (GObject *object)
 }
 
 static void
+ds_device_list_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  DsDeviceList *self = DS_DEVICE_LIST (object);
+
+  switch (prop_id)
+    {
+    case PROP_SHOW_SNAPS:
+      g_value_set_boolean (value, self->show_snaps);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ds_device_list_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  DsDeviceList *self = DS_DEVICE_LIST (object);
+
+  switch (prop_id)
+    {
+    case PROP_SHOW_SNAPS:
+      ds_device_list_set_show_snaps (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 ds_device_list_class_init (DsDeviceListClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = ds_device_list_dispose;
   object_class->finalize = ds_device_list_finalize;
+  object_class->get_property = ds_device_list_get_property;
+  object_class->set_property = ds_device_list_set_property;
+
+  properties[PROP_SHOW_SNAPS] =
+    g_param_spec_boolean ("show-snaps", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * DsDeviceList::refreshed:

@@ -25,6 +25,11 @@ void          ds_device_list_set_frozen     (DsDeviceList  *self,
 /* TRUE while a refresh replaces the items: selection changes seen then
  * are the list's doing, not the user's. */
 gboolean      ds_device_list_is_refreshing  (DsDeviceList  *self);
+/* Whether the loop devices of snap packages are listed (last); they are
+ * not by default.  Changing it lists the devices again. */
+gboolean      ds_device_list_get_show_snaps (DsDeviceList  *self);
+void          ds_device_list_set_show_snaps (DsDeviceList  *self,
+                                             gboolean       show_snaps);
 gboolean      ds_device_list_find           (DsDeviceList  *self,
                                              const char    *path,
                                              guint         *ret_position);
@@ -34,5 +39,18 @@ gboolean      ds_device_list_lookup         (DsDeviceList  *self,
                                              const char    *path,
                                              guint         *ret_position,
                                              GError       **error);
+
+/* The device a window starts on, in @model (DsDeviceItem): @last_path
+ * if it is there, else the largest whole disk that is not a loop device
+ * and not removable, else the first device that is not a snap's.  FALSE
+ * when @model is empty. */
+gboolean      ds_device_list_pick           (GListModel    *model,
+                                             const char    *last_path,
+                                             guint         *ret_position);
+/* What a listing (DsDevice*, as ds_device_list() gives them) shows, as
+ * DsDeviceItem*: devices of size 0 left out, snaps last or left out.
+ * Takes the devices it keeps out of @devices (their slots become NULL). */
+GPtrArray    *ds_device_list_arrange        (GPtrArray     *devices,
+                                             gboolean       show_snaps);
 
 G_END_DECLS

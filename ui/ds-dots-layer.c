@@ -6,8 +6,10 @@
  * Its axis is scaled to the bulk of the dots, not to the one slowest: a
  * single 4 ms hiccup among 60 µs reads would otherwise press every other
  * dot onto the axis.  With 100 dots or more the extent is twice the 99th
- * percentile (when that is below the maximum); dots above the top are
- * drawn on its edge.
+ * percentile (when that is below the maximum).  A dot above the top is
+ * not drawn on its edge as if it were there: a small arrow at the top
+ * edge points up where it lies, and the graph counts them over the plot
+ * ("▲ 3 above 2 ms").
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,6 +24,13 @@
 
 /* Smaller dots when there are many, so the cloud keeps its shape. */
 #define MANY_DOTS       2000
+
+/* The arrows for dots above the top: one per this many pixels across at
+ * most, each ARROW_WIDTH wide and ARROW_HEIGHT high, its tip just above
+ * the top edge. */
+#define ARROW_STEP      6
+#define ARROW_WIDTH     8.0
+#define ARROW_HEIGHT    6.0
 
 struct _DsDotsLayer
 {
@@ -63,6 +72,10 @@ ds_dots_layer_draw (DsGraphLayer      *layer,
   int width = (int) ceil (plot->width * scale);
   int height = (int) ceil (plot->height * scale);
   int size = (n_points > MANY_DOTS ? 2 : 3) * scale;
+  /* Above this (in data units) a dot is off the scale. */
+  double top = plot->y_max[axis] / plot->y_factor[axis];
+  g_autofree guint8 *arrows = NULL;
+  guint n_columns, n_above = 0;
   cairo_surface_t *surface;
   int stride;
   guint32 pixel;
@@ -70,6 +83,9 @@ ds_dots_layer_draw (DsGraphLayer      *layer,
 
   if (width <= 0 || height <= 0)
     return;
+
+  n_columns = (guint) (plot->width / ARROW_STEP) + 1;
+  arrows = g_new0 (guint8, n_columns);
 
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
@@ -91,6 +107,16 @@ ds_dots_layer_draw (DsGraphLayer      *layer,
   for (guint i = 0; i < n_points; i++)
     {
       int x = (int) ((ds_graph_plot_x (plot, points[i].x) - plot->left) * scale) - size / 2;
+
+      if (points[i].y > top)
+        {
+          double column = (ds_graph_plot_x (plot, points[i].x) - plot->left) / ARROW_STEP;
+
+          arrows[(guint) CLAMP (column, 0, n_columns - 1)] = 1;
+          n_above++;
+          continue;
+        }
+
       int y = MAX ((int) ((ds_graph_plot_y (plot, axis, points[i].y) - plot->top) * scale) - size / 2, 0);
       int x1 = MIN (x + size, width), y1 = MIN (y + size, height);
 
@@ -108,6 +134,22 @@ ds_dots_layer_draw (DsGraphLayer      *layer,
   cairo_set_source_surface (cr, surface, plot->left, plot->top);
   cairo_paint (cr);
   cairo_surface_destroy (surface);
+
+  /* Where dots lie above the scale: arrows pointing up at the top edge. */
+  gdk_cairo_set_source_rgba (cr, color);
+  for (guint column = 0; column < n_columns; column++)
+    if (arrows[column])
+      {
+        double x = plot->left + (column + 0.5) * ARROW_STEP;
+
+        cairo_move_to (cr, x, plot->top - 2);
+        cairo_line_to (cr, x + ARROW_WIDTH / 2, plot->top - 2 + ARROW_HEIGHT);
+        cairo_line_to (cr, x - ARROW_WIDTH / 2, plot->top - 2 + ARROW_HEIGHT);
+        cairo_close_path (cr);
+      }
+  cairo_fill (cr);
+
+  ds_graph_layer_set_n_above (layer, n_above);
 }
 
 static void

@@ -97,6 +97,13 @@ ds_extra_page_begin (DsPage            *page,
   gtk_label_set_label (self->status_label, "");
 }
 
+/* Empty, as when a run starts. */
+static void
+ds_extra_page_clear (DsPage *page)
+{
+  ds_extra_page_begin (page, NULL);
+}
+
 static void
 ds_extra_page_add_samples (DsPage         *page,
                            const DsSample *samples,
@@ -163,6 +170,7 @@ page_iface_init (DsPageInterface *iface)
   iface->set_units = ds_extra_page_set_units;
   iface->configure = ds_extra_page_configure;
   iface->begin = ds_extra_page_begin;
+  iface->clear = ds_extra_page_clear;
   iface->add_samples = ds_extra_page_add_samples;
   iface->show_result = ds_extra_page_show_result;
   iface->show_error = ds_extra_page_show_error;

@@ -96,6 +96,12 @@ ds_file_page_set_units (DsPage  *page,
   ds_graph_set_units (self->graph, units);
 }
 
+static const char *
+no_folder_message (void)
+{
+  return _("Choose a folder for the test file first.");
+}
+
 static gboolean
 ds_file_page_configure (DsPage       *page,
                         DsBenchSpec  *spec,
@@ -105,8 +111,7 @@ ds_file_page_configure (DsPage       *page,
 
   if (self->folder == NULL)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                           _("Choose a folder for the test file first."));
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, no_folder_message ());
       return FALSE;
     }
 
@@ -134,7 +139,19 @@ clear (DsFilePage *self)
 {
   ds_series_clear (self->read);
   ds_series_clear (self->write);
+  ds_series_changed (self->read);
+  ds_series_changed (self->write);
   ds_table_clear (self->table);
+}
+
+static void
+ds_file_page_clear (DsPage *page)
+{
+  DsFilePage *self = DS_FILE_PAGE (page);
+
+  ds_file_page_show_error (page, NULL);
+  clear (self);
+  gtk_label_set_label (self->status_label, "");
 }
 
 static void update_size_label (DsFilePage *self);
@@ -213,7 +230,7 @@ ds_file_page_show_result (DsPage         *page,
    * filesystem had less room. */
   if (data->file_bytes > 0 && data->file_bytes != self->file_size)
     {
-      g_autofree char *size = ds_format_size (data->file_bytes);
+      g_autofree char *size = ds_format_size_both (data->file_bytes);
       g_autofree char *text = g_strdup_printf (_("%s (tested)"), size);
 
       gtk_label_set_label (self->size_label, text);
@@ -254,6 +271,7 @@ page_iface_init (DsPageInterface *iface)
   iface->add_samples = ds_file_page_add_samples;
   iface->show_result = ds_file_page_show_result;
   iface->show_error = ds_file_page_show_error;
+  iface->clear = ds_file_page_clear;
 }
 
 static void
@@ -298,10 +316,11 @@ folder_button_clicked_cb (DsFilePage *self,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
 
+/* In powers of 1024, as Preferences offers it, and in GB beside it. */
 static void
 update_size_label (DsFilePage *self)
 {
-  g_autofree char *text = ds_format_size (self->file_size);
+  g_autofree char *text = ds_format_size_both (self->file_size);
 
   gtk_label_set_label (self->size_label, text);
 }
@@ -470,5 +489,9 @@ ds_file_page_set_folder (DsFilePage *self,
 
   adw_action_row_set_subtitle (self->folder_row,
                                folder ? folder : _("Choose where the test file goes"));
+
+  /* "Choose a folder first" is answered. */
+  if (folder != NULL && g_str_equal (gtk_label_get_label (self->error_label), no_folder_message ()))
+    ds_file_page_show_error (DS_PAGE (self), NULL);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLDER]);
 }

@@ -308,6 +308,38 @@ draw_text (GtkWidget  *widget,
 }
 
 void
+_ds_graph_axes_draw_above (const DsGraphAxes  *axes,
+                           GtkWidget          *widget,
+                           cairo_t            *cr,
+                           const DsGraphPlot  *plot,
+                           const guint        *n_above,
+                           const GdkRGBA      *text_color)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint side = 0; side < DS_GRAPH_N_SIDES; side++)
+    {
+      DsGraphAxis axis = axes->y[side];
+
+      if (n_above[side] == 0 || axis == DS_GRAPH_AXIS_NONE)
+        continue;
+
+      if (text->len > 0)
+        g_string_append (text, "   ");
+      /* Translators: points above the top of an axis: "▲ 23 above 2 ms" */
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "▲ %u above %g %s",
+                                                 "▲ %u above %g %s", n_above[side]),
+                              n_above[side], plot->y_max[side], axis_title (axes, axis));
+    }
+
+  if (text->len == 0)
+    return;
+
+  gdk_cairo_set_source_rgba (cr, text_color);
+  draw_text (widget, cr, text->str, plot->left + 4, plot->top - 6, 0, 1);
+}
+
+void
 _ds_graph_axes_draw (const DsGraphAxes  *axes,
                      GtkWidget          *widget,
                      cairo_t            *cr,

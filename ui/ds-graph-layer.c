@@ -18,6 +18,7 @@ typedef struct
   char          *color;
   DsGraphSide    y_axis;
   DsGraphLegend  legend;
+  guint          n_above;        /* in the last frame drawn */
 } DsGraphLayerPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (DsGraphLayer, ds_graph_layer, G_TYPE_OBJECT)
@@ -361,6 +362,27 @@ ds_graph_layer_get_y_extent (DsGraphLayer *self)
 }
 
 void
+ds_graph_layer_set_n_above (DsGraphLayer *self,
+                            guint         n_above)
+{
+  DsGraphLayerPrivate *priv = ds_graph_layer_get_instance_private (self);
+
+  g_return_if_fail (DS_IS_GRAPH_LAYER (self));
+
+  priv->n_above = n_above;
+}
+
+guint
+ds_graph_layer_get_n_above (DsGraphLayer *self)
+{
+  DsGraphLayerPrivate *priv = ds_graph_layer_get_instance_private (self);
+
+  g_return_val_if_fail (DS_IS_GRAPH_LAYER (self), 0);
+
+  return priv->n_above;
+}
+
+void
 ds_graph_layer_draw (DsGraphLayer      *self,
                      cairo_t           *cr,
                      const DsGraphPlot *plot,
@@ -368,6 +390,7 @@ ds_graph_layer_draw (DsGraphLayer      *self,
 {
   g_return_if_fail (DS_IS_GRAPH_LAYER (self));
 
+  ds_graph_layer_set_n_above (self, 0);
   if (ds_graph_layer_has_points (self))
     DS_GRAPH_LAYER_GET_CLASS (self)->draw (self, cr, plot, color);
 }

@@ -86,7 +86,8 @@ ds_graph_plot_x (const DsGraphPlot *plot,
   return plot->left + (x - plot->x_min) / (plot->x_max - plot->x_min) * plot->width;
 }
 
-/* Values above the axis stay on its top edge. */
+/* Values above the axis stay on its top edge (a layer that cannot show
+ * them there marks them instead: ds_graph_layer_set_n_above()). */
 static inline double
 ds_graph_plot_y (const DsGraphPlot *plot,
                  DsGraphSide        axis,
@@ -150,5 +151,11 @@ void          ds_graph_layer_draw_over    (DsGraphLayer      *self,
                                            const DsGraphPlot *plot);
 /* For subclasses: the layer looks different; the graph redraws. */
 void          ds_graph_layer_changed      (DsGraphLayer      *self);
+/* For subclasses, from draw(): how many points lay above the top of the
+ * axis in this frame (the graph says so over the plot: "▲ 3 above 2 ms").
+ * The graph reads it back with ds_graph_layer_get_n_above(). */
+void          ds_graph_layer_set_n_above  (DsGraphLayer      *self,
+                                           guint              n_above);
+guint         ds_graph_layer_get_n_above  (DsGraphLayer      *self);
 
 G_END_DECLS

@@ -41,4 +41,13 @@ void     _ds_graph_axes_draw   (const DsGraphAxes  *axes,
                                 const GdkRGBA      *grid_color,
                                 const GdkRGBA      *text_color);
 
+/* "▲ 23 above 2 ms": per side, how many points lay above the axis
+ * (@n_above), over the plot on the left, where the legend is not. */
+void     _ds_graph_axes_draw_above (const DsGraphAxes  *axes,
+                                    GtkWidget          *widget,
+                                    cairo_t            *cr,
+                                    const DsGraphPlot  *plot,
+                                    const guint        *n_above,
+                                    const GdkRGBA      *text_color);
+
 G_END_DECLS

@@ -173,6 +173,7 @@ ds_graph_snapshot (GtkWidget   *widget,
   GdkRGBA fg, grid_color, text_color;
   DsGraphSteps steps;
   DsGraphPlot plot;
+  guint n_above[DS_GRAPH_N_SIDES] = { 0 };
   cairo_t *cr;
 
   if (width <= MARGIN_LEFT + MARGIN_RIGHT || height <= MARGIN_TOP + MARGIN_BOTTOM)
@@ -212,7 +213,13 @@ ds_graph_snapshot (GtkWidget   *widget,
   cairo_restore (cr);
 
   for (guint i = 0; i < self->layers->len; i++)
-    ds_graph_layer_draw_over (self->layers->pdata[i], cr, &plot);
+    {
+      DsGraphLayer *layer = self->layers->pdata[i];
+
+      ds_graph_layer_draw_over (layer, cr, &plot);
+      n_above[ds_graph_layer_get_y_axis (layer)] += ds_graph_layer_get_n_above (layer);
+    }
+  _ds_graph_axes_draw_above (&self->axes, widget, cr, &plot, n_above, &text_color);
 
   draw_legend (self, cr, &plot, colors, &text_color);
 

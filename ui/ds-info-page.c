@@ -10,8 +10,10 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "ds-device-features.h"
 #include "ds-info-page.h"
 #include "ds-page.h"
+#include "ds-units.h"
 
 struct _DsInfoPage
 {
@@ -24,6 +26,7 @@ struct _DsInfoPage
   AdwPreferencesGroup  *identity_group;
   AdwPreferencesGroup  *geometry_group;
   AdwPreferencesGroup  *queue_group;
+  AdwPreferencesGroup  *features_group;
   AdwPreferencesGroup  *usage_group;
 };
 
@@ -92,6 +95,64 @@ yes_no (gboolean value)
   return value ? _("Yes") : _("No");
 }
 
+static const char *
+smart_text (DsSmartSource source)
+{
+  switch (source)
+    {
+    case DS_SMART_NONE:
+      return _("Not available (virtual device)");
+    case DS_SMART_ATA:
+      return _("ATA SMART");
+    case DS_SMART_NVME:
+      return _("NVMe health log");
+    case DS_SMART_SCSI:
+      return _("SCSI log pages");
+    case DS_SMART_USB:
+      return _("Only if the USB bridge passes it on");
+    case DS_SMART_UNKNOWN:
+    default:
+      return _("Unknown");
+    }
+}
+
+/* HD Tune's "Supported features": SMART, TRIM, queue depth (NCQ), FUA,
+ * link speed. */
+static void
+add_features (DsInfoPage     *self,
+              const DsDevice *device)
+{
+  g_autoptr (DsDeviceFeatures) f = ds_device_features_read (device);
+  AdwPreferencesGroup *group = self->features_group;
+  g_autofree char *discard = NULL;
+  g_autofree char *queues = NULL;
+  g_autofree char *depth = NULL;
+
+  add_row (self, group, _("SMART"), smart_text (f->smart));
+  if (f->discard)
+    {
+      g_autofree char *granularity = ds_format_size_iec (f->discard_granularity);
+
+      /* Translators: TRIM is supported; %s is a size such as "4 KiB" */
+      discard = g_strdup_printf (_("Yes, in steps of %s"), granularity);
+    }
+  add_row (self, group, _("TRIM / Discard"), discard ? discard : _("No"));
+  add_row (self, group, _("Write Zeroes"), yes_no (f->write_zeroes_max_bytes > 0));
+  add_row (self, group, _("Forced Unit Access"), yes_no (f->fua));
+  if (f->hw_queues > 0)
+    /* Translators: block layer queues, e.g. "4 × 256 requests" */
+    queues = g_strdup_printf (_("%u × %u requests"), f->hw_queues, f->nr_requests);
+  add_row (self, group, _("Queues"), queues);
+  if (f->device_queue_depth > 1)
+    /* Translators: the drive's own queue depth, with native command queuing on */
+    depth = g_strdup_printf (_("%u (NCQ on)"), f->device_queue_depth);
+  else if (f->device_queue_depth == 1)
+    depth = g_strdup (_("1 (no NCQ)"));
+  add_row (self, group, _("Device Queue Depth"), depth);
+  add_row (self, group, _("Link Speed"), f->link_speed);
+  add_row (self, group, _("Zoned"), f->zoned);
+}
+
 static void
 ds_info_page_set_device (DsPage         *page,
                          const DsDevice *device)
@@ -137,6 +198,8 @@ ds_info_page_set_device (DsPage         *page,
       max_kb = g_strdup_printf (_("%u KB"), device->max_sectors_kb);
       add_row (self, self->queue_group, _("Largest Request"), max_kb);
     }
+
+  add_features (self, device);
 
   if (ds_device_in_use (device, &in_use))
     add_row (self, self->usage_group, _("In Use"), in_use);
@@ -203,6 +266,7 @@ ds_info_page_class_init (DsInfoPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DsInfoPage, identity_group);
   gtk_widget_class_bind_template_child (widget_class, DsInfoPage, geometry_group);
   gtk_widget_class_bind_template_child (widget_class, DsInfoPage, queue_group);
+  gtk_widget_class_bind_template_child (widget_class, DsInfoPage, features_group);
   gtk_widget_class_bind_template_child (widget_class, DsInfoPage, usage_group);
 }
 

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <string.h>
 
 #include <adwaita.h>
 
@@ -142,6 +143,15 @@ ds_page_is_running (DsPage *self)
   return DS_PAGE_GET_IFACE (self)->is_running && DS_PAGE_GET_IFACE (self)->is_running (self);
 }
 
+void
+ds_page_clear (DsPage *self)
+{
+  g_return_if_fail (DS_IS_PAGE (self));
+
+  if (DS_PAGE_GET_IFACE (self)->clear)
+    DS_PAGE_GET_IFACE (self)->clear (self);
+}
+
 static GtkLabel *
 table_cell (GtkGrid *table,
             guint    row,
@@ -213,6 +223,22 @@ ds_table_clear (GtkGrid *table)
   for (int row = 1; row < n_rows; row++)
     for (int column = 1; column < n_columns; column++)
       gtk_label_set_label (table_cell (table, row, column), "—");
+}
+
+uint64_t
+ds_page_result_span (const DsResult *result,
+                     uint64_t        span_bytes,
+                     const char     *device_path,
+                     uint64_t        device_size)
+{
+  if (span_bytes > 0)
+    return span_bytes;
+  if (result->target.size_bytes > 0)
+    return result->target.size_bytes;
+  if (device_path != NULL && g_strcmp0 (result->target.path, device_path) == 0)
+    return device_size;
+
+  return 0;
 }
 
 void
@@ -336,4 +362,33 @@ ds_widget_unparent_children (GtkWidget *widget)
 
   while ((child = gtk_widget_get_first_child (widget)) != NULL)
     gtk_widget_unparent (child);
+}
+
+char *
+ds_markup_unbreakable (const char *format,
+                       const char *text)
+{
+  g_autofree char *escaped_format = NULL;
+  g_autofree char *escaped_text = NULL;
+  g_auto(GStrv) parts = NULL;
+  GString *out;
+
+  g_return_val_if_fail (format != NULL, NULL);
+  g_return_val_if_fail (text != NULL, NULL);
+
+  /* Each side of the "%s" escaped on its own, the text in a span that
+   * allows no line break (Pango 1.44). */
+  parts = g_strsplit (format, "%s", 2);
+  escaped_text = g_markup_escape_text (text, -1);
+  out = g_string_new (NULL);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_autofree char *escaped = g_markup_escape_text (parts[i], -1);
+
+      if (i > 0)
+        g_string_append_printf (out, "<span allow_breaks=\"false\">%s</span>", escaped_text);
+      g_string_append (out, escaped);
+    }
+
+  return g_string_free (out, FALSE);
 }

@@ -57,6 +57,9 @@ struct _DsPageInterface
                                GError           **error);
   void        (*stop)         (DsPage            *self);
   gboolean    (*is_running)   (DsPage            *self);
+  /* Back to what a new page shows (an opened result was put away and no
+   * run is behind it): no figures, no error.  Optional. */
+  void        (*clear)        (DsPage            *self);
 };
 
 void        ds_page_set_device  (DsPage            *self,
@@ -82,6 +85,7 @@ gboolean    ds_page_start       (DsPage            *self,
                                  GError           **error);
 void        ds_page_stop        (DsPage            *self);
 gboolean    ds_page_is_running  (DsPage            *self);
+void        ds_page_clear       (DsPage            *self);
 
 G_END_DECLS
 
@@ -130,8 +134,23 @@ void        ds_rows_remove_all  (GPtrArray         *rows);
 /* A result's started_at (ISO 8601, UTC) as local time to the second, or
  * the text itself when it is not one. */
 char       *ds_format_local_time (const char       *iso8601);
+/* The x range of a result on a position axis: the span it measured, else
+ * its target's size, else (a run refused before it opened its target,
+ * such as "permission denied") the size of the device the page shows,
+ * @device_size, if it is the result's @device_path. */
+uint64_t    ds_page_result_span         (const DsResult *result,
+                                         uint64_t        span_bytes,
+                                         const char     *device_path,
+                                         uint64_t        device_size);
 
 /* For dispose: unparents what the template put inside @widget. */
 void        ds_widget_unparent_children (GtkWidget *widget);
+
+/* Pango markup for @format (translated, plain text, one "%s") with
+ * @text in place of its "%s", kept on one line: a wrapping label breaks
+ * between the words around it, never inside it ("/dev/" at the end of one
+ * line and "loop11" on the next).  For paths and device names. */
+char       *ds_markup_unbreakable       (const char *format,
+                                         const char *text);
 
 G_END_DECLS

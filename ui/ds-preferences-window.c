@@ -1,4 +1,4 @@
-/* ds-preferences-window.c: units, accuracy, block and file sizes
+/* ds-preferences-window.c: units, snaps, accuracy, capacity, block and file sizes
  *
  * Every row is bound to its GSettings key, so changes apply at once.
  *
@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "ds-preferences-window.h"
+#include "ds-settings.h"
 
 struct _DsPreferencesWindow
 {
@@ -16,7 +17,9 @@ struct _DsPreferencesWindow
 
   /* Template widgets */
   AdwComboRow          *units_row;
+  GtkSwitch            *snaps_switch;
   GtkAdjustment        *accuracy_adjustment;
+  AdwComboRow          *capacity_row;
   AdwComboRow          *block_size_row;
   AdwComboRow          *file_size_row;
 };
@@ -24,6 +27,10 @@ struct _DsPreferencesWindow
 G_DEFINE_FINAL_TYPE (DsPreferencesWindow, ds_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
 
 /* The combo rows' choices, in the order of their string lists. */
+static const guint64 capacities[] = {
+  0, UINT64_C (1) << 30, UINT64_C (4) << 30, UINT64_C (16) << 30, UINT64_C (64) << 30,
+  UINT64_C (256) << 30, UINT64_C (1) << 40,
+};
 static const guint64 block_sizes[] = {
   4 * 1024, 16 * 1024, 64 * 1024, 256 * 1024, 1024 * 1024, 8 * 1024 * 1024,
 };
@@ -37,6 +44,7 @@ typedef struct {
   guint          n_values;
 } Choices;
 
+static const Choices capacity_choices = { capacities, G_N_ELEMENTS (capacities) };
 static const Choices block_choices = { block_sizes, G_N_ELEMENTS (block_sizes) };
 static const Choices file_choices = { file_sizes, G_N_ELEMENTS (file_sizes) };
 
@@ -110,7 +118,9 @@ ds_preferences_window_class_init (DsPreferencesWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "ui/ds-preferences-window.ui");
   gtk_widget_class_bind_template_child (widget_class, DsPreferencesWindow, units_row);
+  gtk_widget_class_bind_template_child (widget_class, DsPreferencesWindow, snaps_switch);
   gtk_widget_class_bind_template_child (widget_class, DsPreferencesWindow, accuracy_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, DsPreferencesWindow, capacity_row);
   gtk_widget_class_bind_template_child (widget_class, DsPreferencesWindow, block_size_row);
   gtk_widget_class_bind_template_child (widget_class, DsPreferencesWindow, file_size_row);
 }
@@ -120,13 +130,21 @@ ds_preferences_window_init (DsPreferencesWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->settings = g_settings_new (APPLICATION_ID);
+  /* The window's own settings (installed schema, or the build tree's). */
+  self->settings = ds_settings_new (NULL, NULL);
+  g_return_if_fail (self->settings != NULL);
 
   g_settings_bind_with_mapping (self->settings, "units", self->units_row, "selected",
                                 G_SETTINGS_BIND_DEFAULT,
                                 units_to_selected, selected_to_units, NULL, NULL);
+  g_settings_bind (self->settings, "show-snap-devices", self->snaps_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "accuracy", self->accuracy_adjustment, "value",
                    G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind_with_mapping (self->settings, "capacity", self->capacity_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT,
+                                size_to_selected, selected_to_size,
+                                (gpointer) &capacity_choices, NULL);
   g_settings_bind_with_mapping (self->settings, "block-size", self->block_size_row, "selected",
                                 G_SETTINGS_BIND_DEFAULT,
                                 size_to_selected, selected_to_size,

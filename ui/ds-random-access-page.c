@@ -35,6 +35,7 @@ struct _DsRandomAccessPage
   DsSeries        *access[DS_RANDOM_ACCESS_N_ROWS];
   DsUnits          units;
   uint64_t         device_size;
+  char            *device_path;
   /* Per row while it runs: the largest access seen (the result has the
    * percentiles). */
   double           row_max_s[DS_RANDOM_ACCESS_N_ROWS];
@@ -95,6 +96,8 @@ ds_random_access_page_set_device (DsPage         *page,
   DsRandomAccessPage *self = DS_RANDOM_ACCESS_PAGE (page);
 
   self->device_size = device ? device->size_bytes : 0;
+  g_free (self->device_path);
+  self->device_path = device ? g_strdup (device->path) : NULL;
   if (!has_points (self))
     ds_graph_set_x_max (self->graph, self->device_size);
 }
@@ -139,7 +142,9 @@ ds_random_access_page_begin (DsPage            *page,
   ds_table_clear (self->table);
   for (guint i = 0; i < DS_RANDOM_ACCESS_N_ROWS; i++)
     self->row_max_s[i] = 0;
-  ds_graph_set_x_max (self->graph, self->device_size);
+  ds_graph_set_x_max (self->graph,
+                      spec->capacity_bytes ? MIN (spec->capacity_bytes, self->device_size)
+                                           : self->device_size);
   gtk_label_set_label (self->status_label, "");
 }
 
@@ -225,12 +230,14 @@ ds_random_access_page_show_result (DsPage         *page,
   gtk_label_set_label (self->status_label,
                        result->cancelled ? _("Stopped. The table shows the rows that finished.") : "");
 
+  ds_graph_set_x_max (self->graph, ds_page_result_span (result, data ? data->span_bytes : 0,
+                                                       self->device_path, self->device_size));
+
   if (data == NULL)
     return;
 
   dir = data->write.present && !data->read.present ? &data->write : &data->read;
   gtk_toggle_button_set_active (dir == &data->write ? self->write_button : self->read_button, TRUE);
-  ds_graph_set_x_max (self->graph, data->span_bytes ? data->span_bytes : result->target.size_bytes);
 
   for (guint i = 0; dir->rows != NULL && i < dir->rows->len && i < DS_RANDOM_ACCESS_N_ROWS; i++)
     {
@@ -258,6 +265,19 @@ ds_random_access_page_show_result (DsPage         *page,
 }
 
 static void
+ds_random_access_page_clear (DsPage *page)
+{
+  DsRandomAccessPage *self = DS_RANDOM_ACCESS_PAGE (page);
+
+  ds_random_access_page_show_error (page, NULL);
+  clear_points (self);
+  points_changed (self);
+  ds_table_clear (self->table);
+  ds_graph_set_x_max (self->graph, self->device_size);
+  gtk_label_set_label (self->status_label, "");
+}
+
+static void
 page_iface_init (DsPageInterface *iface)
 {
   iface->set_device = ds_random_access_page_set_device;
@@ -267,6 +287,7 @@ page_iface_init (DsPageInterface *iface)
   iface->add_samples = ds_random_access_page_add_samples;
   iface->show_result = ds_random_access_page_show_result;
   iface->show_error = ds_random_access_page_show_error;
+  iface->clear = ds_random_access_page_clear;
 }
 
 static void
@@ -291,12 +312,21 @@ ds_random_access_page_dispose (GObject *object)
 }
 
 static void
+ds_random_access_page_finalize (GObject *object)
+{
+  g_free (DS_RANDOM_ACCESS_PAGE (object)->device_path);
+
+  G_OBJECT_CLASS (ds_random_access_page_parent_class)->finalize (object);
+}
+
+static void
 ds_random_access_page_class_init (DsRandomAccessPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = ds_random_access_page_dispose;
+  object_class->finalize = ds_random_access_page_finalize;
 
   g_type_ensure (DS_TYPE_GRAPH);
 

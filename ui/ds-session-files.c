@@ -147,7 +147,8 @@ open_loaded_cb (GObject      *object,
       return;
     }
 
-  _ds_session_take_opened (self, g_steal_pointer (&result));
+  _ds_session_take_opened (self, g_steal_pointer (&result),
+                           g_task_get_task_data (G_TASK (async_result)));
 
   g_task_return_int (task, kind);
 }

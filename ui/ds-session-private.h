@@ -23,6 +23,10 @@ struct _DsSession
   DsJob       *job;               /* the run in progress, or NULL */
   DsBenchKind  job_kind;
   DsResult    *results[DS_BENCH_N_KINDS];
+  /* A result opened from a file: the file, and the run's result it
+   * stands in front of (back when the opened one is closed). */
+  char        *opened_files[DS_BENCH_N_KINDS];
+  DsResult    *behind[DS_BENCH_N_KINDS];
   char        *last_error;        /* of the last run, NULL if none */
 
   /* Bumped by every open and every run: an open that comes back with an
@@ -35,8 +39,10 @@ struct _DsSession
 guint    _ds_session_next_open       (DsSession *self);
 gboolean _ds_session_open_is_current (DsSession *self,
                                       guint      generation);
-/* Makes @result (taken) its kind's result and says so ("result-opened"). */
-void     _ds_session_take_opened     (DsSession *self,
-                                      DsResult  *result);
+/* Makes @result (taken), opened from @path, its kind's result and says
+ * so ("result-opened"). */
+void     _ds_session_take_opened     (DsSession  *self,
+                                      DsResult   *result,
+                                      const char *path);
 
 G_END_DECLS

@@ -40,6 +40,7 @@ enum {
   SAMPLES,
   RUN_FINISHED,
   RESULT_OPENED,
+  RESULT_CLOSED,
   N_SIGNALS
 };
 
@@ -110,6 +111,11 @@ ds_session_init_spec (DsSession   *self,
   ds_bench_spec_set_accuracy (spec, accuracy);
   if (kind == DS_BENCH_TRANSFER)
     spec->block_size_bytes = g_settings_get_uint64 (self->settings, "block-size");
+  /* Short-stroking, as diskscope-cli's --capacity: the kinds that read
+   * across the device. */
+  if (kind == DS_BENCH_TRANSFER || kind == DS_BENCH_EXTRA ||
+      kind == DS_BENCH_RANDOM_ACCESS || kind == DS_BENCH_BLOCK_SIZE)
+    spec->capacity_bytes = g_settings_get_uint64 (self->settings, "capacity");
   spec->file_size_bytes = g_settings_get_uint64 (self->settings, "file-size");
 }
 
@@ -255,8 +261,10 @@ ds_session_start (DsSession          *self,
       return FALSE;
     }
 
-  /* A result still loading would land on the page this run uses. */
+  /* A result still loading would land on the page this run uses, and one
+   * opened there is put away: the page shows the run. */
   self->open_generation++;
+  ds_session_close_result (self, spec->kind);
 
   self->job = ds_job_new (spec);
   self->job_kind = spec->kind;
@@ -369,14 +377,50 @@ _ds_session_next_open (DsSession *self)
 }
 
 void
-_ds_session_take_opened (DsSession *self,
-                         DsResult  *result)
+_ds_session_take_opened (DsSession  *self,
+                         DsResult   *result,
+                         const char *path)
 {
   DsBenchKind kind = result->kind;
 
+  /* The run's own result waits behind the opened one; an opened one
+   * replaces the one opened before it. */
+  if (self->opened_files[kind] == NULL)
+    {
+      g_clear_pointer (&self->behind[kind], ds_result_free);
+      self->behind[kind] = g_steal_pointer (&self->results[kind]);
+    }
   g_clear_pointer (&self->results[kind], ds_result_free);
   self->results[kind] = result;
+  g_free (self->opened_files[kind]);
+  self->opened_files[kind] = g_strdup (path);
+
   g_signal_emit (self, signals[RESULT_OPENED], 0, (guint) kind);
+}
+
+const char *
+ds_session_get_result_file (DsSession   *self,
+                            DsBenchKind  kind)
+{
+  g_return_val_if_fail (DS_IS_SESSION (self), NULL);
+
+  return kind < DS_BENCH_N_KINDS ? self->opened_files[kind] : NULL;
+}
+
+void
+ds_session_close_result (DsSession   *self,
+                         DsBenchKind  kind)
+{
+  g_return_if_fail (DS_IS_SESSION (self));
+
+  if (kind >= DS_BENCH_N_KINDS || self->opened_files[kind] == NULL)
+    return;
+
+  g_clear_pointer (&self->opened_files[kind], g_free);
+  g_clear_pointer (&self->results[kind], ds_result_free);
+  self->results[kind] = g_steal_pointer (&self->behind[kind]);
+
+  g_signal_emit (self, signals[RESULT_CLOSED], 0, (guint) kind);
 }
 
 char *
@@ -430,7 +474,11 @@ ds_session_finalize (GObject *object)
   DsSession *self = (DsSession *) object;
 
   for (guint i = 0; i < DS_BENCH_N_KINDS; i++)
-    g_clear_pointer (&self->results[i], ds_result_free);
+    {
+      g_clear_pointer (&self->results[i], ds_result_free);
+      g_clear_pointer (&self->behind[i], ds_result_free);
+      g_clear_pointer (&self->opened_files[i], g_free);
+    }
   g_clear_pointer (&self->last_error, g_free);
   g_clear_object (&self->settings);
 
@@ -517,6 +565,17 @@ ds_session_class_init (DsSessionClass *klass)
    */
   signals[RESULT_OPENED] =
     g_signal_new ("result-opened", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  /**
+   * DsSession::result-closed:
+   * @kind: the DsBenchKind whose opened result was closed
+   *
+   * The result of @kind is again the last run's (or none).
+   */
+  signals[RESULT_CLOSED] =
+    g_signal_new ("result-closed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_UINT);
 }

@@ -23,7 +23,7 @@ typedef enum {
 } DsWriteCheck;
 
 /* @settings: the app's settings (ds_settings_new()); the session reads
- * accuracy, block-size, file-size and units from them. */
+ * accuracy, block-size, capacity, file-size and units from them. */
 DsSession      *ds_session_new            (GSettings          *settings);
 GSettings      *ds_session_get_settings   (DsSession          *self);
 /* The units the figures and reports are in (the "units" setting). */
@@ -33,7 +33,7 @@ void            ds_session_set_accuracy   (DsSession          *self,
                                            unsigned            accuracy);
 
 /* A spec for @kind from the settings (accuracy and what it implies, block
- * size, file size); @target_path may be NULL (the page adds it).  Clear it
+ * size, capacity tested, file size); @target_path may be NULL (the page adds it).  Clear it
  * with ds_bench_spec_clear(). */
 void            ds_session_init_spec      (DsSession          *self,
                                            DsBenchSpec        *spec,
@@ -109,6 +109,16 @@ void            ds_session_open_result_async  (DsSession           *self,
 DsBenchKind     ds_session_open_result_finish (DsSession           *self,
                                                GAsyncResult        *result,
                                                GError             **error);
+/* The file @kind's result was opened from, or NULL when it is a run of
+ * this session (or there is none).  The result keeps its own device,
+ * date and settings (ds_session_get_result()->target, ->started_at…):
+ * show those, not the device selected now. */
+const char     *ds_session_get_result_file    (DsSession           *self,
+                                               DsBenchKind          kind);
+/* Puts an opened result away: @kind's result is again the last run's, or
+ * none ("result-closed").  Nothing happens unless it was opened. */
+void            ds_session_close_result       (DsSession           *self,
+                                               DsBenchKind          kind);
 
 /* The message for a failed result, or NULL if it did not fail (a run the
  * user stopped is not a failure); pages show the same words. */

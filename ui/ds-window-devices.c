@@ -3,7 +3,11 @@
  * The header bar's drop-down shows the DsDeviceList (kept up to date from
  * kernel uevents).  The window remembers the selected device by its path,
  * so a refresh, which replaces every item, keeps it; the first time, the
- * device used last is selected.  Every page is told the device.
+ * device used last is selected, or else the largest fixed disk
+ * (ds_device_list_pick()).  Every page is told the device.
+ *
+ * Its search finds a device by any word of its path, model, serial or
+ * size (ds_device_item_matches()); see device_search_string().
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -77,6 +81,14 @@ selected_item (DsWindow *self)
   return item != NULL ? DS_DEVICE_ITEM (item) : NULL;
 }
 
+const DsDevice *
+_ds_window_get_device (DsWindow *self)
+{
+  DsDeviceItem *item = selected_item (self);
+
+  return item != NULL ? ds_device_item_get_device (item) : NULL;
+}
+
 const char *
 ds_window_get_device_path (DsWindow *self)
 {
@@ -93,6 +105,14 @@ set_page_device (DsWindow    *self,
   DsDeviceItem *item = selected_item (self);
 
   ds_page_set_device (page, item ? ds_device_item_get_device (item) : NULL);
+}
+
+gboolean
+_ds_window_page_ignores_device (DsWindow *self)
+{
+  const DsPageInfo *info = _ds_window_get_visible_info (self);
+
+  return info != NULL && info->kind < DS_BENCH_N_KINDS && !ds_session_kind_needs_device (info->kind);
 }
 
 static void
@@ -123,20 +143,67 @@ device_selected_cb (DsWindow *self)
   _ds_window_update_actions (self);
 }
 
-/* A fresh list: the same device stays selected (or, the first time, the
- * one used last). */
+/* A fresh list: the same device stays selected; the first time, or when
+ * it went away, the one used last or else the largest fixed disk. */
 static void
 devices_refreshed_cb (DsWindow *self)
 {
-  g_autofree char *keep = g_strdup (self->device_path);
+  g_autofree char *last = g_settings_get_string (self->settings, "last-device");
   guint position;
 
-  if (keep == NULL)
-    keep = g_settings_get_string (self->settings, "last-device");
-  if (ds_device_list_find (self->devices, keep, &position))
+  if (ds_device_list_find (self->devices, self->device_path, &position) ||
+      ds_device_list_pick (G_LIST_MODEL (self->devices), last, &position))
     gtk_drop_down_set_selected (self->device_dropdown, position);
 
   device_selected_cb (self);
+
+  /* A new selection makes the drop-down drop its search filter, while the
+   * search entry still shows what was typed: filter again. */
+  if (self->device_search != NULL &&
+      gtk_editable_get_text (GTK_EDITABLE (self->device_search))[0] != '\0')
+    g_signal_emit_by_name (self->device_search, "search-changed");
+}
+
+/* GtkDropDown's search in GTK 4.8 keeps the items whose expression's
+ * string starts with the text typed (4.12 adds a match mode), which would
+ * find "/dev/loop11" only by the start of its model's name.  So the
+ * expression answers for each item with the typed text itself when the
+ * item matches it anywhere (ds_device_item_matches()), and with its title
+ * when not: the drop-down's own prefix test then keeps exactly the
+ * matching items.  The typed text is read from the drop-down's search
+ * entry, which has it before the drop-down filters again. */
+static char *
+device_search_string (DsDeviceItem *item,
+                      DsWindow     *self)
+{
+  const char *search = self->device_search != NULL
+                       ? gtk_editable_get_text (GTK_EDITABLE (self->device_search)) : NULL;
+
+  if (item == NULL)
+    return NULL;
+  if (search != NULL && search[0] != '\0' && ds_device_item_matches (item, search))
+    return g_strdup (search);
+
+  return g_strdup (ds_device_item_get_title (item));
+}
+
+static GtkSearchEntry *
+find_search_entry (GtkWidget *widget)
+{
+  if (GTK_IS_SEARCH_ENTRY (widget))
+    return GTK_SEARCH_ENTRY (widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkSearchEntry *found = find_search_entry (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
 }
 
 gboolean
@@ -162,7 +229,11 @@ _ds_window_devices_init (DsWindow *self)
   g_autoptr(GtkListItemFactory) button_factory = gtk_signal_list_item_factory_new ();
   g_autoptr(GtkListItemFactory) list_factory = gtk_signal_list_item_factory_new ();
 
-  expression = gtk_property_expression_new (DS_TYPE_DEVICE_ITEM, NULL, "title");
+  self->device_search = find_search_entry (GTK_WIDGET (self->device_dropdown));
+  if (self->device_search != NULL)
+    g_object_set (self->device_search, "placeholder-text", _("Path, model, serial or size"), NULL);
+  expression = gtk_cclosure_expression_new (G_TYPE_STRING, NULL, 0, NULL,
+                                            G_CALLBACK (device_search_string), self, NULL);
   gtk_drop_down_set_expression (self->device_dropdown, expression);
   g_signal_connect (button_factory, "setup", G_CALLBACK (device_row_setup_cb), GINT_TO_POINTER (1));
   g_signal_connect (button_factory, "bind", G_CALLBACK (device_row_bind_cb), GINT_TO_POINTER (1));
@@ -176,6 +247,8 @@ _ds_window_devices_init (DsWindow *self)
                            G_CALLBACK (device_selected_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->devices, "refreshed",
                            G_CALLBACK (devices_refreshed_cb), self, G_CONNECT_SWAPPED);
+  g_settings_bind (self->settings, "show-snap-devices", self->devices, "show-snaps",
+                   G_SETTINGS_BIND_GET);
 
   /* The list is there already: select the device used last. */
   devices_refreshed_cb (self);

@@ -24,6 +24,7 @@ struct _DsWindow
   DsSession            *session;
   DsDeviceList         *devices;
   char                 *device_path;     /* the selection, across refreshes */
+  GtkSearchEntry       *device_search;   /* inside the drop-down's popover */
   guint                 inhibit_cookie;
   GtkFileChooserNative *chooser;
   GCancellable         *open_cancellable;
@@ -37,6 +38,9 @@ struct _DsWindow
   AdwToastOverlay      *toast_overlay;
   AdwViewStack         *view_stack;
   GtkProgressBar       *progress_bar;
+  GtkInfoBar           *opened_bar;
+  GtkLabel             *opened_label;
+  AdwViewSwitcherTitle *switcher_title;
 };
 
 /* The visible page and its row of the page table (NULL: none). */
@@ -61,6 +65,11 @@ void              _ds_window_foreach_page     (DsWindow          *self,
 
 /* ds-window-devices.c: fills the drop-down and selects a device. */
 void              _ds_window_devices_init     (DsWindow          *self);
+/* The device selected, or NULL. */
+const DsDevice   *_ds_window_get_device       (DsWindow          *self);
+/* The visible page runs a test that makes its own target (the File
+ * Benchmark's folder): the device drop-down does not apply to it. */
+gboolean          _ds_window_page_ignores_device (DsWindow       *self);
 
 /* ds-window-actions.c */
 void              _ds_window_class_actions_init (DsWindowClass   *klass);
@@ -68,5 +77,8 @@ void              _ds_window_update_actions   (DsWindow          *self);
 void              _ds_window_open_result      (DsWindow          *self,
                                                const char        *path);
 void              _ds_window_actions_dispose  (DsWindow          *self);
+
+/* ds-window-pictures.c: the graph of the visible page, or NULL. */
+GtkWidget        *_ds_window_get_visible_graph (DsWindow         *self);
 
 G_END_DECLS

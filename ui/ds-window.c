@@ -14,6 +14,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ds-caption.h"
 #include "ds-file-page.h"
 #include "ds-save.h"
 #include "ds-settings.h"
@@ -121,6 +122,74 @@ ds_window_get_session (DsWindow *self)
   return self->session;
 }
 
+/* ---- Opened results ---------------------------------------------------- */
+
+/* "/dev/loop10 (QEMU HARDDISK, 2.1 GB)": the device a result measured. */
+static char *
+describe_target (const DsResult *result)
+{
+  const DsTargetInfo *target = &result->target;
+  g_autofree char *path = g_strdup (target->path ? target->path : "?");
+  g_autofree char *size = target->size_bytes > 0 ? ds_format_size (target->size_bytes) : NULL;
+
+  if (target->model != NULL && size != NULL)
+    return g_strdup_printf ("%s (%s, %s)", path, target->model, size);
+  if (size != NULL)
+    return g_strdup_printf ("%s (%s)", path, size);
+  return g_steal_pointer (&path);
+}
+
+/* When the visible page shows a result opened from a file, a banner says
+ * whose it is (its own device and date, not the device selected above)
+ * and which file, with a way back; the window's title names the file. */
+static void
+update_opened (DsWindow *self)
+{
+  const DsPageInfo *info = _ds_window_get_visible_info (self);
+  DsBenchKind kind = info != NULL ? info->kind : DS_BENCH_N_KINDS;
+  const char *file = ds_session_get_result_file (self->session, kind);
+  const DsResult *result = ds_session_get_result (self->session, kind);
+  g_autofree char *name = NULL;
+  g_autofree char *device = NULL;
+  g_autofree char *when = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *title = NULL;
+
+  if (file == NULL || result == NULL)
+    {
+      gtk_info_bar_set_revealed (self->opened_bar, FALSE);
+      gtk_window_set_title (GTK_WINDOW (self), _("Diskscope"));
+      adw_view_switcher_title_set_subtitle (self->switcher_title, NULL);
+      return;
+    }
+
+  name = g_path_get_basename (file);
+  device = describe_target (result);
+  when = ds_caption_format_time (result->started_at);
+  /* Translators: "Saved result: /dev/loop10 (QEMU HARDDISK, 2.1 GB),
+   * 2026-11-30 10:41 CET — loop10.json" */
+  text = g_strdup_printf (_("Saved result: %s, %s — %s"), device, when ? when : _("date unknown"), name);
+  gtk_label_set_label (self->opened_label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->opened_label), file);
+  gtk_info_bar_set_revealed (self->opened_bar, TRUE);
+
+  /* Translators: the window's title while a saved result is shown */
+  title = g_strdup_printf (_("%s — Diskscope"), name);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  adw_view_switcher_title_set_subtitle (self->switcher_title, name);
+}
+
+static void
+opened_bar_response_cb (DsWindow   *self,
+                        int         response,
+                        GtkInfoBar *bar)
+{
+  const DsPageInfo *info = _ds_window_get_visible_info (self);
+
+  if (info != NULL)
+    ds_session_close_result (self->session, info->kind);
+}
+
 /* ---- What the session says ------------------------------------------- */
 
 static void
@@ -149,7 +218,6 @@ set_running_ui (DsWindow *self,
 
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
   gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), running);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->device_dropdown), !running);
 }
 
 static void
@@ -259,6 +327,25 @@ result_opened_cb (DsWindow *self,
 
   adw_view_stack_set_visible_child (self->view_stack, GTK_WIDGET (page));
   ds_page_show_result (page, ds_session_get_result (self->session, kind));
+  update_opened (self);
+  _ds_window_update_actions (self);
+}
+
+/* The opened result was put away: the page shows the run behind it, or
+ * nothing. */
+static void
+result_closed_cb (DsWindow *self,
+                  guint     kind)
+{
+  DsPage *page = _ds_window_get_page (self, kind);
+  const DsResult *result = ds_session_get_result (self->session, kind);
+
+  if (page != NULL && result != NULL)
+    ds_page_show_result (page, result);
+  else if (page != NULL)
+    ds_page_clear (page);
+
+  update_opened (self);
   _ds_window_update_actions (self);
 }
 
@@ -293,6 +380,7 @@ visible_page_changed_cb (DsWindow     *self,
   if (name != NULL && gtk_widget_get_realized (GTK_WIDGET (self)))
     g_settings_set_string (self->settings, "last-page", name);
 
+  update_opened (self);
   _ds_window_update_actions (self);
 }
 
@@ -350,58 +438,6 @@ add_pages (DsWindow *self)
 
   g_settings_bind (self->settings, "file-size", _ds_window_get_page (self, DS_BENCH_FILE),
                    "file-size", G_SETTINGS_BIND_GET);
-}
-
-gboolean
-ds_window_save_screenshot (DsWindow    *self,
-                           const char  *path,
-                           GError     **error)
-{
-  GtkWidget *content;
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autoptr(GBytes) png = NULL;
-  GtkSnapshot *snapshot;
-  GskRenderer *renderer;
-  GdkRGBA background;
-  int width, height;
-
-  g_return_val_if_fail (DS_IS_WINDOW (self), FALSE);
-
-  /* The page (graph, figures, table) as the user sees it: not the header
-   * bar, the switcher or the window's frame. */
-  content = adw_view_stack_get_visible_child (self->view_stack);
-  if (content == NULL)
-    content = adw_application_window_get_content (ADW_APPLICATION_WINDOW (self));
-  width = gtk_widget_get_width (content);
-  height = gtk_widget_get_height (content);
-  renderer = gtk_native_get_renderer (GTK_NATIVE (self));
-
-  if (width <= 0 || height <= 0 || renderer == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
-                           _("The window is not shown yet."));
-      return FALSE;
-    }
-
-  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (GTK_WIDGET (self)),
-                                       "window_bg_color", &background))
-    gdk_rgba_parse (&background, "#fafafa");
-
-  /* As the user sees it: the window's background, then the page. */
-  paintable = gtk_widget_paintable_new (content);
-  snapshot = gtk_snapshot_new ();
-  gtk_snapshot_append_color (snapshot, &background, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-
-  texture = gsk_renderer_render_texture (renderer, node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-
-  png = gdk_texture_save_to_png_bytes (texture);
-
-  return ds_save_contents_atomic (path, g_bytes_get_data (png, NULL), g_bytes_get_size (png), error);
 }
 
 /* ---- Life cycle -------------------------------------------------------- */
@@ -496,7 +532,11 @@ ds_window_class_init (DsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DsWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, DsWindow, opened_bar);
+  gtk_widget_class_bind_template_child (widget_class, DsWindow, opened_label);
+  gtk_widget_class_bind_template_child (widget_class, DsWindow, switcher_title);
   gtk_widget_class_bind_template_callback (widget_class, visible_page_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, opened_bar_response_cb);
 
   _ds_window_class_actions_init (klass);
 }
@@ -526,6 +566,8 @@ ds_window_init (DsWindow *self)
                            G_CALLBACK (run_finished_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "result-opened",
                            G_CALLBACK (result_opened_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "result-closed",
+                           G_CALLBACK (result_closed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::units",
                            G_CALLBACK (units_changed_cb), self, G_CONNECT_SWAPPED);
 

@@ -35,8 +35,16 @@ gboolean    ds_window_set_folder      (DsWindow    *self,
  * its confirmation first. */
 gboolean    ds_window_start           (DsWindow    *self,
                                        GError     **error);
-/* A PNG of the visible page (graph and figures) as it is on screen. */
+/* A PNG of the visible page (graph and figures) as it is on screen, with
+ * a caption under it (device, test and settings, date, version) that is
+ * also in the PNG's text chunks (Title, Description, Creation Time,
+ * Software). */
 gboolean    ds_window_save_screenshot (DsWindow    *self,
+                                       const char  *path,
+                                       GError     **error);
+/* The same for the visible page's graph alone (G_IO_ERROR_NOT_FOUND on a
+ * page without one). */
+gboolean    ds_window_save_graph      (DsWindow    *self,
                                        const char  *path,
                                        GError     **error);
 

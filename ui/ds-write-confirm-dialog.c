@@ -13,6 +13,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ds-page.h"
 #include "ds-write-confirm-dialog.h"
 
 struct _DsWriteConfirmDialog
@@ -114,14 +115,17 @@ ds_write_confirm_dialog_new (GtkWindow  *parent,
                              const char *target_path)
 {
   DsWriteConfirmDialog *self;
+  g_autofree char *heading = NULL;
 
   g_return_val_if_fail (target_path != NULL, NULL);
 
   self = g_object_new (DS_TYPE_WRITE_CONFIRM_DIALOG, "transient-for", parent, NULL);
   self->target_path = g_strdup (target_path);
 
-  adw_message_dialog_format_heading (ADW_MESSAGE_DIALOG (self),
-                                     _("Destroy All Data on %s?"), target_path);
+  /* The heading wraps between words, never inside the path. */
+  heading = ds_markup_unbreakable (_("Destroy All Data on %s?"), target_path);
+  adw_message_dialog_set_heading_use_markup (ADW_MESSAGE_DIALOG (self), TRUE);
+  adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), heading);
   adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (self),
                                   _("A write test overwrites the device with test data. "
                                     "Everything stored on %s will be lost, and it cannot be undone.\n\n"

@@ -354,7 +354,7 @@ fail:
 
 /* ---- the report --------------------------------------------------------- */
 
-#define REPORT_FIRST_WIDTH 34
+#define REPORT_FIRST_WIDTH 38
 #define REPORT_CELL_WIDTH  14
 
 static void
@@ -385,9 +385,11 @@ file_report (const DsResult *result,
              GString        *out)
 {
   const DsFileData *data = result->data;
-  g_autofree char *size = ds_format_size (data->file_bytes);
+  /* Typed in powers of 1024 (--size 1G): echoed so, with the decimal. */
+  g_autofree char *size = ds_format_size_both (data->file_bytes);
   g_autofree char *folder = ds_text_sanitize (data->directory ? data->directory : "?");
 
+  G_STATIC_ASSERT (DS_FILE_RANDOM_BYTES == 4096);
   g_string_append_printf (out, "Folder: %s\n\n", folder);
   if (data->buffered)
     g_string_append (out, "Warning: buffered run (no direct I/O): these figures "
@@ -397,10 +399,11 @@ file_report (const DsResult *result,
   g_string_append_printf (out, "File Size: %s\n\n", size);
   report_figure (out, "Sequential read", data->sequential_read_bytes_per_s, FALSE, units);
   report_figure (out, "Sequential write", data->sequential_write_bytes_per_s, FALSE, units);
-  report_figure (out, "Random read", data->random_read_iops, TRUE, units);
-  report_figure (out, "Random write", data->random_write_iops, TRUE, units);
-  report_figure (out, "Random read (queue depth = 32)", data->random_read_qd32_iops, TRUE, units);
-  report_figure (out, "Random write (queue depth = 32)", data->random_write_qd32_iops, TRUE, units);
+  /* The random rows name their transfer size, as the window's do. */
+  report_figure (out, "Random 4 KB read", data->random_read_iops, TRUE, units);
+  report_figure (out, "Random 4 KB write", data->random_write_iops, TRUE, units);
+  report_figure (out, "Random 4 KB read (queue depth = 32)", data->random_read_qd32_iops, TRUE, units);
+  report_figure (out, "Random 4 KB write (queue depth = 32)", data->random_write_qd32_iops, TRUE, units);
 
   g_string_append (out, "\nBlock size test\n\n");
   g_string_append_printf (out, "File Size: %s\n\n", size);

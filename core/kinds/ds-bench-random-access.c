@@ -17,6 +17,7 @@
 #include "ds-bench.h"
 #include "ds-bench-io.h"
 #include "ds-bench-random-access.h"
+#include "ds-random-access-points.h"
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-report.h"
@@ -254,7 +255,6 @@ dir_to_json (const DsRandomAccessDir *dir)
 {
   JsonObject *o = json_object_new ();
   JsonArray *rows = json_array_new ();
-  JsonArray *points = json_array_new ();
   JsonNode *node = json_node_new (JSON_NODE_OBJECT);
 
   for (guint i = 0; i < dir->rows->len; i++)
@@ -287,20 +287,8 @@ dir_to_json (const DsRandomAccessDir *dir)
       json_array_add_object_element (rows, r);
     }
 
-  for (guint i = 0; i < dir->points->len; i++)
-    {
-      const DsRandomAccessPoint *p = &g_array_index (dir->points, DsRandomAccessPoint, i);
-      JsonObject *r = json_object_new ();
-
-      json_object_set_int_member (r, "row", p->row);
-      json_object_set_int_member (r, "offset_bytes", (gint64) p->offset_bytes);
-      json_object_set_int_member (r, "transfer_bytes", p->transfer_bytes);
-      json_object_set_double_member (r, "access_s", p->access_s);
-      json_array_add_object_element (points, r);
-    }
-
   json_object_set_array_member (o, "rows", rows);
-  json_object_set_array_member (o, "points", points);
+  json_object_set_object_member (o, "points", ds_random_access_points_to_json (dir->points));
   json_node_take_object (node, o);
 
   return node;
@@ -384,6 +372,7 @@ dir_from_json (JsonObject         *results,
   JsonObject *o;
   JsonArray *rows;
   JsonArray *points;
+  JsonNode *points_node;
 
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     {
@@ -397,9 +386,21 @@ dir_from_json (JsonObject         *results,
   rows = ds_json_get_array (o, where, "rows", error);
   if (rows == NULL)
     return FALSE;
-  points = ds_json_get_array (o, where, "points", error);
-  if (points == NULL)
-    return FALSE;
+  points_node = json_object_get_member (o, "points");
+  if (points_node != NULL && JSON_NODE_HOLDS_OBJECT (points_node))
+    {
+      if (!ds_random_access_points_from_json (json_node_get_object (points_node), points_where,
+                                              dir->points, error))
+        return FALSE;
+      points = NULL;
+    }
+  else
+    {
+      /* Results saved before the parallel arrays: one object a point. */
+      points = ds_json_get_array (o, where, "points", error);
+      if (points == NULL)
+        return FALSE;
+    }
 
   if (json_array_get_length (rows) > DS_RANDOM_ACCESS_N_ROWS)
     {
@@ -408,7 +409,7 @@ dir_from_json (JsonObject         *results,
                    rows_where, json_array_get_length (rows), DS_RANDOM_ACCESS_N_ROWS);
       return FALSE;
     }
-  if (json_array_get_length (points) > MAX_POINTS)
+  if (points != NULL && json_array_get_length (points) > MAX_POINTS)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
                    _("%s: %u points, more than the %u a run keeps"),
@@ -429,7 +430,7 @@ dir_from_json (JsonObject         *results,
       g_array_append_val (dir->rows, row);
     }
 
-  for (guint i = 0; i < json_array_get_length (points); i++)
+  for (guint i = 0; points != NULL && i < json_array_get_length (points); i++)
     {
       JsonNode *element = json_array_get_element (points, i);
       g_autofree char *point_where = g_strdup_printf ("%s[%u]", points_where, i);

@@ -31,6 +31,11 @@ static const struct {
   const char *what;
 } list_caps[] = {
   { "points", DS_JSON_MAX_POINTS, "DS_JSON_MAX_POINTS", "points" },
+  /* A random access run's points as parallel arrays, one per field. */
+  { "row", DS_JSON_MAX_POINTS, "DS_JSON_MAX_POINTS", "points" },
+  { "offset_bytes", DS_JSON_MAX_POINTS, "DS_JSON_MAX_POINTS", "points" },
+  { "transfer_bytes", DS_JSON_MAX_POINTS, "DS_JSON_MAX_POINTS", "points" },
+  { "access_ns", DS_JSON_MAX_POINTS, "DS_JSON_MAX_POINTS", "points" },
   { "access", DS_JSON_MAX_ACCESS, "DS_JSON_MAX_ACCESS", "access-time dots" },
   { "errors", DS_JSON_MAX_ERRORS, "DS_JSON_MAX_ERRORS", "failed points" },
   { "notes", DS_JSON_MAX_NOTES, "DS_JSON_MAX_NOTES", "notes" },

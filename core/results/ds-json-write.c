@@ -185,6 +185,7 @@ append_array (GString   *out,
               guint      level)
 {
   guint n = json_array_get_length (array);
+  guint i;
 
   if (n == 0)
     {
@@ -192,8 +193,28 @@ append_array (GString   *out,
       return;
     }
 
+  /* A list of plain values (numbers, strings) on one line: a random
+   * access run's parallel arrays hold 100 000 numbers, which one a line
+   * would make mostly indentation. */
+  for (i = 0; i < n; i++)
+    if (json_node_get_node_type (json_array_get_element (array, i)) == JSON_NODE_OBJECT ||
+        json_node_get_node_type (json_array_get_element (array, i)) == JSON_NODE_ARRAY)
+      break;
+  if (i == n)
+    {
+      g_string_append_c (out, '[');
+      for (i = 0; i < n; i++)
+        {
+          if (i > 0)
+            g_string_append_c (out, ',');
+          append_node (out, json_array_get_element (array, i), level + 1);
+        }
+      g_string_append_c (out, ']');
+      return;
+    }
+
   g_string_append (out, "[\n");
-  for (guint i = 0; i < n; i++)
+  for (i = 0; i < n; i++)
     {
       indent (out, level + 1);
       append_node (out, json_array_get_element (array, i), level + 1);

@@ -53,7 +53,9 @@ ds_report_header (GString        *out,
         }
       else
         {
-          g_autofree char *cap = ds_format_size (result->spec.capacity_bytes);
+          /* Typed in powers of 1024: echoed so, with the decimal the
+           * device's size is given in. */
+          g_autofree char *cap = ds_format_size_both (result->spec.capacity_bytes);
           g_string_append_printf (out, "Test capacity: %s\n", cap);
         }
     }

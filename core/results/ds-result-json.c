@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ds-error.h"
+#include "ds-params.h"
 #include "ds-result-json.h"
 #include "ds-save.h"
 
@@ -95,7 +96,9 @@ ds_result_to_json (const DsResult *result)
   json_object_set_boolean_member (target, "rotational", result->target.rotational);
   json_object_set_object_member (root, "target", target);
 
-  json_object_set_object_member (root, "params", params_to_json (&result->spec));
+  /* Only what shaped the run (ds-params.c); the loader fills the rest. */
+  json_object_set_object_member (root, "params",
+                                 ds_params_prune (params_to_json (&result->spec), &result->spec));
 
   ds_json_set_string_or_null (env, "started_at", result->started_at);
   ds_json_set_string_or_null (env, "hostname", result->hostname);

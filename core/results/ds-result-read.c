@@ -18,6 +18,7 @@
 
 #include "ds-error.h"
 #include "ds-limits.h"
+#include "ds-params.h"
 #include "ds-result-json.h"
 #include "ds-text.h"
 
@@ -436,7 +437,7 @@ ds_result_from_json (JsonNode  *root,
     return NULL;
 
   params = ds_json_get_object (o, "result", "params", error);
-  if (params == NULL || !params_from_json (params, &result->spec, error))
+  if (params == NULL || !params_from_json (ds_params_fill (params, ops->kind), &result->spec, error))
     return NULL;
 
   if (!environment_from_json (o, result, error) ||

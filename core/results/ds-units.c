@@ -282,3 +282,36 @@ bad:
                "end), in bytes or with K, M, G, T: e.g. 0-10G", text);
   return FALSE;
 }
+
+char *
+ds_format_size_iec (uint64_t bytes)
+{
+  static const char *const names[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+  uint64_t unit = 1;
+  unsigned i = 0;
+
+  while (i + 1 < G_N_ELEMENTS (names) && bytes / unit >= 1024)
+    {
+      unit *= 1024;
+      i++;
+    }
+
+  if (i == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " bytes", bytes);
+  if (bytes % unit == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", bytes / unit, names[i]);
+
+  return g_strdup_printf ("%.1f %s", (double) bytes / (double) unit, names[i]);
+}
+
+char *
+ds_format_size_both (uint64_t bytes)
+{
+  g_autofree char *iec = ds_format_size_iec (bytes);
+  g_autofree char *si = ds_format_size (bytes);
+
+  if (bytes < 1000)
+    return g_steal_pointer (&iec);
+
+  return g_strdup_printf ("%s (%s)", iec, si);
+}

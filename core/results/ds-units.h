@@ -61,6 +61,13 @@ char    *ds_format_block   (uint64_t     bytes);
 /* "500 GB", "33.6 MB": device sizes, decimal (10^9, 10^6: like disk
  * labels and like the rates). */
 char    *ds_format_size    (uint64_t     bytes);
+/* "1 GiB", "200 MiB", "1.5 GiB", "512 bytes": powers of 1024, the way
+ * sizes are typed (ds_parse_size) and offered in Preferences, so a size
+ * the user gave is echoed in the unit it was given in. */
+char    *ds_format_size_iec  (uint64_t   bytes);
+/* "200 MiB (209.7 MB)": both, for a size the user gave that is then
+ * compared with decimal ones (device capacities). */
+char    *ds_format_size_both (uint64_t   bytes);
 
 /* "A-B" (B exclusive) or "A-" (to the end), sizes as ds_parse_size():
  * the offset and the span (0: to the end).  DS_ERROR_INVALID with an

@@ -174,6 +174,85 @@ ds_ui_test_benchmark_series (DsWindow   *window,
   return ds_graph_layer_get_series (DS_GRAPH_LAYER (ds_ui_test_benchmark_child (window, layer)));
 }
 
+gpointer
+ds_ui_test_window_child (DsWindow   *window,
+                         const char *name)
+{
+  gpointer child = gtk_widget_get_template_child (GTK_WIDGET (window), DS_TYPE_WINDOW, name);
+
+  ck_assert_msg (child != NULL, "the window has no template child %s", name);
+  return child;
+}
+
+GtkWidget *
+ds_ui_test_find_descendant (GtkWidget *widget,
+                            GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        return child;
+      if ((found = ds_ui_test_find_descendant (child, type)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+GtkWindow *
+ds_ui_test_find_toplevel (GType      type,
+                          GtkWindow *parent)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();  /* transfer none */
+  GtkWindow *found = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (toplevel, type) &&
+          gtk_window_get_transient_for (toplevel) == parent &&
+          gtk_widget_get_visible (GTK_WIDGET (toplevel)))
+        found = toplevel;
+    }
+
+  return found;
+}
+
+gboolean
+ds_ui_test_press_keys (GtkWidget       *widget,
+                       guint            keyval,
+                       GdkModifierType  modifiers)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
+              gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+              gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers)
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, widget,
+                                                 gtk_shortcut_get_arguments (shortcut));
+        }
+    }
+
+  return FALSE;
+}
+
 typedef struct {
   gboolean     done;
   DsBenchKind  kind;
@@ -258,4 +337,41 @@ ds_ui_test_find_dialog (DsWindow *window)
     }
 
   return found;
+}
+
+void
+ds_ui_test_shoot (GtkWidget  *widget,
+                  const char *name)
+{
+  const char *dir = g_getenv ("DS_UI_TEST_SHOTS");
+  g_autofree char *file = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkSnapshot *snapshot;
+  GskRenderer *renderer;
+  int width, height;
+
+  if (dir == NULL || *dir == '\0')
+    return;
+
+  /* Drawn as it is now: let pending layout and frames run first. */
+  ds_ui_test_spin (200);
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  ck_assert_msg (width > 0 && height > 0 && renderer != NULL, "%s: nothing shown to shoot", name);
+
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  ck_assert_ptr_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+  g_mkdir_with_parents (dir, 0755);
+  file = g_strconcat (name, ".png", NULL);
+  path = g_build_filename (dir, file, NULL);
+  ck_assert_msg (gdk_texture_save_to_png (texture, path), "could not save %s", path);
 }

@@ -49,6 +49,21 @@ guint      ds_ui_test_count_colour   (GtkWidget     *widget,
  * "write_layer", "access_layer"). */
 DsSeries  *ds_ui_test_benchmark_series (DsWindow  *window,
                                         const char *layer);
+/* A template child of @window ("view_stack", "device_dropdown", …). */
+gpointer   ds_ui_test_window_child   (DsWindow   *window,
+                                      const char *name);
+/* The first descendant of @widget of @type (depth first), or NULL. */
+GtkWidget *ds_ui_test_find_descendant (GtkWidget *widget,
+                                       GType      type);
+/* The visible toplevel of @type transient for @parent, or NULL. */
+GtkWindow *ds_ui_test_find_toplevel  (GType      type,
+                                      GtkWindow *parent);
+/* Finds the key binding of @keyval + @modifiers among @widget's shortcut
+ * controllers and activates its action, as pressing the keys would; FALSE
+ * when no shortcut has that trigger. */
+gboolean   ds_ui_test_press_keys     (GtkWidget      *widget,
+                                      guint           keyval,
+                                      GdkModifierType modifiers);
 /* Opens a saved result in @window's session and waits for it (10 s at
  * most): as the Open Result action does, without the file chooser. */
 gboolean   ds_ui_test_open_result    (DsWindow    *window,
@@ -62,5 +77,11 @@ AdwMessageDialog *ds_ui_test_find_dialog (DsWindow *window);
 GtkWidget *ds_ui_test_graph_new      (DsGraphAxis  x_axis,
                                       DsSeries    *rate,
                                       DsSeries    *access);
+
+/* When DS_UI_TEST_SHOTS names a folder, saves @widget as it is drawn now
+ * to @name.png there, for a person to look at what a test saw (the window
+ * with its banners, a dialog); does nothing otherwise. */
+void       ds_ui_test_shoot          (GtkWidget  *widget,
+                                      const char *name);
 
 G_END_DECLS

@@ -1,0 +1,27 @@
+/* ds-params.h: which settings a result's "params" carries
+ *
+ * A result writes only the settings that shaped its run (a benchmark has no
+ * pattern, a workload no file size); loading puts the kind's defaults back
+ * for the ones left out, so older files with every member load as before.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "ds-bench.h"
+
+G_BEGIN_DECLS
+
+/* Removes from @params (written for @spec) the members that did not shape a
+ * run of its kind.  Returns @params. */
+JsonObject *ds_params_prune (JsonObject        *params,
+                             const DsBenchSpec *spec);
+
+/* Adds to @params (read from a file of @kind) each settings member it
+ * lacks, with the kind's default.  Returns @params. */
+JsonObject *ds_params_fill  (JsonObject        *params,
+                             DsBenchKind        kind);
+
+G_END_DECLS

@@ -1,0 +1,27 @@
+/* ds-png-text.h: text chunks (tEXt, iTXt) in a PNG
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* @png with a text chunk for each key and value of @keys_values (NULL
+ * terminated, key, value, key, value…), placed right after the header so
+ * readers that stop at the image data still see them.  Keys are PNG
+ * keywords ("Title", "Description", "Creation Time", "Software", …: 1 to
+ * 79 printable ASCII characters, no leading, trailing or double spaces); values are UTF-8, written as tEXt when
+ * they are plain ASCII and as iTXt (uncompressed UTF-8) when not.
+ * DS_ERROR_INVALID when @png is not a PNG or a key is not a keyword. */
+GBytes   *ds_png_add_text   (GBytes             *png,
+                             const char *const  *keys_values,
+                             GError            **error);
+
+/* The value of @key's first tEXt or uncompressed iTXt chunk in @png, or
+ * NULL. */
+char     *ds_png_get_text   (GBytes             *png,
+                             const char         *key);
+
+G_END_DECLS
