@@ -178,8 +178,10 @@ update_self_test (DsHealthPage   *self,
     status = g_strdup (_("A self-test is running"));
   else if (h->self_test_status != NULL)
     status = g_strdup (h->self_test_status);
-  else
+  else if (live)
     status = g_strdup (_("The drive reports no self-test"));
+  else
+    status = g_strdup (_("The saved output holds no self-test status"));
   if (h != NULL && !live)
     {
       g_autofree char *with_hint = g_strdup_printf ("%s\n%s", status,

@@ -127,6 +127,12 @@ START_TEST (test_fixture_verdict_and_rows)
   ck_assert_msg (strstr (child_label (window, "source_label"), "saved smartctl") != NULL,
                  "%s", child_label (window, "source_label"));
   ck_assert (!gtk_widget_get_sensitive (GTK_WIDGET (ds_ui_test_page_child (window, "health", "short_button"))));
+  {
+    const char *subtitle = adw_action_row_get_subtitle (ds_ui_test_page_child (window, "health", "self_test_row"));
+
+    ck_assert_msg (g_str_has_prefix (subtitle, "The saved output holds no self-test status\n") &&
+                   strstr (subtitle, "press Start") != NULL, "%s", subtitle);
+  }
 
   /* Attribute 5's row says Warning and is marked; attribute 1's is not. */
   reallocated = attribute_row (window, "Reallocated Sector Ct");
