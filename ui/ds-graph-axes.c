@@ -199,7 +199,8 @@ scale_x (const DsGraphAxes *axes,
 
   if (axes->x == DS_GRAPH_AXIS_TIME)
     {
-      x_max = TIME_MIN_S;
+      /* The run's length when it is known (a run in progress fills it). */
+      x_max = MAX (x_max, TIME_MIN_S);
       for (guint i = 0; i < layers->len; i++)
         x_max = MAX (x_max, ds_graph_layer_get_x_extent (layers->pdata[i]));
       plot->log2_x = FALSE;

@@ -41,7 +41,8 @@ void          ds_graph_set_y_axis   (DsGraph      *self,
                                      DsGraphSide   side,
                                      DsGraphAxis   axis);
 /* The x range of a position axis: the tested capacity in bytes (0: as
- * far as the points go, at least 1 GB). */
+ * far as the points go, at least 1 GB); of a time axis, the run's
+ * length in seconds (0: as far as the points go). */
 double        ds_graph_get_x_max    (DsGraph      *self);
 void          ds_graph_set_x_max    (DsGraph      *self,
                                      double        x_max);

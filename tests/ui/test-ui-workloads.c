@@ -218,6 +218,7 @@ START_TEST (test_all_with_write_confirmation)
   /* The menus rest while it runs: what they say is what runs. */
   ck_assert (!gtk_widget_get_sensitive (page_child (page, "preset_dropdown")));
   ck_assert (!gtk_widget_get_sensitive (page_child (page, "all_button")));
+  check_screenshot (window, "workloads-live.png");
 
   ds_ui_test_wait_for (&finished.finished, 60000, "the end of the preset");
   ds_ui_test_spin (100);
