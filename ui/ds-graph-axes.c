@@ -197,8 +197,9 @@ scale_x (const DsGraphAxes *axes,
   if (axes->x == DS_GRAPH_AXIS_LATENCY_LOG)
     return scale_x_latency_log (layers, plot);
 
-  /* Time with a window set (the Disk Monitor): the last x_max seconds,
-   * scrolling. */
+  /* Time with a length set (the Disk Monitor's window, a workload step's
+   * run time): 0 to x_max while the points fit, then the last x_max
+   * seconds, scrolling. */
   if (axes->x == DS_GRAPH_AXIS_TIME && x_max > 0)
     {
       double newest = 0;
@@ -211,10 +212,11 @@ scale_x (const DsGraphAxes *axes,
       return nice_step (x_max, X_TICKS);
     }
 
-  /* Time without one (a workload's series): the whole run from 0. */
+  /* Time without one: as far as the points go, from 0. */
   if (axes->x == DS_GRAPH_AXIS_TIME)
     {
-      x_max = TIME_MIN_S;
+      /* The run's length when it is known (a run in progress fills it). */
+      x_max = MAX (x_max, TIME_MIN_S);
       for (guint i = 0; i < layers->len; i++)
         x_max = MAX (x_max, ds_graph_layer_get_x_extent (layers->pdata[i]));
       plot->log2_x = FALSE;

@@ -43,7 +43,9 @@ void          ds_graph_set_y_axis   (DsGraph      *self,
                                      DsGraphAxis   axis);
 /* The x range of a position axis: the tested capacity in bytes (0: as
  * far as the points go, at least 1 GB); of a time axis: the seconds
- * shown, the newest at the right (0: 60). */
+ * shown, from 0 while the points fit, then the newest at the right (the
+ * Workloads page gives a run's length, the Disk Monitor its window; 0:
+ * as far as the points go). */
 double        ds_graph_get_x_max    (DsGraph      *self);
 void          ds_graph_set_x_max    (DsGraph      *self,
                                      double        x_max);

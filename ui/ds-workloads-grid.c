@@ -60,6 +60,13 @@ format_latency (double seconds)
   return g_strdup_printf (_("%.2f ms"), seconds * 1e3);
 }
 
+static gboolean
+cell_is_live (DsWorkloadsPage *self,
+              const GArray    *points)
+{
+  return self->cells[self->selected_row][self->selected_direction].live == points;
+}
+
 static void fill_series (DsWorkloadsPage *self,
                          const GArray    *points,
                          DsMarkDirection  direction);
@@ -339,6 +346,9 @@ fill_series (DsWorkloadsPage *self,
                        iops ? DS_GRAPH_AXIS_IOPS : DS_GRAPH_AXIS_RATE);
   ds_graph_layer_set_title (self->rate_layer, iops ? _("IOPS") : _("Throughput"));
 
+  /* A run in progress fills the time axis from the left; a finished one
+   * spans its points. */
+  ds_graph_set_x_max (self->series_graph, points != NULL && cell_is_live (self, points) ? self->run_s : 0);
   ds_series_clear (self->rate);
   ds_series_clear (self->p99);
   for (guint i = 0; points != NULL && i < points->len; i++)

@@ -143,6 +143,7 @@ ds_workloads_page_begin (DsPage            *page,
   else
     _ds_workloads_grid_clear (self);
   self->plan = ds_preset_steps (spec, NULL);
+  self->run_s = (double) spec->duration_ns / 1e9;
   set_running (self, TRUE);
   gtk_label_set_label (self->status_label, _("Preparing…"));
 }

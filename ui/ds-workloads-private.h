@@ -50,6 +50,7 @@ struct _DsWorkloadsPage
   gboolean         selecting;       /* a toggle is being set from code */
   GArray          *plan;            /* DsPresetStep of the run, or NULL */
   int              running;         /* the plan's step measuring, or -1 */
+  double           run_s;           /* a measured run's length (live axis) */
   char            *pending_steps;   /* a row's Start: the row's id */
   DsSeries        *rate;
   DsSeries        *p99;

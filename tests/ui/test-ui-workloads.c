@@ -22,10 +22,12 @@
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ds-bench-mark.h"
+#include "ds-histogram-layer.h"
 #include "ds-report.h"
 #include "ds-series.h"
 #include "ds-test-util.h"
@@ -218,6 +220,7 @@ START_TEST (test_all_with_write_confirmation)
   /* The menus rest while it runs: what they say is what runs. */
   ck_assert (!gtk_widget_get_sensitive (page_child (page, "preset_dropdown")));
   ck_assert (!gtk_widget_get_sensitive (page_child (page, "all_button")));
+  check_screenshot (window, "workloads-live.png");
 
   ds_ui_test_wait_for (&finished.finished, 60000, "the end of the preset");
   ds_ui_test_spin (100);
@@ -406,6 +409,49 @@ START_TEST (test_scripted_start)
 }
 END_TEST
 
+/* The histogram's bars: the core's buckets (1/64 octave) summed into
+ * eighths of an octave, every I/O kept, each bucket in the bar that holds
+ * its upper bound. */
+START_TEST (test_histogram_bars)
+{
+  g_autoptr(GArray) buckets = g_array_new (FALSE, FALSE, sizeof (DsLatencyBucket));
+  g_autoptr(DsSeries) series = ds_series_new ();
+  const DsSeriesPoint *points;
+  uint64_t total = 0;
+  double sum = 0;
+
+  /* Every 1/64-octave bucket from 2^10 to 2^16 ns, count = its index. */
+  for (guint i = 1; i <= 6 * 64; i++)
+    {
+      DsLatencyBucket bucket = { exp2 (10 + i / 64.0) / 1e9, i };
+
+      g_array_append_val (buckets, bucket);
+      total += i;
+    }
+  ds_histogram_series_set_buckets (series, buckets);
+  points = ds_series_get_points (series);
+
+  /* 6 octaves of 8 bars. */
+  ck_assert_uint_eq (ds_series_get_n_points (series), 6 * DS_HISTOGRAM_BARS_PER_OCTAVE);
+  for (guint i = 0; i < ds_series_get_n_points (series); i++)
+    {
+      double k = log2 (points[i].x) * DS_HISTOGRAM_BARS_PER_OCTAVE;
+
+      ck_assert_msg (fabs (k - round (k)) < 1e-6, "bar %u ends at %g ns, not 2^(k/8)", i, points[i].x);
+      ck_assert (i == 0 || points[i].x > points[i - 1].x);
+      sum += points[i].y;
+    }
+  ck_assert_msg ((uint64_t) sum == total, "the bars hold %g I/Os of %" G_GUINT64_FORMAT, sum, total);
+  /* The first bar (2^10 ns to 2^(10+1/8)) holds buckets 1 to 8. */
+  ck_assert_double_eq_tol (points[0].x, exp2 (10 + 1 / 8.0), 1e-6);
+  ck_assert_double_eq_tol (points[0].y, 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8, 1e-9);
+
+  /* No buckets: no bars. */
+  ds_histogram_series_set_buckets (series, NULL);
+  ck_assert_uint_eq (ds_series_get_n_points (series), 0);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -423,6 +469,10 @@ main (void)
   tcase_add_test (tc, test_row_start_reads_only);
   tcase_add_test (tc, test_stop_and_close);
   tcase_add_test (tc, test_scripted_start);
+  suite_add_tcase (suite, tc);
+
+  tc = tcase_create ("histogram");
+  tcase_add_test (tc, test_histogram_bars);
   suite_add_tcase (suite, tc);
 
   return ds_test_run_suite (suite);
