@@ -65,7 +65,7 @@ resolve (const char   *path,
                            _("could not save to %s: it is a symbolic link to %s, "
                            "which %s; Diskscope follows a link only to an "
                            "existing regular file"), path, link ? link : "?",
-                           e == ENOENT ? "does not exist" : g_strerror (e));
+                           e == ENOENT ? _("does not exist") : g_strerror (e));
               return FALSE;
             }
           if (!S_ISREG (st.st_mode))
@@ -119,7 +119,7 @@ resolve (const char   *path,
 
       g_set_error (error, DS_ERROR, ds_error_from_errno (e),
                    _("could not save to %s: the folder %s %s"), path, dir,
-                   e == ENOENT ? "does not exist" : g_strerror (e));
+                   e == ENOENT ? _("does not exist") : g_strerror (e));
       return FALSE;
     }
   if (!S_ISDIR (st.st_mode))
