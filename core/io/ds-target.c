@@ -23,6 +23,7 @@
 #include "ds-error.h"
 #include "ds-safety.h"
 #include "ds-target.h"
+#include "ds-udisks.h"
 
 /* STATX_DIOALIGN (Linux 6.1) tells the O_DIRECT alignment a file needs.
  * Older headers lack the constant; the fields then live in the spare area
@@ -399,61 +400,134 @@ open_created (const char         *path,
   return g_steal_pointer (&target);
 }
 
-DsTarget *
-ds_target_open (const char         *path,
-                DsTargetOpenFlags   flags,
-                const char         *confirm,
-                GError            **error)
+/* The write gate: probes @path and decides for what @flags ask.  On
+ * success *@facts is filled (the caller clears it) and *@ret_intent says
+ * what was allowed. */
+static gboolean
+pass_gate (const char         *path,
+           DsTargetOpenFlags   flags,
+           const char         *confirm,
+           DsTargetFacts      *facts,
+           DsSafetyIntent     *ret_intent,
+           GError            **error)
 {
-  g_autoptr (DsTarget) target = NULL;
-  DsTargetFacts facts;
-  DsSafetyIntent intent;
   gboolean write = (flags & (DS_TARGET_OPEN_WRITE | DS_TARGET_OPEN_CREATE)) != 0;
-  gboolean direct = (flags & DS_TARGET_OPEN_BUFFERED) == 0;
-  gboolean allowed;
-  struct stat st;
-  int oflags;
-  int fd;
-
-  g_return_val_if_fail (path != NULL, NULL);
+  DsSafetyIntent intent;
 
   intent = (flags & DS_TARGET_OPEN_CREATE) ? DS_SAFETY_CREATE :
            (flags & DS_TARGET_OPEN_ERASE) ? DS_SAFETY_ERASE :
            write ? DS_SAFETY_WRITE : DS_SAFETY_READ;
-  ds_safety_probe (&facts, path, confirm, intent != DS_SAFETY_READ);
-  allowed = ds_safety_decide (&facts, intent, error);
-  if (!allowed || intent == DS_SAFETY_CREATE)
+  ds_safety_probe (facts, path, confirm, intent != DS_SAFETY_READ);
+  *ret_intent = intent;
+  if (ds_safety_decide (facts, intent, error))
+    return TRUE;
+
+  ds_target_facts_clear (facts);
+  return FALSE;
+}
+
+/* An fd someone else opened (udisks2, a caller) must be what a run needs:
+ * readable and writable for a write, O_DIRECT unless BUFFERED (set here
+ * when it is missing), close-on-exec. */
+static gboolean
+adjust_fd_mode (int          fd,
+                const char  *path,
+                gboolean     write,
+                gboolean     direct,
+                GError     **error)
+{
+  int fl = fcntl (fd, F_GETFL);
+  int want;
+
+  if (fl < 0)
     {
-      ds_target_facts_clear (&facts);
-      return allowed ? open_created (path, flags, error) : NULL;
+      ds_set_error_from_errno (error, errno, path);
+      return FALSE;
+    }
+  if (write && (fl & O_ACCMODE) != O_RDWR)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
+                   "%s was opened for reading only: it cannot be written", path);
+      return FALSE;
     }
 
-  oflags = O_CLOEXEC | (write ? O_RDWR : O_RDONLY) | (direct ? O_DIRECT : 0);
-  if (facts.kind == DS_FACTS_BLOCK && write)
-    oflags |= O_EXCL;     /* fails with EBUSY if mounted or opened
-                           * exclusively by anyone else */
-  fd = open (path, oflags);
-  if (fd < 0)
+  want = direct ? (fl | O_DIRECT) : (fl & ~O_DIRECT);
+  if (want != fl && fcntl (fd, F_SETFL, want) != 0)
     {
       set_open_error (error, errno, path, direct);
-      ds_target_facts_clear (&facts);
-      return NULL;
+      return FALSE;
     }
-  target = target_new (path, fd, write, direct);
+  (void) fcntl (fd, F_SETFD, FD_CLOEXEC);
+
+  return TRUE;
+}
+
+/* Our own open() of a block device was refused (@e): udisks2 may open it
+ * for us (polkit deciding).  The fd, or -1 with @error set: udisks2's
+ * refusal, or our own permission error when udisks2 is not there. */
+static int
+open_through_udisks (const char  *path,
+                     int          e,
+                     gboolean     write,
+                     gboolean     direct,
+                     const gint  *cancel,
+                     GError     **error)
+{
+  g_autoptr (GError) local = NULL;
+  int fd;
+
+  fd = ds_udisks_open_device (path, write, cancel, &local);
+  if (fd < 0)
+    {
+      if (!g_error_matches (local, DS_ERROR, DS_ERROR_UNSUPPORTED))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return -1;
+        }
+      set_open_error (error, e, path, direct);
+      if (error != NULL && *error != NULL)
+        {
+          g_autofree char *own = g_steal_pointer (&(*error)->message);
+
+          (*error)->message = g_strdup_printf ("%s. udisks2 could not open it "
+                                               "instead: %s", own, local->message);
+        }
+      return -1;
+    }
+
+  if (!adjust_fd_mode (fd, path, write, direct, error))
+    {
+      close (fd);
+      return -1;
+    }
+
+  return fd;
+}
+
+/* Takes @fd (closed on failure) for @path after the gate allowed it:
+ * checks it is what the gate looked at and describes it. */
+static DsTarget *
+adopt_fd (const char    *path,
+          int            fd,
+          DsTargetFacts *facts,
+          gboolean       write,
+          gboolean       direct,
+          GError       **error)
+{
+  g_autoptr (DsTarget) target = target_new (path, fd, write, direct);
+  struct stat st;
 
   /* What was opened must be what the gate looked at (a path can be
    * replaced in between). */
   if (fstat (fd, &st) != 0 ||
-      (facts.kind == DS_FACTS_BLOCK && (!S_ISBLK (st.st_mode) || st.st_rdev != facts.dev)) ||
-      (facts.kind == DS_FACTS_FILE &&
-       (!S_ISREG (st.st_mode) || st.st_dev != facts.dev || st.st_ino != facts.ino)))
+      (facts->kind == DS_FACTS_BLOCK && (!S_ISBLK (st.st_mode) || st.st_rdev != facts->dev)) ||
+      (facts->kind == DS_FACTS_FILE &&
+       (!S_ISREG (st.st_mode) || st.st_dev != facts->dev || st.st_ino != facts->ino)))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
                    "%s changed while it was being opened: not testing it", path);
-      ds_target_facts_clear (&facts);
       return NULL;
     }
-  ds_target_facts_clear (&facts);
 
   if (S_ISBLK (st.st_mode))
     {
@@ -467,6 +541,102 @@ ds_target_open (const char         *path,
     }
 
   return g_steal_pointer (&target);
+}
+
+DsTarget *
+ds_target_open (const char         *path,
+                DsTargetOpenFlags   flags,
+                const char         *confirm,
+                GError            **error)
+{
+  return ds_target_open_full (path, flags, confirm, NULL, error);
+}
+
+DsTarget *
+ds_target_open_full (const char         *path,
+                     DsTargetOpenFlags   flags,
+                     const char         *confirm,
+                     const gint         *cancel,
+                     GError            **error)
+{
+  DsTarget *target;
+  DsTargetFacts facts;
+  DsSafetyIntent intent;
+  gboolean write = (flags & (DS_TARGET_OPEN_WRITE | DS_TARGET_OPEN_CREATE)) != 0;
+  gboolean direct = (flags & DS_TARGET_OPEN_BUFFERED) == 0;
+  int oflags;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!pass_gate (path, flags, confirm, &facts, &intent, error))
+    return NULL;
+  if (intent == DS_SAFETY_CREATE)
+    {
+      ds_target_facts_clear (&facts);
+      return open_created (path, flags, error);
+    }
+
+  oflags = O_CLOEXEC | (write ? O_RDWR : O_RDONLY) | (direct ? O_DIRECT : 0);
+  if (facts.kind == DS_FACTS_BLOCK && write)
+    oflags |= O_EXCL;     /* fails with EBUSY if mounted or opened
+                           * exclusively by anyone else */
+  fd = open (path, oflags);
+  if (fd < 0)
+    {
+      int e = errno;
+
+      if ((e == EACCES || e == EPERM) && facts.kind == DS_FACTS_BLOCK &&
+          geteuid () != 0 && ds_udisks_get_enabled ())
+        fd = open_through_udisks (path, e, write, direct, cancel, error);
+      else
+        set_open_error (error, e, path, direct);
+      if (fd < 0)
+        {
+          ds_target_facts_clear (&facts);
+          return NULL;
+        }
+    }
+
+  target = adopt_fd (path, fd, &facts, write, direct, error);
+  ds_target_facts_clear (&facts);
+
+  return target;
+}
+
+DsTarget *
+ds_target_open_fd (const char         *path,
+                   int                 fd,
+                   DsTargetOpenFlags   flags,
+                   const char         *confirm,
+                   GError            **error)
+{
+  DsTarget *target;
+  DsTargetFacts facts;
+  DsSafetyIntent intent;
+  gboolean write = (flags & DS_TARGET_OPEN_WRITE) != 0;
+  gboolean direct = (flags & DS_TARGET_OPEN_BUFFERED) == 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (fd >= 0, NULL);
+  g_return_val_if_fail ((flags & DS_TARGET_OPEN_CREATE) == 0, NULL);
+
+  if (!pass_gate (path, flags, confirm, &facts, &intent, error))
+    {
+      close (fd);
+      return NULL;
+    }
+  if (!adjust_fd_mode (fd, path, write, direct, error))
+    {
+      close (fd);
+      ds_target_facts_clear (&facts);
+      return NULL;
+    }
+
+  target = adopt_fd (path, fd, &facts, write, direct, error);
+  ds_target_facts_clear (&facts);
+
+  return target;
 }
 
 gboolean
