@@ -2,7 +2,7 @@
 # test-int-udisks.sh: a user without rights benchmarks a loop device
 # through udisks2 and polkit (TAP).
 #
-# Usage: test-int-udisks.sh DISKSCOPE-CLI
+# Usage: test-int-udisks.sh DISKSCOPE-CLI [DISKSCOPE]
 #
 # Starts what is not running (the system bus, polkitd, systemd-udevd,
 # udisksd), makes a loop device, and runs diskscope-cli as `nobody`:
@@ -13,6 +13,9 @@
 #      benchmark completes, then a write benchmark (O_EXCL through udisks2);
 #   4. while someone else holds the device exclusively, the write is
 #      refused as busy.
+# With DISKSCOPE (the app), the same user runs it scripted under Xvfb:
+# refused without the rule (the window says which action), a benchmark
+# completes with it; the screenshots stay in the meson log folder.
 # Everything it started or made (daemons, rule file, loop device, files)
 # is stopped or removed on exit, however it exits; nothing else is touched.
 #
@@ -20,6 +23,8 @@
 set -u
 
 cli=$(realpath "$1")
+app=${2:+$(realpath "$2")}
+shots=${MESON_BUILD_ROOT:-$PWD}/meson-logs
 user=nobody
 n=0
 failed=0
@@ -66,7 +71,6 @@ done
 exec 9>/tmp/diskscope-udisks-test.lock
 flock -w 600 9 || bail "another udisks test holds /tmp/diskscope-udisks-test.lock"
 
-echo "1..9"
 
 has_name () {
   gdbus call --system --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
@@ -137,6 +141,21 @@ as_user () {   # as_user OUT ERR ARGS...: runs the CLI as $user; its status
      env HOME=/nonexistent "$cli" "$@" >"$out" 2>"$err")
 }
 
+app_as_user () {   # app_as_user SHOT: the app's status, scripted under Xvfb
+  setpriv --reuid="$user" --regid=nogroup --clear-groups \
+    env -u DISPLAY -u WAYLAND_DISPLAY -u DBUS_SESSION_BUS_ADDRESS -u XDG_RUNTIME_DIR \
+      HOME="$work/home" GSETTINGS_BACKEND=memory GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
+    xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
+    "$app" --device "$loop" --page benchmark --start --quit-when-done --accuracy 1 \
+      --screenshot "$work/home/$1" >"$work/app.log" 2>&1
+  local status=$?
+  cp "$work/home/$1" "$shots/" 2>/dev/null
+  cp "$work/app.log" "$shots/${1%.png}.log" 2>/dev/null
+  return $status
+}
+mkdir -p "$work/home"
+chown "$user" "$work/home"
+
 # A plain user may not open it: the test means nothing otherwise.
 if setpriv --reuid="$user" --regid=nogroup --clear-groups test -r "$loop"; then
   bail "$user can read $loop without udisks2: nothing to test"
@@ -161,6 +180,15 @@ if [ $status -eq 1 ] && grep -q "NotAuthorizedCanObtain" "$work/err" &&
 else
   fail "without a rule: refused with NotAuthorizedCanObtain, naming the polkit action" \
        "status $status" "$(cat "$work/err")"
+fi
+
+if [ -n "$app" ]; then
+  if ! app_as_user int-udisks-app-refused.png && [ -s "$work/home/int-udisks-app-refused.png" ] &&
+     grep -q "org.freedesktop.udisks2.open-device.*NotAuthorizedCanObtain" "$work/app.log"; then
+    ok "the app without a rule: the run fails naming the action (screenshot int-udisks-app-refused.png)"
+  else
+    fail "the app without a rule: the run fails" "$(tail -20 "$work/app.log")"
+  fi
 fi
 
 # 3. A rule for this user: polkitd reloads rules.d on its own.
@@ -198,6 +226,14 @@ then
   ok "the read result names the loop device and its size, with a rate"
 else
   fail "the read result names the loop device and its size, with a rate" "$(head -c 2000 "$work/out")"
+fi
+
+if [ -n "$app" ]; then
+  if app_as_user int-udisks-app.png && [ -s "$work/home/int-udisks-app.png" ]; then
+    ok "the app with a rule: the benchmark completes through udisks2 (screenshot int-udisks-app.png)"
+  else
+    fail "the app with a rule: the benchmark completes through udisks2" "$(tail -20 "$work/app.log")"
+  fi
 fi
 
 # The user still cannot open the device itself: udisks2 gave a fd, not rights.
@@ -256,4 +292,5 @@ else
   fail "root opens the device itself"
 fi
 
+echo "1..$n"
 exit $failed
