@@ -62,7 +62,7 @@ trap 'exit 1' INT TERM
 [ "$(id -u)" -eq 0 ] || { echo "1..0 # SKIP needs root: it starts system daemons and a loop device"; exit 0; }
 
 for bin in dbus-daemon gdbus /usr/lib/polkit-1/polkitd /lib/systemd/systemd-udevd \
-           udevadm /usr/libexec/udisks2/udisksd losetup setpriv flock; do
+           udevadm /usr/libexec/udisks2/udisksd losetup setpriv flock pkttyagent script; do
   command -v "$bin" >/dev/null || bail "$bin is missing: run tools/install-deps (udisks2, polkitd, udev, dbus)"
 done
 
@@ -285,7 +285,42 @@ else
   fail "the rule removed: refused again" "$(cat "$work/err")"
 fi
 
-# 7. Run as root, udisks2 is never asked (a plain open works).
+# 7. polkit waits for a password (an agent that asks and never gets an
+# answer): Ctrl+C stops the wait at once, exit status 130.  The CLI starts
+# stopped, so that the agent is registered for it before it asks.
+setpriv --reuid="$user" --regid=nogroup --clear-groups \
+  sh -c 'kill -STOP $$; exec "$0" "$@"' "$cli" benchmark "$loop" --no-progress --accuracy 1 \
+  >"$work/out" 2>"$work/err" &
+waiting=$!
+wait_for 10 grep -q 'State:.*stopped' "/proc/$waiting/status" || bail "the CLI did not start"
+mkfifo "$work/password"
+exec 8<>"$work/password"   # held open, never written: no answer ever comes
+setpriv --reuid="$user" --regid=nogroup --clear-groups \
+  script -qfc "pkttyagent --process $waiting" /dev/null <&8 >"$work/agent.log" 2>&1 &
+agent=$!
+sleep 2
+kill -CONT "$waiting"
+if wait_for 20 grep -q "AUTHENTICATING FOR org.freedesktop.udisks2.open-device" "$work/agent.log"; then
+  sleep 1
+  t0=$(date +%s%N)
+  kill -INT "$waiting"
+  wait "$waiting"; status=$?
+  ms=$((($(date +%s%N) - t0) / 1000000))
+  if [ $status -eq 130 ] && [ $ms -lt 3000 ]; then
+    ok "waiting for a password, Ctrl+C stops the run (status 130 after $ms ms)"
+  else
+    fail "waiting for a password, Ctrl+C stops the run" "status $status after $ms ms" "$(cat "$work/err")"
+  fi
+else
+  kill -CONT "$waiting" 2>/dev/null; kill "$waiting" 2>/dev/null; wait "$waiting"
+  fail "waiting for a password, Ctrl+C stops the run" "the agent was never asked" \
+       "$(cat "$work/agent.log")" "$(cat "$work/err")"
+fi
+# The agent and the `script` around it are this test's own children.
+pkill -P "$agent" 2>/dev/null; kill "$agent" 2>/dev/null; wait "$agent" 2>/dev/null
+exec 8>&-
+
+# 8. Run as root, udisks2 is never asked (a plain open works).
 if "$cli" info "$loop" >/dev/null 2>&1; then
   ok "root opens the device itself"
 else
