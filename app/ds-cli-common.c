@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "ds-cli-agent.h"
 #include "ds-cli-common.h"
 #include "ds-error.h"
 #include "ds-udisks.h"
@@ -89,6 +90,8 @@ ds_cli_parse_options (GOptionContext  *context,
     {
       if (no_udisks)
         ds_udisks_set_enabled (FALSE);
+      else
+        ds_cli_agent_install ();
       return TRUE;
     }
 

@@ -34,9 +34,22 @@
  * password, for as long as they take (polkit's agent has its own limits). */
 #define LOOKUP_TIMEOUT_MS   25000
 
-/* The one process-wide setting in the core: the front end's choice, made
+/* The process-wide settings in the core: the front end's choices, made
  * once before any run (see the header). */
 static gint udisks_disabled;
+static DsUdisksAgentHook agent_begin;
+static DsUdisksAgentHook agent_end;
+static gpointer agent_data;
+
+void
+ds_udisks_set_agent (DsUdisksAgentHook begin,
+                     DsUdisksAgentHook end,
+                     gpointer          user_data)
+{
+  agent_begin = begin;
+  agent_end = end;
+  agent_data = user_data;
+}
 
 void
 ds_udisks_set_enabled (gboolean enabled)
@@ -149,8 +162,8 @@ set_udisks_error (GError     **error,
     set_refused (error, path, action, reason,
                  "an administrator's password would allow it, but no "
                  "authentication agent answered. Run Diskscope in a desktop "
-                 "session (it shows the password prompt), run the command "
-                 "under pkttyagent, or let an administrator add a polkit "
+                 "session or the command in a terminal (both show a "
+                 "password prompt), or let an administrator add a polkit "
                  "rule for this action");
   else if (g_strcmp0 (reason, "NotAuthorizedDismissed") == 0)
     set_refused (error, path, action, reason, "the password prompt was dismissed");
@@ -269,9 +282,13 @@ ds_udisks_open_device (const char  *path,
    * mode from "mode" (it refuses O_RDONLY/O_WRONLY/O_RDWR in flags). */
   g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&options, "{sv}", "flags", g_variant_new_int32 (flags));
+  if (agent_begin != NULL)
+    agent_begin (agent_data);
   reply = call_udisks (bus, object, UDISKS_BLOCK_IF, "OpenDevice",
                        g_variant_new ("(sa{sv})", write ? "rw" : "r", &options),
                        G_VARIANT_TYPE ("(h)"), G_MAXINT, &fds, cancel, &local);
+  if (agent_end != NULL)
+    agent_end (agent_data);
   if (reply == NULL)
     {
       set_udisks_error (error, local, path, action);

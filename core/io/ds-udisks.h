@@ -20,6 +20,16 @@ G_BEGIN_DECLS
 void     ds_udisks_set_enabled (gboolean enabled);
 gboolean ds_udisks_get_enabled (void);
 
+/* A front end without a desktop's authentication agent (the CLI in a
+ * terminal) may start one around the call that can wait for polkit:
+ * @begin right before Block.OpenDevice (it returns once the agent is
+ * registered), @end right after.  Set once at start-up, like the above;
+ * NULL hooks: none. */
+typedef void (*DsUdisksAgentHook) (gpointer user_data);
+void     ds_udisks_set_agent   (DsUdisksAgentHook  begin,
+                                DsUdisksAgentHook  end,
+                                gpointer           user_data);
+
 /* Opens the block device @path through udisks2 on the system bus:
  * Manager.ResolveDevice finds its object, Block.OpenDevice opens it with
  * mode "r" (or "rw" with O_EXCL when @write) and O_DIRECT, polkit allowing
