@@ -9,8 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
-#include <pwd.h>
 #include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +21,7 @@
 #include "ds-error.h"
 #include "ds-safety.h"
 #include "ds-target.h"
+#include "ds-target-private.h"
 #include "ds-udisks.h"
 
 /* STATX_DIOALIGN (Linux 6.1) tells the O_DIRECT alignment a file needs.
@@ -113,85 +112,6 @@ describe_file (DsTarget          *target,
       target->fs_device = g_steal_pointer (&device->path);
       target->physical_block_size = MAX (target->logical_block_size,
                                          device->physical_block_size);
-    }
-}
-
-/* ---- errors ------------------------------------------------------------- */
-
-/* Permission denied on a device to a plain user: say who may open it and
- * how to become one of them. */
-static void
-set_permission_error (GError     **error,
-                      int          e,
-                      const char  *path)
-{
-  struct stat st;
-  struct group *gr;
-
-  if (geteuid () == 0 || stat (path, &st) != 0 || !S_ISBLK (st.st_mode))
-    {
-      ds_set_error_from_errno (error, e, path);
-      return;
-    }
-
-  if ((st.st_mode & (S_IRGRP | S_IWGRP)) != 0 && (gr = getgrgid (st.st_gid)) != NULL)
-    g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
-                 "%s: %s. Run Diskscope as root, or add your user to the "
-                 "group `%s`, which may open %s (sudo usermod -aG %s $USER, "
-                 "then log in again)", path, g_strerror (e), gr->gr_name,
-                 path, gr->gr_name);
-  else
-    {
-      struct passwd *pw = getpwuid (st.st_uid);
-
-      g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
-                   "%s: %s. Only its owner, %s, may open it (mode %04o): run "
-                   "Diskscope as root (sudo), or let a group you are in open "
-                   "it (udev usually gives disks to the group `disk`)",
-                   path, g_strerror (e), pw != NULL ? pw->pw_name : "root",
-                   (unsigned) (st.st_mode & 07777));
-    }
-}
-
-static void
-set_open_error (GError     **error,
-                int          e,
-                const char  *path,
-                gboolean     direct)
-{
-  switch (e)
-    {
-    case EBUSY:
-      g_set_error (error, DS_ERROR, DS_ERROR_BUSY,
-                   "%s is in use by another program (mounted, or opened "
-                   "exclusively)", path);
-      break;
-
-    case EINVAL:
-      if (direct)
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                       "%s does not support direct I/O (O_DIRECT): its "
-                       "filesystem cannot bypass the page cache", path);
-          break;
-        }
-      ds_set_error_from_errno (error, e, path);
-      break;
-
-    case EROFS:
-      g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                   "%s is on a read-only filesystem or device: it cannot be "
-                   "written", path);
-      break;
-
-    case EACCES:
-    case EPERM:
-      set_permission_error (error, e, path);
-      break;
-
-    default:
-      ds_set_error_from_errno (error, e, path);
-      break;
     }
 }
 
@@ -385,7 +305,7 @@ open_created (const char         *path,
   fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | (direct ? O_DIRECT : 0), 0644);
   if (fd < 0)
     {
-      set_open_error (error, errno, path, direct);
+      _ds_target_set_open_error (error, errno, path, direct);
       return NULL;
     }
   target = target_new (path, fd, TRUE, direct);
@@ -424,84 +344,6 @@ pass_gate (const char         *path,
 
   ds_target_facts_clear (facts);
   return FALSE;
-}
-
-/* An fd someone else opened (udisks2, a caller) must be what a run needs:
- * readable and writable for a write, O_DIRECT unless BUFFERED (set here
- * when it is missing), close-on-exec. */
-static gboolean
-adjust_fd_mode (int          fd,
-                const char  *path,
-                gboolean     write,
-                gboolean     direct,
-                GError     **error)
-{
-  int fl = fcntl (fd, F_GETFL);
-  int want;
-
-  if (fl < 0)
-    {
-      ds_set_error_from_errno (error, errno, path);
-      return FALSE;
-    }
-  if (write && (fl & O_ACCMODE) != O_RDWR)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                   "%s was opened for reading only: it cannot be written", path);
-      return FALSE;
-    }
-
-  want = direct ? (fl | O_DIRECT) : (fl & ~O_DIRECT);
-  if (want != fl && fcntl (fd, F_SETFL, want) != 0)
-    {
-      set_open_error (error, errno, path, direct);
-      return FALSE;
-    }
-  (void) fcntl (fd, F_SETFD, FD_CLOEXEC);
-
-  return TRUE;
-}
-
-/* Our own open() of a block device was refused (@e): udisks2 may open it
- * for us (polkit deciding).  The fd, or -1 with @error set: udisks2's
- * refusal, or our own permission error when udisks2 is not there. */
-static int
-open_through_udisks (const char  *path,
-                     int          e,
-                     gboolean     write,
-                     gboolean     direct,
-                     const gint  *cancel,
-                     GError     **error)
-{
-  g_autoptr (GError) local = NULL;
-  int fd;
-
-  fd = ds_udisks_open_device (path, write, cancel, &local);
-  if (fd < 0)
-    {
-      if (!g_error_matches (local, DS_ERROR, DS_ERROR_UNSUPPORTED))
-        {
-          g_propagate_error (error, g_steal_pointer (&local));
-          return -1;
-        }
-      set_open_error (error, e, path, direct);
-      if (error != NULL && *error != NULL)
-        {
-          g_autofree char *own = g_steal_pointer (&(*error)->message);
-
-          (*error)->message = g_strdup_printf ("%s. udisks2 could not open it "
-                                               "instead: %s", own, local->message);
-        }
-      return -1;
-    }
-
-  if (!adjust_fd_mode (fd, path, write, direct, error))
-    {
-      close (fd);
-      return -1;
-    }
-
-  return fd;
 }
 
 /* Takes @fd (closed on failure) for @path after the gate allowed it:
@@ -588,9 +430,9 @@ ds_target_open_full (const char         *path,
 
       if ((e == EACCES || e == EPERM) && facts.kind == DS_FACTS_BLOCK &&
           geteuid () != 0 && ds_udisks_get_enabled ())
-        fd = open_through_udisks (path, e, write, direct, cancel, error);
+        fd = _ds_target_open_via_udisks (path, e, write, direct, cancel, error);
       else
-        set_open_error (error, e, path, direct);
+        _ds_target_set_open_error (error, e, path, direct);
       if (fd < 0)
         {
           ds_target_facts_clear (&facts);
@@ -626,7 +468,7 @@ ds_target_open_fd (const char         *path,
       close (fd);
       return NULL;
     }
-  if (!adjust_fd_mode (fd, path, write, direct, error))
+  if (!_ds_target_adjust_fd_mode (fd, path, write, direct, error))
     {
       close (fd);
       ds_target_facts_clear (&facts);
