@@ -8,8 +8,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "ds-cli-agent.h"
 #include "ds-cli-common.h"
 #include "ds-error.h"
+#include "ds-udisks.h"
 
 int
 ds_cli_status_for_error (const GError *error)
@@ -74,9 +76,24 @@ ds_cli_parse_options (GOptionContext  *context,
                       int             *ret_status)
 {
   g_autoptr (GError) error = NULL;
+  gboolean no_udisks = FALSE;
+  const GOptionEntry common[] = {
+    { "no-udisks", 0, 0, G_OPTION_ARG_NONE, &no_udisks,
+      "Do not ask udisks2 (and polkit) to open a device this user may not "
+      "open: fail with permission denied instead", NULL },
+    { NULL }
+  };
 
+  /* Every command that may open a device takes it: one place. */
+  g_option_context_add_main_entries (context, common, NULL);
   if (g_option_context_parse (context, argc, argv, &error))
-    return TRUE;
+    {
+      if (no_udisks)
+        ds_udisks_set_enabled (FALSE);
+      else
+        ds_cli_agent_install ();
+      return TRUE;
+    }
 
   *ret_status = ds_cli_complain (DS_CLI_USAGE, "%s", error->message);
   return FALSE;

@@ -128,7 +128,8 @@ ds_run_open_target (DsRun   *run,
   if (spec->write && ds_bench_get (spec->kind)->writes == DS_BENCH_WRITES_ALWAYS)
     flags |= DS_TARGET_OPEN_ERASE;
 
-  target = ds_target_open (spec->target_path, flags, spec->destroy_data, error);
+  target = ds_target_open_full (spec->target_path, flags, spec->destroy_data,
+                                run->cancel, error);
   if (target == NULL)
     {
       struct stat st;

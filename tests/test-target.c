@@ -16,6 +16,7 @@
 
 #include "ds-error.h"
 #include "ds-target.h"
+#include "ds-udisks.h"
 #include "ds-test-util.h"
 
 static char *tmpdir;
@@ -203,6 +204,7 @@ START_TEST (test_open_tmpfile)
   g_autoptr (GError) error = NULL;
   g_autoptr (DsTarget) target = ds_target_open_tmpfile (tmpdir, DS_TARGET_OPEN_WRITE, &error);
   g_autoptr (GDir) dir = NULL;
+  g_autofree char *missing = NULL;
   struct stat st;
 
   ck_assert_msg (target != NULL, "open: %s", error ? error->message : "");
@@ -217,11 +219,13 @@ START_TEST (test_open_tmpfile)
   dir = g_dir_open (tmpdir, 0, NULL);
   ck_assert_ptr_null (g_dir_read_name (dir));
 
-  /* Not a folder: a clear error. */
+  /* No such folder: a clear error.  Under our own folder: a global path
+   * such as /nonexistent may exist after all (another test's HOME). */
   g_clear_pointer (&target, ds_target_free);
-  target = ds_target_open_tmpfile ("/nonexistent", DS_TARGET_OPEN_WRITE, &error);
+  missing = g_build_filename (tmpdir, "missing", NULL);
+  target = ds_target_open_tmpfile (missing, DS_TARGET_OPEN_WRITE, &error);
   ck_assert_ptr_null (target);
-  ck_assert_ptr_nonnull (strstr (error->message, "/nonexistent"));
+  ck_assert_ptr_nonnull (strstr (error->message, missing));
 }
 END_TEST
 
@@ -313,6 +317,106 @@ START_TEST (test_permission_message)
 }
 END_TEST
 
+/* An fd opened elsewhere (udisks2 hands one over) goes through the same
+ * gate and checks as a path: O_DIRECT is set on it, it must be the file
+ * named, writable for a write, and it is closed on failure. */
+static void
+assert_closed (int fd)
+{
+  ck_assert_int_eq (fcntl (fd, F_GETFD), -1);
+  ck_assert_int_eq (errno, EBADF);
+}
+
+START_TEST (test_open_fd)
+{
+  g_autofree char *path = make_file ("a.bin", 65536);
+  g_autofree char *other = make_file ("b.bin", 65536);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DsTarget) target = NULL;
+  DsTarget *refused;
+  int fd;
+
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  ck_assert_int_ge (fd, 0);
+  target = ds_target_open_fd (path, fd, DS_TARGET_OPEN_READ, NULL, &error);
+  ck_assert_msg (target != NULL, "%s", error ? error->message : "");
+  ck_assert_int_eq (target->fd, fd);
+  ck_assert (target->direct);
+  ck_assert (fcntl (fd, F_GETFL) & O_DIRECT);
+  ck_assert (fcntl (fd, F_GETFD) & FD_CLOEXEC);
+  ck_assert_uint_eq (target->size_bytes, 65536);
+  ck_assert_int_eq (target->kind, DS_TARGET_FILE);
+
+  /* Another file's fd under this name: not what the gate looked at. */
+  fd = open (other, O_RDONLY | O_CLOEXEC);
+  refused = ds_target_open_fd (path, fd, DS_TARGET_OPEN_READ, NULL, &error);
+  ck_assert_ptr_null (refused);
+  ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_REFUSED));
+  ck_assert_ptr_nonnull (strstr (error->message, "changed"));
+  assert_closed (fd);
+
+  /* A write needs a writable fd, whatever was confirmed. */
+  g_clear_error (&error);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  refused = ds_target_open_fd (path, fd, DS_TARGET_OPEN_WRITE, path, &error);
+  ck_assert_ptr_null (refused);
+  ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_REFUSED));
+  ck_assert_ptr_nonnull (strstr (error->message, "reading only"));
+  assert_closed (fd);
+
+  /* The gate still decides: unconfirmed write, then a wrong kind. */
+  g_clear_error (&error);
+  fd = open (path, O_RDWR | O_CLOEXEC);
+  refused = ds_target_open_fd (path, fd, DS_TARGET_OPEN_WRITE, NULL, &error);
+  ck_assert_ptr_null (refused);
+  ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_REFUSED));
+  assert_closed (fd);
+
+  g_clear_error (&error);
+  fd = open ("/dev/null", O_RDONLY | O_CLOEXEC);
+  refused = ds_target_open_fd ("/dev/null", fd, DS_TARGET_OPEN_READ, NULL, &error);
+  ck_assert_ptr_null (refused);
+  ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_INVALID));
+  assert_closed (fd);
+}
+END_TEST
+
+/* No system bus: udisks2 cannot help, and says so in a way the caller
+ * recognises (it then keeps its own permission error). */
+START_TEST (test_udisks_without_bus)
+{
+  int status = 0;
+  pid_t pid = fork ();
+
+  ck_assert_int_ge (pid, 0);
+  if (pid == 0)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *socket = g_build_filename (tmpdir, "no-bus", NULL);
+      g_autofree char *address = g_strconcat ("unix:path=", socket, NULL);
+
+      g_setenv ("DBUS_SYSTEM_BUS_ADDRESS", address, TRUE);
+      if (ds_udisks_open_device ("/dev/loop0", FALSE, NULL, &error) != -1)
+        _exit (2);
+      if (!g_error_matches (error, DS_ERROR, DS_ERROR_UNSUPPORTED))
+        _exit (3);
+      if (strstr (error->message, "system bus") == NULL)
+        _exit (4);
+      _exit (0);
+    }
+  ck_assert_int_eq (waitpid (pid, &status, 0), pid);
+  ck_assert (WIFEXITED (status));
+  ck_assert_msg (WEXITSTATUS (status) == 0, "child check %d failed", WEXITSTATUS (status));
+
+  /* The switch the CLI's --no-udisks turns. */
+  ck_assert (ds_udisks_get_enabled ());
+  ds_udisks_set_enabled (FALSE);
+  ck_assert (!ds_udisks_get_enabled ());
+  ds_udisks_set_enabled (TRUE);
+  ck_assert (ds_udisks_get_enabled ());
+}
+END_TEST
+
 int
 main (void)
 {
@@ -329,6 +433,8 @@ main (void)
   tcase_add_test (tc, test_open_tmpfile);
   tcase_add_test (tc, test_open_missing);
   tcase_add_test (tc, test_open_wrong_kind);
+  tcase_add_test (tc, test_open_fd);
+  tcase_add_test (tc, test_udisks_without_bus);
   tcase_add_test (tc, test_open_empty_file);
   tcase_add_test (tc, test_permission_message);
   suite_add_tcase (suite, tc);

@@ -408,3 +408,16 @@ _ds_graph_axes_draw (const DsGraphAxes  *axes,
   cairo_rectangle (cr, plot->left + 0.5, plot->top + 0.5, plot->width - 1, plot->height - 1);
   cairo_stroke (cr);
 }
+
+const char *
+_ds_graph_axes_unit (const DsGraphAxes *axes,
+                     DsGraphSide        side)
+{
+  return axis_title (axes, axes->y[side]);
+}
+
+const char *
+_ds_graph_axes_x_title (const DsGraphAxes *axes)
+{
+  return axis_title (axes, axes->x);
+}

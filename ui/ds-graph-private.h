@@ -49,5 +49,16 @@ void     _ds_graph_axes_draw_above (const DsGraphAxes  *axes,
                                     const DsGraphPlot  *plot,
                                     const guint        *n_above,
                                     const GdkRGBA      *text_color);
+/* The unit of the vertical axis on @side ("MB/s", "ms") and the title of
+ * the horizontal one, as the axes print them. */
+const char *_ds_graph_axes_unit    (const DsGraphAxes *axes,
+                                    DsGraphSide        side);
+const char *_ds_graph_axes_x_title (const DsGraphAxes *axes);
+
+/* ds-graph-a11y.c: sets the graph's accessible label and description from
+ * its layers (what a screen reader says of the picture). */
+void        _ds_graph_describe     (DsGraph           *self,
+                                    GPtrArray         *layers,
+                                    const DsGraphAxes *axes);
 
 G_END_DECLS

@@ -30,6 +30,7 @@ struct _DsGraph
 
   GPtrArray   *layers;              /* DsGraphLayer, in legend order */
   DsGraphAxes  axes;
+  guint        describe_id;         /* the accessible description's update */
 };
 
 static void buildable_iface_init (GtkBuildableIface *iface);
@@ -249,11 +250,32 @@ ds_graph_measure (GtkWidget      *widget,
 
 /* ---- Layers ------------------------------------------------------------ */
 
+/* What a screen reader says of the graph (ds-graph-a11y.c), at most twice
+ * a second while points arrive. */
+static gboolean
+describe_cb (gpointer user_data)
+{
+  DsGraph *self = user_data;
+
+  self->describe_id = 0;
+  _ds_graph_describe (self, self->layers, &self->axes);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_describe (DsGraph *self)
+{
+  if (self->describe_id == 0)
+    self->describe_id = g_timeout_add (500, describe_cb, self);
+}
+
 static void
 layer_changed_cb (DsGraph      *self,
                   DsGraphLayer *layer)
 {
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  queue_describe (self);
 }
 
 void
@@ -267,6 +289,7 @@ ds_graph_add_layer (DsGraph      *self,
   g_signal_connect_object (layer, "changed", G_CALLBACK (layer_changed_cb), self,
                            G_CONNECT_SWAPPED);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  queue_describe (self);
 }
 
 void
@@ -278,7 +301,10 @@ ds_graph_remove_layer (DsGraph      *self,
 
   g_signal_handlers_disconnect_by_func (layer, layer_changed_cb, self);
   if (g_ptr_array_remove (self->layers, layer))
-    gtk_widget_queue_draw (GTK_WIDGET (self));
+    {
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      queue_describe (self);
+    }
 }
 
 guint
@@ -327,6 +353,7 @@ ds_graph_dispose (GObject *object)
 
   while (self->layers->len > 0)
     ds_graph_remove_layer (self, self->layers->pdata[self->layers->len - 1]);
+  g_clear_handle_id (&self->describe_id, g_source_remove);
 
   G_OBJECT_CLASS (ds_graph_parent_class)->dispose (object);
 }
@@ -558,4 +585,5 @@ ds_graph_set_units (DsGraph *self,
   self->axes.units = units;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNITS]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  queue_describe (self);
 }

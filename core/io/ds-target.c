@@ -10,8 +10,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
-#include <grp.h>
-#include <pwd.h>
 #include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +22,8 @@
 #include "ds-error.h"
 #include "ds-safety.h"
 #include "ds-target.h"
+#include "ds-target-private.h"
+#include "ds-udisks.h"
 
 /* STATX_DIOALIGN (Linux 6.1) tells the O_DIRECT alignment a file needs.
  * Older headers lack the constant; the fields then live in the spare area
@@ -113,85 +113,6 @@ describe_file (DsTarget          *target,
       target->fs_device = g_steal_pointer (&device->path);
       target->physical_block_size = MAX (target->logical_block_size,
                                          device->physical_block_size);
-    }
-}
-
-/* ---- errors ------------------------------------------------------------- */
-
-/* Permission denied on a device to a plain user: say who may open it and
- * how to become one of them. */
-static void
-set_permission_error (GError     **error,
-                      int          e,
-                      const char  *path)
-{
-  struct stat st;
-  struct group *gr;
-
-  if (geteuid () == 0 || stat (path, &st) != 0 || !S_ISBLK (st.st_mode))
-    {
-      ds_set_error_from_errno (error, e, path);
-      return;
-    }
-
-  if ((st.st_mode & (S_IRGRP | S_IWGRP)) != 0 && (gr = getgrgid (st.st_gid)) != NULL)
-    g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
-                 _("%s: %s. Run Diskscope as root, or add your user to the "
-                 "group `%s`, which may open %s (sudo usermod -aG %s $USER, "
-                 "then log in again)"), path, g_strerror (e), gr->gr_name,
-                 path, gr->gr_name);
-  else
-    {
-      struct passwd *pw = getpwuid (st.st_uid);
-
-      g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
-                   _("%s: %s. Only its owner, %s, may open it (mode %04o): run "
-                   "Diskscope as root (sudo), or let a group you are in open "
-                   "it (udev usually gives disks to the group `disk`)"),
-                   path, g_strerror (e), pw != NULL ? pw->pw_name : "root",
-                   (unsigned) (st.st_mode & 07777));
-    }
-}
-
-static void
-set_open_error (GError     **error,
-                int          e,
-                const char  *path,
-                gboolean     direct)
-{
-  switch (e)
-    {
-    case EBUSY:
-      g_set_error (error, DS_ERROR, DS_ERROR_BUSY,
-                   _("%s is in use by another program (mounted, or opened "
-                   "exclusively)"), path);
-      break;
-
-    case EINVAL:
-      if (direct)
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                       _("%s does not support direct I/O (O_DIRECT): its "
-                       "filesystem cannot bypass the page cache"), path);
-          break;
-        }
-      ds_set_error_from_errno (error, e, path);
-      break;
-
-    case EROFS:
-      g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                   _("%s is on a read-only filesystem or device: it cannot be "
-                   "written"), path);
-      break;
-
-    case EACCES:
-    case EPERM:
-      set_permission_error (error, e, path);
-      break;
-
-    default:
-      ds_set_error_from_errno (error, e, path);
-      break;
     }
 }
 
@@ -385,7 +306,7 @@ open_created (const char         *path,
   fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | (direct ? O_DIRECT : 0), 0644);
   if (fd < 0)
     {
-      set_open_error (error, errno, path, direct);
+      _ds_target_set_open_error (error, errno, path, direct);
       return NULL;
     }
   target = target_new (path, fd, TRUE, direct);
@@ -400,61 +321,56 @@ open_created (const char         *path,
   return g_steal_pointer (&target);
 }
 
-DsTarget *
-ds_target_open (const char         *path,
-                DsTargetOpenFlags   flags,
-                const char         *confirm,
-                GError            **error)
+/* The write gate: probes @path and decides for what @flags ask.  On
+ * success *@facts is filled (the caller clears it) and *@ret_intent says
+ * what was allowed. */
+static gboolean
+pass_gate (const char         *path,
+           DsTargetOpenFlags   flags,
+           const char         *confirm,
+           DsTargetFacts      *facts,
+           DsSafetyIntent     *ret_intent,
+           GError            **error)
 {
-  g_autoptr (DsTarget) target = NULL;
-  DsTargetFacts facts;
-  DsSafetyIntent intent;
   gboolean write = (flags & (DS_TARGET_OPEN_WRITE | DS_TARGET_OPEN_CREATE)) != 0;
-  gboolean direct = (flags & DS_TARGET_OPEN_BUFFERED) == 0;
-  gboolean allowed;
-  struct stat st;
-  int oflags;
-  int fd;
-
-  g_return_val_if_fail (path != NULL, NULL);
+  DsSafetyIntent intent;
 
   intent = (flags & DS_TARGET_OPEN_CREATE) ? DS_SAFETY_CREATE :
            (flags & DS_TARGET_OPEN_ERASE) ? DS_SAFETY_ERASE :
            write ? DS_SAFETY_WRITE : DS_SAFETY_READ;
-  ds_safety_probe (&facts, path, confirm, intent != DS_SAFETY_READ);
-  allowed = ds_safety_decide (&facts, intent, error);
-  if (!allowed || intent == DS_SAFETY_CREATE)
-    {
-      ds_target_facts_clear (&facts);
-      return allowed ? open_created (path, flags, error) : NULL;
-    }
+  ds_safety_probe (facts, path, confirm, intent != DS_SAFETY_READ);
+  *ret_intent = intent;
+  if (ds_safety_decide (facts, intent, error))
+    return TRUE;
 
-  oflags = O_CLOEXEC | (write ? O_RDWR : O_RDONLY) | (direct ? O_DIRECT : 0);
-  if (facts.kind == DS_FACTS_BLOCK && write)
-    oflags |= O_EXCL;     /* fails with EBUSY if mounted or opened
-                           * exclusively by anyone else */
-  fd = open (path, oflags);
-  if (fd < 0)
-    {
-      set_open_error (error, errno, path, direct);
-      ds_target_facts_clear (&facts);
-      return NULL;
-    }
-  target = target_new (path, fd, write, direct);
+  ds_target_facts_clear (facts);
+  return FALSE;
+}
+
+/* Takes @fd (closed on failure) for @path after the gate allowed it:
+ * checks it is what the gate looked at and describes it. */
+static DsTarget *
+adopt_fd (const char    *path,
+          int            fd,
+          DsTargetFacts *facts,
+          gboolean       write,
+          gboolean       direct,
+          GError       **error)
+{
+  g_autoptr (DsTarget) target = target_new (path, fd, write, direct);
+  struct stat st;
 
   /* What was opened must be what the gate looked at (a path can be
    * replaced in between). */
   if (fstat (fd, &st) != 0 ||
-      (facts.kind == DS_FACTS_BLOCK && (!S_ISBLK (st.st_mode) || st.st_rdev != facts.dev)) ||
-      (facts.kind == DS_FACTS_FILE &&
-       (!S_ISREG (st.st_mode) || st.st_dev != facts.dev || st.st_ino != facts.ino)))
+      (facts->kind == DS_FACTS_BLOCK && (!S_ISBLK (st.st_mode) || st.st_rdev != facts->dev)) ||
+      (facts->kind == DS_FACTS_FILE &&
+       (!S_ISREG (st.st_mode) || st.st_dev != facts->dev || st.st_ino != facts->ino)))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                   _("%s changed while it was being opened: not testing it"), path);
-      ds_target_facts_clear (&facts);
+                   "%s changed while it was being opened: not testing it", path);
       return NULL;
     }
-  ds_target_facts_clear (&facts);
 
   if (S_ISBLK (st.st_mode))
     {
@@ -468,6 +384,102 @@ ds_target_open (const char         *path,
     }
 
   return g_steal_pointer (&target);
+}
+
+DsTarget *
+ds_target_open (const char         *path,
+                DsTargetOpenFlags   flags,
+                const char         *confirm,
+                GError            **error)
+{
+  return ds_target_open_full (path, flags, confirm, NULL, error);
+}
+
+DsTarget *
+ds_target_open_full (const char         *path,
+                     DsTargetOpenFlags   flags,
+                     const char         *confirm,
+                     const gint         *cancel,
+                     GError            **error)
+{
+  DsTarget *target;
+  DsTargetFacts facts;
+  DsSafetyIntent intent;
+  gboolean write = (flags & (DS_TARGET_OPEN_WRITE | DS_TARGET_OPEN_CREATE)) != 0;
+  gboolean direct = (flags & DS_TARGET_OPEN_BUFFERED) == 0;
+  int oflags;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!pass_gate (path, flags, confirm, &facts, &intent, error))
+    return NULL;
+  if (intent == DS_SAFETY_CREATE)
+    {
+      ds_target_facts_clear (&facts);
+      return open_created (path, flags, error);
+    }
+
+  oflags = O_CLOEXEC | (write ? O_RDWR : O_RDONLY) | (direct ? O_DIRECT : 0);
+  if (facts.kind == DS_FACTS_BLOCK && write)
+    oflags |= O_EXCL;     /* fails with EBUSY if mounted or opened
+                           * exclusively by anyone else */
+  fd = open (path, oflags);
+  if (fd < 0)
+    {
+      int e = errno;
+
+      if ((e == EACCES || e == EPERM) && facts.kind == DS_FACTS_BLOCK &&
+          geteuid () != 0 && ds_udisks_get_enabled ())
+        fd = _ds_target_open_via_udisks (path, e, write, direct, cancel, error);
+      else
+        _ds_target_set_open_error (error, e, path, direct);
+      if (fd < 0)
+        {
+          ds_target_facts_clear (&facts);
+          return NULL;
+        }
+    }
+
+  target = adopt_fd (path, fd, &facts, write, direct, error);
+  ds_target_facts_clear (&facts);
+
+  return target;
+}
+
+DsTarget *
+ds_target_open_fd (const char         *path,
+                   int                 fd,
+                   DsTargetOpenFlags   flags,
+                   const char         *confirm,
+                   GError            **error)
+{
+  DsTarget *target;
+  DsTargetFacts facts;
+  DsSafetyIntent intent;
+  gboolean write = (flags & DS_TARGET_OPEN_WRITE) != 0;
+  gboolean direct = (flags & DS_TARGET_OPEN_BUFFERED) == 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (fd >= 0, NULL);
+  g_return_val_if_fail ((flags & DS_TARGET_OPEN_CREATE) == 0, NULL);
+
+  if (!pass_gate (path, flags, confirm, &facts, &intent, error))
+    {
+      close (fd);
+      return NULL;
+    }
+  if (!_ds_target_adjust_fd_mode (fd, path, write, direct, error))
+    {
+      close (fd);
+      ds_target_facts_clear (&facts);
+      return NULL;
+    }
+
+  target = adopt_fd (path, fd, &facts, write, direct, error);
+  ds_target_facts_clear (&facts);
+
+  return target;
 }
 
 gboolean

@@ -57,6 +57,26 @@ DsTarget *ds_target_open        (const char         *path,
                                  DsTargetOpenFlags   flags,
                                  const char         *confirm,
                                  GError            **error);
+/* ds_target_open(), and when the open of a block device is refused
+ * (EACCES/EPERM) to a user who is not root, udisks2 is asked to open it
+ * instead (ds-udisks.h; unless ds_udisks_set_enabled (FALSE)).  That may
+ * wait for a password prompt: *@cancel becoming non-zero (may be NULL)
+ * stops the wait with DS_ERROR_CANCELLED.  A refusal by polkit is
+ * DS_ERROR_PERMISSION naming the polkit action. */
+DsTarget *ds_target_open_full   (const char         *path,
+                                 DsTargetOpenFlags   flags,
+                                 const char         *confirm,
+                                 const gint         *cancel,
+                                 GError            **error);
+/* The same gate and checks for an fd opened elsewhere (udisks2, a
+ * portal): @fd must be @path's device or file (else DS_ERROR_REFUSED),
+ * readable and writable for WRITE; O_DIRECT is set on it unless BUFFERED.
+ * Takes @fd: it is closed on failure.  Not for CREATE. */
+DsTarget *ds_target_open_fd     (const char         *path,
+                                 int                 fd,
+                                 DsTargetOpenFlags   flags,
+                                 const char         *confirm,
+                                 GError            **error);
 /* A nameless test file in the folder @dir (O_TMPFILE where the filesystem
  * has it, else a hidden unique name unlinked right after the open): gone
  * however the run ends.  Opened for writing, size 0; @flags may add

@@ -326,8 +326,8 @@ open_target (DsRun       *run,
       return target;
     }
 
-  target = ds_target_open (path, writes ? DS_TARGET_OPEN_WRITE : DS_TARGET_OPEN_READ,
-                           spec->destroy_data, error);
+  target = ds_target_open_full (path, writes ? DS_TARGET_OPEN_WRITE : DS_TARGET_OPEN_READ,
+                                spec->destroy_data, run->cancel, error);
   if (target == NULL)
     {
       if (writes && error != NULL && g_error_matches (*error, DS_ERROR, DS_ERROR_REFUSED))

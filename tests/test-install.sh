@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# test-install.sh: what `meson install` puts in a DESTDIR is what a
+# distribution package ships, and it validates (TAP).
+#
+# Usage: test-install.sh BUILD-DIR GUI(true|false)
+#
+# Installs into a temporary DESTDIR, then checks the installed files with
+# the tools a distribution runs: desktop-file-validate, appstreamcli
+# validate --no-net, glib-compile-schemas --strict, man --warnings; and that
+# the bash completion completes the installed CLI's commands and options.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -u
+
+build=$(realpath "$1")
+gui=$2
+n=0
+failed=0
+dest=$(mktemp -d /tmp/ds-test-install-XXXXXX)
+trap 'rm -rf "$dest"' EXIT
+
+ok ()   { n=$((n + 1)); echo "ok $n - $1"; }
+fail () { n=$((n + 1)); failed=1; echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+check () {   # check NAME COMMAND...: ok when COMMAND succeeds, else its output
+  local name=$1 out; shift
+  if out=$("$@" 2>&1); then ok "$name"; else fail "$name" "$out"; fi
+}
+
+if ! out=$(meson install -C "$build" --destdir "$dest" --no-rebuild --quiet 2>&1); then
+  echo "Bail out! meson install failed: $out"
+  exit 1
+fi
+prefix=$(meson introspect "$build" --buildoptions |
+         python3 -c 'import json, sys; print([o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"][0])')
+root=$dest$prefix
+version=$("$root/bin/diskscope-cli" --version | awk '{ print $2 }')
+
+check "the installed diskscope-cli runs ($version)" test -n "$version"
+
+for page in diskscope-cli $([ "$gui" = true ] && echo diskscope); do
+  man1=$root/share/man/man1/$page.1
+  if [ ! -f "$man1" ]; then
+    fail "man page $page(1) is installed" "no $man1"
+    continue
+  fi
+  warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l -E UTF-8 "$man1" 2>&1 >"$dest/$page.txt")
+  if [ -z "$warnings" ] && grep -q "Diskscope $version" "$dest/$page.txt" &&
+     grep -q "^NAME" "$dest/$page.txt"; then
+    ok "man page $page(1): renders without warnings, names version $version"
+  else
+    fail "man page $page(1): renders without warnings, names version $version" "$warnings"
+  fi
+done
+if grep -q "no-udisks" "$dest/diskscope-cli.txt" && grep -q "org.freedesktop.udisks2.open-device" "$dest/diskscope-cli.txt"; then
+  ok "diskscope-cli(1) says how access works (udisks2, the polkit action, --no-udisks)"
+else
+  fail "diskscope-cli(1) says how access works (udisks2, the polkit action, --no-udisks)"
+fi
+# Every command the CLI has is in its man page.
+missing=""
+for cmd in $("$root/bin/diskscope-cli" --help | awk '/^Usage:/ { u = 1; next } u && NF == 0 { exit } u { print $2 }' | sort -u); do
+  grep -qE "^ {7}$cmd( |$)" "$dest/diskscope-cli.txt" || missing="$missing $cmd"
+done
+if [ -z "$missing" ]; then ok "diskscope-cli(1) describes every command"; else fail "diskscope-cli(1) describes every command" "missing:$missing"; fi
+
+# ---- bash completion ------------------------------------------------------
+completion=$root/share/bash-completion/completions/diskscope-cli
+complete_line () {   # what the completion offers for LINE, cursor at its end
+  PATH="$root/bin:$PATH" bash -c '
+    [ -r /usr/share/bash-completion/bash_completion ] && . /usr/share/bash-completion/bash_completion
+    . "$1"
+    line=$2
+    read -ra COMP_WORDS <<<"$line"
+    [[ $line == *" " ]] && COMP_WORDS+=("")
+    COMP_LINE=$line; COMP_POINT=${#line}; COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+    _diskscope_cli diskscope-cli "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+    echo "${COMPREPLY[*]}"' _ "$completion" "$1"
+}
+if [ -f "$completion" ]; then
+  got=$(complete_line "diskscope-cli ")
+  if [[ " $got " == *" benchmark "* && " $got " == *" workload "* && " $got " == *" monitor "* ]]; then
+    ok "bash completion: the commands"
+  else
+    fail "bash completion: the commands" "got: $got"
+  fi
+  got=$(complete_line "diskscope-cli benchmark --no-u")
+  [ "$got" = "--no-udisks" ] && ok "bash completion: a command's options" ||
+    fail "bash completion: a command's options" "got: $got"
+  got=$(complete_line "diskscope-cli workload --pattern randr")
+  [ "$got" = "randread randrw" ] && ok "bash completion: an option's values" ||
+    fail "bash completion: an option's values" "got: $got"
+else
+  fail "bash completion is installed" "no $completion"
+fi
+
+# ---- the desktop's files --------------------------------------------------
+if [ "$gui" = true ]; then
+  app_id=io.github.diskscope.Diskscope
+  check "desktop-file-validate on the installed desktop file" \
+    desktop-file-validate "$root/share/applications/$app_id.desktop"
+  check "appstreamcli validate --no-net on the installed metainfo" \
+    appstreamcli validate --no-net "$root/share/metainfo/$app_id.metainfo.xml"
+  check "glib-compile-schemas --strict on the installed schema" \
+    glib-compile-schemas --strict --targetdir "$dest" "$root/share/glib-2.0/schemas"
+  check "the icons are installed (scalable and symbolic)" \
+    test -s "$root/share/icons/hicolor/scalable/apps/$app_id.svg" -a \
+         -s "$root/share/icons/hicolor/symbolic/apps/$app_id-symbolic.svg"
+  check "the translations are installed" \
+    test -s "$root/share/locale/ru/LC_MESSAGES/diskscope.mo"
+fi
+
+echo "1..$n"
+exit $failed
