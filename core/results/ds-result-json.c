@@ -280,6 +280,8 @@ ds_result_to_json (const DsResult *result)
     json_array_add_string_element (notes, result->notes->pdata[i]);
   json_object_set_array_member (root, "notes", notes);
 
+  ds_annotation_to_json (&result->annotation, root);
+
   json_object_set_boolean_member (root, "complete", result->complete);
   json_object_set_boolean_member (root, "cancelled", result->cancelled);
 
@@ -633,6 +635,9 @@ result_from_json (JsonNode  *root,
             g_ptr_array_add (result->notes, g_strdup (json_node_get_string (n)));
         }
     }
+
+  if (!ds_annotation_from_json (o, &result->annotation, error))
+    return NULL;
 
   if (!get_bool (o, "result", "complete", &result->complete, error))
     return NULL;
