@@ -12,6 +12,7 @@
 
 #include "ds-bench.h"
 #include "ds-cli.h"
+#include "ds-cli-library.h"
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-report.h"
@@ -53,6 +54,7 @@ typedef struct {
   gboolean buffered;
   gint64   seed;
   gboolean no_progress;
+  gboolean no_library;
 } Options;
 
 typedef struct {
@@ -170,6 +172,7 @@ entries_for (DsBenchKind  kind,
     { { "buffered", 0, 0, G_OPTION_ARG_NONE, &o->buffered, "Run through the page cache where O_DIRECT is refused (reported)", NULL }, K_FILE },
     { { "seed", 0, 0, G_OPTION_ARG_INT64, &o->seed, "Seed for random offsets and data (repeatable runs)", "N" }, K_ALL },
     { { "no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, "No progress line on stderr", NULL }, K_ALL },
+    { { "no-library", 0, 0, G_OPTION_ARG_NONE, &o->no_library, "Do not save the result in the results library ($DISKSCOPE_RESULTS_DIR or ~/.local/share/diskscope/results)", NULL }, K_ALL },
   };
   GOptionEntry *entries = g_new0 (GOptionEntry, G_N_ELEMENTS (all) + 1);
   unsigned n = 0;
@@ -411,6 +414,7 @@ ds_cli_run (int    argc,
       fputs (text, stdout);
     }
   fflush (stdout);
+  ds_cli_library_save_run (result, o.no_library);
 
   status = DS_CLI_OK;
   if (result->cancelled)

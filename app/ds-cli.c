@@ -33,6 +33,8 @@ static const Command commands[] = {
   { "scan",          ds_cli_scan,   "TARGET [--quick] [--range A-B] [--json]" },
   { "erase",         ds_cli_erase,  "TARGET --destroy-data=TARGET [--zeros|--random|--discard|--secure] [--verify]" },
   { "monitor",       ds_cli_monitor, "[DEVICE] [--interval 1s] [--count N] [--json-lines]" },
+  { "compare",       ds_cli_compare, "A B [C...] [--json|--csv|--markdown] [--svg|--pdf|--png FILE]" },
+  { "results",       ds_cli_results, "[list|show|label|tag|rm|import|dir] [ID...] [--results-dir DIR]" },
 };
 
 static void

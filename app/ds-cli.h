@@ -22,5 +22,7 @@ int ds_cli_health (int argc, char **argv);    /* ds-cli-health.c */
 int ds_cli_scan   (int argc, char **argv);    /* ds-cli-scan.c */
 int ds_cli_erase  (int argc, char **argv);    /* ds-cli-erase.c */
 int ds_cli_monitor (int argc, char **argv);   /* ds-cli-monitor.c */
+int ds_cli_results (int argc, char **argv);   /* ds-cli-results.c */
+int ds_cli_compare (int argc, char **argv);   /* ds-cli-compare.c */
 
 G_END_DECLS
