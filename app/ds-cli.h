@@ -24,5 +24,7 @@ int ds_cli_erase  (int argc, char **argv);    /* ds-cli-erase.c */
 int ds_cli_monitor (int argc, char **argv);   /* ds-cli-monitor.c */
 int ds_cli_results (int argc, char **argv);   /* ds-cli-results.c */
 int ds_cli_compare (int argc, char **argv);   /* ds-cli-compare.c */
+int ds_cli_export_fio (int argc, char **argv); /* ds-cli-fio.c */
+int ds_cli_import_fio (int argc, char **argv); /* ds-cli-fio.c */
 
 G_END_DECLS

@@ -463,6 +463,8 @@ main (void)
   Suite *s = suite_create ("library");
   TCase *tc = tcase_create ("core");
 
+  /* Saving fsyncs each file: slow on a busy disk. */
+  tcase_set_timeout (tc, 60);
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_save_names_and_lists);
   tcase_add_test (tc, test_unreadable_files_are_listed);
