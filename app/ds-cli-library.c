@@ -93,8 +93,9 @@ ds_cli_library_save_run (const DsResult *result,
   entry = ds_library_save (library, result, NULL, &error);
   if (entry == NULL)
     {
-      ds_cli_complain (DS_CLI_FAILED, "the result was not saved in the library: %s "
-                       "(--no-library skips saving; --output FILE saves elsewhere)",
+      ds_cli_complain (DS_CLI_FAILED, "the result was not saved in the library: %s. "
+                       "--output FILE saves it elsewhere, $" DS_CLI_RESULTS_DIR_ENV
+                       " moves the library, --no-library skips it",
                        error->message);
       return;
     }

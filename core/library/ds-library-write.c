@@ -39,13 +39,12 @@ set_write_error (GError     **error,
     case EDQUOT:
       g_set_error (error, DS_ERROR, DS_ERROR_NO_SPACE,
                    "could not save %s: no space left in %s (%s); nothing was "
-                   "written there, free some space and save again",
+                   "written there",
                    path, dir, g_strerror (e));
       break;
     case EROFS:
       g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
-                   "could not save %s: %s is on a read-only filesystem; "
-                   "choose another folder (--results-dir)", path, dir);
+                   "could not save %s: %s is on a read-only filesystem", path, dir);
       break;
     case EACCES:
     case EPERM:

@@ -125,6 +125,13 @@ compare_entries (gconstpointer a,
   return strcmp (ds_library_entry_get_id (eb), ds_library_entry_get_id (ea));
 }
 
+/* A read-only folder is no safety refusal: the user can fix it. */
+static DsError
+error_code (int e)
+{
+  return e == EROFS ? DS_ERROR_PERMISSION : ds_error_from_errno (e);
+}
+
 /* ---- scanning (also on a worker thread: touches no DsLibrary) ----------- */
 
 static DsLibraryEntry *
@@ -465,7 +472,7 @@ make_dir (const char  *dir,
   {
     int e = errno;
 
-    g_set_error (error, DS_ERROR, ds_error_from_errno (e),
+    g_set_error (error, DS_ERROR, error_code (e),
                  "cannot make the results folder %s: %s%s", dir, g_strerror (e),
                  e == EROFS ? " (a read-only filesystem: choose another folder)" : "");
   }
@@ -703,7 +710,7 @@ ds_library_remove (DsLibrary   *self,
     {
       int e = errno;
 
-      g_set_error (error, DS_ERROR, ds_error_from_errno (e), "could not delete %s: %s%s",
+      g_set_error (error, DS_ERROR, error_code (e), "could not delete %s: %s%s",
                    path, g_strerror (e),
                    e == EROFS ? " (a read-only filesystem)" : "");
       return FALSE;
