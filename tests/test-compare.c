@@ -52,10 +52,13 @@ START_TEST (test_transfer_rows)
   DsResult *results[2];
 
   make_pair (&a, &b);
+  /* CPU 1.5 % and 1.506 %: within 0.5 %, a tie. */
+  ((DsTransferData *) b->data)->read.cpu_percent = 1.506;
   results[0] = a;
   results[1] = b;
   cmp = ds_comparison_new (results, sources, 2, &error);
   ck_assert_msg (cmp != NULL, "%s", error ? error->message : "");
+  ck_assert_int_eq (row (cmp, "read.cpu_usage")->best, -1);
 
   ck_assert_int_eq (cmp->kind, DS_BENCH_TRANSFER);
   ck_assert_uint_eq (ds_comparison_get_n_columns (cmp), 2);

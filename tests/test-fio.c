@@ -367,6 +367,121 @@ START_TEST (test_export_needs_a_target)
 }
 END_TEST
 
+/* ---- logs --------------------------------------------------------------- */
+
+static char *
+log_prefix (const char *name)
+{
+  const char *dir = g_getenv ("DS_TEST_DATA");
+
+  ck_assert_msg (dir != NULL, "DS_TEST_DATA is not set (run under meson test)");
+  return g_build_filename (dir, "fio-logs", name, NULL);
+}
+
+/* A raw latency log (one line per I/O, fio's tests/data/fio-logs/raw*, a
+ * 2 s randrw run): every I/O counted in its second, percentiles exact. */
+START_TEST (test_logs_raw)
+{
+  g_autofree char *prefix = log_prefix ("raw");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) series = NULL;
+  double interval = 0, reads = 0, writes = 0;
+  gboolean pct = FALSE;
+  const DsFioLogPoint *p;
+
+  series = ds_fio_logs_read (prefix, 1, &interval, &pct, &error);
+  ck_assert_msg (series != NULL, "%s", error ? error->message : "");
+  ck_assert_double_eq (interval, 1.0);
+  ck_assert (pct);
+  ck_assert_uint_eq (series->len, 3);
+
+  p = &g_array_index (series, DsFioLogPoint, 0);
+  ck_assert_double_eq (p->t_s, 1.0);
+  ck_assert_double_eq (p->read.iops, 497);
+  ck_assert_double_eq (p->read.bytes_per_s, 497 * 4096.0);
+  ck_assert_double_eq (p->read.p50_s, 32461e-9);
+  ck_assert_double_eq (p->read.p99_s, 17321454e-9);
+  ck_assert_double_eq (p->write.iops, 228);
+  ck_assert_double_eq (p->write.p99_s, 12536253e-9);
+  p = &g_array_index (series, DsFioLogPoint, 1);
+  ck_assert_double_eq (p->t_s, 2.0);
+  ck_assert_double_eq (p->read.iops, 1677);
+  ck_assert_double_eq (p->read.p99_s, 7645152e-9);
+
+  /* Every I/O fio counted in its JSON (raw.json: 2175 reads, 964 writes)
+   * is in one interval. */
+  for (guint i = 0; i < series->len; i++)
+    {
+      reads += g_array_index (series, DsFioLogPoint, i).read.iops * interval;
+      writes += g_array_index (series, DsFioLogPoint, i).write.iops * interval;
+    }
+  ck_assert_double_eq (reads, 2175);
+  ck_assert_double_eq (writes, 964);
+}
+END_TEST
+
+/* Averaged logs (log_avg_msec=1000) of two jobs (numjobs=2, as with
+ * group_reporting): summed per window; no percentiles. */
+START_TEST (test_logs_averaged)
+{
+  g_autofree char *prefix = log_prefix ("avg");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) series = NULL;
+  g_autoptr (GArray) one = NULL;
+  double interval = 0;
+  gboolean pct = TRUE;
+  const DsFioLogPoint *p;
+
+  series = ds_fio_logs_read (prefix, 0, &interval, &pct, &error);
+  ck_assert_msg (series != NULL, "%s", error ? error->message : "");
+  ck_assert_double_eq (interval, 1.0);
+  ck_assert (!pct);
+  ck_assert_uint_eq (series->len, 2);
+  p = &g_array_index (series, DsFioLogPoint, 0);
+  ck_assert_double_eq (p->t_s, 1.0);
+  ck_assert_double_eq (p->read.bytes_per_s, (2710 + 2680) * 1024.0);
+  ck_assert_double_eq (p->write.bytes_per_s, (1233 + 1192) * 1024.0);
+  ck_assert_double_eq (p->read.iops, 677 + 670);
+  ck_assert_double_eq (p->read.p50_s, 0);
+  p = &g_array_index (series, DsFioLogPoint, 1);
+  ck_assert_double_eq (p->t_s, 2.0);
+  ck_assert_double_eq (p->read.iops, 1365 + 1442);
+
+  /* Job 2 alone. */
+  one = ds_fio_logs_read (prefix, 2, &interval, &pct, &error);
+  ck_assert_ptr_nonnull (one);
+  ck_assert_double_eq (g_array_index (one, DsFioLogPoint, 1).write.iops, 641);
+}
+END_TEST
+
+START_TEST (test_logs_bad)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ds-fio-log-XXXXXX", NULL);
+  g_autofree char *prefix = g_build_filename (dir, "x", NULL);
+  g_autofree char *bw = g_strdup_printf ("%s_bw.1.log", prefix);
+  g_autoptr (GError) error = NULL;
+  double interval;
+  gboolean pct;
+
+  ck_assert_ptr_null (ds_fio_logs_read (prefix, 1, &interval, &pct, &error));
+  ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_NOT_FOUND));
+  ck_assert_msg (strstr (error->message, "--write_bw_log") != NULL, "%s", error->message);
+  g_clear_error (&error);
+
+  ck_assert (g_file_set_contents (bw, "1000, 5, 0, 0, 0\n2000, lots, 0, 0, 0\n", -1, NULL));
+  ck_assert_ptr_null (ds_fio_logs_read (prefix, 1, &interval, &pct, &error));
+  ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_CORRUPT));
+  ck_assert_msg (strstr (error->message, "_bw.1.log:2:") != NULL, "%s", error->message);
+  g_clear_error (&error);
+  ck_assert (g_file_set_contents (bw, "1000, 5, 7, 0, 0\n", -1, NULL));
+  ck_assert_ptr_null (ds_fio_logs_read (prefix, 1, &interval, &pct, &error));
+  g_clear_error (&error);
+
+  g_unlink (bw);
+  g_rmdir (dir);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -383,6 +498,9 @@ main (void)
   tcase_add_test (tc, test_export_workload);
   tcase_add_test (tc, test_export_parses);
   tcase_add_test (tc, test_export_needs_a_target);
+  tcase_add_test (tc, test_logs_raw);
+  tcase_add_test (tc, test_logs_averaged);
+  tcase_add_test (tc, test_logs_bad);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);

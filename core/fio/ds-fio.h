@@ -59,4 +59,33 @@ GPtrArray *ds_fio_import_file      (const char     *path,
                                     GPtrArray     **ret_warnings,
                                     GError        **error);
 
+/* ---- fio's logs -> a workload's time series ---------------------------- */
+
+/* The shape of a workload's results.series entries. */
+typedef struct {
+  double bytes_per_s;
+  double iops;
+  double p50_s;          /* 0 when not known (averaged logs) or no I/O */
+  double p99_s;
+} DsFioLogDir;
+
+typedef struct {
+  double      t_s;       /* the end of the interval, s after logging began */
+  DsFioLogDir read;
+  DsFioLogDir write;
+} DsFioLogPoint;
+
+/* Reads PREFIX_bw.N.log, PREFIX_iops.N.log and PREFIX_lat.N.log (else
+ * PREFIX_clat.N.log) of job @job (1-based; 0: every job there is, summed,
+ * as with group_reporting) into DsFioLogPoint, one per interval, in time
+ * order.  *@ret_interval_s: fio's log_avg_msec for averaged logs, 1 s for
+ * raw ones; *@ret_percentiles: whether p50/p99 are known (raw latency logs).
+ * DS_ERROR_NOT_FOUND when there is no log; DS_ERROR_CORRUPT naming the
+ * file and line for one that is not fio's. */
+GArray   *ds_fio_logs_read         (const char     *prefix,
+                                    guint           job,
+                                    double         *ret_interval_s,
+                                    gboolean       *ret_percentiles,
+                                    GError        **error);
+
 G_END_DECLS

@@ -14,8 +14,9 @@
 #include "ds-error.h"
 #include "ds-library-entry.h"
 
-/* Two values this close are a tie: neither is marked better. */
-#define TIE_RELATIVE 1e-9
+/* Two values within 0.5 % of each other are a tie: neither is marked
+ * better (no run repeats closer than that; the ratio still shows it). */
+#define TIE_RELATIVE 0.005
 
 static void
 row_free (DsCompareRow *row)
