@@ -262,43 +262,29 @@ draw_axes (Ctx        *ctx,
       text_at (ctx, "ms", p->x0 + p->w + 6, p->y0 - LINE - 4, ALIGN_LEFT, TRUE, 0);
     }
 
-  /* Vertical grid and the position axis. */
-  if (ctx->cmp->x_percent)
-    {
-      for (int i = 0; i <= 10; i++)
-        {
-          double x = px (p, i / 10.0);
-          g_autofree char *label = g_strdup_printf ("%d", i * 10);
+  /* Vertical grid and the position axis: tenths of each capacity, or GB
+   * (GiB) in steps of 1, 2 or 5. */
+  {
+    gboolean percent = ctx->cmp->x_percent;
+    double x_top = percent ? 100 : p->x_max / gb;
+    double x_step = percent ? 10 : nice_step (x_top, 10);
+    double scale = percent ? 0.01 : gb;
 
-          set_color (cr, &ctx->fg, 0.12);
-          cairo_move_to (cr, round (x) + 0.5, p->y0);
-          cairo_line_to (cr, round (x) + 0.5, p->y0 + p->h);
-          cairo_stroke (cr);
-          set_color (cr, &ctx->fg, 0.85);
-          text_at (ctx, label, x, p->y0 + p->h + 4, ALIGN_CENTER, FALSE, 0);
-        }
-      text_at (ctx, "% of each tested capacity", p->x0 + p->w, p->y0 + p->h + 4 + LINE,
-               ALIGN_RIGHT, TRUE, 0);
-    }
-  else
-    {
-      double top_gb = p->x_max / gb;
-      double xstep = nice_step (top_gb, 10);
+    for (double v = 0; v <= x_top * 1.0001; v += x_step)
+      {
+        double x = px (p, v * scale);
+        g_autofree char *label = format_tick (v);
 
-      for (double v = 0; v <= top_gb * 1.0001; v += xstep)
-        {
-          double x = px (p, v * gb);
-          g_autofree char *label = format_tick (v);
-
-          set_color (cr, &ctx->fg, 0.12);
-          cairo_move_to (cr, round (x) + 0.5, p->y0);
-          cairo_line_to (cr, round (x) + 0.5, p->y0 + p->h);
-          cairo_stroke (cr);
-          set_color (cr, &ctx->fg, 0.85);
-          text_at (ctx, label, x, p->y0 + p->h + 4, ALIGN_CENTER, FALSE, 0);
-        }
-      text_at (ctx, mib ? "GiB" : "GB", p->x0 + p->w, p->y0 + p->h + 4 + LINE, ALIGN_RIGHT, TRUE, 0);
-    }
+        set_color (cr, &ctx->fg, 0.12);
+        cairo_move_to (cr, round (x) + 0.5, p->y0);
+        cairo_line_to (cr, round (x) + 0.5, p->y0 + p->h);
+        cairo_stroke (cr);
+        set_color (cr, &ctx->fg, 0.85);
+        text_at (ctx, label, x, p->y0 + p->h + 4, ALIGN_CENTER, FALSE, 0);
+      }
+    text_at (ctx, percent ? "% of each tested capacity" : mib ? "GiB" : "GB",
+             p->x0 + p->w, p->y0 + p->h + 4 + LINE, ALIGN_RIGHT, TRUE, 0);
+  }
 
   set_color (cr, &ctx->fg, 0.6);
   cairo_rectangle (cr, round (p->x0) + 0.5, round (p->y0) + 0.5, round (p->w), round (p->h));

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -184,6 +185,43 @@ ds_test_run (const char *const *argv,
     return WEXITSTATUS (status);
 
   return -1;
+}
+
+int
+ds_test_cli (char       **ret_out,
+             char       **ret_err,
+             const char  *first,
+             ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  const char *arg;
+  va_list ap;
+
+  g_ptr_array_add (argv, (gpointer) ds_test_cli_path ());
+  va_start (ap, first);
+  for (arg = first; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+
+  return ds_test_run ((const char *const *) argv->pdata, ret_out, ret_err);
+}
+
+void
+ds_test_note (const char *format,
+              ...)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  text = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    printf ("# %s\n", lines[i]);
+  fflush (stdout);
 }
 
 void

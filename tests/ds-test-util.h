@@ -49,6 +49,18 @@ int       ds_test_run         (const char *const *argv,
                                char             **ret_out,
                                char             **ret_err);
 
+/* Runs the built diskscope-cli with the arguments up to the first NULL;
+ * returns its exit status, stdout and stderr as ds_test_run(). */
+int       ds_test_cli         (char      **ret_out,
+                               char      **ret_err,
+                               const char *first,
+                               ...) G_GNUC_NULL_TERMINATED;
+
+/* A TAP comment: each line of the text after "# ", flushed at once (a
+ * failing forked test ends with _exit). */
+void      ds_test_note        (const char *format,
+                               ...) G_GNUC_PRINTF (1, 2);
+
 /* Runs @argv and fails the test, with its stderr, unless it exits 0. */
 void      ds_test_run_ok      (const char *const *argv);
 

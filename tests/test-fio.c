@@ -257,6 +257,25 @@ START_TEST (test_bad_input)
 }
 END_TEST
 
+/* Found by fuzz-fio-import: a job without "groupid" (or with one that is
+ * not a number) imports, into group 0. */
+START_TEST (test_missing_groupid)
+{
+  const char *json =
+    "{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"x\", \"groupid\": \"?\", "
+    "\"read\": {\"total_ios\": 5, \"io_bytes\": 20480, \"bw_bytes\": 4096, \"iops\": 1, "
+    "\"runtime\": 5000, \"lat_ns\": {\"min\": 1000, \"mean\": 2000, \"max\": 3000}}},"
+    "{\"jobname\": \"y\", \"read\": {\"total_ios\": 5, \"io_bytes\": 20480, \"bw_bytes\": 4096, "
+    "\"iops\": 1, \"runtime\": 5000, \"lat_ns\": {\"min\": 1000, \"mean\": 2000, \"max\": 3000}}}]}";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) jobs = ds_fio_import_data (json, -1, "x.json", NULL, &error);
+
+  ck_assert_msg (jobs != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (jobs->len, 2);
+  ck_assert_str_eq (((DsFioJob *) jobs->pdata[1])->name, "y (fio)");
+}
+END_TEST
+
 /* ---- export ------------------------------------------------------------- */
 
 static gboolean
@@ -495,6 +514,7 @@ main (void)
   tcase_add_test (tc, test_clients);
   tcase_add_test (tc, test_error_job);
   tcase_add_test (tc, test_bad_input);
+  tcase_add_test (tc, test_missing_groupid);
   tcase_add_test (tc, test_export_workload);
   tcase_add_test (tc, test_export_parses);
   tcase_add_test (tc, test_export_needs_a_target);

@@ -32,27 +32,6 @@
 
 #define MiB (1024 * 1024)
 
-static void
-note (const char *format,
-      ...) G_GNUC_PRINTF (1, 2);
-
-static void
-note (const char *format,
-      ...)
-{
-  g_autofree char *text = NULL;
-  g_auto (GStrv) lines = NULL;
-  va_list ap;
-
-  va_start (ap, format);
-  text = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    printf ("# %s\n", lines[i]);
-  fflush (stdout);
-}
-
 static int
 run_argv (GPtrArray  *argv,
           char      **ret_out,
@@ -60,25 +39,6 @@ run_argv (GPtrArray  *argv,
 {
   g_ptr_array_add (argv, NULL);
   return ds_test_run ((const char *const *) argv->pdata, ret_out, ret_err);
-}
-
-static int
-cli (char       **ret_out,
-     char       **ret_err,
-     const char  *first,
-     ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  const char *arg;
-  va_list ap;
-
-  g_ptr_array_add (argv, (gpointer) ds_test_cli_path ());
-  va_start (ap, first);
-  for (arg = first; arg != NULL; arg = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (ap);
-
-  return run_argv (argv, ret_out, ret_err);
 }
 
 static JsonNode *
@@ -164,7 +124,7 @@ check_reproduced (const char *dev,
       g_autoptr (GPtrArray) fio = g_ptr_array_new ();
       int rc;
 
-      rc = cli (&out, &err, "workload", dev, "--pattern", c->pattern, "--block-size", c->block,
+      rc = ds_test_cli (&out, &err, "workload", dev, "--pattern", c->pattern, "--block-size", c->block,
                 "--queue-depth", c->depth, "--duration", "3s", "--no-library", "--output", result,
                 c->write ? confirm : NULL, NULL);
       ck_assert_msg (rc == 0, "workload: exit %d: %s", rc, err);
@@ -175,7 +135,7 @@ check_reproduced (const char *dev,
       if (round == 0)
         {
           g_clear_pointer (&out, g_free);
-          rc = cli (&out, &err, "export-fio", result, "-o", job, NULL);
+          rc = ds_test_cli (&out, &err, "export-fio", result, "-o", job, NULL);
           ck_assert_msg (rc == 0, "export-fio: exit %d: %s", rc, err);
           ck_assert_msg (g_str_has_prefix (out, "fio --output-format=json"), "%s", out);
         }
@@ -201,13 +161,13 @@ check_reproduced (const char *dev,
   a = median (ours);
   b = median (theirs);
   ratio = b / a;
-  note ("%s %s QD%s: Diskscope %.2f MB/s, fio (exported job) %.2f MB/s, fio/ours %.3f",
+  ds_test_note ("%s %s QD%s: Diskscope %.2f MB/s, fio (exported job) %.2f MB/s, fio/ours %.3f",
         c->pattern, c->block, c->depth, a / 1e6, b / 1e6, ratio);
   {
     g_autofree char *text = NULL;
     ck_assert (g_file_get_contents (job, &text, NULL, NULL));
     if (ratio < 0.95 || ratio > 1.05)
-      note ("the job:\n%s", text);
+      ds_test_note ("the job:\n%s", text);
   }
   ck_assert_msg (ratio >= 0.95 && ratio <= 1.05,
                  "%s QD%s: fio ran the exported job at %.3f of our throughput", c->pattern, c->depth, ratio);
@@ -371,7 +331,7 @@ START_TEST (test_import_fio_clients)
   ck_assert_msg (rc == 0, "fio --client: exit %d: %s", rc, err);
   g_clear_pointer (&err, g_free);
 
-  rc = cli (&out, &err, "import-fio", fio_out, "--results-dir", lib, "--json", NULL);
+  rc = ds_test_cli (&out, &err, "import-fio", fio_out, "--results-dir", lib, "--json", NULL);
   ck_assert_msg (rc == 0, "import-fio: exit %d: %s", rc, err);
   {
     g_autoptr (JsonParser) parser = json_parser_new ();
@@ -414,7 +374,7 @@ START_TEST (test_import_fio_clients)
       }
     /* fio's sum is the sum of the hosts' jobs. */
     ck_assert_msg (fabs (all - sum) <= 0.01 * sum, "All clients %.0f, sum %.0f", all, sum);
-    note ("fio --client on two local servers: 4 host-jobs summing %.1f MB/s, All clients %.1f MB/s",
+    ds_test_note ("fio --client on two local servers: 4 host-jobs summing %.1f MB/s, All clients %.1f MB/s",
           sum / 1e6, all / 1e6);
   }
 
@@ -425,9 +385,9 @@ START_TEST (test_import_fio_clients)
 
     g_clear_pointer (&out, g_free);
     g_clear_pointer (&err, g_free);
-    rc = cli (&out, &err, "compare", a, b, "fio-all-clients", "--results-dir", lib, NULL);
+    rc = ds_test_cli (&out, &err, "compare", a, b, "fio-all-clients", "--results-dir", lib, NULL);
     ck_assert_msg (rc == 0, "compare: exit %d: %s", rc, err);
-    note ("%s", out);
+    ds_test_note ("%s", out);
     ck_assert_msg (strstr (out, "B/A   C/A") != NULL, "%s", out);
     ck_assert_msg (strstr (out, "Workload, read") != NULL, "%s", out);
     ck_assert_msg (strstr (out, "fio's sum over every client") != NULL, "%s", out);
@@ -468,7 +428,7 @@ START_TEST (test_import_fio_job_error)
   rc = run_argv (argv, NULL, NULL);
   ck_assert_int_ne (rc, 0);   /* fio failed the job... */
 
-  rc = cli (&out, &err, "import-fio", fio_out, "--results-dir", lib, NULL);
+  rc = ds_test_cli (&out, &err, "import-fio", fio_out, "--results-dir", lib, NULL);
   /* ...and so does the import: said, naming the file and the job, and
    * what fio measured is kept as a failed result. */
   ck_assert_int_eq (rc, 1);
@@ -476,7 +436,7 @@ START_TEST (test_import_fio_job_error)
                  "%s", err);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  rc = cli (&out, &err, "results", "list", "--results-dir", lib, NULL);
+  rc = ds_test_cli (&out, &err, "results", "list", "--results-dir", lib, NULL);
   ck_assert_int_eq (rc, 0);
   ck_assert_msg (strstr (out, "fio-eio") && strstr (out, "failed"), "%s", out);
 }

@@ -18,28 +18,6 @@
 
 #include "ds-test-util.h"
 
-/* A TAP comment, each line of it. */
-static void
-note (const char *format,
-      ...) G_GNUC_PRINTF (1, 2);
-
-static void
-note (const char *format,
-      ...)
-{
-  g_autofree char *text = NULL;
-  g_auto (GStrv) lines = NULL;
-  va_list ap;
-
-  va_start (ap, format);
-  text = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    printf ("# %s\n", lines[i]);
-  fflush (stdout);
-}
-
 static char *lib_dir;
 
 static void
@@ -59,25 +37,6 @@ teardown (void)
 }
 
 /* Runs diskscope-cli with the NULL-terminated arguments; exit status. */
-static int
-cli (char       **ret_out,
-     char       **ret_err,
-     const char  *first,
-     ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  const char *arg;
-  va_list ap;
-
-  g_ptr_array_add (argv, (gpointer) ds_test_cli_path ());
-  va_start (ap, first);
-  for (arg = first; arg != NULL; arg = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-
-  return ds_test_run ((const char *const *) argv->pdata, ret_out, ret_err);
-}
 
 static JsonNode *
 parse (const char *text)
@@ -99,7 +58,7 @@ library_ids (void)
   g_autoptr (JsonNode) root = NULL;
   g_autoptr (GStrvBuilder) ids = g_strv_builder_new ();
   JsonArray *results;
-  int rc = cli (&out, &err, "results", "list", "--json", NULL);
+  int rc = ds_test_cli (&out, &err, "results", "list", "--json", NULL);
 
   ck_assert_msg (rc == 0, "results list: exit %d: %s", rc, err);
   root = parse (out);
@@ -134,16 +93,16 @@ START_TEST (test_runs_saved_labelled_compared)
   g_auto (GStrv) ids = NULL;
   int rc;
 
-  rc = cli (&out, &err, "benchmark", dev_a, "--accuracy", "1", NULL);
+  rc = ds_test_cli (&out, &err, "benchmark", dev_a, "--accuracy", "1", NULL);
   ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  rc = cli (&out, &err, "benchmark", dev_b, "--accuracy", "1", NULL);
+  rc = ds_test_cli (&out, &err, "benchmark", dev_b, "--accuracy", "1", NULL);
   ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
   /* --no-library: not saved. */
-  rc = cli (&out, &err, "workload", dev_a, "--pattern", "randread", "--duration", "300ms",
+  rc = ds_test_cli (&out, &err, "workload", dev_a, "--pattern", "randread", "--duration", "300ms",
             "--no-library", NULL);
   ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
   g_clear_pointer (&out, g_free);
@@ -154,26 +113,26 @@ START_TEST (test_runs_saved_labelled_compared)
   ck_assert_msg (g_str_has_suffix (ids[0], strrchr (dev_b, '/') + 1), "%s", ids[0]);
   ck_assert_msg (g_str_has_suffix (ids[1], strrchr (dev_a, '/') + 1), "%s", ids[1]);
 
-  rc = cli (&out, &err, "results", "label", ids[1], "Disk A, RAID 10", "--notes", "FC 8G", NULL);
+  rc = ds_test_cli (&out, &err, "results", "label", ids[1], "Disk A, RAID 10", "--notes", "FC 8G", NULL);
   ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
   g_clear_pointer (&out, g_free);
-  rc = cli (&out, &err, "results", "tag", ids[1], "RAID 10", "FC 8G", NULL);
+  rc = ds_test_cli (&out, &err, "results", "tag", ids[1], "RAID 10", "FC 8G", NULL);
   ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
   g_clear_pointer (&out, g_free);
-  rc = cli (&out, &err, "results", "list", "--tag", "raid 10", NULL);
+  rc = ds_test_cli (&out, &err, "results", "list", "--tag", "raid 10", NULL);
   ck_assert_msg (rc == 0 && strstr (out, "Disk A, RAID 10 [RAID 10, FC 8G]") != NULL, "%s", out);
   ck_assert_msg (strstr (out, ids[0]) == NULL, "%s", out);
   g_clear_pointer (&out, g_free);
-  rc = cli (&out, &err, "results", "show", ids[1], NULL);
+  rc = ds_test_cli (&out, &err, "results", "show", ids[1], NULL);
   ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
   ck_assert_msg (strstr (out, "Label:   Disk A, RAID 10\n") && strstr (out, "Notes:   FC 8G\n") &&
                  strstr (out, "Transfer Rate Average"), "%s", out);
   g_clear_pointer (&out, g_free);
 
   /* Two disks of different sizes, by id: % of capacity. */
-  rc = cli (&out, &err, "compare", ids[1], ids[0], "--png", png, "--svg", svg, "--pdf", pdf, NULL);
+  rc = ds_test_cli (&out, &err, "compare", ids[1], ids[0], "--png", png, "--svg", svg, "--pdf", pdf, NULL);
   ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
-  note ("compare:\n%s", out);
+  ds_test_note ("compare:\n%s", out);
   ck_assert_msg (strstr (out, "A  Disk A, RAID 10\n") != NULL, "%s", out);
   ck_assert_msg (strstr (out, "Transfer Rate Average") != NULL, "%s", out);
   ck_assert_msg (strstr (out, "positions are compared as % of each capacity") != NULL, "%s", out);
@@ -197,7 +156,7 @@ START_TEST (test_runs_saved_labelled_compared)
     ck_assert (pdf_len > 1000 && g_str_has_prefix (pdf_text, "%PDF-"));
   }
   g_clear_pointer (&out, g_free);
-  rc = cli (&out, &err, "compare", ids[1], ids[0], "--json", NULL);
+  rc = ds_test_cli (&out, &err, "compare", ids[1], ids[0], "--json", NULL);
   ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
   {
     g_autoptr (JsonNode) root = parse (out);
@@ -211,16 +170,16 @@ START_TEST (test_runs_saved_labelled_compared)
   g_clear_pointer (&out, g_free);
 
   /* A workload and a benchmark: refused, naming both. */
-  rc = cli (&out, &err, "workload", dev_a, "--pattern", "randread", "--duration", "300ms", NULL);
+  rc = ds_test_cli (&out, &err, "workload", dev_a, "--pattern", "randread", "--duration", "300ms", NULL);
   ck_assert_int_eq (rc, 0);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  rc = cli (&out, &err, "compare", ids[0], "workload", NULL);
+  rc = ds_test_cli (&out, &err, "compare", ids[0], "workload", NULL);
   ck_assert_int_eq (rc, 2);
   ck_assert_msg (strstr (err, "is a benchmark result and ") && strstr (err, "a workload result"), "%s", err);
 
   g_clear_pointer (&out, g_free);
-  rc = cli (&out, &err, "results", "rm", ids[0], NULL);
+  rc = ds_test_cli (&out, &err, "results", "rm", ids[0], NULL);
   ck_assert_int_eq (rc, 0);
   g_strfreev (ids);
   ids = library_ids ();
@@ -240,20 +199,20 @@ START_TEST (test_unreadable_result_in_library)
   g_auto (GStrv) ids = NULL;
   int rc;
 
-  rc = cli (&out, &err, "workload", dev, "--pattern", "randread", "--duration", "300ms", NULL);
+  rc = ds_test_cli (&out, &err, "workload", dev, "--pattern", "randread", "--duration", "300ms", NULL);
   ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
   bad = g_build_filename (lib_dir, "20000101-000000-workload-broken.json", NULL);
   ck_assert (g_file_set_contents (bad, "{\"schema\": \"diskscope-result/1\", \"test\": \"workl", -1, NULL));
 
   g_clear_pointer (&out, g_free);
-  rc = cli (&out, &err, "results", "list", NULL);
+  rc = ds_test_cli (&out, &err, "results", "list", NULL);
   ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
   ck_assert_msg (strstr (out, "unreadable") != NULL && strstr (out, "cut short") != NULL, "%s", out);
 
   ids = library_ids ();
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  rc = cli (&out, &err, "compare", ids[0], "broken", NULL);
+  rc = ds_test_cli (&out, &err, "compare", ids[0], "broken", NULL);
   ck_assert_int_eq (rc, 1);
   ck_assert_msg (strstr (err, bad) != NULL, "%s", err);
   ds_test_loop_detach (dev);
@@ -297,7 +256,7 @@ START_TEST (test_full_filesystem)
   g_setenv ("DISKSCOPE_RESULTS_DIR", full, TRUE);
 
   /* A small workload result fits. */
-  rc = cli (&out, &err, "workload", dev, "--pattern", "randread", "--duration", "300ms", NULL);
+  rc = ds_test_cli (&out, &err, "workload", dev, "--pattern", "randread", "--duration", "300ms", NULL);
   ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
   ids = library_ids ();
   ck_assert_uint_eq (g_strv_length (ids), 1);
@@ -313,12 +272,12 @@ START_TEST (test_full_filesystem)
    * the exit status is the run's, and stderr says why it was not saved. */
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  rc = cli (&out, &err, "benchmark", dev, "--accuracy", "1", NULL);
+  rc = ds_test_cli (&out, &err, "benchmark", dev, "--accuracy", "1", NULL);
   ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
   ck_assert_msg (strstr (out, "Transfer Rate Average") != NULL, "%s", out);
   ck_assert_msg (strstr (err, "not saved in the library") != NULL &&
                  strstr (err, "no space left in") != NULL && strstr (err, full) != NULL, "%s", err);
-  note ("full: %s", err);
+  ds_test_note ("full: %s", err);
 
   /* Relabelling cannot rewrite the file: the old one is whole. */
   g_clear_pointer (&out, g_free);
@@ -326,7 +285,7 @@ START_TEST (test_full_filesystem)
   {
     g_autofree char *notes = g_strnfill (8000, 'n');
 
-    rc = cli (&out, &err, "results", "label", ids[0], "new label", "--notes", notes, NULL);
+    rc = ds_test_cli (&out, &err, "results", "label", ids[0], "new label", "--notes", notes, NULL);
   }
   ck_assert_int_eq (rc, 1);
   ck_assert_msg (strstr (err, "no space left") != NULL, "%s", err);
@@ -352,27 +311,27 @@ START_TEST (test_read_only_folder)
   int rc;
 
   g_setenv ("DISKSCOPE_RESULTS_DIR", ro, TRUE);
-  rc = cli (&out, &err, "workload", dev, "--pattern", "randread", "--duration", "300ms", NULL);
+  rc = ds_test_cli (&out, &err, "workload", dev, "--pattern", "randread", "--duration", "300ms", NULL);
   ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
   ids = library_ids ();
   ds_test_run_ok (remount);
 
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  rc = cli (&out, &err, "workload", dev, "--pattern", "randread", "--duration", "300ms", NULL);
+  rc = ds_test_cli (&out, &err, "workload", dev, "--pattern", "randread", "--duration", "300ms", NULL);
   ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
   ck_assert_msg (strstr (out, "Transfer Rate") != NULL, "%s", out);
   ck_assert_msg (strstr (err, "read-only filesystem") != NULL, "%s", err);
-  note ("read-only: %s", err);
+  ds_test_note ("read-only: %s", err);
 
   /* Listing and comparing still work; deleting says why not. */
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  rc = cli (&out, &err, "results", "list", NULL);
+  rc = ds_test_cli (&out, &err, "results", "list", NULL);
   ck_assert_int_eq (rc, 0);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  rc = cli (&out, &err, "results", "rm", ids[0], NULL);
+  rc = ds_test_cli (&out, &err, "results", "rm", ids[0], NULL);
   ck_assert_int_eq (rc, 1);
   ck_assert_msg (strstr (err, "could not delete") != NULL && strstr (err, "read-only") != NULL, "%s", err);
   g_strfreev (ids);

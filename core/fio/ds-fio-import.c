@@ -58,35 +58,6 @@ ds_fio_job_free (DsFioJob *job)
   g_free (job);
 }
 
-static gboolean
-nesting_ok (const char *data,
-            gsize       length)
-{
-  gboolean in_string = FALSE;
-  unsigned depth = 0;
-
-  for (gsize i = 0; i < length; i++)
-    {
-      char c = data[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if ((c == '[' || c == '{') && ++depth > MAX_FIO_DEPTH)
-        return FALSE;
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
-    }
-
-  return TRUE;
-}
-
 /* ---- options ------------------------------------------------------------ */
 
 /* The job's option @name, else the global one, else NULL. */
@@ -618,7 +589,7 @@ ds_fio_import_data (const char  *data,
                    "no JSON document in it: run fio with --output-format=json");
       return NULL;
     }
-  if (!nesting_ok (start, (gsize) (end - start)))
+  if (!ds_json_nesting_ok (start, (gsize) (end - start), MAX_FIO_DEPTH))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "nested more than %d levels deep: not fio's JSON",
                    MAX_FIO_DEPTH);
@@ -689,7 +660,7 @@ ds_fio_import_data (const char  *data,
       DsFioJob *entry;
       DsResult *r;
       gboolean aggregate;
-      double port;
+      double port, group;
 
       if (!JSON_NODE_HOLDS_OBJECT (n))
         {
@@ -705,7 +676,9 @@ ds_fio_import_data (const char  *data,
                g_strdup_printf ("%s:%d", string (job, "hostname"), (int) port) :
                g_strdup (string (job, "hostname"));
 
-      label = entry_label (job, host, aggregate, (gint64) number (job, "groupid"), many_groups);
+      group = number (job, "groupid");
+      label = entry_label (job, host, aggregate,
+                           isfinite (group) && fabs (group) < 1e9 ? (gint64) group : 0, many_groups);
       if (aggregate)
         r = aggregate_from_entry (&doc, entries, job, label, &why);
       else

@@ -371,9 +371,10 @@ ds_result_save (const DsResult  *result,
  * depth first (outside strings) and refuse anything absurd. */
 #define MAX_JSON_DEPTH 32
 
-static gboolean
-nesting_ok (const char *data,
-            gsize       length)
+gboolean
+ds_json_nesting_ok (const char *data,
+                    gsize       length,
+                    unsigned    max_depth)
 {
   gboolean in_string = FALSE;
   unsigned depth = 0;
@@ -394,7 +395,7 @@ nesting_ok (const char *data,
         in_string = TRUE;
       else if (c == '[' || c == '{')
         {
-          if (++depth > MAX_JSON_DEPTH)
+          if (++depth > max_depth)
             return FALSE;
         }
       else if ((c == ']' || c == '}') && depth > 0)
@@ -754,7 +755,7 @@ ds_result_load_data (const char  *data,
       return NULL;
     }
 
-  if (!nesting_ok (data, (gsize) length))
+  if (!ds_json_nesting_ok (data, (gsize) length, MAX_JSON_DEPTH))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
                    "not a Diskscope result: nested more than %d levels deep",

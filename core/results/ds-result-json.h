@@ -29,6 +29,13 @@ DsResult *ds_result_load_data (const char      *data,
 DsResult *ds_result_load      (const char      *path,
                                GError         **error);
 
+/* FALSE when JSON @data nests objects and lists deeper than @max_depth
+ * (outside strings): json-glib's parser recurses once per level, so a file
+ * of a million '[' would overflow the stack.  Check before parsing. */
+gboolean ds_json_nesting_ok  (const char  *data,
+                              gsize        length,
+                              unsigned     max_depth);
+
 /* Helpers for the kinds' to_json/from_json. */
 gboolean ds_json_get_double  (JsonObject  *object,
                               const char  *where,
