@@ -1,6 +1,6 @@
 /* test-fio.c: fio's JSON as results, results as fio job files (no root)
  *
- * The fixtures in tests/data/fio/ are real fio 3.33 output captured on
+ * The fixtures in tests/fixtures/fio/ are real fio 3.33 output captured on
  * loop devices (one job; four jobs with group_reporting; two `fio --server`
  * instances driven by `fio --client` with two jobs each; a job that hit
  * EIO, with fio's error line printed before the document), and one in fio
@@ -25,10 +25,7 @@
 static char *
 fixture (const char *name)
 {
-  const char *dir = g_getenv ("DS_TEST_DATA");
-
-  ck_assert_msg (dir != NULL, "DS_TEST_DATA is not set (run under meson test)");
-  return g_build_filename (dir, "fio", name, NULL);
+  return g_build_filename (DS_TEST_FIXTURES_DIR, "fio", name, NULL);
 }
 
 static GPtrArray *
@@ -391,13 +388,10 @@ END_TEST
 static char *
 log_prefix (const char *name)
 {
-  const char *dir = g_getenv ("DS_TEST_DATA");
-
-  ck_assert_msg (dir != NULL, "DS_TEST_DATA is not set (run under meson test)");
-  return g_build_filename (dir, "fio-logs", name, NULL);
+  return g_build_filename (DS_TEST_FIXTURES_DIR, "fio-logs", name, NULL);
 }
 
-/* A raw latency log (one line per I/O, fio's tests/data/fio-logs/raw*, a
+/* A raw latency log (one line per I/O, tests/fixtures/fio-logs/raw*, a
  * 2 s randrw run): every I/O counted in its second, percentiles exact. */
 START_TEST (test_logs_raw)
 {

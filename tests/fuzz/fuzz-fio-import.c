@@ -6,7 +6,7 @@
  * DS_ERROR_CORRUPT error, never a crash.  What it imports must hold
  * together like a loaded result: it renders as a text report, compares
  * with itself, exports as a fio job, saves as JSON, and that JSON loads
- * again.  Seeds: tests/data/fio/; run it with tests/bench/fuzz-loader fio.
+ * again.  Seeds: tests/fixtures/fio/; run it with tests/bench/fuzz-loader fio.
  */
 #include "config.h"
 
