@@ -18,6 +18,7 @@ typedef struct {
   const char *output;        /* also save the JSON here (NULL: no) */
   gboolean    progress;      /* a progress line on stderr (when a terminal) */
   DsUnits     units;
+  gboolean    no_library;    /* do not save the run in the results library */
 } DsCliJobOptions;
 
 /* The options every job command takes (--json, --output, --units,
@@ -29,6 +30,7 @@ typedef struct {
   char     *output;
   char     *units;
   gboolean  no_progress;
+  gboolean  no_library;
 } DsCliJobArgs;
 
 void     ds_cli_job_args_add    (DsCliJobArgs     *args,
