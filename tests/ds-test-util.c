@@ -197,6 +197,11 @@ ds_test_cli (char       **ret_out,
   const char *arg;
   va_list ap;
 
+  /* What an earlier call left there is replaced, not leaked. */
+  if (ret_out != NULL)
+    g_clear_pointer (ret_out, g_free);
+  if (ret_err != NULL)
+    g_clear_pointer (ret_err, g_free);
   g_ptr_array_add (argv, (gpointer) ds_test_cli_path ());
   va_start (ap, first);
   for (arg = first; arg != NULL; arg = va_arg (ap, const char *))

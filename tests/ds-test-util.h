@@ -50,7 +50,8 @@ int       ds_test_run         (const char *const *argv,
                                char             **ret_err);
 
 /* Runs the built diskscope-cli with the arguments up to the first NULL;
- * returns its exit status, stdout and stderr as ds_test_run(). */
+ * returns its exit status, stdout and stderr as ds_test_run() (freeing
+ * what *@ret_out and *@ret_err held: they must be NULL or allocated). */
 int       ds_test_cli         (char      **ret_out,
                                char      **ret_err,
                                const char *first,

@@ -32,11 +32,16 @@
 
 #define MiB (1024 * 1024)
 
+/* @argv (not NULL-terminated yet) run; *@ret_out and *@ret_err replaced. */
 static int
 run_argv (GPtrArray  *argv,
           char      **ret_out,
           char      **ret_err)
 {
+  if (ret_out != NULL)
+    g_clear_pointer (ret_out, g_free);
+  if (ret_err != NULL)
+    g_clear_pointer (ret_err, g_free);
   g_ptr_array_add (argv, NULL);
   return ds_test_run ((const char *const *) argv->pdata, ret_out, ret_err);
 }
@@ -115,6 +120,14 @@ check_reproduced (const char *dev,
   char *key_ours = g_strdup_printf ("results.%s.bytes_per_s", dir);
   char *key_fio = g_strdup_printf ("%s.bw_bytes", dir);
   double a, b, ratio;
+  /* The bar is 5 %.  Under ASan our side pays the sanitizer on every I/O
+   * and fio does not: there the test checks that the job is the same run,
+   * within 10 %, and the plain build holds the 5 %. */
+#if defined(__SANITIZE_ADDRESS__)
+  const double tolerance = 0.10;
+#else
+  const double tolerance = 0.05;
+#endif
 
   /* Five rounds, each ours then fio's: the median of the rounds' ratios,
    * so a burst of load on the machine spoils one round, not the test. */
@@ -172,11 +185,12 @@ check_reproduced (const char *dev,
   {
     g_autofree char *text = NULL;
     ck_assert (g_file_get_contents (job, &text, NULL, NULL));
-    if (ratio < 0.95 || ratio > 1.05)
+    if (ratio < 1 - tolerance || ratio > 1 + tolerance)
       ds_test_note ("the job:\n%s", text);
   }
-  ck_assert_msg (ratio >= 0.95 && ratio <= 1.05,
-                 "%s QD%s: fio ran the exported job at %.3f of our throughput", c->pattern, c->depth, ratio);
+  ck_assert_msg (ratio >= 1 - tolerance && ratio <= 1 + tolerance,
+                 "%s QD%s: fio ran the exported job at %.3f of our throughput (bar: within %.0f %%)",
+                 c->pattern, c->depth, ratio, tolerance * 100);
   g_free (key_ours);
   g_free (key_fio);
 }
