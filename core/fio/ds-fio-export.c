@@ -9,6 +9,8 @@
  *   fresh random data per write   refill_buffers=1
  *   uniform random offsets,       norandommap=1 (fio would otherwise visit
  *     repeats allowed               each block once per pass)
+ *   random offsets on logical     blockalign=LBS (fio's default aligns them
+ *     block boundaries              to the transfer size)
  *   io_uring, registered buffers  ioengine=io_uring fixedbufs=1
  *     and file                      registerfiles=1
  *   sync (pread/pwrite)           ioengine=psync
@@ -160,6 +162,11 @@ global_section (GString        *out,
   if (result->spec.seed != 0)
     kv (out, "randseed", "%" G_GUINT64_FORMAT, result->spec.seed);
   kv (out, "lat_percentiles", "1");
+  /* Our random offsets are multiples of the logical block, not of the
+   * transfer size (fio's default): a 4K read may start at any 512 bytes. */
+  g_string_append (out, "; random offsets: any multiple of the logical block, as the run's\n");
+  kv (out, "blockalign", "%u", result->target.logical_block_size >= 512 ?
+      result->target.logical_block_size : 512u);
 }
 
 static const char *
