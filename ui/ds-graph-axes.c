@@ -62,6 +62,7 @@ axis_title (const DsGraphAxes *axes,
   switch (axis)
     {
     case DS_GRAPH_AXIS_POSITION: return _("Position (GB)");
+    case DS_GRAPH_AXIS_FRACTION: return _("Position (% of capacity)");
     case DS_GRAPH_AXIS_BLOCK_SIZE: return _("Block size");
     case DS_GRAPH_AXIS_RATE: return axes->units == DS_UNITS_MIB ? _("MiB/s") : _("MB/s");
     case DS_GRAPH_AXIS_LATENCY: return _(y_quantities[axis].title);
@@ -101,6 +102,8 @@ format_x_label (const DsGraphAxes *axes,
 {
   double bytes;
 
+  if (axes->x == DS_GRAPH_AXIS_FRACTION)
+    return g_strdup_printf ("%g", round (v * 1000) / 10);
   if (axes->x != DS_GRAPH_AXIS_BLOCK_SIZE)
     return g_strdup_printf ("%g", v / 1e9);
 
@@ -124,6 +127,14 @@ scale_x (const DsGraphAxes *axes,
       plot->x_min = BLOCK_LOG2_MIN;
       plot->x_max = BLOCK_LOG2_MAX;
       return 1;
+    }
+
+  if (axes->x == DS_GRAPH_AXIS_FRACTION)
+    {
+      plot->log2_x = FALSE;
+      plot->x_min = 0;
+      plot->x_max = 1;
+      return 0.1;
     }
 
   if (!(x_max > 0))

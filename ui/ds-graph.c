@@ -91,6 +91,9 @@ lookup_color (GtkWidget  *widget,
 
   if (gtk_style_context_lookup_color (context, name, ret_color))
     return;
+  /* "#3584e4": a colour of its own (a comparison's, as its export has it). */
+  if (name != NULL && name[0] == '#' && gdk_rgba_parse (ret_color, name))
+    return;
 
   for (guint i = 0; i < G_N_ELEMENTS (named_colors); i++)
     if (g_strcmp0 (named_colors[i].name, name) == 0 &&
@@ -470,7 +473,8 @@ ds_graph_set_x_axis (DsGraph     *self,
                      DsGraphAxis  axis)
 {
   g_return_if_fail (DS_IS_GRAPH (self));
-  g_return_if_fail (axis == DS_GRAPH_AXIS_POSITION || axis == DS_GRAPH_AXIS_BLOCK_SIZE);
+  g_return_if_fail (axis == DS_GRAPH_AXIS_POSITION || axis == DS_GRAPH_AXIS_BLOCK_SIZE ||
+                    axis == DS_GRAPH_AXIS_FRACTION);
 
   if (self->axes.x == axis)
     return;

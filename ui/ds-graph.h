@@ -19,6 +19,7 @@ typedef enum {
   DS_GRAPH_AXIS_BLOCK_SIZE,  /* x: bytes, on a log2 scale from 0.5K to 8M */
   DS_GRAPH_AXIS_RATE,        /* y: bytes/s, in MB/s or MiB/s (the units) */
   DS_GRAPH_AXIS_LATENCY,     /* y: seconds, in ms */
+  DS_GRAPH_AXIS_FRACTION,    /* x: 0..1 of each device's capacity, in % */
 } DsGraphAxis;
 
 #define DS_TYPE_GRAPH (ds_graph_get_type ())

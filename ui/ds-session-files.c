@@ -185,3 +185,38 @@ ds_session_open_result_finish (DsSession     *self,
 
   return (DsBenchKind) kind;
 }
+
+/* ---- The results library ----------------------------------------------- */
+
+void
+_ds_session_save_to_library (DsSession      *self,
+                             const DsResult *result)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* Refused before the target was opened: nothing was measured. */
+  if (result->data == NULL || (!result->complete && result->target.size_bytes == 0))
+    return;
+
+  /* One small JSON file, written and renamed: short enough for the main
+   * thread, and the library's model may only change here. */
+  if (ds_library_save (self->library, result, NULL, &error) == NULL)
+    self->library_error = g_strdup_printf (_("The result was not saved in the library: %s"),
+                                           error->message);
+}
+
+DsLibrary *
+ds_session_get_library (DsSession *self)
+{
+  g_return_val_if_fail (DS_IS_SESSION (self), NULL);
+
+  return self->library;
+}
+
+const char *
+ds_session_get_library_error (DsSession *self)
+{
+  g_return_val_if_fail (DS_IS_SESSION (self), NULL);
+
+  return self->library_error;
+}

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "ds-job.h"
+#include "ds-library.h"
 #include "ds-session.h"
 
 G_BEGIN_DECLS
@@ -28,6 +29,9 @@ struct _DsSession
   /* Bumped by every open and every run: an open that comes back with an
    * older number was overtaken and is dropped. */
   guint        open_generation;
+
+  DsLibrary   *library;           /* every run is saved here */
+  char        *library_error;     /* why the last run was not saved */
 };
 
 /* Opening: each open takes a number; its result is applied only while
@@ -38,5 +42,10 @@ gboolean _ds_session_open_is_current (DsSession *self,
 /* Makes @result (taken) its kind's result and says so ("result-opened"). */
 void     _ds_session_take_opened     (DsSession *self,
                                       DsResult  *result);
+
+/* Saves a finished or stopped run in the library (ds-session-files.c);
+ * on failure the library error says why. */
+void     _ds_session_save_to_library (DsSession      *self,
+                                      const DsResult *result);
 
 G_END_DECLS

@@ -197,6 +197,9 @@ job_done_cb (GObject      *object,
 
   g_clear_object (&self->job);
   self->job_kind = DS_BENCH_N_KINDS;
+  g_clear_pointer (&self->library_error, g_free);
+  if (kept != NULL)
+    _ds_session_save_to_library (self, kept);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
 
   g_signal_emit (self, signals[RUN_FINISHED], 0, (guint) kind, kept, success);
@@ -429,6 +432,8 @@ ds_session_finalize (GObject *object)
   for (guint i = 0; i < DS_BENCH_N_KINDS; i++)
     g_clear_pointer (&self->results[i], ds_result_free);
   g_clear_pointer (&self->last_error, g_free);
+  g_clear_pointer (&self->library_error, g_free);
+  g_clear_object (&self->library);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (ds_session_parent_class)->finalize (object);
@@ -528,6 +533,7 @@ DsSession *
 ds_session_new (GSettings *settings)
 {
   DsSession *self;
+  const char *dir;
 
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
 
@@ -536,6 +542,8 @@ ds_session_new (GSettings *settings)
   g_signal_connect_object (settings, "changed::units", G_CALLBACK (units_changed_cb), self,
                            G_CONNECT_SWAPPED);
   self->units = settings_units (settings);
+  dir = g_getenv ("DISKSCOPE_RESULTS_DIR");
+  self->library = ds_library_new (dir != NULL && *dir != '\0' ? dir : NULL);
 
   return self;
 }

@@ -27,6 +27,7 @@ struct _DsWindow
   guint                 inhibit_cookie;
   GtkFileChooserNative *chooser;
   GCancellable         *open_cancellable;
+  GtkWindow            *library_window;  /* weak: the one open, or NULL */
 
   /* Template widgets */
   GtkDropDown          *device_dropdown;

@@ -180,6 +180,8 @@ run_finished_cb (DsWindow       *self,
    * always show. */
   if (result != NULL && result->cancelled)
     _ds_window_toast (self, _("Test stopped"));
+  if (ds_session_get_library_error (self->session) != NULL)
+    _ds_window_toast (self, ds_session_get_library_error (self->session));
 
   _ds_window_update_actions (self);
   g_signal_emit (self, signals[RUN_FINISHED], 0, success);

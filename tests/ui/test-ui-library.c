@@ -1,0 +1,380 @@
+/* test-ui-library.c: the results library window and the comparison window
+ *
+ * Runs under Xvfb (suite "ui") as root: two real read benchmarks in the
+ * main window on loop devices of different sizes, each saved in the
+ * library by the session.  Then, through the windows' actions:
+ *  - the library window lists both (and a corrupt file as unreadable),
+ *    the search narrows the list, Rename and Tag writes the label and the
+ *    tags into the file, Delete hides a row at once and keeps its file
+ *    until the undo is gone, Undo brings it back, Open shows the result in
+ *    the main window;
+ *  - Compare overlays the two: one read graph with a curve and access
+ *    dots per result on a % of capacity axis (the sizes differ), each
+ *    result's dots can be hidden, the table has a column per result and a
+ *    ratio column with the better value marked, and the exports (PNG, SVG,
+ *    PDF, CSV, Markdown) are written.
+ * With DS_SCREENSHOT_DIR set, the two windows are saved there as PNGs
+ * (data/screenshots/ is made so).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <check.h>
+#include <string.h>
+
+#include "ds-compare-window.h"
+#include "ds-library-window.h"
+#include "ds-result-json.h"
+#include "ds-test-util.h"
+#include "ds-ui-test-util.h"
+#include "ds-window.h"
+
+#define MiB (UINT64_C (1) << 20)
+
+static void
+run_finished_cb (DsWindow *window,
+                 gboolean  success,
+                 gboolean *finished)
+{
+  *finished = TRUE;
+}
+
+static void
+run_benchmark (DsWindow   *window,
+               const char *device)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean finished = FALSE;
+  gulong id = g_signal_connect (window, "run-finished", G_CALLBACK (run_finished_cb), &finished);
+
+  ck_assert_msg (ds_window_select_device (window, device, &error), "%s", error ? error->message : "");
+  ck_assert_msg (ds_window_start (window, &error), "%s", error ? error->message : "");
+  ds_ui_test_wait_for (&finished, 120000, "the end of the run");
+  g_signal_handler_disconnect (window, id);
+  ck_assert_msg (ds_session_get_last_error (ds_window_get_session (window)) == NULL, "%s",
+                 ds_session_get_last_error (ds_window_get_session (window)));
+  ck_assert_msg (ds_session_get_library_error (ds_window_get_session (window)) == NULL, "%s",
+                 ds_session_get_library_error (ds_window_get_session (window)));
+}
+
+/* The visible toplevel of @type, or NULL. */
+static GtkWindow *
+find_window (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  GtkWindow *found = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (toplevel, type) && gtk_widget_get_visible (GTK_WIDGET (toplevel)))
+        found = toplevel;
+    }
+
+  return found;
+}
+
+static void
+wait_n_items (GListModel *model,
+              guint       n_items,
+              const char *what)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (g_list_model_get_n_items (model) != n_items && g_get_monotonic_time () < end)
+    ds_ui_test_spin (20);
+  ck_assert_msg (g_list_model_get_n_items (model) == n_items, "%s: %u rows, expected %u", what,
+                 g_list_model_get_n_items (model), n_items);
+}
+
+/* The row of @model whose id contains @text, or G_MAXUINT. */
+static guint
+find_row (GListModel *model,
+          const char *text)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(DsLibraryEntry) entry = g_list_model_get_item (model, i);
+
+      if (strstr (ds_library_entry_get_id (entry), text) != NULL)
+        return i;
+    }
+  return G_MAXUINT;
+}
+
+/* The window as the user sees it, when DS_SCREENSHOT_DIR asks for it. */
+static void
+maybe_screenshot (GtkWindow  *window,
+                  const char *name)
+{
+  const char *dir = g_getenv ("DS_SCREENSHOT_DIR");
+  GtkWidget *widget = GTK_WIDGET (window);
+  int width, height;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+  GdkRGBA background;
+
+  if (dir == NULL || *dir == '\0')
+    return;
+
+  ds_ui_test_spin (300);
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  gdk_rgba_parse (&background, "#fafafa");
+  paintable = gtk_widget_paintable_new (gtk_window_get_child (window));
+  snapshot = gtk_snapshot_new ();
+  gtk_snapshot_append_color (snapshot, &background, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  path = g_build_filename (dir, name, NULL);
+  ck_assert_msg (gdk_texture_save_to_png (texture, path), "could not write %s", path);
+}
+
+static void
+check_export (DsCompareWindow *compare,
+              const char      *name,
+              const char      *expect)
+{
+  g_autofree char *path = g_build_filename (ds_test_scratch_dir (), name, NULL);
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length;
+
+  ck_assert_msg (ds_compare_window_export (compare, path, &error), "%s: %s", name,
+                 error ? error->message : "");
+  ck_assert (g_file_get_contents (path, &data, &length, NULL));
+  ck_assert_msg (length > 200, "%s: only %" G_GSIZE_FORMAT " bytes", name, length);
+  ck_assert_msg (memmem (data, length, expect, strlen (expect)) != NULL, "%s lacks “%s”", name, expect);
+}
+
+START_TEST (test_library_and_compare)
+{
+  g_autofree char *dir = g_build_filename (ds_test_scratch_dir (), "results", NULL);
+  g_autofree char *corrupt = g_build_filename (dir, "20200101-000000-benchmark-broken.json", NULL);
+  g_autofree char *small = ds_test_loop_new (160 * MiB, FALSE);
+  g_autofree char *large = ds_test_loop_new (288 * MiB, FALSE);
+  g_autofree char *small_name = g_path_get_basename (small);
+  g_autofree char *large_name = g_path_get_basename (large);
+  g_autofree char *kept_path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DsResult) relabelled = NULL;
+  DsLibraryWindow *library;
+  DsCompareWindow *compare;
+  GListModel *rows;
+  DsWindow *window;
+  const DsComparison *cmp;
+  DsGraph *graph;
+  guint row, n_layers;
+
+  g_setenv ("DISKSCOPE_RESULTS_DIR", dir, TRUE);
+  g_mkdir_with_parents (dir, 0700);
+  ck_assert (g_file_set_contents (corrupt, "{\"schema\": \"diskscope-res", -1, NULL));
+
+  window = ds_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1180, 720);
+  gtk_window_present (GTK_WINDOW (window));
+  ds_ui_test_wait_mapped (GTK_WIDGET (window));
+  ck_assert (ds_window_set_page (window, "benchmark"));
+  ds_session_set_accuracy (ds_window_get_session (window), 1);
+  run_benchmark (window, small);
+  run_benchmark (window, large);
+
+  /* The library window lists both runs and the broken file. */
+  ck_assert (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-library", NULL));
+  library = DS_LIBRARY_WINDOW (find_window (DS_TYPE_LIBRARY_WINDOW));
+  ck_assert_msg (library != NULL, "no library window");
+  ds_ui_test_wait_mapped (GTK_WIDGET (library));
+  rows = G_LIST_MODEL (ds_library_window_get_selection (library));
+  wait_n_items (rows, 3, "the library");
+  row = find_row (rows, "broken");
+  ck_assert_uint_ne (row, G_MAXUINT);
+  {
+    g_autoptr(DsLibraryEntry) broken = g_list_model_get_item (rows, row);
+
+    ck_assert (!ds_library_entry_is_readable (broken));
+    ck_assert_ptr_nonnull (strstr (ds_library_entry_get_error_message (broken), "broken"));
+  }
+  ck_assert_uint_ne (find_row (rows, small_name), G_MAXUINT);
+  ck_assert_uint_ne (find_row (rows, large_name), G_MAXUINT);
+
+  /* Search. */
+  ds_library_window_search (library, large_name);
+  wait_n_items (rows, 1, "searching the larger device");
+  ds_library_window_search (library, "no such thing");
+  wait_n_items (rows, 0, "searching nothing");
+  ds_library_window_search (library, "");
+  wait_n_items (rows, 3, "no search");
+
+  /* Rename and tag the larger one, through the dialog. */
+  row = find_row (rows, large_name);
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (rows), row, TRUE);
+  ck_assert (gtk_widget_activate_action (GTK_WIDGET (library), "library.edit", NULL));
+  ds_ui_test_spin (100);
+  {
+    AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (find_window (ADW_TYPE_MESSAGE_DIALOG));
+
+    ck_assert_msg (dialog != NULL, "no Rename and Tag dialog");
+    gtk_editable_set_text (g_object_get_data (G_OBJECT (dialog), "label"), "Array B");
+    gtk_editable_set_text (g_object_get_data (G_OBJECT (dialog), "tags"), "RAID 10, FC 8G");
+    adw_message_dialog_response (dialog, "save");
+    gtk_window_destroy (GTK_WINDOW (dialog));
+  }
+  ds_library_window_search (library, "FC 8G");
+  wait_n_items (rows, 1, "searching the new tag");
+  {
+    g_autoptr(DsLibraryEntry) entry = g_list_model_get_item (rows, 0);
+    g_autofree char *label = NULL;
+
+    ck_assert_str_eq (ds_library_entry_get_label (entry), "Array B");
+
+    relabelled = ds_result_load (ds_library_entry_get_path (entry), &error);
+    ck_assert_msg (relabelled != NULL, "%s", error ? error->message : "");
+    label = ds_result_dup_label (relabelled);
+    ck_assert_str_eq (label, "Array B");
+  }
+  ds_library_window_search (library, "");
+  wait_n_items (rows, 3, "no search");
+
+  /* Delete the broken file: gone from the list at once, its file stays
+   * until the undo is gone; Undo brings it back. */
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (rows), find_row (rows, "broken"), TRUE);
+  ck_assert (gtk_widget_activate_action (GTK_WIDGET (library), "library.delete", NULL));
+  wait_n_items (rows, 2, "after the delete");
+  ck_assert (g_file_test (corrupt, G_FILE_TEST_EXISTS));
+  {
+    const char *ids[] = { "20200101-000000-benchmark-broken", NULL };
+
+    ck_assert (gtk_widget_activate_action_variant (GTK_WIDGET (library), "library.undo-delete",
+                                                   g_variant_new_strv (ids, -1)));
+  }
+  wait_n_items (rows, 3, "after the undo");
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (rows), find_row (rows, "broken"), TRUE);
+  ck_assert (gtk_widget_activate_action (GTK_WIDGET (library), "library.delete", NULL));
+  wait_n_items (rows, 2, "after the second delete");
+  ds_library_window_flush_deletes (library);
+  ck_assert (!g_file_test (corrupt, G_FILE_TEST_EXISTS));
+  ck_assert_uint_eq (g_list_model_get_n_items (G_LIST_MODEL (ds_session_get_library (ds_window_get_session (window)))), 2);
+
+  gtk_selection_model_select_all (GTK_SELECTION_MODEL (rows));
+  maybe_screenshot (GTK_WINDOW (library), "library.png");
+
+  /* Compare the two: a % of capacity axis, a curve and dots each. */
+  ck_assert (gtk_widget_activate_action (GTK_WIDGET (library), "library.compare", NULL));
+  {
+    gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+    while ((compare = DS_COMPARE_WINDOW (find_window (DS_TYPE_COMPARE_WINDOW))) == NULL &&
+           g_get_monotonic_time () < end)
+      ds_ui_test_spin (20);
+  }
+  ck_assert_msg (compare != NULL, "no comparison window");
+  ds_ui_test_wait_mapped (GTK_WIDGET (compare));
+  cmp = ds_compare_window_get_comparison (compare);
+  ck_assert_uint_eq (ds_comparison_get_n_columns (cmp), 2);
+  ck_assert (cmp->x_percent);
+  graph = ds_compare_window_get_graph (compare, FALSE);
+  ck_assert_ptr_nonnull (graph);
+  ck_assert_ptr_null (ds_compare_window_get_graph (compare, TRUE));
+  ck_assert_int_eq (ds_graph_get_x_axis (graph), DS_GRAPH_AXIS_FRACTION);
+  ck_assert_int_eq (ds_graph_get_y_axis (graph, DS_GRAPH_SIDE_RIGHT), DS_GRAPH_AXIS_LATENCY);
+  n_layers = ds_graph_get_n_layers (graph);
+  ck_assert_uint_eq (n_layers, 4);
+  for (guint i = 0; i < n_layers; i++)
+    {
+      DsGraphLayer *layer = ds_graph_get_layer (graph, i);
+
+      ck_assert (ds_graph_layer_has_points (layer));
+      /* x is a fraction of each capacity. */
+      ck_assert (ds_graph_layer_get_x_extent (layer) <= 1.0);
+      ck_assert (ds_graph_layer_get_x_extent (layer) > 0.9);
+    }
+  ck_assert_str_ne (ds_graph_layer_get_color (ds_graph_get_layer (graph, 0)),
+                    ds_graph_layer_get_color (ds_graph_get_layer (graph, 2)));
+  ds_compare_window_set_show_access (compare, 0, FALSE);
+  ck_assert_uint_eq (ds_graph_get_n_layers (graph), 3);
+  ds_compare_window_set_show_access (compare, 0, TRUE);
+  ck_assert_uint_eq (ds_graph_get_n_layers (graph), 4);
+
+  /* The table: each figure has both values and one marked better. */
+  {
+    gboolean marked = FALSE;
+
+    ck_assert_uint_gt (cmp->rows->len, 3);
+    for (guint r = 0; r < cmp->rows->len; r++)
+      marked = marked || ((DsCompareRow *) cmp->rows->pdata[r])->best >= 0;
+    ck_assert (marked);
+  }
+
+  check_export (compare, "cmp.png", "\x89PNG");
+  check_export (compare, "cmp.svg", "<svg");
+  check_export (compare, "cmp.pdf", "%PDF");
+  check_export (compare, "cmp.csv", "B/A");
+  check_export (compare, "cmp.md", "| B/A");
+  {
+    g_autofree char *bad = g_build_filename (ds_test_scratch_dir (), "cmp.doc", NULL);
+
+    ck_assert (!ds_compare_window_export (compare, bad, &error));
+    ck_assert_ptr_nonnull (strstr (error->message, "cmp.doc"));
+    g_clear_error (&error);
+  }
+
+  maybe_screenshot (GTK_WINDOW (compare), "compare.png");
+  gtk_window_destroy (GTK_WINDOW (compare));
+
+  /* Open: the main window shows the chosen result. */
+  row = find_row (rows, small_name);
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (rows), row, TRUE);
+  {
+    g_autoptr(DsLibraryEntry) entry = g_list_model_get_item (rows, row);
+
+    kept_path = g_strdup (ds_library_entry_get_path (entry));
+  }
+  ck_assert (gtk_widget_activate_action (GTK_WIDGET (library), "library.open", NULL));
+  {
+    gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+    const DsResult *shown = NULL;
+
+    while (g_get_monotonic_time () < end)
+      {
+        shown = ds_session_get_result (ds_window_get_session (window), DS_BENCH_TRANSFER);
+        if (shown != NULL && g_strcmp0 (shown->target.path, small) == 0)
+          break;
+        ds_ui_test_spin (20);
+      }
+    ck_assert_msg (shown != NULL && g_strcmp0 (shown->target.path, small) == 0,
+                   "the main window does not show %s", kept_path);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (library));
+  gtk_window_destroy (GTK_WINDOW (window));
+  ds_ui_test_spin (50);
+  ds_test_loop_detach (small);
+  ds_test_loop_detach (large);
+}
+END_TEST
+
+int
+main (void)
+{
+  Suite *suite;
+  TCase *tc;
+
+  ds_test_init ("ui-library");
+  ds_test_require_root ("loop devices need root");
+
+  suite = suite_create ("ui-library");
+  tc = tcase_create ("library");
+  tcase_add_checked_fixture (tc, ds_ui_test_setup, NULL);
+  tcase_set_timeout (tc, 280);
+  tcase_add_test (tc, test_library_and_compare);
+  suite_add_tcase (suite, tc);
+
+  return ds_test_run_suite (suite);
+}

@@ -1,0 +1,432 @@
+/* ds-compare-window.c: results of one kind overlaid and side by side
+ *
+ * A window over one DsComparison (core/library/ds-compare.h): the legend
+ * (each result's colour, letter and label), for transfer benchmarks one
+ * graph per direction with every result's curve in its own colour on a
+ * common x-axis (GB when the tested capacities match, % of each capacity
+ * when they differ) and its access-time dots, which each result's legend
+ * row can hide; then the tables with a column per result and the ratios
+ * (ds-compare-table.c), then the notes.  The graphs are the pages' own
+ * DsGraph with a DsLineLayer and a DsDotsLayer per result.
+ *
+ * Export draws the same comparison with the render library (PNG, SVG,
+ * PDF: the same colours) or writes its tables (CSV, Markdown), on a
+ * worker thread; the comparison and its results never change once made,
+ * so the worker reads them as they are.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+
+#include "ds-compare-format.h"
+#include "ds-compare-window-private.h"
+#include "ds-dots-layer.h"
+#include "ds-error.h"
+#include "ds-line-layer.h"
+#include "ds-render.h"
+
+struct _DsCompareWindow
+{
+  AdwWindow             parent_instance;
+
+  GPtrArray            *results;     /* DsResult *, the columns' */
+  DsComparison         *comparison;
+  DsUnits               units;
+  DsGraph              *graphs[2];   /* read, write; NULL when not run */
+  GPtrArray            *dots;        /* per column: its DsDotsLayer of each
+                                      * graph (a GPtrArray) */
+  GtkFileChooserNative *chooser;
+  GCancellable         *cancellable;
+
+  /* Template widgets */
+  AdwWindowTitle       *window_title;
+  AdwToastOverlay      *toast_overlay;
+  GtkBox               *content;
+};
+
+G_DEFINE_FINAL_TYPE (DsCompareWindow, ds_compare_window, ADW_TYPE_WINDOW)
+
+/* ---- Graphs -------------------------------------------------------------- */
+
+static DsSeries *
+curve_series (GArray *points)
+{
+  DsSeries *series = ds_series_new ();
+
+  for (guint i = 0; i < points->len; i++)
+    {
+      const DsCurvePoint *p = &g_array_index (points, DsCurvePoint, i);
+
+      if (isnan (p->bytes_per_s))
+        ds_series_append (series, p->x, 0, EIO);
+      else
+        ds_series_append (series, p->x, p->bytes_per_s, 0);
+    }
+  return series;
+}
+
+static DsSeries *
+dots_series (GArray *dots)
+{
+  DsSeries *series = ds_series_new ();
+
+  for (guint i = 0; i < dots->len; i++)
+    {
+      const DsAccessDot *d = &g_array_index (dots, DsAccessDot, i);
+
+      ds_series_append (series, d->x, d->access_s, 0);
+    }
+  return series;
+}
+
+/* One direction's graph, or NULL when no result ran it. */
+static DsGraph *
+direction_graph (DsCompareWindow *self,
+                 gboolean         write)
+{
+  const DsComparison *cmp = self->comparison;
+  DsGraph *graph = NULL;
+  gboolean any_dots = FALSE;
+
+  for (guint c = 0; c < cmp->columns->len; c++)
+    {
+      const DsCompareColumn *col = ds_comparison_get_column (cmp, c);
+      g_autoptr(GArray) points = NULL;
+      g_autoptr(GArray) dots = NULL;
+      g_autofree char *color = _ds_compare_color (c);
+      g_autofree char *title = NULL;
+      g_autoptr(DsSeries) series = NULL;
+      g_autoptr(DsGraphLayer) line = NULL;
+
+      if (!ds_comparison_get_curve (cmp, c, write, &points, &dots))
+        continue;
+
+      if (graph == NULL)
+        {
+          graph = DS_GRAPH (ds_graph_new ());
+          ds_graph_set_units (graph, self->units);
+          if (cmp->x_percent)
+            ds_graph_set_x_axis (graph, DS_GRAPH_AXIS_FRACTION);
+          else
+            {
+              ds_graph_set_x_axis (graph, DS_GRAPH_AXIS_POSITION);
+              ds_graph_set_x_max (graph, (double) cmp->x_max_bytes);
+            }
+          gtk_widget_set_size_request (GTK_WIDGET (graph), -1, 340);
+        }
+
+      title = g_strdup_printf ("%c: %s", col->letter, col->label);
+      series = curve_series (points);
+      line = ds_line_layer_new ();
+      ds_graph_layer_set_series (line, series);
+      ds_graph_layer_set_title (line, title);
+      ds_graph_layer_set_color (line, color);
+      ds_graph_layer_set_legend (line, DS_GRAPH_LEGEND_ALWAYS);
+      ds_graph_add_layer (graph, line);
+
+      if (dots != NULL && dots->len > 0)
+        {
+          g_autoptr(DsSeries) dot_series = dots_series (dots);
+          g_autoptr(DsGraphLayer) layer = ds_dots_layer_new ();
+
+          ds_graph_layer_set_series (layer, dot_series);
+          ds_graph_layer_set_color (layer, color);
+          ds_graph_layer_set_y_axis (layer, DS_GRAPH_SIDE_RIGHT);
+          ds_graph_add_layer (graph, layer);
+          g_ptr_array_add (self->dots->pdata[c], g_object_ref (layer));
+          g_object_set_data (G_OBJECT (layer), "graph", graph);   /* the window holds it */
+          any_dots = TRUE;
+        }
+    }
+
+  if (graph != NULL && any_dots)
+    ds_graph_set_y_axis (graph, DS_GRAPH_SIDE_RIGHT, DS_GRAPH_AXIS_LATENCY);
+
+  return graph;
+}
+
+void
+ds_compare_window_set_show_access (DsCompareWindow *self,
+                                   guint            column,
+                                   gboolean         show)
+{
+  GPtrArray *layers;
+
+  g_return_if_fail (DS_IS_COMPARE_WINDOW (self));
+  g_return_if_fail (column < self->dots->len);
+
+  layers = self->dots->pdata[column];
+  for (guint i = 0; i < layers->len; i++)
+    {
+      DsGraphLayer *layer = layers->pdata[i];
+      DsGraph *graph = g_object_get_data (G_OBJECT (layer), "graph");
+      gboolean shown = FALSE;
+
+      for (guint j = 0; j < ds_graph_get_n_layers (graph); j++)
+        if (ds_graph_get_layer (graph, j) == layer)
+          shown = TRUE;
+
+      if (show && !shown)
+        ds_graph_add_layer (graph, layer);
+      else if (!show && shown)
+        ds_graph_remove_layer (graph, layer);
+    }
+}
+
+DsGraph *
+ds_compare_window_get_graph (DsCompareWindow *self,
+                             gboolean         write)
+{
+  g_return_val_if_fail (DS_IS_COMPARE_WINDOW (self), NULL);
+
+  return self->graphs[write ? 1 : 0];
+}
+
+const DsComparison *
+ds_compare_window_get_comparison (DsCompareWindow *self)
+{
+  g_return_val_if_fail (DS_IS_COMPARE_WINDOW (self), NULL);
+
+  return self->comparison;
+}
+
+static GtkWidget *
+heading (const char *text,
+         const char *css_class)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, css_class);
+  return label;
+}
+
+static void
+build (DsCompareWindow *self)
+{
+  const DsComparison *cmp = self->comparison;
+  const DsBenchOps *ops = ds_bench_get (cmp->kind);
+  gboolean curves = FALSE;
+  g_autofree char *subtitle = NULL;
+  GtkWidget *notes;
+
+  for (gboolean write = FALSE; write <= TRUE; write++)
+    {
+      self->graphs[write] = direction_graph (self, write);
+      curves = curves || self->graphs[write] != NULL;
+    }
+
+  subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, %u result", "%s, %u results",
+                                           cmp->columns->len),
+                              ops != NULL ? ops->name : "?", cmp->columns->len);
+  adw_window_title_set_subtitle (self->window_title, subtitle);
+
+  gtk_box_append (self->content, _ds_compare_legend_new (self, cmp, curves));
+  for (guint write = 0; write < 2; write++)
+    if (self->graphs[write] != NULL)
+      {
+        gtk_box_append (self->content, heading (write ? _("Write transfer rate") : _("Read transfer rate"),
+                                                "title-4"));
+        gtk_box_append (self->content, GTK_WIDGET (self->graphs[write]));
+      }
+  gtk_box_append (self->content, _ds_compare_tables_new (cmp, self->units));
+  notes = _ds_compare_notes_new (cmp);
+  if (notes != NULL)
+    gtk_box_append (self->content, notes);
+}
+
+/* ---- Export -------------------------------------------------------------- */
+
+gboolean
+ds_compare_window_export (DsCompareWindow  *self,
+                          const char       *path,
+                          GError          **error)
+{
+  DsRenderOptions options = { .units = self->units, .show_access = TRUE };
+  g_autofree char *text = NULL;
+  DsRenderFormat format;
+
+  g_return_val_if_fail (DS_IS_COMPARE_WINDOW (self), FALSE);
+
+  if (ds_render_format_from_path (path, &format))
+    return ds_render_comparison_to_file (self->comparison, &options, format, path, error);
+
+  if (g_str_has_suffix (path, ".csv"))
+    text = ds_comparison_to_csv (self->comparison, self->units);
+  else if (g_str_has_suffix (path, ".md") || g_str_has_suffix (path, ".markdown"))
+    text = ds_comparison_to_markdown (self->comparison, self->units);
+  else
+    {
+      g_autofree char *name = g_path_get_basename (path);
+
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("“%s”: end the name with .png, .svg, .pdf, .csv or .md to choose the format"),
+                   name);
+      return FALSE;
+    }
+
+  if (!g_file_set_contents (path, text, -1, error))
+    return FALSE;
+  return TRUE;
+}
+
+static void
+export_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  GError *error = NULL;
+
+  if (ds_compare_window_export (source, task_data, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+export_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  DsCompareWindow *self = DS_COMPARE_WINDOW (object);
+  g_autoptr(GError) error = NULL;
+
+  if (g_task_propagate_boolean (G_TASK (result), &error))
+    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (_("Comparison exported")));
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+}
+
+static void
+chooser_response_cb (GtkNativeDialog *chooser,
+                     int              response,
+                     DsCompareWindow *self)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+  if (file != NULL)
+    {
+      g_autoptr(GTask) task = g_task_new (self, self->cancellable, export_done_cb, NULL);
+
+      g_task_set_source_tag (task, chooser_response_cb);
+      g_task_set_task_data (task, g_file_get_path (file), g_free);
+      g_task_run_in_thread (task, export_thread);
+    }
+
+  g_clear_object (&self->chooser);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  DsCompareWindow *self = DS_COMPARE_WINDOW (widget);
+  const char *extension = g_variant_get_string (param, NULL);
+  g_autofree char *name = g_strdup_printf ("comparison-%s.%s", ds_bench_get (self->comparison->kind)->name,
+                                           extension);
+
+  if (self->chooser != NULL)
+    return;
+
+  self->chooser = gtk_file_chooser_native_new (_("Export the Comparison"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), NULL);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+/* ---- Life cycle ---------------------------------------------------------- */
+
+static void
+ds_compare_window_dispose (GObject *object)
+{
+  DsCompareWindow *self = (DsCompareWindow *) object;
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+  g_clear_pointer (&self->dots, g_ptr_array_unref);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), DS_TYPE_COMPARE_WINDOW);
+
+  G_OBJECT_CLASS (ds_compare_window_parent_class)->dispose (object);
+}
+
+static void
+ds_compare_window_finalize (GObject *object)
+{
+  DsCompareWindow *self = (DsCompareWindow *) object;
+
+  /* The comparison borrows the results: it goes first. */
+  g_clear_pointer (&self->comparison, ds_comparison_free);
+  g_clear_pointer (&self->results, g_ptr_array_unref);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (ds_compare_window_parent_class)->finalize (object);
+}
+
+static void
+ds_compare_window_class_init (DsCompareWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ds_compare_window_dispose;
+  object_class->finalize = ds_compare_window_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/diskscope/Diskscope/ui/ds-compare-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, DsCompareWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, DsCompareWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, DsCompareWindow, content);
+
+  gtk_widget_class_install_action (widget_class, "compare.export", "s", export_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
+}
+
+static void
+ds_compare_window_init (DsCompareWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->cancellable = g_cancellable_new ();
+}
+
+DsCompareWindow *
+ds_compare_window_new (GtkWindow          *parent,
+                       GPtrArray          *results,
+                       const char *const  *sources,
+                       DsUnits             units,
+                       GError            **error)
+{
+  g_autoptr(GPtrArray) owned = results;
+  g_autoptr(DsComparison) comparison = NULL;
+  DsCompareWindow *self;
+
+  g_return_val_if_fail (results != NULL, NULL);
+
+  comparison = ds_comparison_new ((DsResult *const *) results->pdata, sources, results->len, error);
+  if (comparison == NULL)
+    return NULL;
+
+  self = g_object_new (DS_TYPE_COMPARE_WINDOW, "transient-for", parent, NULL);
+  self->results = g_steal_pointer (&owned);
+  self->comparison = g_steal_pointer (&comparison);
+  self->units = units;
+  self->dots = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  for (guint c = 0; c < self->comparison->columns->len; c++)
+    g_ptr_array_add (self->dots, g_ptr_array_new_with_free_func (g_object_unref));
+
+  build (self);
+  return self;
+}
