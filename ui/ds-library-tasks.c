@@ -160,8 +160,8 @@ export_data_free (ExportData *data)
 
 /* By the name's ending: ".fio" a fio job, ".txt" the text report, any
  * other the result itself (JSON). */
-static gboolean
-export_result (const DsResult  *result,
+gboolean
+_ds_library_export_result (const DsResult  *result,
                const char      *path,
                DsUnits          units,
                GError         **error)
@@ -197,7 +197,7 @@ export_thread (GTask        *task,
   GError *error = NULL;
 
   result = ds_library_entry_load (data->entry, &error);
-  if (result == NULL || !export_result (result, data->path, data->units, &error))
+  if (result == NULL || !_ds_library_export_result (result, data->path, data->units, &error))
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
@@ -252,12 +252,13 @@ export_action (GtkWidget  *widget,
 {
   DsLibraryWindow *self = DS_LIBRARY_WINDOW (widget);
   g_autoptr(DsLibraryEntry) entry = _ds_library_window_selected_one (self);
+  const char *extension = g_variant_get_string (param, NULL);
   g_autofree char *name = NULL;
 
   if (entry == NULL || self->chooser != NULL)
     return;
 
-  name = g_strdup_printf ("%s.json", ds_library_entry_get_id (entry));
+  name = g_strdup_printf ("%s.%s", ds_library_entry_get_id (entry), extension);
   self->export_entry = g_steal_pointer (&entry);
   self->chooser = gtk_file_chooser_native_new (_("Export Result"), GTK_WINDOW (self),
                                                GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), NULL);
@@ -376,7 +377,7 @@ _ds_library_window_class_tasks_init (DsLibraryWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   gtk_widget_class_install_action (widget_class, "library.edit", NULL, edit_action);
-  gtk_widget_class_install_action (widget_class, "library.export", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "library.export", "s", export_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F2, 0, "library.edit", NULL);
 }

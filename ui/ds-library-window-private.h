@@ -47,6 +47,12 @@ void            _ds_library_window_toast          (DsLibraryWindow *self,
 /* ds-library-tasks.c */
 void            _ds_library_window_class_tasks_init (DsLibraryWindowClass *klass);
 void            _ds_library_window_tasks_dispose    (DsLibraryWindow      *self);
+/* Writes @result to @path as JSON, or as its text report (".txt") or a
+ * fio job that reproduces it (".fio"); blocking. */
+gboolean        _ds_library_export_result           (const DsResult       *result,
+                                                     const char           *path,
+                                                     DsUnits               units,
+                                                     GError              **error);
 /* Loads @entries on a worker thread and opens a comparison window. */
 void            _ds_library_window_compare          (DsLibraryWindow      *self,
                                                      GPtrArray            *entries);

@@ -24,8 +24,9 @@
 #include <string.h>
 
 #include "ds-compare-window.h"
-#include "ds-library-window.h"
+#include "ds-library-window-private.h"
 #include "ds-result-json.h"
+#include "ds-test-results.h"
 #include "ds-test-util.h"
 #include "ds-ui-test-util.h"
 #include "ds-window.h"
@@ -242,6 +243,29 @@ START_TEST (test_library_and_compare)
   ds_library_window_search (library, "");
   wait_n_items (rows, 3, "no search");
 
+  /* Export: the result, its report, a fio job that reproduces it. */
+  {
+    g_autofree char *json = g_build_filename (ds_test_scratch_dir (), "copy.json", NULL);
+    g_autofree char *txt = g_build_filename (ds_test_scratch_dir (), "copy.txt", NULL);
+    g_autofree char *job = g_build_filename (ds_test_scratch_dir (), "copy.fio", NULL);
+    g_autofree char *text = NULL;
+    g_autoptr(DsResult) copy = NULL;
+
+    ck_assert (_ds_library_export_result (relabelled, json, DS_UNITS_MB, &error));
+    copy = ds_result_load (json, &error);
+    ck_assert_msg (copy != NULL, "%s", error ? error->message : "");
+    ck_assert_str_eq (copy->target.path, large);
+    ck_assert (_ds_library_export_result (relabelled, txt, DS_UNITS_MB, &error));
+    ck_assert (g_file_get_contents (txt, &text, NULL, NULL));
+    ck_assert_ptr_nonnull (strstr (text, "Transfer Rate"));
+    g_clear_pointer (&text, g_free);
+    ck_assert_msg (_ds_library_export_result (relabelled, job, DS_UNITS_MB, &error), "%s",
+                   error ? error->message : "");
+    ck_assert (g_file_get_contents (job, &text, NULL, NULL));
+    ck_assert_ptr_nonnull (strstr (text, "direct=1"));
+    ck_assert_ptr_nonnull (strstr (text, large));
+  }
+
   /* Delete the broken file: gone from the list at once, its file stays
    * until the undo is gone; Undo brings it back. */
   gtk_selection_model_select_item (GTK_SELECTION_MODEL (rows), find_row (rows, "broken"), TRUE);
@@ -360,6 +384,72 @@ START_TEST (test_library_and_compare)
 }
 END_TEST
 
+/* fio --client results of four host-jobs and the aggregate: workloads,
+ * compared as tables (no curves), five columns and their ratios. */
+START_TEST (test_compare_fio_hosts)
+{
+  g_autofree char *dir = g_build_filename (ds_test_scratch_dir (), "fio-results", NULL);
+  g_autofree char *fixture = g_build_filename (DS_TEST_FIXTURES_DIR, "fio", "fio-3.33-client.json", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *md = g_build_filename (ds_test_scratch_dir (), "hosts.md", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(DsLibrary) library = ds_library_new (dir);
+  g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_result_free);
+  g_autoptr(GError) error = NULL;
+  const DsComparison *cmp;
+  DsCompareWindow *compare;
+  guint n;
+  int rc;
+
+  rc = ds_test_cli (&out, &err, "import-fio", fixture, "--results-dir", dir, NULL);
+  ck_assert_msg (rc == 0, "import-fio: exit %d: %s", rc, err);
+  ck_assert (ds_library_reload (library, NULL, &error));
+  n = g_list_model_get_n_items (G_LIST_MODEL (library));
+  ck_assert_uint_ge (n, 3);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(DsLibraryEntry) entry = g_list_model_get_item (G_LIST_MODEL (library), i);
+      DsResult *result = ds_library_entry_load (entry, &error);
+
+      ck_assert_msg (result != NULL, "%s", error ? error->message : "");
+      g_ptr_array_add (results, result);
+    }
+
+  compare = ds_compare_window_new (NULL, g_steal_pointer (&results), NULL, DS_UNITS_MB, &error);
+  ck_assert_msg (compare != NULL, "%s", error ? error->message : "");
+  gtk_window_present (GTK_WINDOW (compare));
+  ds_ui_test_wait_mapped (GTK_WIDGET (compare));
+  cmp = ds_compare_window_get_comparison (compare);
+  ck_assert_int_eq (cmp->kind, DS_BENCH_WORKLOAD);
+  ck_assert_uint_eq (ds_comparison_get_n_columns (cmp), n);
+  ck_assert_ptr_null (ds_compare_window_get_graph (compare, FALSE));
+  ck_assert_ptr_null (ds_compare_window_get_graph (compare, TRUE));
+  ck_assert_uint_gt (cmp->rows->len, 2);
+  ck_assert (ds_compare_window_export (compare, md, &error));
+  ck_assert (g_file_get_contents (md, &text, NULL, NULL));
+  ck_assert_ptr_nonnull (strstr (text, "| E/A"));
+  maybe_screenshot (GTK_WINDOW (compare), "compare-fio-hosts.png");
+  gtk_window_destroy (GTK_WINDOW (compare));
+
+  /* Results of different kinds are refused, naming them. */
+  {
+    g_autoptr(GPtrArray) mixed = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_result_free);
+    g_autoptr(DsLibraryEntry) entry = g_list_model_get_item (G_LIST_MODEL (library), 0);
+    DsResult *other = ds_library_entry_load (entry, &error);
+    const char *sources[] = { "fio-host", "our-run", NULL };
+
+    ck_assert_ptr_nonnull (other);
+    g_ptr_array_add (mixed, other);
+    g_ptr_array_add (mixed, ds_test_transfer_result ("Disk", 1000000000, 100e6, 200e6, 0.005,
+                                                     "2026-11-30T12:00:00Z"));
+    ck_assert_ptr_null (ds_compare_window_new (NULL, g_steal_pointer (&mixed),
+                                               sources, DS_UNITS_MB, &error));
+    ck_assert_ptr_nonnull (strstr (error->message, "our-run"));
+  }
+}
+END_TEST
+
 int
 main (void)
 {
@@ -374,6 +464,7 @@ main (void)
   tcase_add_checked_fixture (tc, ds_ui_test_setup, NULL);
   tcase_set_timeout (tc, 280);
   tcase_add_test (tc, test_library_and_compare);
+  tcase_add_test (tc, test_compare_fio_hosts);
   suite_add_tcase (suite, tc);
 
   return ds_test_run_suite (suite);
