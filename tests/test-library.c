@@ -405,6 +405,17 @@ on_annotated (GObject      *source,
   g_main_loop_quit (state->loop);
 }
 
+static void
+on_saved (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  AsyncState *state = user_data;
+
+  state->ok = ds_library_save_finish (DS_LIBRARY (source), result, &state->error) != NULL;
+  g_main_loop_quit (state->loop);
+}
+
 START_TEST (test_async)
 {
   g_autoptr (DsLibrary) writer = ds_library_new (dir);
@@ -454,6 +465,37 @@ START_TEST (test_async)
   ck_assert (!state.ok);
   ck_assert (g_error_matches (state.error, DS_ERROR, DS_ERROR_NOT_FOUND));
   g_clear_error (&state.error);
+
+  /* A save on a worker: the result may go as soon as the call returns;
+   * the entry comes in _finish(), beside a same-second one. */
+  {
+    DsResult *r = ds_test_transfer_result ("A", 1 << 30, 1e8, 2e8, 0.001, "2020-01-01T00:00:07Z");
+    g_autofree char *path = g_build_filename (dir, "20200101-000007-benchmark-loop9-2.json", NULL);
+    g_autofree char *blocker = g_build_filename (dir, "a-file", NULL);
+    g_autofree char *below = g_build_filename (blocker, "results", NULL);
+    g_autoptr (DsLibrary) nowhere = ds_library_new (below);
+
+    ds_library_save_async (lib, r, NULL, NULL, on_saved, &state);
+    ds_result_free (r);
+    ck_assert_uint_eq (g_list_model_get_n_items (G_LIST_MODEL (lib)), 21);
+    g_main_loop_run (loop);
+    ck_assert_msg (state.ok, "%s", state.error ? state.error->message : "");
+    ck_assert_uint_eq (g_list_model_get_n_items (G_LIST_MODEL (lib)), 22);
+    ck_assert_ptr_nonnull (ds_library_get_entry (lib, "20200101-000007-benchmark-loop9-2"));
+    ck_assert (ds_library_entry_is_readable (ds_library_get_entry (lib, "20200101-000007-benchmark-loop9-2")));
+    ck_assert (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+
+    /* A folder that cannot be made: an error naming it, nothing added. */
+    ck_assert (g_file_set_contents (blocker, "", 0, NULL));
+    r = ds_test_transfer_result ("A", 1 << 30, 1e8, 2e8, 0.001, "2020-01-01T00:00:08Z");
+    ds_library_save_async (nowhere, r, NULL, NULL, on_saved, &state);
+    ds_result_free (r);
+    g_main_loop_run (loop);
+    ck_assert (!state.ok);
+    ck_assert_msg (strstr (state.error->message, below) != NULL, "%s", state.error->message);
+    ck_assert_uint_eq (g_list_model_get_n_items (G_LIST_MODEL (nowhere)), 0);
+    g_clear_error (&state.error);
+  }
 }
 END_TEST
 

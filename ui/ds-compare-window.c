@@ -25,6 +25,7 @@
 #include "ds-compare-window-private.h"
 #include "ds-dots-layer.h"
 #include "ds-error.h"
+#include "ds-export-chooser.h"
 #include "ds-line-layer.h"
 #include "ds-render.h"
 
@@ -336,11 +337,8 @@ export_action (GtkWidget  *widget,
   if (self->chooser != NULL)
     return;
 
-  self->chooser = gtk_file_chooser_native_new (_("Export the Comparison"), GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), NULL);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
-  g_signal_connect (self->chooser, "response", G_CALLBACK (chooser_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  self->chooser = ds_export_chooser_new (GTK_WINDOW (self), _("Export the Comparison"), name,
+                                         G_CALLBACK (chooser_response_cb), self);
 }
 
 /* ---- Life cycle ---------------------------------------------------------- */

@@ -14,6 +14,7 @@
 
 #include "ds-compare-window.h"
 #include "ds-error.h"
+#include "ds-export-chooser.h"
 #include "ds-fio.h"
 #include "ds-library-window-private.h"
 #include "ds-report.h"
@@ -260,11 +261,8 @@ export_action (GtkWidget  *widget,
 
   name = g_strdup_printf ("%s.%s", ds_library_entry_get_id (entry), extension);
   self->export_entry = g_steal_pointer (&entry);
-  self->chooser = gtk_file_chooser_native_new (_("Export Result"), GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), NULL);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
-  g_signal_connect (self->chooser, "response", G_CALLBACK (export_chooser_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  self->chooser = ds_export_chooser_new (GTK_WINDOW (self), _("Export Result"), name,
+                                         G_CALLBACK (export_chooser_cb), self);
 }
 
 /* ---- Compare ------------------------------------------------------------- */

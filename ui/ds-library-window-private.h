@@ -1,6 +1,7 @@
 /* ds-library-window-private.h: what the library window's files share
  *
  * ds-library-window.c is the list, the search, open and delete;
+ * ds-library-columns.c the table's columns;
  * ds-library-tasks.c what reads or writes result files: rename and tag,
  * export, and loading results for a comparison.
  *
@@ -43,6 +44,9 @@ DsLibraryEntry *_ds_library_window_selected_one   (DsLibraryWindow *self);
 void            _ds_library_window_update_actions (DsLibraryWindow *self);
 void            _ds_library_window_toast          (DsLibraryWindow *self,
                                                    const char      *message);
+
+/* ds-library-columns.c: adds the table's columns. */
+void            _ds_library_window_add_columns      (DsLibraryWindow      *self);
 
 /* ds-library-tasks.c */
 void            _ds_library_window_class_tasks_init (DsLibraryWindowClass *klass);

@@ -11,6 +11,7 @@
  *
  * The library itself only changes on this thread; loading results for a
  * comparison or an export reads files on a worker (ds-library-tasks.c).
+ * The table's columns are in ds-library-columns.c.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -29,183 +30,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-
-/* ---- Columns ------------------------------------------------------------ */
-
-static char *
-label_text (DsLibraryEntry *entry)
-{
-  return g_strdup (ds_library_entry_get_label (entry));
-}
-
-static char *
-device_text (DsLibraryEntry *entry)
-{
-  return g_strdup (ds_library_entry_get_device (entry));
-}
-
-static char *
-size_text (DsLibraryEntry *entry)
-{
-  if (!ds_library_entry_is_readable (entry) || ds_library_entry_get_size_bytes (entry) == 0)
-    return NULL;
-  return g_format_size (ds_library_entry_get_size_bytes (entry));
-}
-
-static char *
-kind_text (DsLibraryEntry *entry)
-{
-  return g_strdup (ds_library_entry_get_kind_name (entry));
-}
-
-static char *
-date_text (DsLibraryEntry *entry)
-{
-  g_autoptr(GDateTime) local = g_date_time_to_local (ds_library_entry_get_date (entry));
-
-  return g_date_time_format (local, "%Y-%m-%d %H:%M");
-}
-
-static char *
-test_text (DsLibraryEntry *entry)
-{
-  switch (ds_library_entry_get_status (entry))
-    {
-    case DS_LIBRARY_STATUS_UNREADABLE:
-      return g_strdup (ds_library_entry_get_error_message (entry));
-    case DS_LIBRARY_STATUS_STOPPED:
-      return g_strdup_printf (_("%s (stopped)"), ds_library_entry_get_summary (entry));
-    case DS_LIBRARY_STATUS_FAILED:
-      return g_strdup_printf (_("%s (failed)"), ds_library_entry_get_summary (entry));
-    case DS_LIBRARY_STATUS_COMPLETE:
-    default:
-      return g_strdup (ds_library_entry_get_summary (entry));
-    }
-}
-
-static char *
-tags_text (DsLibraryEntry *entry)
-{
-  return g_strjoinv (", ", (char **) ds_library_entry_get_tags (entry));
-}
-
-static int
-compare_strings (const char *a,
-                 const char *b)
-{
-  g_autofree char *ka = g_utf8_collate_key (a != NULL ? a : "", -1);
-  g_autofree char *kb = g_utf8_collate_key (b != NULL ? b : "", -1);
-
-  return strcmp (ka, kb);
-}
-
-static int
-compare_label (gconstpointer a, gconstpointer b, gpointer data)
-{
-  return compare_strings (ds_library_entry_get_label ((DsLibraryEntry *) a),
-                          ds_library_entry_get_label ((DsLibraryEntry *) b));
-}
-
-static int
-compare_device (gconstpointer a, gconstpointer b, gpointer data)
-{
-  return compare_strings (ds_library_entry_get_device ((DsLibraryEntry *) a),
-                          ds_library_entry_get_device ((DsLibraryEntry *) b));
-}
-
-static int
-compare_size (gconstpointer a, gconstpointer b, gpointer data)
-{
-  uint64_t sa = ds_library_entry_get_size_bytes ((DsLibraryEntry *) a);
-  uint64_t sb = ds_library_entry_get_size_bytes ((DsLibraryEntry *) b);
-
-  return sa < sb ? -1 : sa > sb;
-}
-
-static int
-compare_kind (gconstpointer a, gconstpointer b, gpointer data)
-{
-  return g_strcmp0 (ds_library_entry_get_kind_name ((DsLibraryEntry *) a),
-                    ds_library_entry_get_kind_name ((DsLibraryEntry *) b));
-}
-
-static int
-compare_date (gconstpointer a, gconstpointer b, gpointer data)
-{
-  return g_date_time_compare (ds_library_entry_get_date ((DsLibraryEntry *) a),
-                              ds_library_entry_get_date ((DsLibraryEntry *) b));
-}
-
-static const struct {
-  const char       *title;         /* N_() */
-  char           *(*text) (DsLibraryEntry *entry);
-  GCompareDataFunc  compare;       /* NULL: not sortable */
-  gboolean          expand;
-} columns[] = {
-  { N_("Label"), label_text, compare_label, TRUE },
-  { N_("Device"), device_text, compare_device, FALSE },
-  { N_("Size"), size_text, compare_size, FALSE },
-  { N_("Kind"), kind_text, compare_kind, FALSE },
-  { N_("Date"), date_text, compare_date, FALSE },
-  { N_("Test"), test_text, NULL, TRUE },
-  { N_("Tags"), tags_text, NULL, FALSE },
-};
-
-static void
-setup_cell_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *item,
-               gpointer                  column)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 48);
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-bind_cell_cb (GtkSignalListItemFactory *factory,
-              GtkListItem              *item,
-              gpointer                  column)
-{
-  DsLibraryEntry *entry = gtk_list_item_get_item (item);
-  GtkWidget *label = gtk_list_item_get_child (item);
-  guint i = GPOINTER_TO_UINT (column);
-  g_autofree char *text = columns[i].text (entry);
-
-  gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
-  gtk_widget_set_tooltip_text (label, text);
-  if (!ds_library_entry_is_readable (entry) && columns[i].text == test_text)
-    gtk_widget_add_css_class (label, "error");
-  else
-    gtk_widget_remove_css_class (label, "error");
-}
-
-static void
-add_columns (DsLibraryWindow *self)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *column;
-
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), GUINT_TO_POINTER (i));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), GUINT_TO_POINTER (i));
-      column = gtk_column_view_column_new (_(columns[i].title), factory);
-      gtk_column_view_column_set_expand (column, columns[i].expand);
-      gtk_column_view_column_set_resizable (column, TRUE);
-      if (columns[i].compare != NULL)
-        {
-          g_autoptr(GtkSorter) sorter =
-            GTK_SORTER (gtk_custom_sorter_new (columns[i].compare, NULL, NULL));
-
-          gtk_column_view_column_set_sorter (column, sorter);
-        }
-      gtk_column_view_append_column (self->column_view, column);
-      g_object_unref (column);
-    }
-}
 
 /* ---- Selection and actions ---------------------------------------------- */
 
@@ -491,6 +315,14 @@ reload_done_cb (GObject      *object,
 }
 
 static void
+focus_search_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (DS_LIBRARY_WINDOW (widget)->search_entry));
+}
+
+static void
 model_changed_cb (DsLibraryWindow *self)
 {
   _ds_library_window_update_actions (self);
@@ -566,9 +398,11 @@ ds_library_window_class_init (DsLibraryWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "library.compare", NULL, compare_action);
   gtk_widget_class_install_action (widget_class, "library.delete", NULL, delete_action);
   gtk_widget_class_install_action (widget_class, "library.undo-delete", "as", undo_delete_action);
+  gtk_widget_class_install_action (widget_class, "library.search", NULL, focus_search_action);
   _ds_library_window_class_tasks_init (klass);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "library.delete", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "library.search", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
 }
@@ -577,10 +411,12 @@ static void
 ds_library_window_init (DsLibraryWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Typing anywhere in the window searches. */
+  gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self));
 
   self->deleting = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->cancellable = g_cancellable_new ();
-  add_columns (self);
+  _ds_library_window_add_columns (self);
 }
 
 DsLibraryWindow *

@@ -40,6 +40,7 @@ enum {
   SAMPLES,
   RUN_FINISHED,
   RESULT_OPENED,
+  RESULT_SAVED,
   N_SIGNALS
 };
 
@@ -197,7 +198,6 @@ job_done_cb (GObject      *object,
 
   g_clear_object (&self->job);
   self->job_kind = DS_BENCH_N_KINDS;
-  g_clear_pointer (&self->library_error, g_free);
   if (kept != NULL)
     _ds_session_save_to_library (self, kept);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
@@ -310,6 +310,7 @@ ds_session_stop_and_wait (DsSession *self)
 
   if (self->job != NULL)
     ds_job_cancel_and_wait (self->job);
+  _ds_session_join_saves (self);
 }
 
 gboolean
@@ -407,6 +408,13 @@ ds_session_describe_error (const DsResult *result)
 }
 
 /* ---- Life cycle -------------------------------------------------------- */
+
+void
+_ds_session_emit_saved (DsSession      *self,
+                        DsLibraryEntry *entry)
+{
+  g_signal_emit (self, signals[RESULT_SAVED], 0, entry);
+}
 
 static void
 ds_session_dispose (GObject *object)
@@ -517,6 +525,16 @@ ds_session_class_init (DsSessionClass *klass)
    * DsSession::result-opened:
    * @kind: the DsBenchKind whose result a saved file replaced
    */
+  /**
+   * DsSession::result-saved:
+   * @entry: (nullable): the run's entry in the library, or NULL when it
+   *   could not be saved (ds_session_get_library_error() says why)
+   */
+  signals[RESULT_SAVED] =
+    g_signal_new ("result-saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, DS_TYPE_LIBRARY_ENTRY);
+
   signals[RESULT_OPENED] =
     g_signal_new ("result-opened", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,

@@ -119,8 +119,9 @@ char           *ds_session_describe_error (const DsResult     *result);
  * $DISKSCOPE_RESULTS_DIR, else $XDG_DATA_HOME/diskscope/results (as the
  * CLI's).  Transfer none. */
 DsLibrary      *ds_session_get_library    (DsSession          *self);
-/* Why the last run could not be saved in the library (shown with
- * "run-finished"), or NULL when it was. */
+/* Why the last run could not be saved in the library (as of
+ * "result-saved", which follows "run-finished" once the file is written),
+ * or NULL when it was. */
 const char     *ds_session_get_library_error (DsSession       *self);
 
 G_END_DECLS

@@ -180,11 +180,17 @@ run_finished_cb (DsWindow       *self,
    * always show. */
   if (result != NULL && result->cancelled)
     _ds_window_toast (self, _("Test stopped"));
-  if (ds_session_get_library_error (self->session) != NULL)
-    _ds_window_toast (self, ds_session_get_library_error (self->session));
 
   _ds_window_update_actions (self);
   g_signal_emit (self, signals[RUN_FINISHED], 0, success);
+}
+
+static void
+result_saved_cb (DsWindow       *self,
+                 DsLibraryEntry *entry)
+{
+  if (entry == NULL)
+    _ds_window_toast (self, ds_session_get_library_error (self->session));
 }
 
 static void
@@ -469,6 +475,8 @@ ds_window_init (DsWindow *self)
                            G_CALLBACK (samples_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "run-finished",
                            G_CALLBACK (run_finished_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "result-saved",
+                           G_CALLBACK (result_saved_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "result-opened",
                            G_CALLBACK (result_opened_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::units",

@@ -27,4 +27,17 @@ DsLibraryEntry *ds_library_require_entry (DsLibrary      *self,
 void            ds_library_replace_entry (DsLibrary      *self,
                                           DsLibraryEntry *entry);
 
+/* "YYYYMMDD-HHMMSS-KIND-DEVICE" (or the hint for KIND-DEVICE), UTC. */
+char           *ds_library_file_stem     (const DsResult *result,
+                                          const char     *name_hint);
+/* Makes @dir if needed and writes @data as a new file "STEM.json" (else
+ * "STEM-2.json", ...), never over another; safe on any thread. */
+gboolean        ds_library_write_new     (const char     *dir,
+                                          const char     *stem,
+                                          const char     *data,
+                                          gsize           length,
+                                          char          **ret_id,
+                                          char          **ret_path,
+                                          GError        **error);
+
 G_END_DECLS

@@ -430,8 +430,8 @@ file_tail (const DsResult *result,
   return g_string_free (out, FALSE);
 }
 
-static char *
-file_stem (const DsResult *result,
+char *
+ds_library_file_stem (const DsResult *result,
            const char     *hint)
 {
   g_autoptr (GDateTime) when = NULL;
@@ -470,24 +470,19 @@ make_dir (const char  *dir,
   return FALSE;
 }
 
-DsLibraryEntry *
-ds_library_save (DsLibrary       *self,
-                 const DsResult  *result,
-                 const char      *name_hint,
-                 GError         **error)
+/* Writes @data as a new file "STEM.json" (else "STEM-2.json", ...) in
+ * @dir, never over another; the id and path it took come back. */
+gboolean
+ds_library_write_new (const char  *dir,
+                      const char  *stem,
+                      const char  *data,
+                      gsize        length,
+                      char       **ret_id,
+                      char       **ret_path,
+                      GError     **error)
 {
-  g_autofree char *stem = NULL;
-  g_autofree char *data = NULL;
-  gsize length = 0;
-
-  g_return_val_if_fail (DS_IS_LIBRARY (self), NULL);
-  g_return_val_if_fail (result != NULL, NULL);
-
-  if (!make_dir (self->dir, error))
-    return NULL;
-
-  stem = file_stem (result, name_hint);
-  data = ds_result_to_data (result, &length);
+  if (!make_dir (dir, error))
+    return FALSE;
 
   /* Two runs of one second on one device: -2, -3, ... */
   for (unsigned n = 1; n < 1000; n++)
@@ -495,26 +490,24 @@ ds_library_save (DsLibrary       *self,
       g_autoptr (GError) local = NULL;
       g_autofree char *id = n == 1 ? g_strdup (stem) : g_strdup_printf ("%s-%u", stem, n);
       g_autofree char *name = g_strconcat (id, ".json", NULL);
-      g_autofree char *path = g_build_filename (self->dir, name, NULL);
-      g_autoptr (DsLibraryEntry) entry = NULL;
+      g_autofree char *path = g_build_filename (dir, name, NULL);
 
       if (ds_library_write_file (path, data, length, DS_LIBRARY_WRITE_NO_REPLACE, &local))
         {
-          entry = ds_library_entry_new_for_result (id, path, result);
-          self->generation++;
-          insert_sorted (self, entry);
-          return entry;   /* the model holds a reference */
+          *ret_id = g_steal_pointer (&id);
+          *ret_path = g_steal_pointer (&path);
+          return TRUE;
         }
       if (!g_error_matches (local, G_IO_ERROR, G_IO_ERROR_EXISTS))
         {
           g_propagate_error (error, g_steal_pointer (&local));
-          return NULL;
+          return FALSE;
         }
     }
 
   g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
-               "could not find a free name for %s in %s", stem, self->dir);
-  return NULL;
+               "could not find a free name for %s in %s", stem, dir);
+  return FALSE;
 }
 
 void

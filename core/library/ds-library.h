@@ -75,6 +75,19 @@ DsLibraryEntry *ds_library_save          (DsLibrary       *self,
                                           const char      *name_hint,
                                           GError         **error);
 
+/* The same, with the file written on a worker thread: @result is
+ * serialized before this returns (it may be freed then), and the entry is
+ * added in _finish() (transfer none).  A cancel does not stop the write. */
+void            ds_library_save_async    (DsLibrary          *self,
+                                          const DsResult     *result,
+                                          const char         *name_hint,
+                                          GCancellable       *cancellable,
+                                          GAsyncReadyCallback callback,
+                                          gpointer            user_data);
+DsLibraryEntry *ds_library_save_finish   (DsLibrary          *self,
+                                          GAsyncResult       *result,
+                                          GError            **error);
+
 /* Loads the result @id, replaces its annotation with @annotation and saves
  * it over the old file (atomically: the old file stays whole until the new
  * one is complete).  The entry is replaced by a new one (*@ret_entry,

@@ -42,17 +42,31 @@ run_finished_cb (DsWindow *window,
 }
 
 static void
+result_saved_cb (DsSession      *session,
+                 DsLibraryEntry *entry,
+                 gboolean       *saved)
+{
+  *saved = TRUE;
+}
+
+/* A read benchmark, and its result saved in the library on a worker. */
+static void
 run_benchmark (DsWindow   *window,
                const char *device)
 {
   g_autoptr(GError) error = NULL;
   gboolean finished = FALSE;
+  gboolean saved = FALSE;
   gulong id = g_signal_connect (window, "run-finished", G_CALLBACK (run_finished_cb), &finished);
+  gulong saved_id = g_signal_connect (ds_window_get_session (window), "result-saved",
+                                      G_CALLBACK (result_saved_cb), &saved);
 
   ck_assert_msg (ds_window_select_device (window, device, &error), "%s", error ? error->message : "");
   ck_assert_msg (ds_window_start (window, &error), "%s", error ? error->message : "");
   ds_ui_test_wait_for (&finished, 120000, "the end of the run");
+  ds_ui_test_wait_for (&saved, 20000, "the result saved in the library");
   g_signal_handler_disconnect (window, id);
+  g_signal_handler_disconnect (ds_window_get_session (window), saved_id);
   ck_assert_msg (ds_session_get_last_error (ds_window_get_session (window)) == NULL, "%s",
                  ds_session_get_last_error (ds_window_get_session (window)));
   ck_assert_msg (ds_session_get_library_error (ds_window_get_session (window)) == NULL, "%s",
@@ -212,6 +226,23 @@ START_TEST (test_library_and_compare)
   wait_n_items (rows, 0, "searching nothing");
   ds_library_window_search (library, "");
   wait_n_items (rows, 3, "no search");
+
+  /* Sorted by a column: size, largest first; then by label. */
+  {
+    GListModel *cols = gtk_column_view_get_columns (library->column_view);
+    g_autoptr(GtkColumnViewColumn) size = g_list_model_get_item (cols, 2);
+    g_autoptr(GtkColumnViewColumn) label = g_list_model_get_item (cols, 0);
+
+    ck_assert_str_eq (gtk_column_view_column_get_title (size), "Size");
+    gtk_column_view_sort_by_column (library->column_view, size, GTK_SORT_DESCENDING);
+    ck_assert_uint_eq (find_row (rows, large_name), 0);
+    ck_assert_uint_eq (find_row (rows, small_name), 1);
+    ck_assert_uint_eq (find_row (rows, "broken"), 2);
+    gtk_column_view_sort_by_column (library->column_view, label, GTK_SORT_ASCENDING);
+    /* "20200101-…" (the broken file's name) before "Loop device · …" */
+    ck_assert_uint_eq (find_row (rows, "broken"), 0);
+    gtk_column_view_sort_by_column (library->column_view, NULL, GTK_SORT_ASCENDING);
+  }
 
   /* Rename and tag the larger one, through the dialog. */
   row = find_row (rows, large_name);
