@@ -149,6 +149,17 @@ direction_graph (DsCompareWindow *self,
   return graph;
 }
 
+static gboolean
+layer_shown (DsGraphLayer *layer)
+{
+  DsGraph *graph = g_object_get_data (G_OBJECT (layer), "graph");
+
+  for (guint j = 0; j < ds_graph_get_n_layers (graph); j++)
+    if (ds_graph_get_layer (graph, j) == layer)
+      return TRUE;
+  return FALSE;
+}
+
 void
 ds_compare_window_set_show_access (DsCompareWindow *self,
                                    guint            column,
@@ -164,11 +175,7 @@ ds_compare_window_set_show_access (DsCompareWindow *self,
     {
       DsGraphLayer *layer = layers->pdata[i];
       DsGraph *graph = g_object_get_data (G_OBJECT (layer), "graph");
-      gboolean shown = FALSE;
-
-      for (guint j = 0; j < ds_graph_get_n_layers (graph); j++)
-        if (ds_graph_get_layer (graph, j) == layer)
-          shown = TRUE;
+      gboolean shown = layer_shown (layer);
 
       if (show && !shown)
         ds_graph_add_layer (graph, layer);
@@ -246,11 +253,18 @@ ds_compare_window_export (DsCompareWindow  *self,
                           const char       *path,
                           GError          **error)
 {
-  DsRenderOptions options = { .units = self->units, .show_access = TRUE };
+  DsRenderOptions options = { .units = self->units, .show_access = FALSE };
   g_autofree char *text = NULL;
   DsRenderFormat format;
 
   g_return_val_if_fail (DS_IS_COMPARE_WINDOW (self), FALSE);
+
+  /* The dots as the window shows them: drawn unless every run's are off
+   * (the drawing has one switch for all). */
+  for (guint c = 0; c < self->dots->len; c++)
+    for (guint i = 0; i < ((GPtrArray *) self->dots->pdata[c])->len; i++)
+      if (layer_shown (((GPtrArray *) self->dots->pdata[c])->pdata[i]))
+        options.show_access = TRUE;
 
   if (ds_render_format_from_path (path, &format))
     return ds_render_comparison_to_file (self->comparison, &options, format, path, error);

@@ -24,6 +24,8 @@ struct _DsLibraryWindow
   GHashTable           *deleting;            /* ids hidden, waiting for their undo */
   GCancellable         *cancellable;         /* reloads, edits, exports */
   GCancellable         *compare_cancellable; /* the comparison being loaded */
+  gboolean              reloading;
+  gint64                dir_mtime_ns;        /* the folder's, as last read */
   GtkFileChooserNative *chooser;
   DsLibraryEntry       *export_entry;
 

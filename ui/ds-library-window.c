@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <sys/stat.h>
 
 #include "ds-compare-window.h"
 #include "ds-library-window-private.h"
@@ -308,6 +309,7 @@ reload_done_cb (GObject      *object,
     return;
 
   self = DS_LIBRARY_WINDOW (user_data);
+  self->reloading = FALSE;
   gtk_spinner_stop (self->spinner);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
   if (error != NULL)
@@ -320,6 +322,41 @@ focus_search_action (GtkWidget  *widget,
                      GVariant   *param)
 {
   gtk_widget_grab_focus (GTK_WIDGET (DS_LIBRARY_WINDOW (widget)->search_entry));
+}
+
+/* The folder's modification time (ns), 0 when it cannot be read: a file
+ * added, removed or renamed there changes it. */
+static gint64
+dir_mtime_ns (DsLibraryWindow *self)
+{
+  struct stat st;
+
+  if (stat (ds_library_get_dir (self->library), &st) < 0)
+    return 0;
+  return (gint64) st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+static void
+reload (DsLibraryWindow *self)
+{
+  if (self->reloading)
+    return;
+
+  self->reloading = TRUE;
+  self->dir_mtime_ns = dir_mtime_ns (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
+  gtk_spinner_start (self->spinner);
+  ds_library_reload_async (self->library, self->cancellable, reload_done_cb, self);
+}
+
+/* Back in the window: when the folder changed (the CLI, another window or
+ * a colleague on a shared folder added or removed results), read it
+ * again. */
+static void
+active_changed_cb (DsLibraryWindow *self)
+{
+  if (gtk_window_is_active (GTK_WINDOW (self)) && dir_mtime_ns (self) != self->dir_mtime_ns)
+    reload (self);
 }
 
 static void
@@ -443,9 +480,8 @@ ds_library_window_new (GtkWindow *parent,
   g_signal_connect_swapped (self->selection, "items-changed", G_CALLBACK (model_changed_cb), self);
   g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (model_changed_cb), self);
 
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
-  gtk_spinner_start (self->spinner);
-  ds_library_reload_async (self->library, self->cancellable, reload_done_cb, self);
+  reload (self);
+  g_signal_connect (self, "notify::is-active", G_CALLBACK (active_changed_cb), NULL);
   _ds_library_window_update_actions (self);
 
   return self;
