@@ -13,6 +13,10 @@
  *    result's dots can be hidden, the table has a column per result and a
  *    ratio column with the better value marked, and the exports (PNG, SVG,
  *    PDF, CSV, Markdown) are written.
+ *  - fio --client results compare as tables (no curves), and results of
+ *    different kinds are refused by name;
+ *  - a library folder that cannot be made: the run is shown all the same
+ *    and the failure names the folder.
  * With DS_SCREENSHOT_DIR set, the two windows are saved there as PNGs
  * (data/screenshots/ is made so).
  *
@@ -150,6 +154,21 @@ maybe_screenshot (GtkWindow  *window,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
   path = g_build_filename (dir, name, NULL);
   ck_assert_msg (gdk_texture_save_to_png (texture, path), "could not write %s", path);
+}
+
+/* How many labels under @widget contain @text. */
+static guint
+count_labels (GtkWidget  *widget,
+              const char *text)
+{
+  guint n = 0;
+
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL)
+    n++;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_labels (child, text);
+  return n;
 }
 
 static void
@@ -357,14 +376,19 @@ START_TEST (test_library_and_compare)
   ds_compare_window_set_show_access (compare, 0, TRUE);
   ck_assert_uint_eq (ds_graph_get_n_layers (graph), 4);
 
-  /* The table: each figure has both values and one marked better. */
+  /* The table: a column per result, the ratio column, the better value
+   * of each figure marked, as shown. */
   {
-    gboolean marked = FALSE;
+    guint marked = 0;
 
     ck_assert_uint_gt (cmp->rows->len, 3);
     for (guint r = 0; r < cmp->rows->len; r++)
-      marked = marked || ((DsCompareRow *) cmp->rows->pdata[r])->best >= 0;
-    ck_assert (marked);
+      marked += ((DsCompareRow *) cmp->rows->pdata[r])->best >= 0;
+    ck_assert_uint_gt (marked, 0);
+    ck_assert_uint_eq (count_labels (GTK_WIDGET (compare), "B/A"), 1);
+    ck_assert_uint_eq (count_labels (GTK_WIDGET (compare), "▲") + count_labels (GTK_WIDGET (compare), "▼"),
+                       marked);
+    ck_assert_uint_ge (count_labels (GTK_WIDGET (compare), "Transfer Rate Average"), 1);
   }
 
   check_export (compare, "cmp.png", "\x89PNG");
@@ -415,6 +439,47 @@ START_TEST (test_library_and_compare)
 }
 END_TEST
 
+/* A library folder that cannot be made: the run is shown all the same,
+ * and the failure names the folder. */
+START_TEST (test_unsaved_run_is_kept)
+{
+  g_autofree char *blocker = g_build_filename (ds_test_scratch_dir (), "not-a-folder", NULL);
+  g_autofree char *dir = g_build_filename (blocker, "results", NULL);
+  g_autofree char *loop = ds_test_loop_new (48 * MiB, FALSE);
+  g_autoptr(GError) error = NULL;
+  gboolean finished = FALSE, saved = FALSE;
+  DsWindow *window;
+  DsSession *session;
+  const char *message;
+
+  ck_assert (g_file_set_contents (blocker, "", 0, NULL));
+  g_setenv ("DISKSCOPE_RESULTS_DIR", dir, TRUE);
+  window = ds_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  ds_ui_test_wait_mapped (GTK_WIDGET (window));
+  session = ds_window_get_session (window);
+  ds_session_set_accuracy (session, 1);
+  g_signal_connect (window, "run-finished", G_CALLBACK (run_finished_cb), &finished);
+  g_signal_connect (session, "result-saved", G_CALLBACK (result_saved_cb), &saved);
+  ck_assert (ds_window_set_page (window, "benchmark"));
+  ck_assert_msg (ds_window_select_device (window, loop, &error), "%s", error ? error->message : "");
+  ck_assert_msg (ds_window_start (window, &error), "%s", error ? error->message : "");
+  ds_ui_test_wait_for (&finished, 120000, "the end of the run");
+  ds_ui_test_wait_for (&saved, 20000, "the save's answer");
+
+  message = ds_session_get_library_error (session);
+  ck_assert_msg (message != NULL, "the save into %s did not fail", dir);
+  ck_assert_msg (strstr (message, dir) != NULL, "the message does not name %s: %s", dir, message);
+  ds_test_note ("%s", message);
+  ck_assert_ptr_nonnull (ds_session_get_result (session, DS_BENCH_TRANSFER));
+  ck_assert_uint_eq (g_list_model_get_n_items (G_LIST_MODEL (ds_session_get_library (session))), 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  ds_ui_test_spin (50);
+  ds_test_loop_detach (loop);
+}
+END_TEST
+
 /* fio --client results of four host-jobs and the aggregate: workloads,
  * compared as tables (no curves), five columns and their ratios. */
 START_TEST (test_compare_fio_hosts)
@@ -460,6 +525,7 @@ START_TEST (test_compare_fio_hosts)
   ck_assert (ds_compare_window_export (compare, md, &error));
   ck_assert (g_file_get_contents (md, &text, NULL, NULL));
   ck_assert_ptr_nonnull (strstr (text, "| E/A"));
+  ck_assert_uint_eq (count_labels (GTK_WIDGET (compare), "E/A"), 1);
   maybe_screenshot (GTK_WINDOW (compare), "compare-fio-hosts.png");
   gtk_window_destroy (GTK_WINDOW (compare));
 
@@ -496,6 +562,7 @@ main (void)
   tcase_set_timeout (tc, 280);
   tcase_add_test (tc, test_library_and_compare);
   tcase_add_test (tc, test_compare_fio_hosts);
+  tcase_add_test (tc, test_unsaved_run_is_kept);
   suite_add_tcase (suite, tc);
 
   return ds_test_run_suite (suite);
