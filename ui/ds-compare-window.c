@@ -27,6 +27,7 @@
 #include "ds-error.h"
 #include "ds-export-chooser.h"
 #include "ds-line-layer.h"
+#include "ds-pages.h"
 #include "ds-render.h"
 
 struct _DsCompareWindow
@@ -216,7 +217,9 @@ static void
 build (DsCompareWindow *self)
 {
   const DsComparison *cmp = self->comparison;
+  const DsPageInfo *page = ds_pages_for_kind (cmp->kind);
   const DsBenchOps *ops = ds_bench_get (cmp->kind);
+  const char *title = page != NULL ? _(page->title) : ops != NULL ? ops->title : "?";
   gboolean curves = FALSE;
   g_autofree char *subtitle = NULL;
   GtkWidget *notes;
@@ -229,7 +232,7 @@ build (DsCompareWindow *self)
 
   subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, %u result", "%s, %u results",
                                            cmp->columns->len),
-                              ops != NULL ? ops->name : "?", cmp->columns->len);
+                              title, cmp->columns->len);
   adw_window_title_set_subtitle (self->window_title, subtitle);
 
   gtk_box_append (self->content, _ds_compare_legend_new (self, cmp, curves));

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ds-library-window-private.h"
+#include "ds-pages.h"
 
 static char *
 label_text (DsLibraryEntry *entry)
@@ -33,10 +34,21 @@ size_text (DsLibraryEntry *entry)
   return g_format_size (ds_library_entry_get_size_bytes (entry));
 }
 
+/* As the switcher names its page ("Extra Tests"), else the core's title. */
 static char *
 kind_text (DsLibraryEntry *entry)
 {
-  return g_strdup (ds_library_entry_get_kind_name (entry));
+  const DsPageInfo *page;
+  const DsBenchOps *ops;
+
+  if (!ds_library_entry_is_readable (entry))
+    return NULL;
+
+  page = ds_pages_for_kind (ds_library_entry_get_kind (entry));
+  ops = ds_bench_get (ds_library_entry_get_kind (entry));
+  if (page != NULL)
+    return g_strdup (_(page->title));
+  return g_strdup (ops != NULL ? ops->title : ds_library_entry_get_kind_name (entry));
 }
 
 static char *
