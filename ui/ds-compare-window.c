@@ -12,7 +12,8 @@
  * Export draws the same comparison with the render library (PNG, SVG,
  * PDF: the same colours) or writes its tables (CSV, Markdown), on a
  * worker thread; the comparison and its results never change once made,
- * so the worker reads them as they are.
+ * so the worker reads them as they are, holding them (Shared) past the
+ * window if it closes first.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -30,12 +31,33 @@
 #include "ds-pages.h"
 #include "ds-render.h"
 
+/* The comparison and the results it borrows from, shared with exports
+ * still running on a worker when the window closes (a GRcBox). */
+typedef struct {
+  GPtrArray    *results;             /* DsResult *, the columns' */
+  DsComparison *comparison;
+} Shared;
+
+static void
+shared_clear (Shared *shared)
+{
+  /* The comparison borrows the results: it goes first. */
+  g_clear_pointer (&shared->comparison, ds_comparison_free);
+  g_clear_pointer (&shared->results, g_ptr_array_unref);
+}
+
+static void
+shared_release (Shared *shared)
+{
+  g_rc_box_release_full (shared, (GDestroyNotify) shared_clear);
+}
+
 struct _DsCompareWindow
 {
   AdwWindow             parent_instance;
 
-  GPtrArray            *results;     /* DsResult *, the columns' */
-  DsComparison         *comparison;
+  Shared               *shared;
+  const DsComparison   *comparison;  /* shared->comparison */
   DsUnits               units;
   DsGraph              *graphs[2];   /* read, write; NULL when not run */
   GPtrArray            *dots;        /* per column: its DsDotsLayer of each
@@ -251,31 +273,23 @@ build (DsCompareWindow *self)
 
 /* ---- Export -------------------------------------------------------------- */
 
-gboolean
-ds_compare_window_export (DsCompareWindow  *self,
-                          const char       *path,
-                          GError          **error)
+/* Thread-safe: the comparison never changes once made. */
+static gboolean
+export_comparison (const DsComparison    *cmp,
+                   const DsRenderOptions *options,
+                   const char            *path,
+                   GError               **error)
 {
-  DsRenderOptions options = { .units = self->units, .show_access = FALSE };
   g_autofree char *text = NULL;
   DsRenderFormat format;
 
-  g_return_val_if_fail (DS_IS_COMPARE_WINDOW (self), FALSE);
-
-  /* The dots as the window shows them: drawn unless every run's are off
-   * (the drawing has one switch for all). */
-  for (guint c = 0; c < self->dots->len; c++)
-    for (guint i = 0; i < ((GPtrArray *) self->dots->pdata[c])->len; i++)
-      if (layer_shown (((GPtrArray *) self->dots->pdata[c])->pdata[i]))
-        options.show_access = TRUE;
-
   if (ds_render_format_from_path (path, &format))
-    return ds_render_comparison_to_file (self->comparison, &options, format, path, error);
+    return ds_render_comparison_to_file (cmp, options, format, path, error);
 
   if (g_str_has_suffix (path, ".csv"))
-    text = ds_comparison_to_csv (self->comparison, self->units);
+    text = ds_comparison_to_csv (cmp, options->units);
   else if (g_str_has_suffix (path, ".md") || g_str_has_suffix (path, ".markdown"))
-    text = ds_comparison_to_markdown (self->comparison, self->units);
+    text = ds_comparison_to_markdown (cmp, options->units);
   else
     {
       g_autofree char *name = g_path_get_basename (path);
@@ -286,59 +300,57 @@ ds_compare_window_export (DsCompareWindow  *self,
       return FALSE;
     }
 
-  if (!g_file_set_contents (path, text, -1, error))
-    return FALSE;
-  return TRUE;
+  return g_file_set_contents (path, text, -1, error);
 }
 
-static void
-export_thread (GTask        *task,
-               gpointer      source,
-               gpointer      task_data,
-               GCancellable *cancellable)
+/* The drawing as the window shows it: the dots drawn unless every run's
+ * are hidden (the drawing has one switch for all). */
+static DsRenderOptions
+render_options (DsCompareWindow *self)
 {
-  GError *error = NULL;
+  DsRenderOptions options = { .units = self->units, .show_access = FALSE };
 
-  if (ds_compare_window_export (source, task_data, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
+  for (guint c = 0; c < self->dots->len; c++)
+    for (guint i = 0; i < ((GPtrArray *) self->dots->pdata[c])->len; i++)
+      if (layer_shown (((GPtrArray *) self->dots->pdata[c])->pdata[i]))
+        options.show_access = TRUE;
+
+  return options;
 }
 
-static void
-export_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+gboolean
+ds_compare_window_export (DsCompareWindow  *self,
+                          const char       *path,
+                          GError          **error)
 {
-  DsCompareWindow *self = DS_COMPARE_WINDOW (object);
-  g_autoptr(GError) error = NULL;
+  DsRenderOptions options;
 
-  if (g_task_propagate_boolean (G_TASK (result), &error))
-    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (_("Comparison exported")));
-  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+  g_return_val_if_fail (DS_IS_COMPARE_WINDOW (self), FALSE);
+
+  options = render_options (self);
+  return export_comparison (self->comparison, &options, path, error);
 }
 
+typedef struct {
+  Shared          *shared;
+  DsRenderOptions  options;
+} ExportJob;
+
 static void
-chooser_response_cb (GtkNativeDialog *chooser,
-                     int              response,
-                     DsCompareWindow *self)
+export_job_free (ExportJob *job)
 {
-  g_autoptr(GFile) file = NULL;
+  shared_release (job->shared);
+  g_free (job);
+}
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+static gboolean
+export_job (gpointer     data,
+            const char  *path,
+            GError     **error)
+{
+  ExportJob *job = data;
 
-  if (file != NULL)
-    {
-      g_autoptr(GTask) task = g_task_new (self, self->cancellable, export_done_cb, NULL);
-
-      g_task_set_source_tag (task, chooser_response_cb);
-      g_task_set_task_data (task, g_file_get_path (file), g_free);
-      g_task_run_in_thread (task, export_thread);
-    }
-
-  g_clear_object (&self->chooser);
+  return export_comparison (job->shared->comparison, &job->options, path, error);
 }
 
 static void
@@ -350,12 +362,17 @@ export_action (GtkWidget  *widget,
   const char *extension = g_variant_get_string (param, NULL);
   g_autofree char *name = g_strdup_printf ("comparison-%s.%s", ds_bench_get (self->comparison->kind)->name,
                                            extension);
+  ExportJob *job;
 
   if (self->chooser != NULL)
     return;
 
-  self->chooser = ds_export_chooser_new (GTK_WINDOW (self), _("Export the Comparison"), name,
-                                         G_CALLBACK (chooser_response_cb), self);
+  job = g_new0 (ExportJob, 1);
+  job->shared = g_rc_box_acquire (self->shared);
+  job->options = render_options (self);
+  ds_export_ask (GTK_WINDOW (self), &self->chooser, self->toast_overlay, _("Export the Comparison"), name,
+                 _("Comparison exported"), export_job, job, (GDestroyNotify) export_job_free,
+                 self->cancellable);
 }
 
 /* ---- Life cycle ---------------------------------------------------------- */
@@ -381,9 +398,7 @@ ds_compare_window_finalize (GObject *object)
 {
   DsCompareWindow *self = (DsCompareWindow *) object;
 
-  /* The comparison borrows the results: it goes first. */
-  g_clear_pointer (&self->comparison, ds_comparison_free);
-  g_clear_pointer (&self->results, g_ptr_array_unref);
+  g_clear_pointer (&self->shared, shared_release);
   g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (ds_compare_window_parent_class)->finalize (object);
@@ -435,8 +450,10 @@ ds_compare_window_new (GtkWindow          *parent,
     return NULL;
 
   self = g_object_new (DS_TYPE_COMPARE_WINDOW, "transient-for", parent, NULL);
-  self->results = g_steal_pointer (&owned);
-  self->comparison = g_steal_pointer (&comparison);
+  self->shared = g_rc_box_new0 (Shared);
+  self->shared->results = g_steal_pointer (&owned);
+  self->shared->comparison = g_steal_pointer (&comparison);
+  self->comparison = self->shared->comparison;
   self->units = units;
   self->dots = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   for (guint c = 0; c < self->comparison->columns->len; c++)

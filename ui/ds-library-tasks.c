@@ -147,7 +147,6 @@ edit_action (GtkWidget  *widget,
 
 typedef struct {
   DsLibraryEntry *entry;
-  char           *path;
   DsUnits         units;
 } ExportData;
 
@@ -155,7 +154,6 @@ static void
 export_data_free (ExportData *data)
 {
   g_clear_object (&data->entry);
-  g_free (data->path);
   g_free (data);
 }
 
@@ -187,63 +185,15 @@ _ds_library_export_result (const DsResult  *result,
   return TRUE;
 }
 
-static void
-export_thread (GTask        *task,
-               gpointer      source,
-               gpointer      task_data,
-               GCancellable *cancellable)
+static gboolean
+export_entry (gpointer     user_data,
+              const char  *path,
+              GError     **error)
 {
-  ExportData *data = task_data;
-  g_autoptr(DsResult) result = NULL;
-  GError *error = NULL;
+  ExportData *data = user_data;
+  g_autoptr(DsResult) result = ds_library_entry_load (data->entry, error);
 
-  result = ds_library_entry_load (data->entry, &error);
-  if (result == NULL || !_ds_library_export_result (result, data->path, data->units, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-static void
-export_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  DsLibraryWindow *self = DS_LIBRARY_WINDOW (object);
-  g_autoptr(GError) error = NULL;
-
-  if (g_task_propagate_boolean (G_TASK (result), &error))
-    _ds_library_window_toast (self, _("Result exported"));
-  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    _ds_library_window_toast (self, error->message);
-}
-
-static void
-export_chooser_cb (GtkNativeDialog *chooser,
-                   int              response,
-                   DsLibraryWindow *self)
-{
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GTask) task = NULL;
-  ExportData *data;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-  if (file != NULL && self->export_entry != NULL)
-    {
-      data = g_new0 (ExportData, 1);
-      data->entry = g_object_ref (self->export_entry);
-      data->path = g_file_get_path (file);
-      data->units = ds_session_get_units (self->session);
-      task = g_task_new (self, self->cancellable, export_done_cb, NULL);
-      g_task_set_source_tag (task, export_chooser_cb);
-      g_task_set_task_data (task, data, (GDestroyNotify) export_data_free);
-      g_task_run_in_thread (task, export_thread);
-    }
-
-  g_clear_object (&self->export_entry);
-  g_clear_object (&self->chooser);
+  return result != NULL && _ds_library_export_result (result, path, data->units, error);
 }
 
 static void
@@ -255,14 +205,18 @@ export_action (GtkWidget  *widget,
   g_autoptr(DsLibraryEntry) entry = _ds_library_window_selected_one (self);
   const char *extension = g_variant_get_string (param, NULL);
   g_autofree char *name = NULL;
+  ExportData *data;
 
   if (entry == NULL || self->chooser != NULL)
     return;
 
   name = g_strdup_printf ("%s.%s", ds_library_entry_get_id (entry), extension);
-  self->export_entry = g_steal_pointer (&entry);
-  self->chooser = ds_export_chooser_new (GTK_WINDOW (self), _("Export Result"), name,
-                                         G_CALLBACK (export_chooser_cb), self);
+  data = g_new0 (ExportData, 1);
+  data->entry = g_steal_pointer (&entry);
+  data->units = ds_session_get_units (self->session);
+  ds_export_ask (GTK_WINDOW (self), &self->chooser, self->toast_overlay, _("Export Result"), name,
+                 _("Result exported"), export_entry, data, (GDestroyNotify) export_data_free,
+                 self->cancellable);
 }
 
 /* ---- Compare ------------------------------------------------------------- */
@@ -365,7 +319,6 @@ _ds_library_window_tasks_dispose (DsLibraryWindow *self)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
-  g_clear_object (&self->export_entry);
   g_clear_object (&self->compare_cancellable);
 }
 

@@ -27,7 +27,6 @@ struct _DsLibraryWindow
   gboolean              reloading;
   gint64                dir_mtime_ns;        /* the folder's, as last read */
   GtkFileChooserNative *chooser;
-  DsLibraryEntry       *export_entry;
 
   /* Template widgets */
   GtkSearchEntry       *search_entry;

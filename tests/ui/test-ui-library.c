@@ -299,6 +299,39 @@ START_TEST (test_library_and_compare)
     ck_assert_ptr_nonnull (strstr (text, large));
   }
 
+  /* The same through the window: Export → As a fio Job, the suggested
+   * name kept in a folder of ours, the file written on a worker. */
+  {
+    g_autoptr(DsLibraryEntry) entry = NULL;
+    g_autoptr(GFile) folder = g_file_new_for_path (ds_test_scratch_dir ());
+    g_autofree char *name = NULL;
+    g_autofree char *job = NULL;
+    g_autofree char *text = NULL;
+    gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+    GtkWindow *dialog;
+
+    row = find_row (rows, large_name);
+    entry = g_list_model_get_item (rows, row);
+    name = g_strdup_printf ("%s.fio", ds_library_entry_get_id (entry));
+    job = g_build_filename (ds_test_scratch_dir (), name, NULL);
+    gtk_selection_model_select_item (GTK_SELECTION_MODEL (rows), row, TRUE);
+    ck_assert (gtk_widget_activate_action (GTK_WIDGET (library), "library.export", "s", "fio"));
+    ck_assert_ptr_nonnull (library->chooser);
+    ds_ui_test_spin (100);
+    /* No portal here: the native chooser is GTK's own dialog. */
+    dialog = find_window (GTK_TYPE_FILE_CHOOSER_DIALOG);
+    ck_assert_msg (dialog != NULL, "no file chooser shown");
+    ck_assert_str_eq (gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (dialog)), name);
+    ck_assert (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL));
+    gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+    while (!g_file_test (job, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < end)
+      ds_ui_test_spin (20);
+    ck_assert_msg (g_file_test (job, G_FILE_TEST_EXISTS), "Export wrote no %s", job);
+    ck_assert_ptr_null (library->chooser);
+    ck_assert (g_file_get_contents (job, &text, NULL, NULL));
+    ck_assert_ptr_nonnull (strstr (text, "direct=1"));
+  }
+
   /* Delete the broken file: gone from the list at once, its file stays
    * until the undo is gone; Undo brings it back. */
   gtk_selection_model_select_item (GTK_SELECTION_MODEL (rows), find_row (rows, "broken"), TRUE);
@@ -557,6 +590,8 @@ main (void)
   TCase *tc;
 
   ds_test_init ("ui-library");
+  /* The file chooser records what it saved as recently used, by name. */
+  g_set_application_name ("Diskscope tests");
   ds_test_require_root ("loop devices need root");
 
   suite = suite_create ("ui-library");
