@@ -565,6 +565,28 @@ START_TEST (test_compare_fio_hosts)
   maybe_screenshot (GTK_WINDOW (compare), "compare-fio-hosts.png");
   gtk_window_destroy (GTK_WINDOW (compare));
 
+  /* Two disks of one size: x in GB over the whole span, a read graph
+   * only (no write was run). */
+  {
+    g_autoptr(GPtrArray) same = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_result_free);
+    DsCompareWindow *gb;
+    DsGraph *graph;
+
+    g_ptr_array_add (same, ds_test_transfer_result ("DX440", 146 * (uint64_t) 1000000000, 40e6, 80e6, 0.008,
+                                                    "2012-10-19T02:10:00Z"));
+    g_ptr_array_add (same, ds_test_transfer_result ("CX3-80", 146 * (uint64_t) 1000000000, 90e6, 160e6, 0.006,
+                                                    "2012-10-19T04:10:00Z"));
+    gb = ds_compare_window_new (NULL, g_steal_pointer (&same), NULL, DS_UNITS_MB, &error);
+    ck_assert_msg (gb != NULL, "%s", error ? error->message : "");
+    graph = ds_compare_window_get_graph (gb, FALSE);
+    ck_assert_ptr_nonnull (graph);
+    ck_assert_ptr_null (ds_compare_window_get_graph (gb, TRUE));
+    ck_assert_int_eq (ds_graph_get_x_axis (graph), DS_GRAPH_AXIS_POSITION);
+    ck_assert_double_eq_tol (ds_graph_get_x_max (graph), 146e9, 1e6);
+    ck_assert_double_gt (ds_graph_layer_get_x_extent (ds_graph_get_layer (graph, 0)), 100e9);
+    gtk_window_destroy (GTK_WINDOW (gb));
+  }
+
   /* Results of different kinds are refused, naming them. */
   {
     g_autoptr(GPtrArray) mixed = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_result_free);
@@ -590,7 +612,9 @@ main (void)
   TCase *tc;
 
   ds_test_init ("ui-library");
-  /* The file chooser records what it saved as recently used, by name. */
+  /* The file chooser records what it saved as recently used, by the
+   * program's name (an app has one from GApplication). */
+  g_set_prgname ("test-ui-library");
   g_set_application_name ("Diskscope tests");
   ds_test_require_root ("loop devices need root");
 
