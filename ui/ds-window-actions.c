@@ -394,7 +394,11 @@ library_open_result_cb (DsWindow   *self,
                         const char *path)
 {
   gtk_window_present (GTK_WINDOW (self));
-  _ds_window_open_result (self, path);
+  /* As Open Result: not while a test runs (its page is in use). */
+  if (ds_session_is_running (self->session))
+    _ds_window_toast (self, _("Stop the test to open a saved result."));
+  else
+    _ds_window_open_result (self, path);
 }
 
 /* The results library: one window per main window, raised when open. */
