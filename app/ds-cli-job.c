@@ -11,6 +11,7 @@
 
 #include "ds-cli.h"
 #include "ds-cli-job.h"
+#include "ds-cli-library.h"
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-report.h"
@@ -160,6 +161,7 @@ ds_cli_job_args_add (DsCliJobArgs   *args,
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args->output, "Also save the JSON result to FILE", "FILE" },
     { "units", 0, 0, G_OPTION_ARG_STRING, &args->units, "Rates in MB/s (10^6 bytes, default) or MiB/s (2^20 bytes: HD Tune's \"MB/s\")", "MB|MiB" },
     { "no-progress", 0, 0, G_OPTION_ARG_NONE, &args->no_progress, "No progress line on stderr", NULL },
+    { "no-library", 0, 0, G_OPTION_ARG_NONE, &args->no_library, "Do not save the result in the results library", NULL },
     { NULL }
   };
 
@@ -176,6 +178,7 @@ ds_cli_job_args_finish (DsCliJobArgs     *args,
     .json = args->json,
     .output = args->output,
     .progress = !args->no_progress,
+    .no_library = args->no_library,
   };
 
   return ds_units_from_string (args->units, &ret_options->units, error);
@@ -280,5 +283,7 @@ ds_cli_job_run (const DsBenchSpec     *spec,
   if (progress.printed)
     fprintf (stderr, "\r%*s\r", 100, "");
 
-  return ds_cli_job_print (result, options);
+  status = ds_cli_job_print (result, options);
+  ds_cli_library_save_run (result, options->no_library);
+  return status;
 }

@@ -22,6 +22,7 @@ typedef struct {
   char     *(*text)      (const DsResult *result,
                           gpointer        data);
   gpointer    text_data;
+  gboolean    no_library;    /* do not save the run in the results library */
 } DsCliJobOptions;
 
 /* The options every job command takes (--json, --output, --units,
@@ -33,6 +34,7 @@ typedef struct {
   char     *output;
   char     *units;
   gboolean  no_progress;
+  gboolean  no_library;
 } DsCliJobArgs;
 
 void     ds_cli_job_args_add    (DsCliJobArgs     *args,

@@ -15,6 +15,7 @@
 #include "ds-bench-random-access.h"
 #include "ds-cli.h"
 #include "ds-cli-job.h"
+#include "ds-cli-library.h"
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-interval.h"
@@ -59,6 +60,7 @@ typedef struct {
   char    *create;
   gboolean keep;
   char    *duration_help;  /* the --duration line, with this kind's default */
+  gboolean no_library;
 } Options;
 
 /* An integer option the user did not give (G_OPTION_ARG_INT leaves the
@@ -287,6 +289,7 @@ entries_for (DsBenchKind  kind,
     { { "buffered", 0, 0, G_OPTION_ARG_NONE, &o->buffered, "Run through the page cache where O_DIRECT is refused (reported)", NULL }, K_FILE },
     { { "seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, "Seed for random offsets and data, 1 to 2^64-1 (default 0: drawn from the clock; the result keeps the seed used, to repeat the run)", "N" }, K_ALL },
     { { "no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, "No progress line on stderr", NULL }, K_ALL },
+    { { "no-library", 0, 0, G_OPTION_ARG_NONE, &o->no_library, "Do not save the result in the results library ($DISKSCOPE_RESULTS_DIR or ~/.local/share/diskscope/results)", NULL }, K_ALL },
   };
   GOptionEntry *entries = g_new0 (GOptionEntry, G_N_ELEMENTS (all) + 1);
   unsigned n = 0;
@@ -536,7 +539,8 @@ ds_cli_run (int    argc,
   ds_bench_spec_clear (&spec);
 
   {
-    DsCliJobOptions job = { .json = o.json, .output = o.output, .units = units };
+    DsCliJobOptions job = { .json = o.json, .output = o.output, .units = units,
+                            .no_library = o.no_library };
 
     status = ds_cli_job_print (result, &job);
   }

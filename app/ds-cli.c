@@ -40,6 +40,10 @@ static const Command commands[] = {
   { "scan",          ds_cli_scan,   "TARGET [--quick] [--range A-B] [--json]" },
   { "erase",         ds_cli_erase,  "TARGET --destroy-data=TARGET [--zeros|--random|--discard|--secure] [--verify]" },
   { "monitor",       ds_cli_monitor, "[DEVICE] [--interval 1s] [--count N] [--json-lines]" },
+  { "compare",       ds_cli_compare, "A B [C...] [--json|--csv|--markdown] [--svg|--pdf|--png FILE]" },
+  { "export-fio",    ds_cli_export_fio, "RESULT [-o JOB.fio] [--filename PATH]" },
+  { "import-fio",    ds_cli_import_fio, "FIO.json... [--results-dir DIR] [--no-library] [--json]" },
+  { "results",       ds_cli_results, "[list|show|label|tag|rm|import|dir] [ID...] [--results-dir DIR]" },
 };
 
 static void

@@ -25,5 +25,9 @@ int ds_cli_monitor (int argc, char **argv);   /* ds-cli-monitor.c */
 int ds_cli_mark   (int argc, char **argv);    /* ds-cli-mark.c */
 /* workload: with --preset or --list-presets ds-cli-mark.c, else ds_cli_run. */
 int ds_cli_workload (int argc, char **argv);  /* ds-cli-mark.c */
+int ds_cli_results (int argc, char **argv);   /* ds-cli-results.c */
+int ds_cli_compare (int argc, char **argv);   /* ds-cli-compare.c */
+int ds_cli_export_fio (int argc, char **argv); /* ds-cli-fio.c */
+int ds_cli_import_fio (int argc, char **argv); /* ds-cli-fio.c */
 
 G_END_DECLS

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -262,10 +263,17 @@ ds_test_cli_argv (const char *const *args,
   /* Always captured: what the CLI prints must never reach the test's own
    * stdout, which is the TAP stream. */
   rc = ds_test_run ((const char *const *) argv->pdata, &out, &err);
+  /* What an earlier call left there is replaced, not leaked. */
   if (ret_out != NULL)
-    *ret_out = g_steal_pointer (&out);
+    {
+      g_free (*ret_out);
+      *ret_out = g_steal_pointer (&out);
+    }
   if (ret_err != NULL)
-    *ret_err = g_steal_pointer (&err);
+    {
+      g_free (*ret_err);
+      *ret_err = g_steal_pointer (&err);
+    }
 
   return rc;
 }
@@ -286,6 +294,23 @@ ds_test_cli (char       **ret_out,
   g_ptr_array_add (args, NULL);
 
   return ds_test_cli_argv ((const char *const *) args->pdata, NULL, ret_out, ret_err);
+}
+
+void
+ds_test_note (const char *format,
+              ...)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  text = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    printf ("# %s\n", lines[i]);
+  fflush (stdout);
 }
 
 void

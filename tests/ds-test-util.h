@@ -71,6 +71,11 @@ int       ds_test_cli_argv    (const char *const *args,
                                char             **ret_out,
                                char             **ret_err);
 
+/* A TAP comment: each line of the text after "# ", flushed at once (a
+ * failing forked test ends with _exit). */
+void      ds_test_note        (const char *format,
+                               ...) G_GNUC_PRINTF (1, 2);
+
 /* Runs @argv and fails the test, with its stderr, unless it exits 0. */
 void      ds_test_run_ok      (const char *const *argv);
 

@@ -554,6 +554,13 @@ main (void)
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
 
   ds_test_init ("session");
+  /* The session keeps every run in the results library: in the scratch
+   * folder, never under the XDG_DATA_HOME above (root could create it). */
+  {
+    g_autofree char *library = g_build_filename (ds_test_scratch_dir (), "results", NULL);
+
+    g_setenv ("DISKSCOPE_RESULTS_DIR", library, TRUE);
+  }
 
   suite = suite_create ("session");
   tc = tcase_create ("session");

@@ -73,6 +73,7 @@ axis_title (const DsGraphAxes *axes,
   switch (axis)
     {
     case DS_GRAPH_AXIS_POSITION: return _("Position (GB)");
+    case DS_GRAPH_AXIS_FRACTION: return _("Position (% of capacity)");
     case DS_GRAPH_AXIS_BLOCK_SIZE: return _("Block size");
     case DS_GRAPH_AXIS_RATE: return axes->units == DS_UNITS_MIB ? _("MiB/s") : _("MB/s");
     case DS_GRAPH_AXIS_LATENCY:
@@ -133,6 +134,8 @@ format_x_label (const DsGraphAxes *axes,
         return g_strdup_printf ("%g ms", ns / 1e6);
       return g_strdup_printf ("%g s", ns / 1e9);
     }
+  if (axes->x == DS_GRAPH_AXIS_FRACTION)
+    return g_strdup_printf ("%g", round (v * 1000) / 10);
   if (axes->x != DS_GRAPH_AXIS_BLOCK_SIZE)
     return g_strdup_printf ("%g", v / 1e9);
 
@@ -223,6 +226,14 @@ scale_x (const DsGraphAxes *axes,
       plot->x_min = 0;
       plot->x_max = x_max;
       return nice_step (x_max, X_TICKS);
+    }
+
+  if (axes->x == DS_GRAPH_AXIS_FRACTION)
+    {
+      plot->log2_x = FALSE;
+      plot->x_min = 0;
+      plot->x_max = 1;
+      return 0.1;
     }
 
   if (!(x_max > 0))

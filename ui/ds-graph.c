@@ -94,6 +94,9 @@ ds_graph_lookup_color (GtkWidget  *widget,
 
   if (gtk_style_context_lookup_color (context, name, ret_color))
     return;
+  /* "#3584e4": a colour of its own (a comparison's, as its export has it). */
+  if (name != NULL && name[0] == '#' && gdk_rgba_parse (ret_color, name))
+    return;
 
   for (guint i = 0; i < G_N_ELEMENTS (named_colors); i++)
     if (g_strcmp0 (named_colors[i].name, name) == 0 &&

@@ -25,6 +25,7 @@ typedef enum {
   DS_GRAPH_AXIS_IOPS,        /* y: I/Os per second */
   DS_GRAPH_AXIS_LATENCY_US,  /* y: seconds, in µs */
   DS_GRAPH_AXIS_COUNT,       /* y: how many I/Os (a histogram's bars) */
+  DS_GRAPH_AXIS_FRACTION,    /* x: 0..1 of each device's capacity, in % */
 } DsGraphAxis;
 
 #define DS_TYPE_GRAPH (ds_graph_get_type ())

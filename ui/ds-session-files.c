@@ -209,3 +209,73 @@ ds_session_open_result_finish (DsSession     *self,
 
   return (DsBenchKind) kind;
 }
+
+/* ---- The results library ----------------------------------------------- */
+
+static void
+library_saved_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(DsSession) self = user_data;
+  g_autoptr(GError) error = NULL;
+  GApplication *app = g_application_get_default ();
+  DsLibraryEntry *entry;
+
+  entry = ds_library_save_finish (DS_LIBRARY (object), result, &error);
+  self->pending_saves--;
+  if (app != NULL)
+    g_application_release (app);
+
+  g_clear_pointer (&self->library_error, g_free);
+  if (entry == NULL)
+    self->library_error = g_strdup_printf (_("The result was not saved in the library: %s"),
+                                           error->message);
+  _ds_session_emit_saved (self, entry);
+}
+
+void
+_ds_session_save_to_library (DsSession      *self,
+                             const DsResult *result)
+{
+  GApplication *app = g_application_get_default ();
+
+  /* Refused before the target was opened: nothing was measured. */
+  if (result->data == NULL || (!result->complete && result->target.size_bytes == 0))
+    return;
+
+  /* The app stays until the file is written (a scripted run quits as soon
+   * as the run ends). */
+  if (app != NULL)
+    g_application_hold (app);
+  self->pending_saves++;
+  ds_library_save_async (self->library, result, NULL, NULL, library_saved_cb, g_object_ref (self));
+}
+
+/* Closing: the files being written are finished first (as a run is
+ * joined), for at most 10 s. */
+void
+_ds_session_join_saves (DsSession *self)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (self->pending_saves > 0 && g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+}
+
+DsLibrary *
+ds_session_get_library (DsSession *self)
+{
+  g_return_val_if_fail (DS_IS_SESSION (self), NULL);
+
+  return self->library;
+}
+
+const char *
+ds_session_get_library_error (DsSession *self)
+{
+  g_return_val_if_fail (DS_IS_SESSION (self), NULL);
+
+  return self->library_error;
+}

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "ds-job.h"
+#include "ds-library.h"
 #include "ds-session.h"
 
 G_BEGIN_DECLS
@@ -32,6 +33,10 @@ struct _DsSession
   /* Bumped by every open and every run: an open that comes back with an
    * older number was overtaken and is dropped. */
   guint        open_generation;
+
+  DsLibrary   *library;           /* every run is saved here */
+  char        *library_error;     /* why the last run was not saved */
+  guint        pending_saves;     /* files being written on a worker */
 };
 
 /* Opening: each open takes a number; its result is applied only while
@@ -44,5 +49,17 @@ gboolean _ds_session_open_is_current (DsSession *self,
 void     _ds_session_take_opened     (DsSession  *self,
                                       DsResult   *result,
                                       const char *path);
+
+/* Saves a finished or stopped run in the library on a worker
+ * (ds-session-files.c), then "result-saved"; on failure the library error
+ * says why. */
+void     _ds_session_save_to_library (DsSession      *self,
+                                      const DsResult *result);
+
+/* Waits (running the main context) for the saves under way. */
+void     _ds_session_join_saves      (DsSession      *self);
+/* Emits "result-saved" (ds-session.c has the signals). */
+void     _ds_session_emit_saved      (DsSession      *self,
+                                      DsLibraryEntry *entry);
 
 G_END_DECLS

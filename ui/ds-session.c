@@ -41,6 +41,7 @@ enum {
   RUN_FINISHED,
   RESULT_OPENED,
   RESULT_CLOSED,
+  RESULT_SAVED,
   N_SIGNALS
 };
 
@@ -206,6 +207,8 @@ job_done_cb (GObject      *object,
 
   g_clear_object (&self->job);
   self->job_kind = DS_BENCH_N_KINDS;
+  if (kept != NULL)
+    _ds_session_save_to_library (self, kept);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
 
   g_signal_emit (self, signals[RUN_FINISHED], 0, (guint) kind, kept, success);
@@ -318,6 +321,7 @@ ds_session_stop_and_wait (DsSession *self)
 
   if (self->job != NULL)
     ds_job_cancel_and_wait (self->job);
+  _ds_session_join_saves (self);
 }
 
 gboolean
@@ -452,6 +456,13 @@ ds_session_describe_error (const DsResult *result)
 
 /* ---- Life cycle -------------------------------------------------------- */
 
+void
+_ds_session_emit_saved (DsSession      *self,
+                        DsLibraryEntry *entry)
+{
+  g_signal_emit (self, signals[RESULT_SAVED], 0, entry);
+}
+
 static void
 ds_session_dispose (GObject *object)
 {
@@ -480,6 +491,8 @@ ds_session_finalize (GObject *object)
       g_clear_pointer (&self->opened_files[i], g_free);
     }
   g_clear_pointer (&self->last_error, g_free);
+  g_clear_pointer (&self->library_error, g_free);
+  g_clear_object (&self->library);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (ds_session_parent_class)->finalize (object);
@@ -563,6 +576,16 @@ ds_session_class_init (DsSessionClass *klass)
    * DsSession::result-opened:
    * @kind: the DsBenchKind whose result a saved file replaced
    */
+  /**
+   * DsSession::result-saved:
+   * @entry: (nullable): the run's entry in the library, or NULL when it
+   *   could not be saved (ds_session_get_library_error() says why)
+   */
+  signals[RESULT_SAVED] =
+    g_signal_new ("result-saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, DS_TYPE_LIBRARY_ENTRY);
+
   signals[RESULT_OPENED] =
     g_signal_new ("result-opened", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
@@ -590,6 +613,7 @@ DsSession *
 ds_session_new (GSettings *settings)
 {
   DsSession *self;
+  const char *dir;
 
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
 
@@ -598,6 +622,8 @@ ds_session_new (GSettings *settings)
   g_signal_connect_object (settings, "changed::units", G_CALLBACK (units_changed_cb), self,
                            G_CONNECT_SWAPPED);
   self->units = settings_units (settings);
+  dir = g_getenv ("DISKSCOPE_RESULTS_DIR");
+  self->library = ds_library_new (dir != NULL && *dir != '\0' ? dir : NULL);
 
   return self;
 }

@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 
 #include "ds-bench.h"
+#include "ds-library.h"
 #include "ds-result.h"
 #include "ds-units.h"
 
@@ -123,5 +124,14 @@ void            ds_session_close_result       (DsSession           *self,
 /* The message for a failed result, or NULL if it did not fail (a run the
  * user stopped is not a failure); pages show the same words. */
 char           *ds_session_describe_error (const DsResult     *result);
+
+/* The results library every finished or stopped run is saved in:
+ * $DISKSCOPE_RESULTS_DIR, else $XDG_DATA_HOME/diskscope/results (as the
+ * CLI's).  Transfer none. */
+DsLibrary      *ds_session_get_library    (DsSession          *self);
+/* Why the last run could not be saved in the library (as of
+ * "result-saved", which follows "run-finished" once the file is written),
+ * or NULL when it was. */
+const char     *ds_session_get_library_error (DsSession       *self);
 
 G_END_DECLS

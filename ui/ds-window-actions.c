@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "ds-error.h"
+#include "ds-library-window.h"
 #include "ds-window-private.h"
 #include "ds-write-confirm-dialog.h"
 
@@ -518,9 +519,46 @@ copy_report_action (GtkWidget  *widget,
   _ds_window_toast (self, _("Report copied"));
 }
 
+static void
+library_open_result_cb (DsWindow   *self,
+                        const char *path)
+{
+  gtk_window_present (GTK_WINDOW (self));
+  /* As Open Result: not while a test runs (its page is in use). */
+  if (ds_session_is_running (self->session))
+    _ds_window_toast (self, _("Stop the test to open a saved result."));
+  else
+    _ds_window_open_result (self, path);
+}
+
+/* The results library: one window per main window, raised when open. */
+static void
+show_library_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  DsWindow *self = DS_WINDOW (widget);
+
+  if (self->library_window == NULL)
+    {
+      self->library_window = GTK_WINDOW (ds_library_window_new (GTK_WINDOW (self), self->session));
+      g_object_add_weak_pointer (G_OBJECT (self->library_window), (gpointer *) &self->library_window);
+      g_signal_connect_object (self->library_window, "open-result",
+                               G_CALLBACK (library_open_result_cb), self, G_CONNECT_SWAPPED);
+    }
+  gtk_window_present (self->library_window);
+}
+
 void
 _ds_window_actions_dispose (DsWindow *self)
 {
+  if (self->library_window != NULL)
+    {
+      g_object_remove_weak_pointer (G_OBJECT (self->library_window), (gpointer *) &self->library_window);
+      gtk_window_destroy (self->library_window);
+      self->library_window = NULL;
+    }
+
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -546,6 +584,7 @@ _ds_window_class_actions_init (DsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.show-page", "i", show_page_action);
   gtk_widget_class_install_action (widget_class, "win.next-page", NULL, step_page_action);
   gtk_widget_class_install_action (widget_class, "win.previous-page", NULL, step_page_action);
+  gtk_widget_class_install_action (widget_class, "win.show-library", NULL, show_library_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "win.start", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
@@ -568,4 +607,5 @@ _ds_window_class_actions_init (DsWindowClass *klass)
                                        "win.next-page", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Up, GDK_CONTROL_MASK,
                                        "win.previous-page", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.show-library", NULL);
 }

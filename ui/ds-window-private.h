@@ -29,6 +29,7 @@ struct _DsWindow
   GtkFileChooserNative *chooser;
   GCancellable         *open_cancellable;
   guint                 pages_running;   /* _ds_window_is_running()'s count */
+  GtkWindow            *library_window;  /* weak: the one open, or NULL */
 
   /* Template widgets */
   GtkDropDown          *device_dropdown;

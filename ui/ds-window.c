@@ -311,6 +311,14 @@ page_finished_cb (DsWindow *self,
 }
 
 static void
+result_saved_cb (DsWindow       *self,
+                 DsLibraryEntry *entry)
+{
+  if (entry == NULL)
+    _ds_window_toast (self, ds_session_get_library_error (self->session));
+}
+
+static void
 result_opened_cb (DsWindow *self,
                   guint     kind)
 {
@@ -564,6 +572,8 @@ ds_window_init (DsWindow *self)
                            G_CALLBACK (samples_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "run-finished",
                            G_CALLBACK (run_finished_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "result-saved",
+                           G_CALLBACK (result_saved_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "result-opened",
                            G_CALLBACK (result_opened_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "result-closed",

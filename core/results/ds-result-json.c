@@ -110,6 +110,8 @@ ds_result_to_json (const DsResult *result)
     json_array_add_string_element (notes, result->notes->pdata[i]);
   json_object_set_array_member (root, "notes", notes);
 
+  ds_annotation_to_json (&result->annotation, root);
+
   json_object_set_boolean_member (root, "complete", result->complete);
   json_object_set_boolean_member (root, "cancelled", result->cancelled);
 

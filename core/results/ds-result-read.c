@@ -444,6 +444,8 @@ ds_result_from_json (JsonNode  *root,
       !ds_json_get_optional_string (o, "result", "engine", &result->engine, error) ||
       !notes_from_json (o, result, error))
     return NULL;
+  if (!ds_annotation_from_json (o, &result->annotation, error))
+    return NULL;
 
   if (!ds_json_get_bool (o, "result", "complete", &result->complete, error))
     return NULL;

@@ -73,6 +73,7 @@ ds_result_free (DsResult *result)
   g_free (result->engine);
   g_clear_pointer (&result->notes, g_ptr_array_unref);
   g_clear_error (&result->error);
+  ds_annotation_clear (&result->annotation);
   g_free (result);
 }
 

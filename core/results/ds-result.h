@@ -7,6 +7,7 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "ds-annotation.h"
 #include "ds-bench.h"
 
 G_BEGIN_DECLS
@@ -43,6 +44,9 @@ struct _DsResult {
 
   /* The kind's results, owned by its DsBenchOps (data_new/data_free). */
   gpointer      data;
+
+  /* The user's label, notes and tags (ds-annotation.h). */
+  DsAnnotation  annotation;
 };
 
 /* A result for a run of @spec about to start: a copy of @spec, the kind's

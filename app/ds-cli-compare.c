@@ -1,0 +1,171 @@
+/* ds-cli-compare.c: `diskscope-cli compare`, results side by side
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ds-cli.h"
+#include "ds-cli-library.h"
+#include "ds-compare.h"
+#include "ds-compare-format.h"
+#include "ds-error.h"
+#include "ds-library-write.h"
+#include "ds-units.h"
+#ifdef HAVE_RENDER
+#include "ds-render.h"
+#endif
+
+typedef struct {
+  gboolean  json;
+  gboolean  csv;
+  gboolean  markdown;
+  char     *output;
+  char     *units;
+  char     *results_dir;
+  char     *svg;
+  char     *pdf;
+  char     *png;
+  gboolean  no_access;
+} Options;
+
+static void
+options_clear (Options *o)
+{
+  g_free (o->output);
+  g_free (o->units);
+  g_free (o->results_dir);
+  g_free (o->svg);
+  g_free (o->pdf);
+  g_free (o->png);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
+
+static int
+write_graphs (const DsComparison *cmp,
+              const Options      *o,
+              DsUnits             units)
+{
+  const struct { const char *path; const char *name; } files[] = {
+    { o->svg, "svg" }, { o->pdf, "pdf" }, { o->png, "png" },
+  };
+  int status = DS_CLI_OK;
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      if (files[i].path == NULL)
+        continue;
+#ifdef HAVE_RENDER
+      {
+        DsRenderOptions ropts = {
+          .units = units,
+          .show_access = !o->no_access,
+        };
+        DsRenderFormat format = i == 0 ? DS_RENDER_SVG : i == 1 ? DS_RENDER_PDF : DS_RENDER_PNG;
+
+        if (!ds_render_comparison_to_file (cmp, &ropts, format, files[i].path, &error))
+          status = ds_cli_fail (error);
+      }
+#else
+      status = ds_cli_complain (DS_CLI_FAILED, "--%s: this diskscope-cli was built without "
+                                "cairo, so it draws no graphs (tables only)", files[i].name);
+#endif
+    }
+
+  return status;
+}
+
+int
+ds_cli_compare (int    argc,
+                char **argv)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_result_free);
+  g_autoptr (GPtrArray) sources = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (DsComparison) cmp = NULL;
+  g_autoptr (DsLibrary) library = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (Options) o = { 0 };
+  g_autofree char *text = NULL;
+  DsUnits units;
+  int status;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, "The comparison as JSON (values in bytes/s, s, IOPS)", NULL },
+    { "csv", 0, 0, G_OPTION_ARG_NONE, &o.csv, "The comparison as CSV (for a spreadsheet)", NULL },
+    { "markdown", 0, 0, G_OPTION_ARG_NONE, &o.markdown, "The comparison as Markdown tables", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the table to FILE instead of stdout", "FILE" },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &o.units, "Rates in MB/s (10^6, default) or MiB/s", "MB|MiB" },
+    { "svg", 0, 0, G_OPTION_ARG_FILENAME, &o.svg, "Draw the overlaid curves or bars to FILE (SVG)", "FILE" },
+    { "pdf", 0, 0, G_OPTION_ARG_FILENAME, &o.pdf, "… to FILE (PDF)", "FILE" },
+    { "png", 0, 0, G_OPTION_ARG_FILENAME, &o.png, "… to FILE (PNG)", "FILE" },
+    { "no-access", 0, 0, G_OPTION_ARG_NONE, &o.no_access, "Graphs: leave out the access-time dots", NULL },
+    { "results-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.results_dir, "Where ids are looked up (default $" DS_CLI_RESULTS_DIR_ENV " or ~/.local/share/diskscope/results)", "DIR" },
+    { NULL }
+  };
+
+  context = g_option_context_new ("A B [C…] — results of one test side by side, with ratios to A");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context,
+    "A, B, ... are result files or ids from the results library (`diskscope-cli results list`;\n"
+    "any unique part of an id will do).  Each figure gets a column per result and a ratio to\n"
+    "the first (B/A); * marks the better value (higher rates and IOPS, lower times).\n"
+    "Transfer curves of disks of different sizes are compared on % of capacity.");
+
+  if (!ds_cli_parse_options (context, &argc, &argv, &status))
+    return status;
+  if (!ds_units_from_string (o.units, &units, &error))
+    return ds_cli_fail (error);
+  if (o.json + o.csv + o.markdown > 1)
+    return ds_cli_complain (DS_CLI_USAGE, "choose one of --json, --csv and --markdown");
+  if (argc < 3)
+    return ds_cli_complain (DS_CLI_USAGE, "compare needs at least two results (files or library ids)");
+
+  for (int i = 1; i < argc; i++)
+    {
+      char *source = NULL;
+      DsResult *result = ds_cli_load_result (argv[i], o.results_dir, &library, &source, &error);
+
+      if (result == NULL)
+        return ds_cli_fail (error);
+      g_ptr_array_add (results, result);
+      g_ptr_array_add (sources, source);
+    }
+
+  cmp = ds_comparison_new ((DsResult *const *) results->pdata, (const char *const *) sources->pdata,
+                           results->len, &error);
+  if (cmp == NULL)
+    return ds_cli_fail (error);
+
+  if (o.json)
+    text = ds_comparison_to_json_data (cmp);
+  else if (o.csv)
+    text = ds_comparison_to_csv (cmp, units);
+  else if (o.markdown)
+    text = ds_comparison_to_markdown (cmp, units);
+  else
+    text = ds_comparison_to_text (cmp, units);
+
+  status = DS_CLI_OK;
+  if (o.output != NULL)
+    {
+      if (!ds_library_write_file (o.output, text, strlen (text), DS_LIBRARY_WRITE_REPLACE, &error))
+        status = ds_cli_fail (error);
+    }
+  else
+    {
+      fputs (text, stdout);
+      fflush (stdout);
+    }
+
+  if (status == DS_CLI_OK)
+    status = write_graphs (cmp, &o, units);
+  else
+    write_graphs (cmp, &o, units);
+
+  return status;
+}

@@ -1,0 +1,242 @@
+/* ds-cli-fio.c: `diskscope-cli export-fio` and `diskscope-cli import-fio`
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "ds-annotation.h"
+#include "ds-bench-workload.h"
+#include "ds-cli.h"
+#include "ds-cli-library.h"
+#include "ds-error.h"
+#include "ds-fio.h"
+#include "ds-library-write.h"
+#include "ds-report.h"
+#include "ds-result-json.h"
+#include "ds-units.h"
+
+int
+ds_cli_export_fio (int    argc,
+                   char **argv)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (DsLibrary) library = NULL;
+  g_autoptr (DsResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *filename = NULL;
+  g_autofree char *results_dir = NULL;
+  g_autofree char *source = NULL;
+  g_autofree char *job = NULL;
+  g_autofree char *command = NULL;
+  g_autofree char *json_out = NULL;
+  int status;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the job file to FILE (default: stdout)", "FILE" },
+    { "filename", 0, 0, G_OPTION_ARG_FILENAME, &filename, "Run it on this device or file instead of the one the result ran on", "PATH" },
+    { "results-dir", 0, 0, G_OPTION_ARG_FILENAME, &results_dir, "Where ids are looked up", "DIR" },
+    { NULL }
+  };
+
+  context = g_option_context_new ("RESULT — a fio job file that reproduces a run");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context,
+    "RESULT is a result file or a library id.  The job uses the same pattern, block size,\n"
+    "queue depth, threads, mix, region, time and engine, with direct=1 and fresh random\n"
+    "data for writes (refill_buffers); the command line to run it is printed.  Import\n"
+    "fio's output with `diskscope-cli import-fio` and compare it with the run.");
+
+  if (!ds_cli_parse_options (context, &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return ds_cli_complain (DS_CLI_USAGE, "export-fio needs one result (a file or a library id)");
+
+  result = ds_cli_load_result (argv[1], results_dir, &library, &source, &error);
+  if (result == NULL)
+    return ds_cli_fail (error);
+
+  job = ds_fio_job_from_result (result, filename, &error);
+  if (job == NULL)
+    return ds_cli_fail (error);
+
+  if (output == NULL)
+    {
+      fputs (job, stdout);
+      fflush (stdout);
+      command = ds_fio_command_line ("JOB.fio", "fio.json");
+      fprintf (stderr, "Save this as JOB.fio and run: %s\n", command);
+      return DS_CLI_OK;
+    }
+
+  if (!ds_library_write_file (output, job, strlen (job), DS_LIBRARY_WRITE_REPLACE, &error))
+    return ds_cli_fail (error);
+
+  {
+    g_autofree char *stem = g_str_has_suffix (output, ".fio") ?
+                            g_strndup (output, strlen (output) - 4) : g_strdup (output);
+    json_out = g_strconcat (stem, "-fio.json", NULL);
+  }
+  command = ds_fio_command_line (output, json_out);
+  printf ("%s\n", command);
+  return DS_CLI_OK;
+}
+
+/* "fio-127.0.0.1-8765-randread" and the like, for the library's file name. */
+static char *
+name_hint (const DsFioJob *job)
+{
+  const char *jobname = job->name;
+
+  if (job->aggregate)
+    return g_strdup ("fio-all-clients");
+  if (job->hostname != NULL)
+    {
+      /* job->name is "JOB on HOST:PORT" */
+      g_autofree char *base = g_strndup (jobname, strcspn (jobname, " "));
+      return job->port ? g_strdup_printf ("fio-%s-%d-%s", job->hostname, job->port, base)
+                       : g_strdup_printf ("fio-%s-%s", job->hostname, base);
+    }
+
+  return g_strdup_printf ("fio-%.*s", (int) strcspn (jobname, " "), jobname);
+}
+
+static char *
+headline (const DsResult *r,
+          DsUnits         units)
+{
+  const DsWorkloadData *d = r->data;
+  GString *s = g_string_new (NULL);
+
+  if (d->read.present)
+    {
+      g_autofree char *rate = ds_format_rate (d->read.bytes_per_s, units);
+      g_string_append_printf (s, "read %s %.0f IOPS", rate, d->read.iops);
+    }
+  if (d->write.present)
+    {
+      g_autofree char *rate = ds_format_rate (d->write.bytes_per_s, units);
+      g_string_append_printf (s, "%swrite %s %.0f IOPS", s->len ? ", " : "", rate, d->write.iops);
+    }
+
+  return g_string_free (s, FALSE);
+}
+
+int
+ds_cli_import_fio (int    argc,
+                   char **argv)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (DsLibrary) library = NULL;
+  g_autofree char *results_dir = NULL;
+  g_autofree char *units_text = NULL;
+  gboolean no_library = FALSE;
+  gboolean json = FALSE;
+  g_autoptr (JsonArray) docs = json_array_new ();
+  g_autoptr (GError) error = NULL;
+  DsUnits units;
+  int status;
+  GOptionEntry entries[] = {
+    { "results-dir", 0, 0, G_OPTION_ARG_FILENAME, &results_dir, "Save into DIR instead of the library folder", "DIR" },
+    { "no-library", 0, 0, G_OPTION_ARG_NONE, &no_library, "Save nothing: print the results (text, or --json)", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the imported results as a JSON list", NULL },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &units_text, "Rates in MB/s (default) or MiB/s", "MB|MiB" },
+    { NULL }
+  };
+
+  context = g_option_context_new ("FIO.json… — fio's JSON output as Diskscope workload results");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context,
+    "Reads `fio --output-format=json` (fio 3.x), also of `fio --client=HOST1 --client=HOST2`\n"
+    "runs: each job (or group) of each host becomes a workload result, and fio's \"All\n"
+    "clients\" sum one more.  They are saved in the results library (--results-dir DIR for\n"
+    "another folder) and compare like Diskscope's own runs:\n"
+    "  diskscope-cli compare fio-host1 fio-host2 fio-all-clients");
+
+  if (!ds_cli_parse_options (context, &argc, &argv, &status))
+    return status;
+  if (!ds_units_from_string (units_text, &units, &error))
+    return ds_cli_fail (error);
+  if (argc < 2)
+    return ds_cli_complain (DS_CLI_USAGE, "import-fio needs fio's JSON output (fio --output-format=json)");
+
+  if (!no_library)
+    {
+      g_autofree char *dir = ds_cli_results_dir (results_dir);
+      library = ds_library_new (dir);
+    }
+
+  status = DS_CLI_OK;
+  for (int i = 1; i < argc; i++)
+    {
+      g_autoptr (GPtrArray) warnings = NULL;
+      g_autoptr (GPtrArray) jobs = ds_fio_import_file (argv[i], &warnings, &error);
+
+      if (jobs == NULL)
+        {
+          status = ds_cli_fail (error);
+          g_clear_error (&error);
+          continue;
+        }
+      for (guint w = 0; warnings != NULL && w < warnings->len; w++)
+        status = ds_cli_complain (DS_CLI_FAILED, "%s: %s", argv[i], (const char *) warnings->pdata[w]);
+
+      for (guint j = 0; j < jobs->len; j++)
+        {
+          DsFioJob *job = jobs->pdata[j];
+          g_autofree char *line = headline (job->result, units);
+          g_autofree char *label = ds_printable_text (job->name);
+
+          if (library != NULL)
+            {
+              g_autofree char *hint = name_hint (job);
+              DsLibraryEntry *entry = ds_library_save (library, job->result, hint, &error);
+
+              if (entry == NULL)
+                {
+                  status = ds_cli_fail (error);
+                  g_clear_error (&error);
+                  continue;
+                }
+              if (json)
+                {
+                  JsonObject *o = json_object_new ();
+                  json_object_set_string_member (o, "id", ds_library_entry_get_id (entry));
+                  json_object_set_string_member (o, "path", ds_library_entry_get_path (entry));
+                  json_object_set_string_member (o, "label", job->name);
+                  json_array_add_object_element (docs, o);
+                }
+              else
+                printf ("%s  %s: %s\n", ds_library_entry_get_id (entry), label, line);
+            }
+          else if (json)
+            {
+              json_array_add_element (docs, ds_result_to_json (job->result));
+            }
+          else
+            {
+              g_autofree char *text = ds_report_text (job->result, units);
+              printf ("%s%s\n", j > 0 ? "\n" : "", text);
+            }
+        }
+    }
+
+  if (json)
+    {
+      g_autoptr (JsonGenerator) gen = json_generator_new ();
+      g_autoptr (JsonNode) root = json_node_init_array (json_node_alloc (), docs);
+      g_autofree char *text = NULL;
+
+      json_generator_set_root (gen, root);
+      json_generator_set_pretty (gen, TRUE);
+      text = json_generator_to_data (gen, NULL);
+      printf ("%s\n", text);
+    }
+
+  return status;
+}

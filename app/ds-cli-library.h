@@ -1,0 +1,43 @@
+/* ds-cli-library.h: the results library from the command line (shared by
+ * the run, results, compare and fio commands)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "ds-library.h"
+#include "ds-result.h"
+
+G_BEGIN_DECLS
+
+/* The environment variable that points every command at another library
+ * folder (a team's shared one); --results-dir wins over it. */
+#define DS_CLI_RESULTS_DIR_ENV "DISKSCOPE_RESULTS_DIR"
+
+/* --results-dir, else $DISKSCOPE_RESULTS_DIR, else the default folder. */
+char      *ds_cli_results_dir      (const char  *option);
+
+/* The library at ds_cli_results_dir (@option), read. */
+DsLibrary *ds_cli_library_open     (const char  *option,
+                                    GError     **error);
+
+/* A result named on the command line: a file when @arg is one, else a
+ * library id (or a unique part of one) in *@library, opened on first use
+ * from @dir_option.  *@ret_source gets what to call it in tables: the id,
+ * or the path as given. */
+DsResult  *ds_cli_load_result      (const char  *arg,
+                                    const char  *dir_option,
+                                    DsLibrary  **library,
+                                    char       **ret_source,
+                                    GError     **error);
+
+/* After a run: saves @result in the library unless @skip (--no-library) or
+ * nothing was measured; says where on stderr when it is a terminal, and
+ * why not (always) when saving failed.  Never changes the exit status:
+ * the result was printed. */
+void       ds_cli_library_save_run (const DsResult *result,
+                                    gboolean        skip);
+
+G_END_DECLS

@@ -1,0 +1,541 @@
+/* ds-cli-results.c: `diskscope-cli results`, the results library
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ *   results [list] [--json] [--kind K] [--tag T] [--search TEXT]
+ *   results show ID [--json] [--units MiB]
+ *   results label ID [LABEL] [--notes TEXT]
+ *   results tag ID [TAG...] [--remove TAG]...
+ *   results rm ID...
+ *   results import FILE...
+ *   results dir
+ * each with --results-dir DIR.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "ds-annotation.h"
+#include "ds-cli.h"
+#include "ds-cli-library.h"
+#include "ds-error.h"
+#include "ds-report.h"
+#include "ds-result-json.h"
+#include "ds-units.h"
+
+typedef struct {
+  char     *results_dir;
+  gboolean  json;
+  char     *kind;
+  char     *tag;
+  char     *search;
+  char     *units;
+  char     *notes;
+  char    **remove;
+} Options;
+
+static void
+options_clear (Options *o)
+{
+  g_free (o->results_dir);
+  g_free (o->kind);
+  g_free (o->tag);
+  g_free (o->search);
+  g_free (o->units);
+  g_free (o->notes);
+  g_strfreev (o->remove);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
+
+#define RESULTS_DIR_ENTRY(o) \
+  { "results-dir", 0, 0, G_OPTION_ARG_FILENAME, &(o)->results_dir, \
+    "The library folder (default $" DS_CLI_RESULTS_DIR_ENV " or ~/.local/share/diskscope/results)", "DIR" }
+
+static void
+print_cell (const char *text,
+            glong       width)
+{
+  g_autofree char *clean = ds_printable_text (text);
+  glong len = g_utf8_strlen (clean, -1);
+
+  fputs (clean, stdout);
+  for (; len < width; len++)
+    fputc (' ', stdout);
+}
+
+static char *
+format_local (GDateTime *utc)
+{
+  g_autoptr (GDateTime) local = g_date_time_to_local (utc);
+
+  return g_date_time_format (local, "%Y-%m-%d %H:%M");
+}
+
+static const char *
+status_name (DsLibraryStatus status)
+{
+  switch (status)
+    {
+    case DS_LIBRARY_STATUS_COMPLETE: return "complete";
+    case DS_LIBRARY_STATUS_STOPPED: return "stopped";
+    case DS_LIBRARY_STATUS_FAILED: return "failed";
+    case DS_LIBRARY_STATUS_UNREADABLE:
+    default: return "unreadable";
+    }
+}
+
+static gboolean
+entry_wanted (DsLibraryEntry *entry,
+              const Options  *o)
+{
+  if (o->kind != NULL && strcmp (ds_library_entry_get_kind_name (entry), o->kind) != 0)
+    return FALSE;
+  if (o->tag != NULL && !ds_library_entry_has_tag (entry, o->tag))
+    return FALSE;
+  if (o->search != NULL && !ds_library_entry_matches (entry, o->search))
+    return FALSE;
+
+  return TRUE;
+}
+
+static void
+entry_to_json (JsonBuilder    *b,
+               DsLibraryEntry *e)
+{
+  g_autofree char *date = g_date_time_format_iso8601 (ds_library_entry_get_date (e));
+  const char *const *tags = ds_library_entry_get_tags (e);
+
+#define STR(k, v) G_STMT_START { json_builder_set_member_name (b, k); \
+  if ((v) != NULL) json_builder_add_string_value (b, v); else json_builder_add_null_value (b); } G_STMT_END
+  json_builder_begin_object (b);
+  STR ("id", ds_library_entry_get_id (e));
+  STR ("path", ds_library_entry_get_path (e));
+  STR ("status", status_name (ds_library_entry_get_status (e)));
+  STR ("error", ds_library_entry_get_error_message (e));
+  STR ("test", ds_library_entry_is_readable (e) ? ds_library_entry_get_kind_name (e) : NULL);
+  STR ("label", ds_library_entry_get_label (e));
+  json_builder_set_member_name (b, "custom_label");
+  json_builder_add_boolean_value (b, ds_library_entry_has_custom_label (e));
+  STR ("notes", ds_library_entry_get_notes (e));
+  json_builder_set_member_name (b, "tags");
+  json_builder_begin_array (b);
+  for (guint i = 0; tags[i] != NULL; i++)
+    json_builder_add_string_value (b, tags[i]);
+  json_builder_end_array (b);
+  STR ("device", ds_library_entry_get_device (e));
+  STR ("device_path", ds_library_entry_get_device_path (e));
+  json_builder_set_member_name (b, "size_bytes");
+  json_builder_add_int_value (b, (gint64) ds_library_entry_get_size_bytes (e));
+  STR ("started_at", ds_library_entry_is_readable (e) ? date : NULL);
+  STR ("hostname", ds_library_entry_get_hostname (e));
+  STR ("summary", ds_library_entry_get_summary (e));
+  json_builder_end_object (b);
+#undef STR
+}
+
+static int
+results_list (DsLibrary *library,
+              Options   *o)
+{
+  GListModel *model = G_LIST_MODEL (library);
+  g_autoptr (GPtrArray) shown = g_ptr_array_new_with_free_func (g_object_unref);
+  glong w_id = 2, w_kind = 4, w_status = 10, w_date = 16, w_device = 6;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (DsLibraryEntry) e = g_list_model_get_item (model, i);
+
+      if (entry_wanted (e, o))
+        g_ptr_array_add (shown, g_steal_pointer (&e));
+    }
+
+  if (o->json)
+    {
+      g_autoptr (JsonBuilder) b = json_builder_new ();
+      g_autoptr (JsonGenerator) gen = json_generator_new ();
+      g_autoptr (JsonNode) root = NULL;
+      g_autofree char *text = NULL;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "schema");
+      json_builder_add_string_value (b, "diskscope-library/1");
+      json_builder_set_member_name (b, "dir");
+      json_builder_add_string_value (b, ds_library_get_dir (library));
+      json_builder_set_member_name (b, "results");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < shown->len; i++)
+        entry_to_json (b, shown->pdata[i]);
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      json_generator_set_root (gen, root);
+      json_generator_set_pretty (gen, TRUE);
+      text = json_generator_to_data (gen, NULL);
+      printf ("%s\n", text);
+      return DS_CLI_OK;
+    }
+
+  printf ("%u result%s in %s\n", shown->len, shown->len == 1 ? "" : "s", ds_library_get_dir (library));
+  if (shown->len == 0)
+    return DS_CLI_OK;
+
+  for (guint i = 0; i < shown->len; i++)
+    {
+      DsLibraryEntry *e = shown->pdata[i];
+      const char *device = ds_library_entry_get_device (e);
+
+      w_id = MAX (w_id, g_utf8_strlen (ds_library_entry_get_id (e), -1));
+      w_kind = MAX (w_kind, g_utf8_strlen (ds_library_entry_get_kind_name (e), -1));
+      w_device = MAX (w_device, MIN (28, device ? g_utf8_strlen (device, -1) : 0));
+    }
+
+  printf ("\n");
+  print_cell ("ID", w_id + 2);
+  print_cell ("TEST", w_kind + 2);
+  print_cell ("STATUS", w_status + 2);
+  print_cell ("STARTED", w_date + 2);
+  print_cell ("DEVICE", w_device + 2);
+  printf ("LABEL\n");
+
+  for (guint i = 0; i < shown->len; i++)
+    {
+      DsLibraryEntry *e = shown->pdata[i];
+      g_autofree char *date = format_local (ds_library_entry_get_date (e));
+      g_autofree char *device = g_strdup (ds_library_entry_get_device (e));
+      const char *const *tags = ds_library_entry_get_tags (e);
+
+      if (device != NULL && g_utf8_strlen (device, -1) > 28)
+        {
+          char *end = g_utf8_offset_to_pointer (device, 27);
+          strcpy (end, "…");
+        }
+
+      print_cell (ds_library_entry_get_id (e), w_id + 2);
+      print_cell (ds_library_entry_get_kind_name (e), w_kind + 2);
+      print_cell (status_name (ds_library_entry_get_status (e)), w_status + 2);
+      print_cell (date, w_date + 2);
+      print_cell (device ? device : "", w_device + 2);
+      if (!ds_library_entry_is_readable (e))
+        {
+          const char *why = ds_library_entry_get_error_message (e);
+          g_autofree char *prefix = g_strconcat (ds_library_entry_get_path (e), ": ", NULL);
+
+          /* The id already names the file. */
+          print_cell (g_str_has_prefix (why, prefix) ? why + strlen (prefix) : why, 0);
+        }
+      else
+        {
+          print_cell (ds_library_entry_get_label (e), 0);
+          if (tags[0] != NULL)
+            {
+              g_autofree char *joined = g_strjoinv (", ", (char **) tags);
+              printf (" [");
+              print_cell (joined, 0);
+              printf ("]");
+            }
+        }
+      printf ("\n");
+    }
+
+  return DS_CLI_OK;
+}
+
+static int
+results_show (DsLibrary  *library,
+              Options    *o,
+              int         argc,
+              char      **argv)
+{
+  g_autoptr (DsLibraryEntry) entry = NULL;
+  g_autoptr (DsResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  DsUnits units;
+
+  if (argc != 2)
+    return ds_cli_complain (DS_CLI_USAGE, "results show needs one result id");
+  if (!ds_units_from_string (o->units, &units, &error))
+    return ds_cli_fail (error);
+
+  entry = ds_library_lookup (library, argv[1], &error);
+  if (entry == NULL)
+    return ds_cli_fail (error);
+  if (!ds_library_entry_is_readable (entry))
+    return ds_cli_complain (DS_CLI_FAILED, "%s", ds_library_entry_get_error_message (entry));
+  result = ds_library_entry_load (entry, &error);
+  if (result == NULL)
+    return ds_cli_fail (error);
+
+  if (o->json)
+    {
+      g_autofree char *data = ds_result_to_data (result, NULL);
+      fputs (data, stdout);
+    }
+  else
+    {
+      g_autofree char *text = ds_report_text (result, units);
+      const char *const *tags = ds_library_entry_get_tags (entry);
+
+      printf ("Result:  %s\nFile:    %s\nLabel:   ", ds_library_entry_get_id (entry),
+              ds_library_entry_get_path (entry));
+      print_cell (ds_library_entry_get_label (entry), 0);
+      printf ("\n");
+      if (tags[0] != NULL)
+        {
+          g_autofree char *joined = g_strjoinv (", ", (char **) tags);
+          printf ("Tags:    ");
+          print_cell (joined, 0);
+          printf ("\n");
+        }
+      if (ds_library_entry_get_notes (entry) != NULL)
+        {
+          g_autofree char *notes = g_strdup (ds_library_entry_get_notes (entry));
+          g_auto (GStrv) lines = g_strsplit (notes, "\n", -1);
+
+          for (guint i = 0; lines[i] != NULL; i++)
+            {
+              printf (i == 0 ? "Notes:   " : "         ");
+              print_cell (lines[i], 0);
+              printf ("\n");
+            }
+        }
+      printf ("\n%s", text);
+    }
+
+  return DS_CLI_OK;
+}
+
+/* Looks @text up and copies the entry's annotation from its file. */
+static DsLibraryEntry *
+lookup_annotation (DsLibrary     *library,
+                   const char    *text,
+                   DsAnnotation  *ret_annotation,
+                   GError       **error)
+{
+  g_autoptr (DsLibraryEntry) entry = ds_library_lookup (library, text, error);
+  g_autoptr (DsResult) result = NULL;
+
+  if (entry == NULL)
+    return NULL;
+  result = ds_library_entry_load (entry, error);
+  if (result == NULL)
+    return NULL;
+
+  ds_annotation_copy (ret_annotation, &result->annotation);
+  return g_steal_pointer (&entry);
+}
+
+static int
+results_label (DsLibrary  *library,
+               Options    *o,
+               int         argc,
+               char      **argv)
+{
+  g_auto (DsAnnotation) annotation = { 0 };
+  g_autoptr (DsLibraryEntry) entry = NULL;
+  g_autoptr (GError) error = NULL;
+  DsLibraryEntry *updated = NULL;
+
+  if (argc < 2 || argc > 3)
+    return ds_cli_complain (DS_CLI_USAGE, "results label needs a result id and a label (\"\" for the default)");
+
+  entry = lookup_annotation (library, argv[1], &annotation, &error);
+  if (entry == NULL)
+    return ds_cli_fail (error);
+
+  if (argc == 2 && o->notes == NULL)
+    {
+      print_cell (ds_library_entry_get_label (entry), 0);
+      printf ("\n");
+      return DS_CLI_OK;
+    }
+  if (argc == 3 && !ds_annotation_set_label (&annotation, argv[2], &error))
+    return ds_cli_fail (error);
+  if (o->notes != NULL && !ds_annotation_set_notes (&annotation, o->notes, &error))
+    return ds_cli_fail (error);
+
+  if (!ds_library_annotate (library, ds_library_entry_get_id (entry), &annotation, &updated, &error))
+    return ds_cli_fail (error);
+
+  printf ("%s: ", ds_library_entry_get_id (updated));
+  print_cell (ds_library_entry_get_label (updated), 0);
+  printf ("\n");
+  return DS_CLI_OK;
+}
+
+static int
+results_tag (DsLibrary  *library,
+             Options    *o,
+             int         argc,
+             char      **argv)
+{
+  g_auto (DsAnnotation) annotation = { 0 };
+  g_autoptr (DsLibraryEntry) entry = NULL;
+  g_autoptr (GError) error = NULL;
+  DsLibraryEntry *updated = NULL;
+  g_autofree char *joined = NULL;
+
+  if (argc < 2)
+    return ds_cli_complain (DS_CLI_USAGE, "results tag needs a result id, then tags to add (--remove TAG to remove)");
+
+  entry = lookup_annotation (library, argv[1], &annotation, &error);
+  if (entry == NULL)
+    return ds_cli_fail (error);
+
+  if (argc > 2 || o->remove != NULL)
+    {
+      for (int i = 2; i < argc; i++)
+        if (!ds_annotation_add_tag (&annotation, argv[i], &error))
+          return ds_cli_fail (error);
+      for (guint i = 0; o->remove != NULL && o->remove[i] != NULL; i++)
+        if (!ds_annotation_remove_tag (&annotation, o->remove[i]))
+          return ds_cli_complain (DS_CLI_FAILED, "%s has no tag “%s”",
+                                  ds_library_entry_get_id (entry), o->remove[i]);
+      if (!ds_library_annotate (library, ds_library_entry_get_id (entry), &annotation, &updated, &error))
+        return ds_cli_fail (error);
+      g_set_object (&entry, updated);
+    }
+
+  joined = g_strjoinv (", ", (char **) ds_library_entry_get_tags (entry));
+  printf ("%s: ", ds_library_entry_get_id (entry));
+  print_cell (*joined ? joined : "(no tags)", 0);
+  printf ("\n");
+  return DS_CLI_OK;
+}
+
+static int
+results_rm (DsLibrary  *library,
+            int         argc,
+            char      **argv)
+{
+  int status = DS_CLI_OK;
+
+  if (argc < 2)
+    return ds_cli_complain (DS_CLI_USAGE, "results rm needs the ids of the results to delete");
+
+  for (int i = 1; i < argc; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (DsLibraryEntry) entry = ds_library_lookup (library, argv[i], &error);
+
+      if (entry == NULL || !ds_library_remove (library, ds_library_entry_get_id (entry), &error))
+        {
+          status = ds_cli_fail (error);
+          continue;
+        }
+      printf ("deleted %s\n", ds_library_entry_get_id (entry));
+    }
+
+  return status;
+}
+
+static int
+results_import (DsLibrary  *library,
+                int         argc,
+                char      **argv)
+{
+  int status = DS_CLI_OK;
+
+  if (argc < 2)
+    return ds_cli_complain (DS_CLI_USAGE, "results import needs result files to copy into the library");
+
+  for (int i = 1; i < argc; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (DsResult) result = ds_result_load (argv[i], &error);
+      DsLibraryEntry *entry = result ? ds_library_save (library, result, NULL, &error) : NULL;
+
+      if (entry == NULL)
+        {
+          status = ds_cli_fail (error);
+          continue;
+        }
+      printf ("%s  ", ds_library_entry_get_id (entry));
+      print_cell (ds_library_entry_get_label (entry), 0);
+      printf ("\n");
+    }
+
+  return status;
+}
+
+int
+ds_cli_results (int    argc,
+                char **argv)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (DsLibrary) library = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (Options) o = { 0 };
+  const char *sub = "list";
+  int status;
+  GOptionEntry entries[] = {
+    RESULTS_DIR_ENTRY (&o),
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, "list, show: JSON on stdout", NULL },
+    { "kind", 0, 0, G_OPTION_ARG_STRING, &o.kind, "list: only results of this test (benchmark, workload, ...)", "TEST" },
+    { "tag", 0, 0, G_OPTION_ARG_STRING, &o.tag, "list: only results with this tag", "TAG" },
+    { "search", 0, 0, G_OPTION_ARG_STRING, &o.search, "list: only results with TEXT in the id, label, notes, tags, device or host", "TEXT" },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &o.units, "show: rates in MB/s (default) or MiB/s", "MB|MiB" },
+    { "notes", 0, 0, G_OPTION_ARG_STRING, &o.notes, "label: set the notes too (\"\" clears them)", "TEXT" },
+    { "remove", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.remove, "tag: remove TAG (repeat for more)", "TAG" },
+    { NULL }
+  };
+
+  context = g_option_context_new ("[list|show|label|tag|rm|import|dir] [ID…] — the results library");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context,
+    "  list                      every saved result, newest first\n"
+    "  show ID                   its report (--json: the result file)\n"
+    "  label ID [LABEL]          print or set its label (\"\" for the default: model and date)\n"
+    "  label ID --notes TEXT     set its notes\n"
+    "  tag ID [TAG…]             add tags (--remove TAG removes one)\n"
+    "  rm ID…                    delete results\n"
+    "  import FILE…              copy result files into the library\n"
+    "  dir                       print the library folder\n"
+    "\n"
+    "An ID is a result's id from `results list`, or any part of one that names one result.\n"
+    "Every run saves its result here unless --no-library is given; point all commands at a\n"
+    "shared folder with --results-dir or $" DS_CLI_RESULTS_DIR_ENV ".");
+
+  if (!ds_cli_parse_options (context, &argc, &argv, &status))
+    return status;
+
+  if (argc >= 2)
+    {
+      sub = argv[1];
+      argc--;
+      argv++;
+    }
+
+  if (strcmp (sub, "dir") == 0)
+    {
+      g_autofree char *dir = ds_cli_results_dir (o.results_dir);
+      printf ("%s\n", dir);
+      return DS_CLI_OK;
+    }
+
+  library = ds_cli_library_open (o.results_dir, &error);
+  if (library == NULL)
+    return ds_cli_fail (error);
+
+  if (strcmp (sub, "list") == 0)
+    {
+      if (argc > 1)
+        return ds_cli_complain (DS_CLI_USAGE, "results list takes no ids (--search TEXT filters)");
+      return results_list (library, &o);
+    }
+  if (strcmp (sub, "show") == 0)
+    return results_show (library, &o, argc, argv);
+  if (strcmp (sub, "label") == 0)
+    return results_label (library, &o, argc, argv);
+  if (strcmp (sub, "tag") == 0)
+    return results_tag (library, &o, argc, argv);
+  if (strcmp (sub, "rm") == 0)
+    return results_rm (library, argc, argv);
+  if (strcmp (sub, "import") == 0)
+    return results_import (library, argc, argv);
+
+  return ds_cli_complain (DS_CLI_USAGE, "results: unknown command “%s” (list, show, label, tag, rm, import, dir)", sub);
+}

@@ -1,0 +1,91 @@
+/* ds-fio.h: speaking fio: results as fio job files, fio's JSON as results
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "ds-result.h"
+
+G_BEGIN_DECLS
+
+/* ---- export: DsResult -> fio job file ----------------------------------- */
+
+/* A fio job file that reproduces @result's run on @filename (NULL: the
+ * device or file it ran on): a workload as one job (rw, bs, iodepth,
+ * numjobs, rwmixread, offset/size, runtime/ramp_time or one pass,
+ * direct=1, refill_buffers, randseed, the engine that ran: io_uring with
+ * registered buffers and file, or psync); the HD Tune kinds as one job per
+ * point or row, run one after another (stonewall).  Write runs say in the
+ * header that they destroy data.  DS_ERROR_INVALID when the result says
+ * too little (no target). */
+char     *ds_fio_job_from_result   (const DsResult *result,
+                                    const char     *filename,
+                                    GError        **error);
+/* "fio --output-format=json --output=OUT JOB" (shell-quoted). */
+char     *ds_fio_command_line      (const char     *job_path,
+                                    const char     *output_path);
+
+/* ---- import: fio --output-format=json -> DsResult ----------------------- */
+
+typedef struct {
+  DsResult *result;     /* kind workload */
+  char     *name;       /* "rr", "127.0.0.1:8765 rr", "All clients" */
+  char     *hostname;   /* client runs: the server's host; else NULL */
+  int       port;       /* client runs: the server's port; else 0 */
+  gboolean  aggregate;  /* fio's "All clients" sum */
+} DsFioJob;
+
+void      ds_fio_job_free          (DsFioJob *job);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DsFioJob, ds_fio_job_free)
+
+/* Reads fio's JSON output (fio 3.x: --output-format=json or json+,
+ * including `fio --client` runs): one DsFioJob per job (or group, with
+ * group_reporting) in "jobs", or per host and job in "client_stats" plus
+ * fio's "All clients" aggregate.  Notes fio printed before the document
+ * are skipped.  A job fio reported an error for comes back as a failed
+ * result (its figures kept, its error set) and is named in *@ret_warnings
+ * (char *, when not NULL).  DS_ERROR_CORRUPT saying what is wrong for a
+ * file that is not fio JSON, is from fio 2.x (no nanosecond latencies), or
+ * holds no jobs.  @source names the file in results' notes. */
+GPtrArray *ds_fio_import_data      (const char     *data,
+                                    gssize          length,
+                                    const char     *source,
+                                    GPtrArray     **ret_warnings,
+                                    GError        **error);
+/* The same from a file; errors name @path. */
+GPtrArray *ds_fio_import_file      (const char     *path,
+                                    GPtrArray     **ret_warnings,
+                                    GError        **error);
+
+/* ---- fio's logs -> a workload's time series ---------------------------- */
+
+/* The shape of a workload's results.series entries. */
+typedef struct {
+  double bytes_per_s;
+  double iops;
+  double p50_s;          /* 0 when not known (averaged logs) or no I/O */
+  double p99_s;
+} DsFioLogDir;
+
+typedef struct {
+  double      t_s;       /* the end of the interval, s after logging began */
+  DsFioLogDir read;
+  DsFioLogDir write;
+} DsFioLogPoint;
+
+/* Reads PREFIX_bw.N.log, PREFIX_iops.N.log and PREFIX_lat.N.log (else
+ * PREFIX_clat.N.log) of job @job (1-based; 0: every job there is, summed,
+ * as with group_reporting) into DsFioLogPoint, one per interval, in time
+ * order.  *@ret_interval_s: fio's log_avg_msec for averaged logs, 1 s for
+ * raw ones; *@ret_percentiles: whether p50/p99 are known (raw latency logs).
+ * DS_ERROR_NOT_FOUND when there is no log; DS_ERROR_CORRUPT naming the
+ * file and line for one that is not fio's. */
+GArray   *ds_fio_logs_read         (const char     *prefix,
+                                    guint           job,
+                                    double         *ret_interval_s,
+                                    gboolean       *ret_percentiles,
+                                    GError        **error);
+
+G_END_DECLS

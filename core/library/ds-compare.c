@@ -1,0 +1,428 @@
+/* ds-compare.c: results of one kind side by side, with ratios
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ds-annotation.h"
+#include "ds-bench-transfer.h"
+#include "ds-bench-workload.h"
+#include "ds-compare-private.h"
+#include "ds-error.h"
+#include "ds-library-entry.h"
+
+/* Two values within 0.5 % of each other are a tie: neither is marked
+ * better (no run repeats closer than that; the ratio still shows it). */
+#define TIE_RELATIVE 0.005
+
+static void
+row_free (DsCompareRow *row)
+{
+  g_free (row->key);
+  g_free (row->section);
+  g_free (row->name);
+  g_free (row->measure);
+  g_free (row->values);
+  g_free (row);
+}
+
+static void
+column_free (DsCompareColumn *column)
+{
+  g_free (column->label);
+  g_free (column->source);
+  g_free (column->description);
+  g_free (column);
+}
+
+void
+ds_comparison_free (DsComparison *comparison)
+{
+  if (comparison == NULL)
+    return;
+
+  g_ptr_array_unref (comparison->columns);
+  g_ptr_array_unref (comparison->rows);
+  g_ptr_array_unref (comparison->notes);
+  g_free (comparison);
+}
+
+guint
+ds_comparison_get_n_columns (const DsComparison *comparison)
+{
+  return comparison->columns->len;
+}
+
+const DsCompareColumn *
+ds_comparison_get_column (const DsComparison *comparison,
+                          guint               column)
+{
+  g_return_val_if_fail (column < comparison->columns->len, NULL);
+  return comparison->columns->pdata[column];
+}
+
+void
+ds_compare_builder_add (DsCompareBuilder *b,
+                        const char       *key,
+                        const char       *section,
+                        const char       *name,
+                        const char       *measure,
+                        DsCompareUnit     unit,
+                        gboolean          higher_is_better,
+                        double            value)
+{
+  DsComparison *cmp = b->comparison;
+  DsCompareRow *row = g_hash_table_lookup (b->by_key, key);
+
+  if (row == NULL)
+    {
+      guint n = cmp->columns->len;
+      guint pos = cmp->rows->len;
+
+      row = g_new0 (DsCompareRow, 1);
+      row->key = g_strdup (key);
+      row->section = g_strdup (section);
+      row->name = g_strdup (name);
+      row->measure = g_strdup (measure ? measure : "");
+      row->unit = unit;
+      row->higher_is_better = higher_is_better;
+      row->values = g_new (double, n);
+      row->best = -1;
+      for (guint c = 0; c < n; c++)
+        row->values[c] = NAN;
+
+      /* A figure the first results did not have goes at the end of its
+       * section, so sections stay together. */
+      for (guint i = cmp->rows->len; i > 0; i--)
+        if (strcmp (((DsCompareRow *) cmp->rows->pdata[i - 1])->section, section) == 0)
+          {
+            pos = i;
+            break;
+          }
+      g_ptr_array_insert (cmp->rows, (gint) pos, row);
+      g_hash_table_insert (b->by_key, row->key, row);
+    }
+
+  row->values[b->column] = isfinite (value) && value >= 0 ? value : NAN;
+}
+
+static void
+find_best (DsCompareRow *row,
+           guint         n)
+{
+  int best = -1;
+  guint present = 0;
+
+  for (guint c = 0; c < n; c++)
+    {
+      double v = row->values[c];
+
+      if (isnan (v))
+        continue;
+      present++;
+      if (best < 0 || (row->higher_is_better ? v > row->values[best] : v < row->values[best]))
+        best = (int) c;
+    }
+
+  row->best = -1;
+  if (present < 2 || best < 0)
+    return;
+
+  /* A tie with another column marks nobody. */
+  for (guint c = 0; c < n; c++)
+    {
+      double v = row->values[c];
+      double scale = MAX (fabs (v), fabs (row->values[best]));
+
+      if ((int) c != best && !isnan (v) && fabs (v - row->values[best]) <= TIE_RELATIVE * scale)
+        return;
+    }
+  row->best = best;
+}
+
+double
+ds_compare_row_ratio (const DsCompareRow *row,
+                      guint               column)
+{
+  double a = row->values[0];
+  double v = row->values[column];
+
+  if (isnan (a) || isnan (v) || a == 0)
+    return NAN;
+
+  return v / a;
+}
+
+/* ---- columns and notes -------------------------------------------------- */
+
+static char *
+describe_column (const DsResult *result)
+{
+  g_autofree char *what = ds_result_describe (result);
+  g_autofree char *size = ds_format_size (result->target.size_bytes);
+  const char *device = result->target.model ? result->target.model :
+                       result->target.path ? result->target.path : "?";
+  GString *out = g_string_new (device);
+  g_autoptr (GDateTime) utc = result->started_at ?
+    g_date_time_new_from_iso8601 (result->started_at, NULL) : NULL;
+
+  if (result->target.size_bytes > 0)
+    g_string_append_printf (out, " (%s)", size);
+  g_string_append_printf (out, ", %s", what);
+  if (utc != NULL)
+    {
+      g_autoptr (GDateTime) local = g_date_time_to_local (utc);
+      g_autofree char *when = g_date_time_format (local, "%Y-%m-%d %H:%M");
+      g_string_append_printf (out, ", %s", when);
+    }
+  if (result->hostname != NULL)
+    g_string_append_printf (out, " on %s", result->hostname);
+
+  return g_string_free (out, FALSE);
+}
+
+static uint64_t
+tested_span (const DsResult *result)
+{
+  const DsTransferData *data = result->data;
+
+  if (result->kind == DS_BENCH_TRANSFER && data != NULL && data->span_bytes > 0)
+    return data->span_bytes;
+  if (result->spec.capacity_bytes > 0 && result->spec.capacity_bytes < result->target.size_bytes)
+    return result->spec.capacity_bytes;
+  return result->target.size_bytes;
+}
+
+static void
+add_notes (DsComparison *cmp)
+{
+  guint n = cmp->columns->len;
+  const DsCompareColumn *a = cmp->columns->pdata[0];
+  gboolean spans_differ = FALSE;
+  gboolean profiles_differ = FALSE;
+
+  for (guint c = 1; c < n; c++)
+    {
+      const DsCompareColumn *col = cmp->columns->pdata[c];
+      g_autofree char *da = ds_result_describe (a->result);
+      g_autofree char *dc = ds_result_describe (col->result);
+
+      /* Where on the device matters for the HD Tune kinds only. */
+      if (tested_span (col->result) != tested_span (a->result) &&
+          cmp->kind != DS_BENCH_WORKLOAD && cmp->kind != DS_BENCH_FILE)
+        spans_differ = TRUE;
+      if (strcmp (da, dc) != 0)
+        profiles_differ = TRUE;
+    }
+
+  if (spans_differ)
+    {
+      GString *s = g_string_new ("the tested capacities differ (");
+
+      for (guint c = 0; c < n; c++)
+        {
+          const DsCompareColumn *col = cmp->columns->pdata[c];
+          g_autofree char *size = ds_format_size (tested_span (col->result));
+          g_string_append_printf (s, "%s%c %s", c ? ", " : "", col->letter, size);
+        }
+      g_string_append (s, cmp->kind == DS_BENCH_TRANSFER ?
+                       "): positions are compared as % of each capacity" : ")");
+      g_ptr_array_add (cmp->notes, g_string_free (s, FALSE));
+    }
+  if (profiles_differ)
+    g_ptr_array_add (cmp->notes, g_strdup ("the runs were set up differently (see each "
+                                           "column's description): compare with care"));
+
+  for (guint c = 0; c < n; c++)
+    {
+      const DsCompareColumn *col = cmp->columns->pdata[c];
+      const DsResult *r = col->result;
+
+      if (r->cancelled)
+        g_ptr_array_add (cmp->notes, g_strdup_printf ("%c was stopped before the end: its figures are partial",
+                                                      col->letter));
+      else if (r->error != NULL)
+        g_ptr_array_add (cmp->notes, g_strdup_printf ("%c failed (%s): its figures are partial",
+                                                      col->letter, r->error->message));
+      for (guint i = 0; r->notes != NULL && i < r->notes->len; i++)
+        g_ptr_array_add (cmp->notes, g_strdup_printf ("%c: %s", col->letter,
+                                                      (const char *) r->notes->pdata[i]));
+    }
+}
+
+DsComparison *
+ds_comparison_new (DsResult *const   *results,
+                   const char *const *sources,
+                   guint              n_results,
+                   GError           **error)
+{
+  g_autoptr (DsComparison) cmp = NULL;
+  g_autoptr (GHashTable) by_key = NULL;
+  DsCompareBuilder builder;
+
+  g_return_val_if_fail (results != NULL, NULL);
+
+  if (n_results < 2 || n_results > DS_COMPARE_MAX_COLUMNS)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "compare takes 2 to %d results (%u given)", DS_COMPARE_MAX_COLUMNS, n_results);
+      return NULL;
+    }
+
+  for (guint i = 1; i < n_results; i++)
+    if (results[i]->kind != results[0]->kind)
+      {
+        const DsBenchOps *k0 = ds_bench_get (results[0]->kind);
+        const DsBenchOps *ki = ds_bench_get (results[i]->kind);
+        const char *s0 = sources && sources[0] ? sources[0] : results[0]->target.path;
+        const char *si = sources && sources[i] ? sources[i] : results[i]->target.path;
+
+        g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                     "%s is a %s result and %s a %s result: compare results of one kind",
+                     s0 ? s0 : "the first", k0 ? k0->name : "?", si ? si : "another",
+                     ki ? ki->name : "?");
+        return NULL;
+      }
+
+  cmp = g_new0 (DsComparison, 1);
+  cmp->kind = results[0]->kind;
+  cmp->columns = g_ptr_array_new_with_free_func ((GDestroyNotify) column_free);
+  cmp->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) row_free);
+  cmp->notes = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < n_results; i++)
+    {
+      DsCompareColumn *col = g_new0 (DsCompareColumn, 1);
+
+      col->letter = (char) ('A' + i);
+      col->label = ds_result_dup_label (results[i]);
+      col->source = g_strdup (sources && sources[i] ? sources[i] : results[i]->target.path);
+      col->description = describe_column (results[i]);
+      col->result = results[i];
+      g_ptr_array_add (cmp->columns, col);
+    }
+
+  by_key = g_hash_table_new (g_str_hash, g_str_equal);
+  builder = (DsCompareBuilder) { .comparison = cmp, .by_key = by_key };
+  for (guint i = 0; i < n_results; i++)
+    {
+      builder.column = i;
+      ds_compare_rows_add_result (&builder, results[i]);
+    }
+  for (guint r = 0; r < cmp->rows->len; r++)
+    find_best (cmp->rows->pdata[r], n_results);
+
+  cmp->x_max_bytes = 0;
+  for (guint i = 0; i < n_results; i++)
+    {
+      uint64_t span = tested_span (results[i]);
+
+      if (span != tested_span (results[0]))
+        cmp->x_percent = TRUE;
+      cmp->x_max_bytes = MAX (cmp->x_max_bytes, span);
+    }
+
+  add_notes (cmp);
+  return g_steal_pointer (&cmp);
+}
+
+/* ---- curves ------------------------------------------------------------- */
+
+gboolean
+ds_comparison_get_curve (const DsComparison *comparison,
+                         guint               column,
+                         gboolean            write,
+                         GArray            **ret_points,
+                         GArray            **ret_dots)
+{
+  const DsCompareColumn *col;
+  const DsTransferData *data;
+  const DsTransferDir *dir;
+  double span;
+
+  g_return_val_if_fail (column < comparison->columns->len, FALSE);
+
+  col = comparison->columns->pdata[column];
+  if (col->result->kind != DS_BENCH_TRANSFER || col->result->data == NULL)
+    return FALSE;
+  data = col->result->data;
+  dir = write ? &data->write : &data->read;
+  if (!dir->present)
+    return FALSE;
+
+  span = (double) tested_span (col->result);
+  if (span <= 0)
+    span = 1;
+
+  if (ret_points != NULL)
+    {
+      GArray *points = g_array_new (FALSE, FALSE, sizeof (DsCurvePoint));
+
+      for (guint i = 0; dir->points != NULL && i < dir->points->len; i++)
+        {
+          const DsTransferPoint *p = &g_array_index (dir->points, DsTransferPoint, i);
+          DsCurvePoint cp = {
+            .x = comparison->x_percent ? (double) p->offset_bytes / span : (double) p->offset_bytes,
+            .bytes_per_s = p->error != 0 ? NAN : p->bytes_per_s,
+          };
+          g_array_append_val (points, cp);
+        }
+      *ret_points = points;
+    }
+
+  if (ret_dots != NULL)
+    {
+      GArray *dots = g_array_new (FALSE, FALSE, sizeof (DsAccessDot));
+
+      for (guint i = 0; dir->access != NULL && i < dir->access->len; i++)
+        {
+          const DsAccessPoint *a = &g_array_index (dir->access, DsAccessPoint, i);
+          DsAccessDot dot = {
+            .x = comparison->x_percent ? (double) a->offset_bytes / span : (double) a->offset_bytes,
+            .access_s = (double) a->access_ns / 1e9,
+          };
+          g_array_append_val (dots, dot);
+        }
+      *ret_dots = dots;
+    }
+
+  return TRUE;
+}
+
+/* ---- formatting one value ----------------------------------------------- */
+
+char *
+ds_compare_format_value (DsCompareUnit unit,
+                         double        value,
+                         DsUnits       units)
+{
+  if (isnan (value))
+    return g_strdup ("–");
+
+  switch (unit)
+    {
+    case DS_COMPARE_RATE:
+      return ds_format_rate (value, units);
+    case DS_COMPARE_TIME:
+      return ds_format_ms (value);
+    case DS_COMPARE_IOPS:
+      return value >= 100 ? g_strdup_printf ("%.0f IOPS", value) : g_strdup_printf ("%.1f IOPS", value);
+    case DS_COMPARE_PERCENT:
+    default:
+      return g_strdup_printf ("%.1f%%", value);
+    }
+}
+
+char *
+ds_compare_format_ratio (double ratio)
+{
+  if (isnan (ratio) || !isfinite (ratio))
+    return g_strdup ("–");
+  if (ratio >= 10)
+    return g_strdup_printf ("%.1f", ratio);
+
+  return g_strdup_printf ("%.2f", ratio);
+}

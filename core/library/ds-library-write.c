@@ -1,0 +1,169 @@
+/* ds-library-write.c: durable, atomic file writes for the results library
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * g_file_set_contents() renames a temporary file over the target too, but
+ * fsyncs only when the target existed, cannot refuse to replace, and says
+ * "Failed to write file" for a full disk.  A library keeps evidence, so a
+ * new result is made durable before it is listed, two runs saving at the
+ * same second never overwrite each other (RENAME_NOREPLACE), and the error
+ * says which folder is full or read-only.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gio/gio.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ds-error.h"
+#include "ds-library-write.h"
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
+
+static void
+set_write_error (GError     **error,
+                 int          e,
+                 const char  *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  switch (e)
+    {
+    case ENOSPC:
+    case EDQUOT:
+      g_set_error (error, DS_ERROR, DS_ERROR_NO_SPACE,
+                   "could not save %s: no space left in %s (%s); nothing was "
+                   "written there",
+                   path, dir, g_strerror (e));
+      break;
+    case EROFS:
+      g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
+                   "could not save %s: %s is on a read-only filesystem", path, dir);
+      break;
+    case EACCES:
+    case EPERM:
+      g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
+                   "could not save %s: %s (check who owns %s)",
+                   path, g_strerror (e), dir);
+      break;
+    case ENOENT:
+    case ENOTDIR:
+      g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
+                   "could not save %s: the folder %s does not exist", path, dir);
+      break;
+    default:
+      g_set_error (error, DS_ERROR, ds_error_from_errno (e),
+                   "could not save %s: %s", path, g_strerror (e));
+      break;
+    }
+}
+
+static int
+write_all (int         fd,
+           const char *data,
+           gsize       length)
+{
+  while (length > 0)
+    {
+      ssize_t n = write (fd, data, length);
+
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          return -errno;
+        }
+      if (n == 0)
+        return -EIO;
+      data += n;
+      length -= (gsize) n;
+    }
+
+  return 0;
+}
+
+/* rename(2) that refuses to replace: renameat2 where the filesystem knows
+ * it, else link + unlink (atomic on every local filesystem and on NFS). */
+static int
+rename_no_replace (const char *from,
+                   const char *to)
+{
+  if (renameat2 (AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+    return 0;
+  if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+    return -errno;
+
+  if (link (from, to) < 0)
+    return -errno;
+  (void) unlink (from);
+  return 0;
+}
+
+static void
+fsync_dir (const char *dir)
+{
+  int fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+  if (fd < 0)
+    return;
+  /* Best effort: some filesystems refuse fsync on a folder. */
+  (void) fsync (fd);
+  close (fd);
+}
+
+gboolean
+ds_library_write_file (const char          *path,
+                       const char          *data,
+                       gsize                length,
+                       DsLibraryWriteFlags  flags,
+                       GError             **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *tmp = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
+  int fd;
+  int r;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+
+  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0)
+    {
+      set_write_error (error, errno, path);
+      return FALSE;
+    }
+
+  r = write_all (fd, data, length);
+  if (r == 0 && fsync (fd) < 0)
+    r = -errno;
+  if (close (fd) < 0 && r == 0)
+    r = -errno;
+
+  if (r == 0)
+    {
+      if (flags & DS_LIBRARY_WRITE_NO_REPLACE)
+        r = rename_no_replace (tmp, path);
+      else if (rename (tmp, path) < 0)
+        r = -errno;
+    }
+
+  if (r < 0)
+    {
+      (void) unlink (tmp);
+      if (r == -EEXIST)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, "%s already exists", path);
+      else
+        set_write_error (error, -r, path);
+      return FALSE;
+    }
+
+  fsync_dir (dir);
+  return TRUE;
+}

@@ -1,0 +1,56 @@
+/* ds-render-private.h: what the drawing files share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <pango/pangocairo.h>
+
+#include "ds-render.h"
+
+G_BEGIN_DECLS
+
+#define DEFAULT_WIDTH 1200.0
+#define MARGIN        16.0
+#define LINE          18.0    /* a line of text */
+#define PANEL_HEIGHT  420.0   /* one transfer-curve panel */
+#define BAR_HEIGHT    12.0
+#define BAR_GAP       3.0
+#define GROUP_GAP     9.0
+#define LABEL_WIDTH   280.0   /* bar charts: the figure names */
+#define VALUE_WIDTH   130.0   /* bar charts: room for the value after a bar */
+
+typedef struct {
+  cairo_t               *cr;
+  const DsComparison    *cmp;
+  const DsRenderOptions *opts;
+  DsRenderColor          fg;
+  DsRenderColor          bg;
+  PangoFontDescription  *font;
+  double                 width;
+} DsRenderCtx;
+
+typedef enum { DS_ALIGN_LEFT, DS_ALIGN_RIGHT, DS_ALIGN_CENTER } DsAlign;
+
+void     ds_render_set_color (cairo_t             *cr,
+                              const DsRenderColor *c,
+                              double               alpha);
+/* Draws @text with its top at @y, aligned at @x; ellipsized to @max_width
+ * when > 0.  Returns the width drawn. */
+double   ds_render_text      (DsRenderCtx *ctx,
+                              const char  *text,
+                              double       x,
+                              double       y,
+                              DsAlign      align,
+                              gboolean     bold,
+                              double       max_width);
+
+/* ds-render-transfer.c: the Benchmark comparison's curves. */
+gboolean ds_render_direction_present (const DsComparison *cmp,
+                                      gboolean            write);
+/* One direction's panel (PANEL_HEIGHT tall) from @y. */
+void     ds_render_transfer_panel    (DsRenderCtx *ctx,
+                                      double       y,
+                                      gboolean     write);
+
+G_END_DECLS

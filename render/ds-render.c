@@ -1,0 +1,372 @@
+/* ds-render.c: a comparison drawn with cairo (PNG, SVG, PDF, or any cairo_t)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <string.h>
+
+#include "ds-annotation.h"
+#include "ds-error.h"
+#include "ds-library-write.h"
+#include "ds-render.h"
+#include "ds-render-private.h"
+
+DsRenderColor
+ds_render_series_color (guint column)
+{
+  /* GNOME's palette, darker shades: apart on white, and for the common
+   * kinds of colour blindness the first four differ in lightness too. */
+  static const guint32 palette[] = {
+    0x1c71d8, 0xe66100, 0x26a269, 0xc01c28, 0x813d9c, 0x986a44, 0x1a5fb4, 0x5e5c64,
+  };
+  guint32 rgb = palette[column % G_N_ELEMENTS (palette)];
+
+  return (DsRenderColor) { ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
+                           (rgb & 0xff) / 255.0, 1.0 };
+}
+
+static gboolean
+color_is_unset (const DsRenderColor *c)
+{
+  return c->red == 0 && c->green == 0 && c->blue == 0 && c->alpha == 0;
+}
+
+void
+ds_render_set_color (cairo_t             *cr,
+                     const DsRenderColor *c,
+                     double               alpha)
+{
+  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha * alpha);
+}
+
+/* ---- text --------------------------------------------------------------- */
+
+/* Draws @text with its top at @y, aligned at @x; ellipsized to @max_width
+ * when > 0.  Returns the width drawn. */
+double
+ds_render_text (DsRenderCtx *ctx,
+                const char  *text,
+                double       x,
+                double       y,
+                DsAlign      align,
+                gboolean     bold,
+                double       max_width)
+{
+  g_autoptr (PangoLayout) layout = pango_cairo_create_layout (ctx->cr);
+  g_autoptr (PangoFontDescription) font = pango_font_description_copy (ctx->font);
+  g_autofree char *clean = ds_printable_text (text);
+  int w, h;
+
+  if (bold)
+    pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (layout, font);
+  pango_layout_set_text (layout, clean, -1);
+  if (max_width > 0)
+    {
+      pango_layout_set_width (layout, (int) (max_width * PANGO_SCALE));
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+    }
+  pango_layout_get_pixel_size (layout, &w, &h);
+
+  if (align == DS_ALIGN_RIGHT)
+    x -= w;
+  else if (align == DS_ALIGN_CENTER)
+    x -= w / 2.0;
+  cairo_move_to (ctx->cr, x, y);
+  pango_cairo_show_layout (ctx->cr, layout);
+
+  return w;
+}
+
+/* ---- legend and title --------------------------------------------------- */
+
+static double
+header_height (const DsComparison *cmp)
+{
+  return MARGIN + LINE * 1.5 + LINE * cmp->columns->len + MARGIN / 2;
+}
+
+static void
+draw_header (DsRenderCtx *ctx)
+{
+  const DsBenchOps *ops = ds_bench_get (ctx->cmp->kind);
+  g_autofree char *title = g_strdup_printf (ctx->cmp->kind == DS_BENCH_TRANSFER ?
+                                            "Diskscope comparison: %s" :
+                                            "Diskscope comparison: %s (the better value in bold)",
+                                            ops ? ops->title : "?");
+  double y = MARGIN;
+
+  ds_render_set_color (ctx->cr, &ctx->fg, 1);
+  ds_render_text (ctx, title, MARGIN, y, DS_ALIGN_LEFT, TRUE, ctx->width - 2 * MARGIN);
+  y += LINE * 1.5;
+
+  for (guint c = 0; c < ctx->cmp->columns->len; c++)
+    {
+      const DsCompareColumn *col = ctx->cmp->columns->pdata[c];
+      DsRenderColor color = ds_render_series_color (c);
+      g_autofree char *line = g_strdup_printf ("%s — %s", col->label, col->description);
+      char letter[2] = { col->letter, '\0' };
+
+      ds_render_set_color (ctx->cr, &color, 1);
+      cairo_rectangle (ctx->cr, MARGIN, y + 4, 22, 9);
+      cairo_fill (ctx->cr);
+      ds_render_set_color (ctx->cr, &ctx->fg, 1);
+      ds_render_text (ctx, letter, MARGIN + 30, y, DS_ALIGN_LEFT, TRUE, 0);
+      ds_render_text (ctx, line, MARGIN + 46, y, DS_ALIGN_LEFT, FALSE, ctx->width - MARGIN - 46 - MARGIN);
+      y += LINE;
+    }
+}
+
+/* ---- bars --------------------------------------------------------------- */
+
+static double
+row_height (const DsComparison *cmp)
+{
+  return cmp->columns->len * (BAR_HEIGHT + BAR_GAP) + GROUP_GAP;
+}
+
+static double
+bars_height (const DsComparison *cmp)
+{
+  const char *section = NULL;
+  double h = 0;
+
+  for (guint r = 0; r < cmp->rows->len; r++)
+    {
+      const DsCompareRow *row = cmp->rows->pdata[r];
+
+      if (section == NULL || strcmp (section, row->section) != 0)
+        {
+          section = row->section;
+          h += LINE * 2;
+        }
+      h += row_height (cmp);
+    }
+
+  return h;
+}
+
+static void
+draw_bars (DsRenderCtx    *ctx,
+           double  y)
+{
+  const DsComparison *cmp = ctx->cmp;
+  cairo_t *cr = ctx->cr;
+  const char *section = NULL;
+  double x0 = MARGIN + LABEL_WIDTH;
+  double area = ctx->width - x0 - MARGIN - VALUE_WIDTH;
+
+  for (guint r = 0; r < cmp->rows->len; r++)
+    {
+      const DsCompareRow *row = cmp->rows->pdata[r];
+      g_autofree char *name = row->measure[0] ? g_strdup_printf ("%s, %s", row->name, row->measure)
+                                              : g_strdup (row->name);
+      double max = 0;
+
+      if (section == NULL || strcmp (section, row->section) != 0)
+        {
+          section = row->section;
+          y += LINE * 0.5;
+          ds_render_set_color (cr, &ctx->fg, 1);
+          ds_render_text (ctx, section, MARGIN, y, DS_ALIGN_LEFT, TRUE, 0);
+          y += LINE * 1.5;
+        }
+
+      for (guint c = 0; c < cmp->columns->len; c++)
+        if (!isnan (row->values[c]))
+          max = MAX (max, row->values[c]);
+
+      ds_render_set_color (cr, &ctx->fg, 0.85);
+      ds_render_text (ctx, name, x0 - 18, y + (cmp->columns->len * (BAR_HEIGHT + BAR_GAP) - LINE) / 2,
+               DS_ALIGN_RIGHT, FALSE, LABEL_WIDTH - 28);
+
+      for (guint c = 0; c < cmp->columns->len; c++)
+        {
+          DsRenderColor color = ds_render_series_color (c);
+          double v = row->values[c];
+          double by = y + c * (BAR_HEIGHT + BAR_GAP);
+          double len = !isnan (v) && max > 0 ? area * v / max : 0;
+          g_autofree char *value = ds_compare_format_value (row->unit, v, ctx->opts->units);
+          char letter[2] = { (char) ('A' + c), '\0' };
+
+          ds_render_set_color (cr, &color, 1);
+          cairo_rectangle (cr, x0, by, MAX (len, isnan (v) ? 0 : 1), BAR_HEIGHT);
+          cairo_fill (cr);
+          ds_render_set_color (cr, &ctx->fg, 0.5);
+          ds_render_text (ctx, letter, x0 - 2, by + BAR_HEIGHT / 2 - LINE / 2, DS_ALIGN_RIGHT, FALSE, 0);
+          ds_render_set_color (cr, &ctx->fg, 1);
+          ds_render_text (ctx, value, x0 + len + 6, by + BAR_HEIGHT / 2 - LINE / 2, DS_ALIGN_LEFT,
+                   row->best == (int) c, 0);
+        }
+      y += row_height (cmp);
+    }
+}
+
+/* ---- the page ----------------------------------------------------------- */
+
+static double
+notes_height (const DsComparison *cmp)
+{
+  return cmp->notes->len > 0 ? LINE * (cmp->notes->len + 0.5) : 0;
+}
+
+double
+ds_render_comparison_height (const DsComparison    *cmp,
+                             const DsRenderOptions *options)
+{
+  double h = header_height (cmp);
+
+  if (cmp->kind == DS_BENCH_TRANSFER)
+    {
+      for (int write = 0; write < 2; write++)
+        if (ds_render_direction_present (cmp, write))
+          h += PANEL_HEIGHT;
+    }
+  else
+    {
+      h += bars_height (cmp);
+    }
+
+  return ceil (h + notes_height (cmp) + MARGIN);
+}
+
+void
+ds_render_comparison (const DsComparison    *cmp,
+                      const DsRenderOptions *options,
+                      cairo_t               *cr,
+                      double                 width,
+                      double                 height)
+{
+  static const DsRenderColor black = { 0, 0, 0, 1 };
+  static const DsRenderColor white = { 1, 1, 1, 1 };
+  DsRenderCtx ctx = {
+    .cr = cr,
+    .cmp = cmp,
+    .opts = options,
+    .fg = color_is_unset (&options->foreground) ? black : options->foreground,
+    .bg = color_is_unset (&options->background) ? white : options->background,
+    .font = pango_font_description_from_string (options->font ? options->font : "Sans 10"),
+    .width = width,
+  };
+  double y;
+
+  cairo_save (cr);
+  ds_render_set_color (cr, &ctx.bg, 1);
+  cairo_paint (cr);
+
+  draw_header (&ctx);
+  y = header_height (cmp);
+
+  if (cmp->kind == DS_BENCH_TRANSFER)
+    {
+      for (int write = 0; write < 2; write++)
+        if (ds_render_direction_present (cmp, write))
+          {
+            ds_render_transfer_panel (&ctx, y, write);
+            y += PANEL_HEIGHT;
+          }
+    }
+  else
+    {
+      draw_bars (&ctx, y);
+      y += bars_height (cmp);
+    }
+
+  y += LINE * 0.5;
+  ds_render_set_color (cr, &ctx.fg, 0.8);
+  for (guint i = 0; i < cmp->notes->len; i++, y += LINE)
+    {
+      g_autofree char *note = g_strdup_printf ("Note: %s", (const char *) cmp->notes->pdata[i]);
+      ds_render_text (&ctx, note, MARGIN, y, DS_ALIGN_LEFT, FALSE, width - 2 * MARGIN);
+    }
+
+  (void) height;
+  pango_font_description_free (ctx.font);
+  cairo_restore (cr);
+}
+
+/* ---- files -------------------------------------------------------------- */
+
+static cairo_status_t
+append_to_array (void                *closure,
+                 const unsigned char *data,
+                 unsigned int         length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+gboolean
+ds_render_format_from_path (const char     *path,
+                            DsRenderFormat *ret_format)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+
+  if (g_str_has_suffix (lower, ".png"))
+    *ret_format = DS_RENDER_PNG;
+  else if (g_str_has_suffix (lower, ".svg"))
+    *ret_format = DS_RENDER_SVG;
+  else if (g_str_has_suffix (lower, ".pdf"))
+    *ret_format = DS_RENDER_PDF;
+  else
+    return FALSE;
+
+  return TRUE;
+}
+
+gboolean
+ds_render_comparison_to_file (const DsComparison    *cmp,
+                              const DsRenderOptions *options,
+                              DsRenderFormat         format,
+                              const char            *path,
+                              GError               **error)
+{
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  double width = options->width > 0 ? options->width : DEFAULT_WIDTH;
+  double height = ds_render_comparison_height (cmp, options);
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+
+  switch (format)
+    {
+    case DS_RENDER_SVG:
+      surface = cairo_svg_surface_create_for_stream (append_to_array, bytes, width, height);
+      break;
+    case DS_RENDER_PDF:
+      surface = cairo_pdf_surface_create_for_stream (append_to_array, bytes, width, height);
+      cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Diskscope " PACKAGE_VERSION);
+      break;
+    case DS_RENDER_PNG:
+    default:
+      surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) width, (int) height);
+      break;
+    }
+
+  cr = cairo_create (surface);
+  ds_render_comparison (cmp, options, cr, width, height);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+
+  if (status == CAIRO_STATUS_SUCCESS && format == DS_RENDER_PNG)
+    status = cairo_surface_write_to_png_stream (surface, append_to_array, bytes);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_FAILED, "could not draw %s: %s",
+                   path, cairo_status_to_string (status));
+      return FALSE;
+    }
+
+  return ds_library_write_file (path, (const char *) bytes->data, bytes->len,
+                                DS_LIBRARY_WRITE_REPLACE, error);
+}

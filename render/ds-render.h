@@ -1,0 +1,72 @@
+/* ds-render.h: a comparison drawn with cairo (PNG, SVG, PDF, or any cairo_t)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Benchmark (transfer) comparisons are drawn as HD Tune draws one run:
+ * the transfer-rate curves across the capacity (left axis) with the
+ * access-time dots (right axis), one colour and legend entry per result,
+ * one panel per direction; the x-axis is in GB when the tested capacities
+ * match and in % of each capacity when they differ.  Every other kind is
+ * drawn as grouped bars, one group per figure, each bar scaled to the
+ * largest of its group and labelled with its value (the better value in
+ * bold), so figures of different units share a page.
+ *
+ * Vector where the surface is (SVG, PDF); the GUI calls
+ * ds_render_comparison() on the cairo_t of gtk_snapshot_append_cairo()
+ * with its theme's colours.
+ */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+
+#include "ds-compare.h"
+#include "ds-units.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  DS_RENDER_PNG,
+  DS_RENDER_SVG,
+  DS_RENDER_PDF,
+} DsRenderFormat;
+
+typedef struct {
+  double red, green, blue, alpha;
+} DsRenderColor;
+
+typedef struct {
+  DsUnits       units;
+  gboolean      show_access;   /* transfer: the access-time dots */
+  double        width;         /* 0: 1200 */
+  /* Colours; all-zero (the default) means black on white. */
+  DsRenderColor foreground;
+  DsRenderColor background;
+  const char   *font;          /* Pango font family and size; NULL: "Sans 10" */
+} DsRenderOptions;
+
+/* The colour of column @column's curve, bars and legend (a palette that
+ * stays apart for the colour-blind, cycling after eight). */
+DsRenderColor ds_render_series_color (guint column);
+
+/* The height ds_render_comparison() needs at @options->width. */
+double    ds_render_comparison_height  (const DsComparison    *comparison,
+                                        const DsRenderOptions *options);
+/* Draws on @cr from (0, 0) over @width × @height (user units). */
+void      ds_render_comparison         (const DsComparison    *comparison,
+                                        const DsRenderOptions *options,
+                                        cairo_t               *cr,
+                                        double                 width,
+                                        double                 height);
+/* To a file (written atomically: a temporary file renamed into place).
+ * DS_ERROR naming @path when it cannot be written. */
+gboolean  ds_render_comparison_to_file (const DsComparison    *comparison,
+                                        const DsRenderOptions *options,
+                                        DsRenderFormat         format,
+                                        const char            *path,
+                                        GError               **error);
+/* "png", "svg", "pdf" from a file name's end; FALSE when none matches. */
+gboolean  ds_render_format_from_path   (const char            *path,
+                                        DsRenderFormat        *ret_format);
+
+G_END_DECLS

@@ -1,0 +1,184 @@
+/* test-render.c: comparisons drawn with cairo (PNG, SVG, PDF)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gstdio.h>
+
+#include "ds-annotation.h"
+#include "ds-bench-transfer.h"
+#include "ds-error.h"
+#include "ds-render.h"
+#include "ds-test-library.h"
+#include "ds-test-util.h"
+
+static char *dir;
+
+static void
+setup (void)
+{
+  dir = g_dir_make_tmp ("ds-render-XXXXXX", NULL);
+}
+
+static void
+teardown (void)
+{
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);
+
+  ck_assert_int_eq (system (cmd), 0);
+  g_clear_pointer (&dir, g_free);
+}
+
+/* Pixels within a few levels of @color. */
+static guint
+count_color (cairo_surface_t *image,
+             DsRenderColor    color,
+             int              x0,
+             int              x1)
+{
+  int w = cairo_image_surface_get_width (image);
+  int h = cairo_image_surface_get_height (image);
+  int stride = cairo_image_surface_get_stride (image);
+  const guchar *data = cairo_image_surface_get_data (image);
+  guint n = 0;
+
+  for (int y = 0; y < h; y++)
+    for (int x = MAX (x0, 0); x < MIN (x1, w); x++)
+      {
+        guint32 px = *(const guint32 *) (data + y * stride + x * 4);
+        int r = (px >> 16) & 0xff, g = (px >> 8) & 0xff, b = px & 0xff;
+
+        if (abs (r - (int) lround (color.red * 255)) < 8 && abs (g - (int) lround (color.green * 255)) < 8 &&
+            abs (b - (int) lround (color.blue * 255)) < 8)
+          n++;
+      }
+
+  return n;
+}
+
+static DsComparison *
+transfer_comparison (DsResult **ret_a,
+                     DsResult **ret_b)
+{
+  DsResult *a = ds_test_library_transfer ("Fast disk", UINT64_C (500) * 1000000000, 150e6, 170e6, 0.006,
+                                         "2020-01-01T00:00:00Z");
+  DsResult *b = ds_test_library_transfer ("Slow disk", UINT64_C (250) * 1000000000, 40e6, 90e6, 0.012,
+                                         "2020-01-02T00:00:00Z");
+  DsResult *results[2] = { a, b };
+  DsTransferData *d = b->data;
+
+  /* A failed point on B: the curve breaks there. */
+  g_array_index (d->read.points, DsTransferPoint, 100).error = 5;
+  g_array_index (d->read.points, DsTransferPoint, 100).bytes_per_s = 0;
+  *ret_a = a;
+  *ret_b = b;
+  return ds_comparison_new (results, NULL, 2, NULL);
+}
+
+START_TEST (test_transfer_png)
+{
+  g_autoptr (DsResult) a = NULL;
+  g_autoptr (DsResult) b = NULL;
+  g_autoptr (DsComparison) cmp = transfer_comparison (&a, &b);
+  g_autofree char *png = g_build_filename (dir, "cmp.png", NULL);
+  g_autoptr (GError) error = NULL;
+  DsRenderOptions opts = { .units = DS_UNITS_MB, .show_access = TRUE };
+  cairo_surface_t *image;
+  guint blue, orange;
+
+  ck_assert_msg (ds_render_comparison_to_file (cmp, &opts, DS_RENDER_PNG, png, &error),
+                 "%s", error ? error->message : "");
+  image = cairo_image_surface_create_from_png (png);
+  ck_assert_int_eq (cairo_surface_status (image), CAIRO_STATUS_SUCCESS);
+  ck_assert_int_eq (cairo_image_surface_get_width (image), 1200);
+  ck_assert_int_eq (cairo_image_surface_get_height (image),
+                    (int) ds_render_comparison_height (cmp, &opts));
+
+  /* Both curves are drawn, each in its colour, right of the legend. */
+  blue = count_color (image, ds_render_series_color (0), 100, 1100);
+  orange = count_color (image, ds_render_series_color (1), 100, 1100);
+  ck_assert_msg (blue > 400 && orange > 400, "blue %u, orange %u pixels", blue, orange);
+  cairo_surface_destroy (image);
+}
+END_TEST
+
+START_TEST (test_vector_formats)
+{
+  g_autoptr (DsResult) a = NULL;
+  g_autoptr (DsResult) b = NULL;
+  g_autoptr (DsComparison) cmp = transfer_comparison (&a, &b);
+  g_autofree char *svg = g_build_filename (dir, "cmp.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "cmp.pdf", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  DsRenderOptions opts = { .units = DS_UNITS_MIB };
+  DsRenderFormat format;
+  gsize len = 0;
+
+  ck_assert (ds_render_format_from_path ("x.SVG", &format) && format == DS_RENDER_SVG);
+  ck_assert (!ds_render_format_from_path ("x.jpg", &format));
+
+  ck_assert (ds_render_comparison_to_file (cmp, &opts, DS_RENDER_SVG, svg, &error));
+  ck_assert (g_file_get_contents (svg, &text, &len, NULL));
+  /* Vector: paths for the curves, not an embedded bitmap. */
+  ck_assert (g_str_has_prefix (text, "<?xml"));
+  ck_assert_ptr_nonnull (strstr (text, "<path"));
+  ck_assert_ptr_null (strstr (text, "<image"));
+  g_clear_pointer (&text, g_free);
+
+  ck_assert (ds_render_comparison_to_file (cmp, &opts, DS_RENDER_PDF, pdf, &error));
+  ck_assert (g_file_get_contents (pdf, &text, &len, NULL));
+  ck_assert (len > 1000 && g_str_has_prefix (text, "%PDF-"));
+
+  /* A folder that does not exist: a clear error naming the file. */
+  {
+    g_autofree char *bad = g_build_filename (dir, "missing", "x.pdf", NULL);
+
+    ck_assert (!ds_render_comparison_to_file (cmp, &opts, DS_RENDER_PDF, bad, &error));
+    ck_assert_msg (strstr (error->message, bad) != NULL, "%s", error->message);
+  }
+}
+END_TEST
+
+START_TEST (test_bars)
+{
+  g_autoptr (DsResult) a = ds_test_library_workload ("A", DS_PATTERN_RANDREAD, 100e6, 200e-6, "2020-01-01T00:00:00Z");
+  g_autoptr (DsResult) b = ds_test_library_workload ("B", DS_PATTERN_RANDREAD, 300e6, 100e-6, "2020-01-02T00:00:00Z");
+  g_autoptr (DsResult) c = ds_test_library_workload ("C", DS_PATTERN_RANDREAD, 50e6, 400e-6, "2020-01-03T00:00:00Z");
+  DsResult *results[3] = { a, b, c };
+  g_autoptr (DsComparison) cmp = ds_comparison_new (results, NULL, 3, NULL);
+  g_autofree char *png = g_build_filename (dir, "bars.png", NULL);
+  DsRenderOptions opts = { .units = DS_UNITS_MB };
+  cairo_surface_t *image;
+  guint px[3];
+
+  ck_assert (ds_render_comparison_to_file (cmp, &opts, DS_RENDER_PNG, png, NULL));
+  image = cairo_image_surface_create_from_png (png);
+  ck_assert_int_eq (cairo_surface_status (image), CAIRO_STATUS_SUCCESS);
+  /* Bars to scale: in the bar area, B (3x A's bandwidth, half its
+   * latency) and C are there, one colour each. */
+  for (int i = 0; i < 3; i++)
+    px[i] = count_color (image, ds_render_series_color (i), 300, 1200);
+  ck_assert_msg (px[0] > 500 && px[1] > 500 && px[2] > 500, "%u %u %u", px[0], px[1], px[2]);
+  cairo_surface_destroy (image);
+}
+END_TEST
+
+int
+main (void)
+{
+  Suite *s = suite_create ("render");
+  TCase *tc = tcase_create ("render");
+
+  tcase_set_timeout (tc, 60);
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_add_test (tc, test_transfer_png);
+  tcase_add_test (tc, test_vector_formats);
+  tcase_add_test (tc, test_bars);
+  suite_add_tcase (s, tc);
+
+  return ds_test_run_suite (s);
+}
