@@ -255,6 +255,9 @@ ds_cli_job_print (const DsResult        *result,
   if (!delivered && (status == DS_CLI_OK || status == DS_CLI_INTERRUPTED))
     status = DS_CLI_FAILED;
 
+  /* Every run is kept in the results library too (--no-library not). */
+  ds_cli_library_save_run (result, options->no_library);
+
   return status;
 }
 
@@ -283,7 +286,5 @@ ds_cli_job_run (const DsBenchSpec     *spec,
   if (progress.printed)
     fprintf (stderr, "\r%*s\r", 100, "");
 
-  status = ds_cli_job_print (result, options);
-  ds_cli_library_save_run (result, options->no_library);
-  return status;
+  return ds_cli_job_print (result, options);
 }

@@ -154,7 +154,7 @@ START_TEST (test_open_permission_root)
       if (!g_error_matches (error, DS_ERROR, DS_ERROR_PERMISSION))
         _exit (4);
       if (strstr (error->message, dev) == NULL || strstr (error->message, "even as root") == NULL ||
-          strstr (error->message, "`disk`") != NULL)
+          strstr (error->message, "“disk”") != NULL)
         _exit (5);
       /* The CLI says the same, and fails the run (1). */
       dup2 (fds[1], STDERR_FILENO);
@@ -189,7 +189,7 @@ START_TEST (test_open_permission_user)
   struct group *disk = getgrnam ("disk");
   struct stat st;
   const struct { const char *node; const char *words[3]; } cases[] = {
-    { private_node, { "Only its owner, root", "root (sudo)", "`disk`" } },
+    { private_node, { "Only its owner, root", "root (sudo)", "“disk”" } },
     { group_node, { "group `disk`", "usermod -aG disk", "root" } },
   };
 

@@ -105,7 +105,7 @@ START_TEST (test_save_names_and_lists)
     ck_assert_str_eq (ds_library_entry_get_id (first), "20121019-030000-fio-127.0.0.1-8765-rr-job");
     ck_assert_str_eq (ds_library_entry_get_kind_name (first), "workload");
     ck_assert_str_eq (ds_library_entry_get_device (first), "Disk B");
-    ck_assert_str_eq (ds_library_entry_get_summary (first), "randread 4 KB, QD 1, 1 thread");
+    ck_assert_str_eq (ds_library_entry_get_summary (first), "randread 4 KiB, QD 1, 1 thread");
     ck_assert_str_eq (ds_library_entry_get_hostname (first), "testhost");
     ck_assert_int_eq (ds_library_entry_get_status (first), DS_LIBRARY_STATUS_COMPLETE);
     ck_assert (!ds_library_entry_has_custom_label (first));
