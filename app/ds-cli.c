@@ -40,6 +40,7 @@ static const Command commands[] = {
   { "scan",          ds_cli_scan,   "TARGET [--quick] [--range A-B] [--json]" },
   { "erase",         ds_cli_erase,  "TARGET --destroy-data=TARGET [--zeros|--random|--discard|--secure] [--verify]" },
   { "monitor",       ds_cli_monitor, "[DEVICE] [--interval 1s] [--count N] [--json-lines]" },
+  { "sweep",         ds_cli_sweep,  "TARGET --pattern P [--block-size B] [--over qd|threads] [--from 1 --to 256] [--step-time 10s] [--steady]" },
 };
 
 static void

@@ -13,6 +13,7 @@
 #include "ds-limits.h"
 #include "ds-target.h"
 #include "ds-preset.h"
+#include "ds-bench-sweep.h"
 
 static const char *const pattern_names[] = {
   [DS_PATTERN_READ] = "read",
@@ -36,6 +37,7 @@ default_block_size (DsBenchKind kind)
   switch (kind)
     {
     case DS_BENCH_WORKLOAD:
+    case DS_BENCH_SWEEP:
       return 4096;
     case DS_BENCH_ERROR_SCAN:
       /* 256 sectors of 512 bytes: the block MHDD and Victoria time, so
@@ -70,11 +72,13 @@ ds_bench_spec_init (DsBenchSpec *spec,
     .queue_depth = 1,
     .threads = 1,
     .read_mix_percent = 70,
-    .duration_ns = kind == DS_BENCH_WORKLOAD ? 10 * DS_NS_PER_SEC : 0,
+    .duration_ns = kind == DS_BENCH_WORKLOAD || kind == DS_BENCH_SWEEP ? 10 * DS_NS_PER_SEC : 0,
     .file_size_bytes = UINT64_C (1) << 30,
     .interval_ns = DS_NS_PER_SEC,
     .count = 1,
     .mix_percent = -1,
+    .sweep_from = 1,
+    .sweep_to = 256,
   };
 
   if (kind == DS_BENCH_MARK)
@@ -92,6 +96,7 @@ ds_bench_spec_copy (DsBenchSpec       *dst,
   dst->preset = g_strdup (src->preset);
   dst->steps = g_strdup (src->steps);
   dst->comment = g_strdup (src->comment);
+  dst->sweep_levels = g_strdup (src->sweep_levels);
 }
 
 void
@@ -103,6 +108,7 @@ ds_bench_spec_clear (DsBenchSpec *spec)
   g_clear_pointer (&spec->preset, g_free);
   g_clear_pointer (&spec->steps, g_free);
   g_clear_pointer (&spec->comment, g_free);
+  g_clear_pointer (&spec->sweep_levels, g_free);
 }
 
 const char *
@@ -462,7 +468,8 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
       return FALSE;
     }
   /* 0 is the kind's own time per row; a workload needs its run time. */
-  if ((spec->duration_ns != 0 || spec->kind == DS_BENCH_WORKLOAD) &&
+  if ((spec->duration_ns != 0 || spec->kind == DS_BENCH_WORKLOAD ||
+       spec->kind == DS_BENCH_SWEEP) &&
       !check_duration ("duration", spec->duration_ns, DS_LIMIT_DURATION_MIN_NS, error))
     return FALSE;
   if (!check_duration ("ramp", spec->ramp_ns, 0, error))
@@ -502,7 +509,8 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
     }
   if (!in_flight_ok (spec->queue_depth, spec->threads, spec->block_size_bytes, error))
     return FALSE;
-  if ((spec->kind == DS_BENCH_WORKLOAD || spec->kind == DS_BENCH_MARK) &&
+  if ((spec->kind == DS_BENCH_WORKLOAD || spec->kind == DS_BENCH_MARK ||
+       spec->kind == DS_BENCH_SWEEP) &&
       (spec->interval_ns < DS_LIMIT_INTERVAL_MIN_NS || spec->interval_ns > DS_LIMIT_INTERVAL_MAX_NS))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
@@ -512,6 +520,8 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
     }
   if (spec->kind == DS_BENCH_MARK)
     return mark_valid (spec, error);
+  if (spec->kind == DS_BENCH_SWEEP)
+    return ds_sweep_spec_valid (spec, error);
 
   return validate_tabs (spec, error);
 }
@@ -598,7 +608,8 @@ ds_bench_spec_check_target (const DsBenchSpec  *spec,
     }
 
   /* The kinds that read and write spec->block_size_bytes. */
-  if (spec->kind == DS_BENCH_TRANSFER || spec->kind == DS_BENCH_WORKLOAD)
+  if (spec->kind == DS_BENCH_TRANSFER || spec->kind == DS_BENCH_WORKLOAD ||
+      spec->kind == DS_BENCH_SWEEP)
     {
       g_autofree char *block = describe_bytes (spec->block_size_bytes);
 
@@ -644,7 +655,7 @@ ds_bench_spec_check_target (const DsBenchSpec  *spec,
       return FALSE;
     }
 
-  if (spec->kind == DS_BENCH_WORKLOAD)
+  if (spec->kind == DS_BENCH_WORKLOAD || spec->kind == DS_BENCH_SWEEP)
     {
       g_autofree char *offset = describe_bytes (spec->offset_bytes);
       g_autofree char *block = describe_bytes (spec->block_size_bytes);
@@ -693,6 +704,7 @@ static const DsBenchOps *const kinds[DS_BENCH_N_KINDS] = {
   [DS_BENCH_ERROR_SCAN] = &ds_bench_error_scan,
   [DS_BENCH_ERASE] = &ds_bench_erase,
   [DS_BENCH_MARK] = &ds_bench_mark,
+  [DS_BENCH_SWEEP] = &ds_bench_sweep,
 };
 
 const DsBenchOps *

@@ -23,6 +23,18 @@
  *                           served at once (so the page-cache reads of
  *                           programs probing block devices, 4 KiB and up,
  *                           leave a test's one-sector reads undisturbed)
+ *   actuators N SERVICE_US  a disk that serves N I/Os at once, each in
+ *                           SERVICE_US (a multi-actuator disk, a small
+ *                           array): IOPS grow with the queue depth up to N
+ *                           and then stay at N / SERVICE_US while the
+ *                           latency grows (Little's law); 0 0 turns it off
+ *   write-cache BYTES FAST_BPS MEDIA_BPS
+ *                           a write-back cache of BYTES that takes writes at
+ *                           FAST_BPS bytes/s and drains to the media at
+ *                           MEDIA_BPS: writes go at FAST_BPS until it is
+ *                           full (after BYTES × FAST/(FAST − MEDIA) bytes),
+ *                           then at MEDIA_BPS; idle time drains it; reads
+ *                           are not affected.  0 0 0 turns it off
  *   vanish                  every later I/O on disk fails with EIO
  *   clear                   no errors, no delay, not vanished
  *
@@ -83,6 +95,17 @@ typedef struct {
   uint64_t  seek_sqrt_max_bytes;     /* 0: every I/O */
   int       vanished;
   uint64_t  last_end;        /* where the previous I/O ended */
+  unsigned  actuators;       /* 0: no limit */
+  uint64_t  actuator_us;
+  unsigned  actuators_busy;
+  pthread_cond_t actuator_free;
+  uint64_t  cache_bytes;     /* 0: no write cache */
+  double    cache_fast_bps;
+  double    cache_media_bps;
+  double    cache_fill;      /* bytes held at cache_last_s (may exceed the
+                              * size: writes waiting for room) */
+  double    cache_last_s;
+  double    cache_link_free_s; /* the write path is busy until then */
 
   /* Counters. */
   uint64_t  reads;
@@ -98,6 +121,7 @@ typedef struct {
 static Disk disk = {
   .backing_fd = -1,
   .lock = PTHREAD_MUTEX_INITIALIZER,
+  .actuator_free = PTHREAD_COND_INITIALIZER,
 };
 
 static const char *DISK_PATH = "/disk";
@@ -140,6 +164,41 @@ sleep_us (uint64_t us)
 
   while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
     ;
+}
+
+static double
+now_s (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* Under disk.lock: how long a write of @len waits in the write-cache model.
+ * The cache takes it at the fast rate once the write path is free; its
+ * bytes drain at the media rate; a write that does not fit waits for room
+ * (the fill is then above the size until the drain catches up). */
+static uint64_t
+cache_write_wait_us (uint64_t len)
+{
+  double now = now_s ();
+  double start = now > disk.cache_link_free_s ? now : disk.cache_link_free_s;
+  double done = start + (double) len / disk.cache_fast_bps;
+
+  if (done > disk.cache_last_s)
+    {
+      disk.cache_fill -= (done - disk.cache_last_s) * disk.cache_media_bps;
+      if (disk.cache_fill < 0)
+        disk.cache_fill = 0;
+      disk.cache_last_s = done;
+    }
+  disk.cache_fill += (double) len;
+  if (disk.cache_fill > (double) disk.cache_bytes)
+    done += (disk.cache_fill - (double) disk.cache_bytes) / disk.cache_media_bps;
+  disk.cache_link_free_s = done;
+
+  return (uint64_t) ((done - now) * 1e6);
 }
 
 static void *
@@ -246,6 +305,7 @@ io_begin (int      is_write,
 {
   uint64_t wait_us;
   int failed;
+  int actuator = 0;
 
   pthread_mutex_lock (&disk.lock);
   {
@@ -281,11 +341,29 @@ io_begin (int      is_write,
     disk.inflight++;
     if (disk.inflight > disk.inflight_max)
       disk.inflight_max = disk.inflight;
+    if (is_write && disk.cache_bytes != 0)
+      wait_us += cache_write_wait_us (len);
+    if (disk.actuators != 0)
+      {
+        /* Wait for a free actuator; it is ours for the service time. */
+        while (disk.actuators_busy >= disk.actuators)
+          pthread_cond_wait (&disk.actuator_free, &disk.lock);
+        disk.actuators_busy++;
+        wait_us += disk.actuator_us;
+        actuator = 1;
+      }
   }
   pthread_mutex_unlock (&disk.lock);
 
   if (wait_us > 0)
     sleep_us (wait_us);
+  if (actuator)
+    {
+      pthread_mutex_lock (&disk.lock);
+      disk.actuators_busy--;
+      pthread_cond_signal (&disk.actuator_free);
+      pthread_mutex_unlock (&disk.lock);
+    }
 
   return failed ? -EIO : 0;
 }
@@ -391,6 +469,23 @@ ctl_command (char *line)
       disk.seek_sqrt_full_us = b;
       disk.seek_sqrt_max_bytes = n == 4 ? c : 0;
     }
+  else if (strcmp (word, "actuators") == 0 && n == 3)
+    {
+      disk.actuators = (unsigned) a;
+      disk.actuator_us = b;
+      pthread_cond_broadcast (&disk.actuator_free);
+    }
+  else if (strcmp (word, "write-cache") == 0 && n == 4)
+    {
+      if (a != 0 && (b == 0 || c == 0 || c >= b))
+        goto bad;
+      disk.cache_bytes = a;
+      disk.cache_fast_bps = (double) b;
+      disk.cache_media_bps = (double) c;
+      disk.cache_fill = 0;
+      disk.cache_last_s = now_s ();
+      disk.cache_link_free_s = 0;
+    }
   else if (strcmp (word, "vanish") == 0 && n == 1)
     disk.vanished = 1;
   else if (strcmp (word, "clear") == 0 && n == 1)
@@ -404,6 +499,10 @@ ctl_command (char *line)
       disk.seek_sqrt_base_us = 0;
       disk.seek_sqrt_full_us = 0;
       disk.seek_sqrt_max_bytes = 0;
+      disk.actuators = 0;
+      disk.actuator_us = 0;
+      disk.cache_bytes = 0;
+      pthread_cond_broadcast (&disk.actuator_free);
       disk.vanished = 0;
     }
   else if (strcmp (word, "reset-counters") == 0 && n == 1)
