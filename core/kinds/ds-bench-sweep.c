@@ -64,9 +64,10 @@ parse_list (const DsBenchSpec  *spec,
   g_auto (GStrv) words = g_strsplit (spec->sweep_levels, ",", -1);
   g_autoptr (GArray) levels = g_array_new (FALSE, FALSE, sizeof (unsigned));
 
-  for (guint i = 0; words[i] != NULL; i++)
+  /* "" splits into no words at all. */
+  for (guint i = 0; words[i] != NULL || i == 0; i++)
     {
-      const char *word = g_strstrip (words[i]);
+      const char *word = words[i] != NULL ? g_strstrip (words[i]) : "";
       char *end = NULL;
       unsigned long v = strtoul (word, &end, 10);
       unsigned prev = levels->len > 0 ? g_array_index (levels, unsigned, levels->len - 1) : 0;
