@@ -9,6 +9,7 @@
 #include "ds-bench-sweep.h"
 #include "ds-cli.h"
 #include "ds-cli-job.h"
+#include "ds-cli-measures.h"
 #include "ds-error.h"
 
 typedef struct {
@@ -45,40 +46,24 @@ options_clear (Options *o)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
 
-/* A whole number for --@option, when given; its range is the spec's rule. */
-static gboolean
-parse_count (const char  *text,
-             const char  *option,
-             unsigned    *ret,
-             GError     **error)
-{
-  guint64 v;
-
-  if (text == NULL)
-    return TRUE;
-  if (!g_ascii_string_to_unsigned (text, 10, 0, G_MAXINT, &v, NULL))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--%s is a whole number, not “%s”",
-                   option, text);
-      return FALSE;
-    }
-  *ret = (unsigned) v;
-  return TRUE;
-}
-
 static gboolean
 build_spec (Options      *o,
             const char   *target,
             DsBenchSpec  *spec,
             GError      **error)
 {
-  const struct { const char *option; const char *text; gboolean is_size; uint64_t *field; } measures[] = {
-    { "block-size", o->block_size, TRUE, &spec->block_size_bytes },
-    { "offset", o->offset, TRUE, &spec->offset_bytes },
-    { "span", o->span, TRUE, &spec->span_bytes },
-    { "step-time", o->step_time, FALSE, &spec->duration_ns },
-    { "ramp", o->ramp, FALSE, &spec->ramp_ns },
-    { "interval", o->interval, FALSE, &spec->interval_ns },
+  const DsCliMeasure measures[] = {
+    { "block-size", o->block_size, DS_CLI_SIZE, &spec->block_size_bytes },
+    { "offset", o->offset, DS_CLI_SIZE, &spec->offset_bytes },
+    { "span", o->span, DS_CLI_SIZE, &spec->span_bytes },
+    { "step-time", o->step_time, DS_CLI_TIME, &spec->duration_ns },
+    { "ramp", o->ramp, DS_CLI_TIME, &spec->ramp_ns },
+    { "interval", o->interval, DS_CLI_TIME, &spec->interval_ns },
+    { "from", o->from, DS_CLI_COUNT, .count = &spec->sweep_from },
+    { "to", o->to, DS_CLI_COUNT, .count = &spec->sweep_to },
+    { "read-mix", o->read_mix, DS_CLI_COUNT, .count = &spec->read_mix_percent },
+    { "queue-depth", o->queue_depth, DS_CLI_COUNT, .count = &spec->queue_depth },
+    { "threads", o->threads, DS_CLI_COUNT, .count = &spec->threads },
   };
 
   spec->target_path = g_strdup (target);
@@ -126,27 +111,7 @@ build_spec (Options      *o,
   if (spec->sweep_threads)
     spec->sweep_to = 64;
 
-  for (unsigned i = 0; i < G_N_ELEMENTS (measures); i++)
-    {
-      g_autoptr (GError) local = NULL;
-      gboolean ok;
-
-      if (measures[i].text == NULL)
-        continue;
-      ok = measures[i].is_size ? ds_parse_size (measures[i].text, measures[i].field, &local) :
-                                 ds_parse_duration (measures[i].text, measures[i].field, &local);
-      if (!ok)
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--%s: %s", measures[i].option,
-                       local->message);
-          return FALSE;
-        }
-    }
-  if (!parse_count (o->from, "from", &spec->sweep_from, error) ||
-      !parse_count (o->to, "to", &spec->sweep_to, error) ||
-      !parse_count (o->read_mix, "read-mix", &spec->read_mix_percent, error) ||
-      !parse_count (o->queue_depth, "queue-depth", &spec->queue_depth, error) ||
-      !parse_count (o->threads, "threads", &spec->threads, error))
+  if (!ds_cli_parse_measures (measures, G_N_ELEMENTS (measures), error))
     return FALSE;
   if (o->seed != NULL && !ds_parse_seed (o->seed, &spec->seed, error))
     return FALSE;

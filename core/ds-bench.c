@@ -14,6 +14,7 @@
 #include "ds-target.h"
 #include "ds-preset.h"
 #include "ds-bench-sweep.h"
+#include "ds-bench-sustain.h"
 
 static const char *const pattern_names[] = {
   [DS_PATTERN_READ] = "read",
@@ -45,6 +46,8 @@ default_block_size (DsBenchKind kind)
       return DS_ERROR_SCAN_DEFAULT_BLOCK;
     case DS_BENCH_ERASE:
       return DS_ERASE_DEFAULT_BLOCK;
+    case DS_BENCH_SUSTAIN:
+      return UINT64_C (1) << 20;
     case DS_BENCH_TRANSFER:
     case DS_BENCH_EXTRA:
     case DS_BENCH_RANDOM_ACCESS:
@@ -83,6 +86,11 @@ ds_bench_spec_init (DsBenchSpec *spec,
 
   if (kind == DS_BENCH_MARK)
     ds_preset_apply_defaults (spec, ds_preset_get (0));
+  if (kind == DS_BENCH_SUSTAIN)
+    {
+      spec->pattern = DS_PATTERN_WRITE;
+      spec->queue_depth = 32;
+    }
 }
 
 void
@@ -510,7 +518,7 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
   if (!in_flight_ok (spec->queue_depth, spec->threads, spec->block_size_bytes, error))
     return FALSE;
   if ((spec->kind == DS_BENCH_WORKLOAD || spec->kind == DS_BENCH_MARK ||
-       spec->kind == DS_BENCH_SWEEP) &&
+       spec->kind == DS_BENCH_SWEEP || spec->kind == DS_BENCH_SUSTAIN) &&
       (spec->interval_ns < DS_LIMIT_INTERVAL_MIN_NS || spec->interval_ns > DS_LIMIT_INTERVAL_MAX_NS))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
@@ -522,6 +530,8 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
     return mark_valid (spec, error);
   if (spec->kind == DS_BENCH_SWEEP)
     return ds_sweep_spec_valid (spec, error);
+  if (spec->kind == DS_BENCH_SUSTAIN)
+    return ds_sustain_spec_valid (spec, error);
 
   return validate_tabs (spec, error);
 }
@@ -609,7 +619,7 @@ ds_bench_spec_check_target (const DsBenchSpec  *spec,
 
   /* The kinds that read and write spec->block_size_bytes. */
   if (spec->kind == DS_BENCH_TRANSFER || spec->kind == DS_BENCH_WORKLOAD ||
-      spec->kind == DS_BENCH_SWEEP)
+      spec->kind == DS_BENCH_SWEEP || spec->kind == DS_BENCH_SUSTAIN)
     {
       g_autofree char *block = describe_bytes (spec->block_size_bytes);
 
@@ -655,7 +665,8 @@ ds_bench_spec_check_target (const DsBenchSpec  *spec,
       return FALSE;
     }
 
-  if (spec->kind == DS_BENCH_WORKLOAD || spec->kind == DS_BENCH_SWEEP)
+  if (spec->kind == DS_BENCH_WORKLOAD || spec->kind == DS_BENCH_SWEEP ||
+      spec->kind == DS_BENCH_SUSTAIN)
     {
       g_autofree char *offset = describe_bytes (spec->offset_bytes);
       g_autofree char *block = describe_bytes (spec->block_size_bytes);
@@ -705,6 +716,7 @@ static const DsBenchOps *const kinds[DS_BENCH_N_KINDS] = {
   [DS_BENCH_ERASE] = &ds_bench_erase,
   [DS_BENCH_MARK] = &ds_bench_mark,
   [DS_BENCH_SWEEP] = &ds_bench_sweep,
+  [DS_BENCH_SUSTAIN] = &ds_bench_sustain,
 };
 
 const DsBenchOps *

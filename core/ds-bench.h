@@ -25,6 +25,7 @@ typedef enum {
   DS_BENCH_ERASE,          /* "erase": a gated full overwrite or discard */
   DS_BENCH_MARK,           /* "mark": a preset, a list of workload steps */
   DS_BENCH_SWEEP,          /* "sweep": a workload at growing queue depths */
+  DS_BENCH_SUSTAIN,        /* "sustain": a long write, its cliff and floor */
   DS_BENCH_N_KINDS
 } DsBenchKind;
 
@@ -266,6 +267,7 @@ extern const DsBenchOps ds_bench_error_scan;
 extern const DsBenchOps ds_bench_erase;
 extern const DsBenchOps ds_bench_mark;
 extern const DsBenchOps ds_bench_sweep;
+extern const DsBenchOps ds_bench_sustain;
 
 const DsBenchOps *ds_bench_get    (DsBenchKind  kind);
 const DsBenchOps *ds_bench_lookup (const char  *name);

@@ -1,0 +1,33 @@
+/* ds-cli-measures.h: sizes, times and counts typed as options, each into
+ * its spec field (the sweep and sustain commands)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  DS_CLI_SIZE,        /* ds_parse_size(): 4K, 1G */
+  DS_CLI_TIME,        /* ds_parse_duration(): 500ms, 10s */
+  DS_CLI_COUNT,       /* a whole number; its range is the spec's rule */
+} DsCliMeasureKind;
+
+typedef struct {
+  const char       *option;   /* without the dashes */
+  const char       *text;     /* as typed; NULL: not given (left alone) */
+  DsCliMeasureKind  kind;
+  uint64_t         *field;    /* DS_CLI_SIZE, DS_CLI_TIME */
+  unsigned         *count;    /* DS_CLI_COUNT */
+} DsCliMeasure;
+
+/* Parses each given option into its field; FALSE with DS_ERROR_INVALID
+ * ("--step-time: …") at the first that does not parse. */
+gboolean ds_cli_parse_measures (const DsCliMeasure *measures,
+                                unsigned            n_measures,
+                                GError            **error);
+
+G_END_DECLS
