@@ -12,7 +12,10 @@
  *               the bytes;
  *   cliff       the first interval (not the first one) whose rate is below
  *               DS_SUSTAIN_CLIFF_FRACTION (50 %) of the start rate while
- *               the rate from there to the end is below it too; the bytes
+ *               most intervals from there to the end (their median) are
+ *               below it too, so a dip is not a cliff, and there are at
+ *               least DS_SUSTAIN_CLIFF_MIN_REST (10) intervals and a tenth
+ *               of the run from it to the end (a floor seen); the bytes
  *               written before it are the cliff, the write cache's (or SLC
  *               cache's) size as the host sees it.  Within that interval
  *               the drop is placed where the start rate and the floor
@@ -56,6 +59,7 @@ G_BEGIN_DECLS
 #define DS_SUSTAIN_START_FRACTION 0.10
 #define DS_SUSTAIN_CLIFF_FRACTION 0.50
 #define DS_SUSTAIN_DIP_FRACTION   0.70
+#define DS_SUSTAIN_CLIFF_MIN_REST 10u
 #define DS_SUSTAIN_MAX_DIPS       100000u
 
 typedef struct {

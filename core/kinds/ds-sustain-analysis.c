@@ -86,7 +86,10 @@ find_dips (const DsIntervalPoint *p,
       dip.t_s = i > 0 ? p[i - 1].t_s : 0;
       lowest = p[i].write.bytes_per_s;
       while (i + 1 < n && p[i + 1].write.bytes_per_s < DS_SUSTAIN_DIP_FRACTION * median)
-        lowest = MIN (lowest, p[++i].write.bytes_per_s);
+        {
+          i++;
+          lowest = MIN (lowest, p[i].write.bytes_per_s);
+        }
       dip.depth_ratio = lowest / median;
       g_array_append_val (ret->dips, dip);
       if (count++ == 0)
@@ -122,17 +125,20 @@ ds_sustain_analyse (const DsIntervalPoint *p,
   start_end = MAX (start_end, 1);
   ret->start_bytes_per_s = rate_over (p, 0, start_end);
 
-  /* From the end back, so each "rate from here to the end" is one step. */
+  /* From the end back, counting the intervals below the limit, so each
+   * "most of the rest" is one step: the median of the rest is below the
+   * limit when more than half of the rest is.  (A mean would let a short
+   * rest with one deep dip in it claim a cliff.) */
   {
-    double tail_bytes = 0;
-    double tail_time = 0;
     double limit = DS_SUSTAIN_CLIFF_FRACTION * ret->start_bytes_per_s;
+    unsigned below = 0;
+    unsigned min_rest = MAX (DS_SUSTAIN_CLIFF_MIN_REST, n / 10);
 
     for (unsigned i = n - 1; i >= 1; i--)
       {
-        tail_bytes += bytes_of (p, i);
-        tail_time += length_s (p, i);
-        if (p[i].write.bytes_per_s < limit && tail_time > 0 && tail_bytes / tail_time < limit)
+        if (p[i].write.bytes_per_s < limit)
+          below++;
+        if (p[i].write.bytes_per_s < limit && 2 * below > n - i && n - i >= min_rest)
           cliff = i;         /* the earliest such interval wins */
       }
   }

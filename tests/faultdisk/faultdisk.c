@@ -35,6 +35,11 @@
  *                           full (after BYTES × FAST/(FAST − MEDIA) bytes),
  *                           then at MEDIA_BPS; idle time drains it; reads
  *                           are not affected.  0 0 0 turns it off
+ *   write-stall PERIOD_US LENGTH_US
+ *                           every PERIOD_US (from this command on), writes
+ *                           stall for the first LENGTH_US of the period: a
+ *                           write arriving then waits until it ends (a cache
+ *                           flushing to the media now and then); 0 0 off
  *   vanish                  every later I/O on disk fails with EIO
  *   clear                   no errors, no delay, not vanished
  *
@@ -106,6 +111,9 @@ typedef struct {
                               * size: writes waiting for room) */
   double    cache_last_s;
   double    cache_link_free_s; /* the write path is busy until then */
+  uint64_t  stall_period_us;
+  uint64_t  stall_length_us;
+  double    stall_t0_s;
 
   /* Counters. */
   uint64_t  reads;
@@ -343,6 +351,13 @@ io_begin (int      is_write,
       disk.inflight_max = disk.inflight;
     if (is_write && disk.cache_bytes != 0)
       wait_us += cache_write_wait_us (len);
+    if (is_write && disk.stall_period_us != 0)
+      {
+        uint64_t in_period = (uint64_t) ((now_s () - disk.stall_t0_s) * 1e6) % disk.stall_period_us;
+
+        if (in_period < disk.stall_length_us)
+          wait_us += disk.stall_length_us - in_period;
+      }
     if (disk.actuators != 0)
       {
         /* Wait for a free actuator; it is ours for the service time. */
@@ -486,6 +501,14 @@ ctl_command (char *line)
       disk.cache_last_s = now_s ();
       disk.cache_link_free_s = 0;
     }
+  else if (strcmp (word, "write-stall") == 0 && n == 3)
+    {
+      if (a != 0 && b >= a)
+        goto bad;
+      disk.stall_period_us = a;
+      disk.stall_length_us = b;
+      disk.stall_t0_s = now_s ();
+    }
   else if (strcmp (word, "vanish") == 0 && n == 1)
     disk.vanished = 1;
   else if (strcmp (word, "clear") == 0 && n == 1)
@@ -502,6 +525,7 @@ ctl_command (char *line)
       disk.actuators = 0;
       disk.actuator_us = 0;
       disk.cache_bytes = 0;
+      disk.stall_period_us = 0;
       pthread_cond_broadcast (&disk.actuator_free);
       disk.vanished = 0;
     }
