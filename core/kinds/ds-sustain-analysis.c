@@ -176,19 +176,3 @@ ds_sustain_analysis_clear (DsSustainAnalysis *analysis)
   g_clear_pointer (&analysis->dips, g_array_unref);
   *analysis = (DsSustainAnalysis) { 0 };
 }
-
-char *
-ds_sustain_cliff_words (const DsSustainData *data)
-{
-  const DsSustainAnalysis *a = &data->analysis;
-  g_autofree char *bytes = NULL;
-
-  if (!a->cliff_found)
-    return g_strdup_printf ("none: the rate never stayed below %.0f %% of the start rate",
-                            DS_SUSTAIN_CLIFF_FRACTION * 100);
-
-  bytes = ds_format_size ((uint64_t) a->cliff_bytes);
-  return g_strdup_printf ("after %s (%.1f s): the rate fell below %.0f %% of the start "
-                          "rate and stayed there: a write cache (or SLC cache) of about %s",
-                          bytes, a->cliff_t_s, DS_SUSTAIN_CLIFF_FRACTION * 100, bytes);
-}

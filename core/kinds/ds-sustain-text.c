@@ -29,6 +29,37 @@ figure_printf (GString    *out,
   ds_report_figure (out, label, value);
 }
 
+/* Decimal, three significant digits at least ("1.02 GB", "75.0 MB"):
+ * ds_format_size() rounds "1.02 GB" to "1.0 GB", too coarse for a cache
+ * size estimate. */
+static char *
+format_bytes (double bytes)
+{
+  if (bytes >= 1e12)
+    return g_strdup_printf ("%.2f TB", bytes / 1e12);
+  if (bytes >= 1e9)
+    return g_strdup_printf ("%.2f GB", bytes / 1e9);
+  if (bytes >= 1e6)
+    return g_strdup_printf ("%.1f MB", bytes / 1e6);
+  return g_strdup_printf ("%.1f kB", bytes / 1e3);
+}
+
+char *
+ds_sustain_cliff_words (const DsSustainData *data)
+{
+  const DsSustainAnalysis *a = &data->analysis;
+  g_autofree char *bytes = NULL;
+
+  if (!a->cliff_found)
+    return g_strdup_printf ("none: the rate never stayed below %.0f %% of the start rate",
+                            DS_SUSTAIN_CLIFF_FRACTION * 100);
+
+  bytes = format_bytes (a->cliff_bytes);
+  return g_strdup_printf ("after %s (%.1f s): the rate fell below %.0f %% of the start "
+                          "rate and stayed there: a write cache (or SLC cache) of about %s",
+                          bytes, a->cliff_t_s, DS_SUSTAIN_CLIFF_FRACTION * 100, bytes);
+}
+
 /* The series, at most 40 rows (every k-th interval of a long run; the
  * JSON has them all), the cliff's interval marked. */
 static void
@@ -61,7 +92,7 @@ series_table (const DsSustainData *data,
         g_autofree char *t = g_strdup_printf ("%.1f s", p->t_s);
         g_autofree char *rate = ds_format_rate (p->write.bytes_per_s, units);
         g_autofree char *p99 = ds_format_ms (p->write.p99_s);
-        g_autofree char *size = ds_format_size ((uint64_t) written);
+        g_autofree char *size = format_bytes (written);
         g_autofree char *total = g_strdup_printf ("%s%s", cliff ? "cliff " : "", size);
         const char *cells[] = { t, rate, p99, total };
 
@@ -79,8 +110,8 @@ ds_sustain_report (const DsResult *result,
   const DsSustainAnalysis *a = &data->analysis;
   const DsWorkloadDir *w = &data->run->write;
   g_autofree char *block = ds_format_block (result->spec.block_size_bytes);
-  g_autofree char *region = ds_format_size (data->region_bytes);
-  g_autofree char *written = ds_format_size (w->io_bytes);
+  g_autofree char *region = format_bytes ((double) data->region_bytes);
+  g_autofree char *written = format_bytes ((double) w->io_bytes);
   g_autofree char *average = ds_format_rate (w->bytes_per_s, units);
   g_autofree char *start = ds_format_rate (a->start_bytes_per_s, units);
   g_autofree char *floor_rate = ds_format_rate (a->floor_bytes_per_s, units);
@@ -118,7 +149,7 @@ ds_sustain_report (const DsResult *result,
   if (data->has_recovery)
     {
       g_autofree char *rate = ds_format_rate (data->recovery.bytes_per_s, units);
-      g_autofree char *bytes = ds_format_size (data->recovery.bytes);
+      g_autofree char *bytes = format_bytes ((double) data->recovery.bytes);
 
       figure_printf (out, "Recovery", "after %.0f s idle: %s over %s (%.0f %% of the start rate)",
                      data->recovery.pause_s, rate, bytes,
