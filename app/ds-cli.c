@@ -42,6 +42,7 @@ static const Command commands[] = {
   { "monitor",       ds_cli_monitor, "[DEVICE] [--interval 1s] [--count N] [--json-lines]" },
   { "sweep",         ds_cli_sweep,  "TARGET --pattern P [--block-size B] [--over qd|threads] [--from 1 --to 256] [--step-time 10s] [--steady]" },
   { "sustain",       ds_cli_sustain, "TARGET --destroy-data=TARGET [--size 100%|SIZE] [--duration T] [--block-size 1M] [--queue-depth 32] [--random] [--pause T]" },
+  { "cache",         ds_cli_cache,  "TARGET [--max SIZE] [--block-size 4K] [--set-time 5s]" },
 };
 
 static void

@@ -39,6 +39,7 @@ default_block_size (DsBenchKind kind)
     {
     case DS_BENCH_WORKLOAD:
     case DS_BENCH_SWEEP:
+    case DS_BENCH_CACHE:
       return 4096;
     case DS_BENCH_ERROR_SCAN:
       /* 256 sectors of 512 bytes: the block MHDD and Victoria time, so
@@ -75,7 +76,8 @@ ds_bench_spec_init (DsBenchSpec *spec,
     .queue_depth = 1,
     .threads = 1,
     .read_mix_percent = 70,
-    .duration_ns = kind == DS_BENCH_WORKLOAD || kind == DS_BENCH_SWEEP ? 10 * DS_NS_PER_SEC : 0,
+    .duration_ns = kind == DS_BENCH_WORKLOAD || kind == DS_BENCH_SWEEP ? 10 * DS_NS_PER_SEC :
+                   kind == DS_BENCH_CACHE ? 5 * DS_NS_PER_SEC : 0,
     .file_size_bytes = UINT64_C (1) << 30,
     .interval_ns = DS_NS_PER_SEC,
     .count = 1,
@@ -477,7 +479,7 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
     }
   /* 0 is the kind's own time per row; a workload needs its run time. */
   if ((spec->duration_ns != 0 || spec->kind == DS_BENCH_WORKLOAD ||
-       spec->kind == DS_BENCH_SWEEP) &&
+       spec->kind == DS_BENCH_SWEEP || spec->kind == DS_BENCH_CACHE) &&
       !check_duration ("duration", spec->duration_ns, DS_LIMIT_DURATION_MIN_NS, error))
     return FALSE;
   if (!check_duration ("ramp", spec->ramp_ns, 0, error))
@@ -518,7 +520,8 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
   if (!in_flight_ok (spec->queue_depth, spec->threads, spec->block_size_bytes, error))
     return FALSE;
   if ((spec->kind == DS_BENCH_WORKLOAD || spec->kind == DS_BENCH_MARK ||
-       spec->kind == DS_BENCH_SWEEP || spec->kind == DS_BENCH_SUSTAIN) &&
+       spec->kind == DS_BENCH_SWEEP || spec->kind == DS_BENCH_SUSTAIN ||
+       spec->kind == DS_BENCH_CACHE) &&
       (spec->interval_ns < DS_LIMIT_INTERVAL_MIN_NS || spec->interval_ns > DS_LIMIT_INTERVAL_MAX_NS))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
@@ -619,7 +622,8 @@ ds_bench_spec_check_target (const DsBenchSpec  *spec,
 
   /* The kinds that read and write spec->block_size_bytes. */
   if (spec->kind == DS_BENCH_TRANSFER || spec->kind == DS_BENCH_WORKLOAD ||
-      spec->kind == DS_BENCH_SWEEP || spec->kind == DS_BENCH_SUSTAIN)
+      spec->kind == DS_BENCH_SWEEP || spec->kind == DS_BENCH_SUSTAIN ||
+      spec->kind == DS_BENCH_CACHE)
     {
       g_autofree char *block = describe_bytes (spec->block_size_bytes);
 
@@ -717,6 +721,7 @@ static const DsBenchOps *const kinds[DS_BENCH_N_KINDS] = {
   [DS_BENCH_MARK] = &ds_bench_mark,
   [DS_BENCH_SWEEP] = &ds_bench_sweep,
   [DS_BENCH_SUSTAIN] = &ds_bench_sustain,
+  [DS_BENCH_CACHE] = &ds_bench_cache,
 };
 
 const DsBenchOps *

@@ -26,6 +26,7 @@ typedef enum {
   DS_BENCH_MARK,           /* "mark": a preset, a list of workload steps */
   DS_BENCH_SWEEP,          /* "sweep": a workload at growing queue depths */
   DS_BENCH_SUSTAIN,        /* "sustain": a long write, its cliff and floor */
+  DS_BENCH_CACHE,          /* "cache": random reads over growing sets */
   DS_BENCH_N_KINDS
 } DsBenchKind;
 
@@ -268,6 +269,7 @@ extern const DsBenchOps ds_bench_erase;
 extern const DsBenchOps ds_bench_mark;
 extern const DsBenchOps ds_bench_sweep;
 extern const DsBenchOps ds_bench_sustain;
+extern const DsBenchOps ds_bench_cache;
 
 const DsBenchOps *ds_bench_get    (DsBenchKind  kind);
 const DsBenchOps *ds_bench_lookup (const char  *name);

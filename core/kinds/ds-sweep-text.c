@@ -65,7 +65,7 @@ ds_sweep_report (const DsResult *result,
   }
   g_string_append_c (out, '\n');
 
-  ds_report_row (out, head, G_N_ELEMENTS (head), 4, 10);
+  ds_report_row (out, head, G_N_ELEMENTS (head), 4, 11);
   for (guint i = 0; i < data->steps->len; i++)
     {
       const DsSweepStep *s = &g_array_index (data->steps, DsSweepStep, i);
@@ -88,7 +88,7 @@ ds_sweep_report (const DsResult *result,
       const char *cells[] = { qd, threads, outstanding, iops, rate, mean, p50, p99, p999,
                               little, time };
 
-      ds_report_row (out, cells, G_N_ELEMENTS (cells), 4, 10);
+      ds_report_row (out, cells, G_N_ELEMENTS (cells), 4, 11);
       if (little_off)
         g_string_append_printf (off, "%s%u", off->len > 0 ? ", " : "", s->outstanding);
     }

@@ -35,6 +35,11 @@
  *                           full (after BYTES × FAST/(FAST − MEDIA) bytes),
  *                           then at MEDIA_BPS; idle time drains it; reads
  *                           are not affected.  0 0 0 turns it off
+ *   read-cache BYTES HIT_US MISS_US
+ *                           a read cache of BYTES holding the most recently
+ *                           read 64 KiB chunks (LRU): a read whose chunks
+ *                           are all held takes HIT_US, any other MISS_US
+ *                           (and then holds them); 0 0 0 turns it off
  *   write-stall PERIOD_US LENGTH_US
  *                           every PERIOD_US (from this command on), writes
  *                           stall for the first LENGTH_US of the period: a
@@ -111,6 +116,15 @@ typedef struct {
                               * size: writes waiting for room) */
   double    cache_last_s;
   double    cache_link_free_s; /* the write path is busy until then */
+  uint64_t  rcache_chunks;   /* capacity in chunks; 0: no read cache */
+  uint64_t  rcache_hit_us;
+  uint64_t  rcache_miss_us;
+  int32_t  *rcache_prev;     /* LRU list over chunk numbers, -1 ends */
+  int32_t  *rcache_next;
+  uint8_t  *rcache_held;
+  int32_t   rcache_head;     /* most recent */
+  int32_t   rcache_tail;
+  uint64_t  rcache_count;
   uint64_t  stall_period_us;
   uint64_t  stall_length_us;
   double    stall_t0_s;
@@ -207,6 +221,95 @@ cache_write_wait_us (uint64_t len)
   disk.cache_link_free_s = done;
 
   return (uint64_t) ((done - now) * 1e6);
+}
+
+#define RCACHE_CHUNK (64 * 1024)
+
+static void
+rcache_unlink (int32_t c)
+{
+  if (disk.rcache_prev[c] >= 0)
+    disk.rcache_next[disk.rcache_prev[c]] = disk.rcache_next[c];
+  else
+    disk.rcache_head = disk.rcache_next[c];
+  if (disk.rcache_next[c] >= 0)
+    disk.rcache_prev[disk.rcache_next[c]] = disk.rcache_prev[c];
+  else
+    disk.rcache_tail = disk.rcache_prev[c];
+}
+
+static void
+rcache_push_front (int32_t c)
+{
+  disk.rcache_prev[c] = -1;
+  disk.rcache_next[c] = disk.rcache_head;
+  if (disk.rcache_head >= 0)
+    disk.rcache_prev[disk.rcache_head] = c;
+  disk.rcache_head = c;
+  if (disk.rcache_tail < 0)
+    disk.rcache_tail = c;
+}
+
+/* Under disk.lock: the read cache's delay for [off, off+len), and the
+ * chunks it touched become the most recent. */
+static uint64_t
+rcache_read_us (uint64_t off,
+                uint64_t len)
+{
+  int32_t first = (int32_t) (off / RCACHE_CHUNK);
+  int32_t last = (int32_t) ((off + len - 1) / RCACHE_CHUNK);
+  int hit = 1;
+
+  for (int32_t c = first; c <= last; c++)
+    {
+      if (disk.rcache_held[c])
+        rcache_unlink (c);
+      else
+        {
+          hit = 0;
+          disk.rcache_held[c] = 1;
+          disk.rcache_count++;
+        }
+      rcache_push_front (c);
+    }
+  while (disk.rcache_count > disk.rcache_chunks)
+    {
+      int32_t old = disk.rcache_tail;
+
+      rcache_unlink (old);
+      disk.rcache_held[old] = 0;
+      disk.rcache_count--;
+    }
+
+  return hit ? disk.rcache_hit_us : disk.rcache_miss_us;
+}
+
+static int
+rcache_set (uint64_t bytes,
+            uint64_t hit_us,
+            uint64_t miss_us)
+{
+  uint64_t n = disk.size_bytes / RCACHE_CHUNK + 1;
+
+  free (disk.rcache_prev);
+  free (disk.rcache_next);
+  free (disk.rcache_held);
+  disk.rcache_prev = disk.rcache_next = NULL;
+  disk.rcache_held = NULL;
+  disk.rcache_chunks = 0;
+  disk.rcache_count = 0;
+  disk.rcache_head = disk.rcache_tail = -1;
+  if (bytes == 0)
+    return 0;
+  disk.rcache_prev = malloc (n * sizeof (int32_t));
+  disk.rcache_next = malloc (n * sizeof (int32_t));
+  disk.rcache_held = calloc (n, 1);
+  if (disk.rcache_prev == NULL || disk.rcache_next == NULL || disk.rcache_held == NULL)
+    return -ENOMEM;
+  disk.rcache_chunks = bytes / RCACHE_CHUNK;
+  disk.rcache_hit_us = hit_us;
+  disk.rcache_miss_us = miss_us;
+  return 0;
 }
 
 static void *
@@ -351,6 +454,8 @@ io_begin (int      is_write,
       disk.inflight_max = disk.inflight;
     if (is_write && disk.cache_bytes != 0)
       wait_us += cache_write_wait_us (len);
+    if (!is_write && disk.rcache_chunks != 0 && len > 0)
+      wait_us += rcache_read_us (off, len);
     if (is_write && disk.stall_period_us != 0)
       {
         uint64_t in_period = (uint64_t) ((now_s () - disk.stall_t0_s) * 1e6) % disk.stall_period_us;
@@ -501,6 +606,11 @@ ctl_command (char *line)
       disk.cache_last_s = now_s ();
       disk.cache_link_free_s = 0;
     }
+  else if (strcmp (word, "read-cache") == 0 && n == 4)
+    {
+      if (rcache_set (a, b, c) < 0)
+        goto bad;
+    }
   else if (strcmp (word, "write-stall") == 0 && n == 3)
     {
       if (a != 0 && b >= a)
@@ -526,6 +636,7 @@ ctl_command (char *line)
       disk.actuator_us = 0;
       disk.cache_bytes = 0;
       disk.stall_period_us = 0;
+      rcache_set (0, 0, 0);
       pthread_cond_broadcast (&disk.actuator_free);
       disk.vanished = 0;
     }
