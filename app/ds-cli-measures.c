@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include "ds-cli-common.h"
 #include "ds-cli-measures.h"
 #include "ds-error.h"
 #include "ds-units.h"
@@ -59,4 +60,40 @@ ds_cli_parse_measures (const DsCliMeasure *measures,
     }
 
   return TRUE;
+}
+
+int
+ds_cli_run_one_target (GOptionContext *context,
+                       DsCliJobArgs   *job,
+                       const char     *name,
+                       DsBenchKind     kind,
+                       DsCliBuildFunc  build,
+                       gpointer        data,
+                       int             argc,
+                       char          **argv)
+{
+  g_autoptr (GError) error = NULL;
+  DsCliJobOptions options;
+  DsBenchSpec spec;
+  int status;
+
+  if (!ds_cli_parse_options (context, &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return ds_cli_complain (DS_CLI_USAGE, "%s needs exactly one device or file (see --help)", name);
+  if (!ds_cli_job_args_finish (job, &options, &error))
+    return ds_cli_fail (error);
+
+  ds_bench_spec_init (&spec, kind);
+  spec.target_path = g_strdup (argv[1]);
+  if (!build (data, &spec, &error))
+    {
+      ds_bench_spec_clear (&spec);
+      return ds_cli_fail (error);
+    }
+
+  status = ds_cli_job_run (&spec, &options);
+  ds_bench_spec_clear (&spec);
+
+  return status;
 }

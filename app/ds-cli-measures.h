@@ -1,5 +1,6 @@
-/* ds-cli-measures.h: sizes, times and counts typed as options, each into
- * its spec field (the sweep and sustain commands)
+/* ds-cli-measures.h: what the sweep, sustain and cache commands share:
+ * sizes, times and counts typed as options, each into its spec field, and
+ * the way from parsed options to a printed result
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,6 +8,9 @@
 
 #include <glib.h>
 #include <stdint.h>
+
+#include "ds-bench.h"
+#include "ds-cli-job.h"
 
 G_BEGIN_DECLS
 
@@ -29,5 +33,23 @@ typedef struct {
 gboolean ds_cli_parse_measures (const DsCliMeasure *measures,
                                 unsigned            n_measures,
                                 GError            **error);
+
+/* Fills @spec (initialised for the kind, target_path set) from the
+ * command's options @data. */
+typedef gboolean (*DsCliBuildFunc) (gpointer      data,
+                                    DsBenchSpec  *spec,
+                                    GError      **error);
+
+/* Parses @argv with @context (which has @job's options added), wants one
+ * TARGET, builds a @kind spec with @build and runs it as a job; returns
+ * the exit status.  @name is the command's, for the usage message. */
+int      ds_cli_run_one_target (GOptionContext *context,
+                                DsCliJobArgs   *job,
+                                const char     *name,
+                                DsBenchKind     kind,
+                                DsCliBuildFunc  build,
+                                gpointer        data,
+                                int             argc,
+                                char          **argv);
 
 G_END_DECLS

@@ -39,11 +39,11 @@ options_clear (Options *o)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
 
 static gboolean
-build_spec (Options      *o,
-            const char   *target,
+build_spec (gpointer      data,
             DsBenchSpec  *spec,
             GError      **error)
 {
+  Options *o = data;
   /* "100%" is the whole region, as the spec's 0. */
   const char *size = o->size != NULL && strcmp (o->size, "100%") == 0 ? NULL : o->size;
   const DsCliMeasure measures[] = {
@@ -56,7 +56,6 @@ build_spec (Options      *o,
     { "queue-depth", o->queue_depth, DS_CLI_COUNT, .count = &spec->queue_depth },
   };
 
-  spec->target_path = g_strdup (target);
   spec->destroy_data = g_strdup (o->destroy_data);
   spec->pattern = o->random ? DS_PATTERN_RANDWRITE : DS_PATTERN_WRITE;
   if (o->engine != NULL)
@@ -91,12 +90,8 @@ ds_cli_sustain (int    argc,
 {
   g_autoptr (GOptionContext) context =
     g_option_context_new ("TARGET — a long write: the write cache's cliff, the floor after it, the dips");
-  g_autoptr (GError) error = NULL;
   g_auto (Options) o = { 0 };
   g_auto (DsCliJobArgs) job = { 0 };
-  DsCliJobOptions options;
-  DsBenchSpec spec;
-  int status;
   GOptionEntry entries[] = {
     { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o.destroy_data, "Confirm by naming TARGET again: it is overwritten (DESTROYS ITS DATA)", "TARGET" },
     { "size", 's', 0, G_OPTION_ARG_STRING, &o.size, "How much to write: 100% (the whole device, default) or SIZE from --offset", "100%|SIZE" },
@@ -125,22 +120,6 @@ ds_cli_sustain (int    argc,
     "It overwrites TARGET: it runs only with --destroy-data=TARGET, and is\n"
     "refused on a mounted or busy device, as every write test.  Ctrl-C stops it\n"
     "and prints what was measured (exit 130).");
-  if (!ds_cli_parse_options (context, &argc, &argv, &status))
-    return status;
-  if (argc != 2)
-    return ds_cli_complain (DS_CLI_USAGE, "sustain needs exactly one device or file (see --help)");
-  if (!ds_cli_job_args_finish (&job, &options, &error))
-    return ds_cli_fail (error);
-
-  ds_bench_spec_init (&spec, DS_BENCH_SUSTAIN);
-  if (!build_spec (&o, argv[1], &spec, &error))
-    {
-      ds_bench_spec_clear (&spec);
-      return ds_cli_fail (error);
-    }
-
-  status = ds_cli_job_run (&spec, &options);
-  ds_bench_spec_clear (&spec);
-
-  return status;
+  return ds_cli_run_one_target (context, &job, "sustain", DS_BENCH_SUSTAIN, build_spec, &o,
+                                argc, argv);
 }

@@ -47,11 +47,11 @@ options_clear (Options *o)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
 
 static gboolean
-build_spec (Options      *o,
-            const char   *target,
+build_spec (gpointer      data,
             DsBenchSpec  *spec,
             GError      **error)
 {
+  Options *o = data;
   const DsCliMeasure measures[] = {
     { "block-size", o->block_size, DS_CLI_SIZE, &spec->block_size_bytes },
     { "offset", o->offset, DS_CLI_SIZE, &spec->offset_bytes },
@@ -66,7 +66,6 @@ build_spec (Options      *o,
     { "threads", o->threads, DS_CLI_COUNT, .count = &spec->threads },
   };
 
-  spec->target_path = g_strdup (target);
   spec->destroy_data = g_strdup (o->destroy_data);
   spec->steady = o->steady;
   spec->sweep_levels = g_strdup (o->levels);
@@ -125,12 +124,8 @@ ds_cli_sweep (int    argc,
 {
   g_autoptr (GOptionContext) context =
     g_option_context_new ("TARGET — IOPS and latency at growing queue depths, and the knee");
-  g_autoptr (GError) error = NULL;
   g_auto (Options) o = { 0 };
   g_auto (DsCliJobArgs) job = { 0 };
-  DsCliJobOptions options;
-  DsBenchSpec spec;
-  int status;
   GOptionEntry entries[] = {
     { "pattern", 'p', 0, G_OPTION_ARG_STRING, &o.pattern, "read, write, randread, randwrite, randrw or rw (required)", "P" },
     { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o.block_size, "Transfer size (default 4K)", "SIZE" },
@@ -165,22 +160,6 @@ ds_cli_sweep (int    argc,
     "next level's p99 grows by more than 20 %: where more load only buys\n"
     "latency.  Writing patterns need --destroy-data=TARGET, as `workload`.\n"
     "Ctrl-C stops the sweep and prints the levels measured (exit 130).");
-  if (!ds_cli_parse_options (context, &argc, &argv, &status))
-    return status;
-  if (argc != 2)
-    return ds_cli_complain (DS_CLI_USAGE, "sweep needs exactly one device or file (see --help)");
-  if (!ds_cli_job_args_finish (&job, &options, &error))
-    return ds_cli_fail (error);
-
-  ds_bench_spec_init (&spec, DS_BENCH_SWEEP);
-  if (!build_spec (&o, argv[1], &spec, &error))
-    {
-      ds_bench_spec_clear (&spec);
-      return ds_cli_fail (error);
-    }
-
-  status = ds_cli_job_run (&spec, &options);
-  ds_bench_spec_clear (&spec);
-
-  return status;
+  return ds_cli_run_one_target (context, &job, "sweep", DS_BENCH_SWEEP, build_spec, &o,
+                                argc, argv);
 }

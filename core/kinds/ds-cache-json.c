@@ -93,13 +93,11 @@ ds_cache_data_from_json (JsonObject  *o,
   g_autoptr (GError) local = NULL;
   DsCacheData *data = ds_cache_data_new ();
   JsonArray *sets;
-  uint64_t qd;
 
   if (!ds_json_get_uint64 (o, "results", "block_size_bytes", DS_LIMIT_BLOCK_SIZE_MAX, &data->block_size_bytes, &local) ||
-      !ds_json_get_uint64 (o, "results", "queue_depth", DS_LIMIT_QUEUE_DEPTH_MAX, &qd, &local) ||
+      !ds_json_get_unsigned (o, "results", "queue_depth", DS_LIMIT_QUEUE_DEPTH_MAX, &data->queue_depth, &local) ||
       !ds_json_get_double (o, "results", "set_time_s", 0, MAX_SECONDS, &data->set_time_s, &local))
     goto fail;
-  data->queue_depth = (unsigned) qd;
   sets = ds_json_get_array (o, "results", "sets", &local);
   if (sets == NULL)
     goto fail;
@@ -185,6 +183,8 @@ ds_cache_report (const DsResult *result,
   ds_report_figure (out, "Probe", profile);
   ds_report_figure (out, "Cache", words);
   ds_report_figure (out, "Access Time", access);
+  if (data->sets->len == 0)
+    return;
   g_string_append_c (out, '\n');
   ds_report_row (out, head, G_N_ELEMENTS (head), 12, 12);
   for (guint i = 0; i < data->sets->len; i++)

@@ -119,6 +119,11 @@ ds_sustain_report (const DsResult *result,
 
   figure_printf (out, "Workload", "%s write, %s blocks, queue depth %u, %s region",
                  data->random ? "random" : "sequential", block, result->spec.queue_depth, region);
+  if (w->ios == 0)
+    {
+      ds_report_figure (out, "Written", "nothing");
+      return;
+    }
   figure_printf (out, "Written", "%s in %.1f s: %s (total bytes / total time)",
                  written, data->run->runtime_s, average);
   figure_printf (out, "Start Rate", "%s (the first %.0f %% of the bytes)", start,

@@ -107,22 +107,6 @@ ds_sweep_data_to_json (const DsSweepData *data)
 /* ---- reading ------------------------------------------------------------ */
 
 static gboolean
-get_unsigned (JsonObject  *o,
-              const char  *where,
-              const char  *member,
-              unsigned     max,
-              unsigned    *ret_value,
-              GError     **error)
-{
-  uint64_t v;
-
-  if (!ds_json_get_uint64 (o, where, member, max, &v, error))
-    return FALSE;
-  *ret_value = (unsigned) v;
-  return TRUE;
-}
-
-static gboolean
 step_from_json (JsonObject   *o,
                 const char   *where,
                 DsSweepStep  *step,
@@ -132,9 +116,9 @@ step_from_json (JsonObject   *o,
   JsonObject *lat;
   JsonNode *steady;
 
-  if (!get_unsigned (o, where, "outstanding", G_MAXINT, &step->outstanding, error) ||
-      !get_unsigned (o, where, "queue_depth", DS_LIMIT_QUEUE_DEPTH_MAX, &step->queue_depth, error) ||
-      !get_unsigned (o, where, "threads", DS_LIMIT_THREADS_MAX, &step->threads, error) ||
+  if (!ds_json_get_unsigned (o, where, "outstanding", G_MAXINT, &step->outstanding, error) ||
+      !ds_json_get_unsigned (o, where, "queue_depth", DS_LIMIT_QUEUE_DEPTH_MAX, &step->queue_depth, error) ||
+      !ds_json_get_unsigned (o, where, "threads", DS_LIMIT_THREADS_MAX, &step->threads, error) ||
       !ds_json_get_bool (o, where, "complete", &step->complete, error) ||
       !ds_json_get_double (o, where, "runtime_s", 0, MAX_SECONDS, &step->runtime_s, error) ||
       !ds_json_get_uint64 (o, where, "ios", G_MAXINT64, &step->ios, error) ||

@@ -63,6 +63,8 @@ ds_sweep_report (const DsResult *result,
 
     ds_report_figure (out, "Knee Rule", rule);
   }
+  if (data->steps->len == 0)
+    return;
   g_string_append_c (out, '\n');
 
   ds_report_row (out, head, G_N_ELEMENTS (head), 4, 11);
