@@ -145,6 +145,34 @@ recover (DsRun          *run,
   return r;
 }
 
+/* A write to the region's end has no duration to measure progress by:
+ * the bytes the series has counted do, on the collecting thread (the only
+ * one that sets progress then). */
+typedef struct {
+  DsRun  *run;
+  double  region_bytes;
+  double  scale;            /* the share of the run this write is */
+  double  bytes;
+  double  last_t_s;
+} ByteProgress;
+
+static gboolean
+progress_by_bytes (gpointer               user,
+                   const DsIntervalPoint *point,
+                   unsigned               index)
+{
+  ByteProgress *bp = user;
+
+  /* A point may come again at the end, changed: count each span once. */
+  if (point->t_s > bp->last_t_s)
+    {
+      bp->bytes += point->write.bytes_per_s * (point->t_s - bp->last_t_s);
+      bp->last_t_s = point->t_s;
+      ds_run_set_progress (bp->run, bp->scale * MIN (1.0, bp->bytes / bp->region_bytes));
+    }
+  return FALSE;
+}
+
 static int
 sustain_run (DsRun   *run,
              GError **error)
@@ -153,6 +181,7 @@ sustain_run (DsRun   *run,
   const DsBenchSpec *spec = run->spec;
   DsBenchSpec w = *spec;   /* shallow: only read */
   DsWorkloadHooks hooks = { .one_pass = TRUE };
+  ByteProgress progress;
   uint64_t region;
   int r;
 
@@ -163,6 +192,13 @@ sustain_run (DsRun   *run,
   data->region_bytes = ds_align_down (region, spec->block_size_bytes);
 
   emit_phase (run, "write", 0);
+  progress = (ByteProgress) { .run = run, .region_bytes = MAX (1.0, (double) data->region_bytes),
+                              .scale = spec->pause_ns != 0 ? 0.9 : 1.0 };
+  if (spec->duration_ns == 0)
+    {
+      hooks.on_interval = progress_by_bytes;
+      hooks.user = &progress;
+    }
   w.kind = DS_BENCH_WORKLOAD;
   w.ramp_ns = 0;
   r = ds_workload_measure_hooked (run, &w, &hooks, data->run, 0.0,
