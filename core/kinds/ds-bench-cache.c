@@ -124,6 +124,9 @@ measure_set (DsRun       *run,
   w.span_bytes = bytes;
   w.block_size_bytes = MIN (PREFILL_BLOCK_BYTES, bytes);
   w.queue_depth = PREFILL_DEPTH;
+  /* An engine the user chose that queues one I/O (sync) prefills with one. */
+  if (!run->engine_auto && run->engine->max_depth < PREFILL_DEPTH && !run->engine->fan_out)
+    w.queue_depth = run->engine->max_depth;
   w.threads = 1;
   w.ramp_ns = 0;
   w.duration_ns = 0;      /* to the set's end, however long it takes */

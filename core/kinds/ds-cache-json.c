@@ -177,8 +177,9 @@ ds_cache_report (const DsResult *result,
   g_autofree char *words = ds_cache_words (data);
   g_autofree char *hot = ds_format_ms (data->estimate.hot_latency_s);
   g_autofree char *cold = ds_format_ms (data->estimate.cold_latency_s);
-  g_autofree char *access = g_strdup_printf ("hot %s (the smallest set), cold %s (the slowest set)",
-                                             hot, cold);
+  g_autofree char *access = g_strdup_printf ("hot %s (the smallest set), cold %s (%s)", hot, cold,
+                                             data->estimate.found ? "the slowest set past the drop" :
+                                                                    "the largest set");
 
   ds_report_figure (out, "Probe", profile);
   ds_report_figure (out, "Cache", words);
