@@ -227,6 +227,44 @@ START_TEST (test_sigint_keeps_levels)
 }
 END_TEST
 
+/* The disk fails every read from the third level on: the levels before
+ * are kept, the result is not complete and says why (exit 1). */
+START_TEST (test_eio_keeps_levels)
+{
+  const char *args[] = { ds_test_cli_path (), "sweep", device, "--pattern", "randread",
+                         "--levels", "1,2,4,8", "--step-time", "1s", "--json", "--no-progress", NULL };
+  g_autoptr (DsFaultProc) proc = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  JsonArray *steps;
+  guint complete = 0;
+  int rc;
+
+  ck_assert (ds_faultdisk_control (disk, "delay 2000"));
+  proc = ds_fault_proc_spawn (args);
+  g_usleep (2500 * 1000);
+  ck_assert (ds_faultdisk_control (disk, "read-error 0 %" G_GUINT64_FORMAT, 64 * MIB));
+  rc = ds_fault_proc_wait (proc, 30000);
+  out = ds_fault_proc_stdout (proc);
+  err = ds_fault_proc_stderr (proc);
+  note ("exit %d: %s", rc, err);
+  ck_assert_int_eq (rc, 1);
+  ck_assert_msg (strstr (err, "read error at offset") != NULL, "%s", err);
+  root = ds_fault_json_parse (out);
+  ck_assert_msg (root != NULL, "%s", err);
+  ck_assert (!json_node_get_boolean (ds_fault_json_get (root, "complete")));
+  ck_assert (JSON_NODE_HOLDS_OBJECT (ds_fault_json_get (root, "error")));
+  steps = json_node_get_array (ds_fault_json_get (root, "results.steps"));
+  for (guint i = 0; i < json_array_get_length (steps); i++)
+    if (json_object_get_boolean_member (json_array_get_object_element (steps, i), "complete"))
+      complete++;
+  note ("%u levels kept, %u complete", json_array_get_length (steps), complete);
+  ck_assert_uint_ge (complete, 2);
+  ck_assert_uint_lt (complete, 4);
+}
+END_TEST
+
 START_TEST (test_refused)
 {
   static const struct { int status; const char *says; const char *args[6]; } cases[] = {
@@ -278,6 +316,7 @@ main (void)
   tcase_add_test (tc, test_no_knee_without_limit);
   tcase_add_test (tc, test_steady_threads);
   tcase_add_test (tc, test_sigint_keeps_levels);
+  tcase_add_test (tc, test_eio_keeps_levels);
   tcase_add_test (tc, test_refused);
   suite_add_tcase (s, tc);
 
