@@ -42,11 +42,6 @@ build_spec (gpointer      data,
     { "queue-depth", o->queue_depth, DS_CLI_COUNT, .count = &spec->queue_depth },
   };
 
-  if (o->engine != NULL)
-    {
-      g_free (spec->engine);
-      spec->engine = g_strdup (o->engine);
-    }
   if (!ds_cli_parse_measures (measures, G_N_ELEMENTS (measures), error))
     return FALSE;
   if (o->max != NULL && spec->span_bytes < DS_CACHE_FIRST_SET_BYTES)
@@ -55,10 +50,7 @@ build_spec (gpointer      data,
                    "--max must be at least 16M, the first working set");
       return FALSE;
     }
-  if (o->seed != NULL && !ds_parse_seed (o->seed, &spec->seed, error))
-    return FALSE;
-
-  return ds_bench_spec_validate (spec, error);
+  return ds_cli_finish_spec (spec, o->engine, o->seed, error);
 }
 
 int

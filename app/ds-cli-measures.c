@@ -62,6 +62,23 @@ ds_cli_parse_measures (const DsCliMeasure *measures,
   return TRUE;
 }
 
+gboolean
+ds_cli_finish_spec (DsBenchSpec  *spec,
+                    const char   *engine,
+                    const char   *seed,
+                    GError      **error)
+{
+  if (engine != NULL)
+    {
+      g_free (spec->engine);
+      spec->engine = g_strdup (engine);
+    }
+  if (seed != NULL && !ds_parse_seed (seed, &spec->seed, error))
+    return FALSE;
+
+  return ds_bench_spec_validate (spec, error);
+}
+
 int
 ds_cli_run_one_target (GOptionContext *context,
                        DsCliJobArgs   *job,

@@ -34,6 +34,13 @@ gboolean ds_cli_parse_measures (const DsCliMeasure *measures,
                                 unsigned            n_measures,
                                 GError            **error);
 
+/* The end of every such command's spec: --engine (NULL: auto) and --seed
+ * (NULL: from the clock) into @spec, then ds_bench_spec_validate(). */
+gboolean ds_cli_finish_spec (DsBenchSpec  *spec,
+                             const char   *engine,
+                             const char   *seed,
+                             GError      **error);
+
 /* Fills @spec (initialised for the kind, target_path set) from the
  * command's options @data. */
 typedef gboolean (*DsCliBuildFunc) (gpointer      data,

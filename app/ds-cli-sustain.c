@@ -58,11 +58,6 @@ build_spec (gpointer      data,
 
   spec->destroy_data = g_strdup (o->destroy_data);
   spec->pattern = o->random ? DS_PATTERN_RANDWRITE : DS_PATTERN_WRITE;
-  if (o->engine != NULL)
-    {
-      g_free (spec->engine);
-      spec->engine = g_strdup (o->engine);
-    }
   if (size != NULL && strchr (size, '%') != NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
@@ -78,10 +73,7 @@ build_spec (gpointer      data,
     }
   if (o->duration != NULL && !ds_bench_spec_set_duration (spec, spec->duration_ns, error))
     return FALSE;
-  if (o->seed != NULL && !ds_parse_seed (o->seed, &spec->seed, error))
-    return FALSE;
-
-  return ds_bench_spec_validate (spec, error);
+  return ds_cli_finish_spec (spec, o->engine, o->seed, error);
 }
 
 int

@@ -69,11 +69,6 @@ build_spec (gpointer      data,
   spec->destroy_data = g_strdup (o->destroy_data);
   spec->steady = o->steady;
   spec->sweep_levels = g_strdup (o->levels);
-  if (o->engine != NULL)
-    {
-      g_free (spec->engine);
-      spec->engine = g_strdup (o->engine);
-    }
 
   if (o->pattern == NULL || !ds_pattern_from_string (o->pattern, &spec->pattern))
     {
@@ -112,10 +107,7 @@ build_spec (gpointer      data,
 
   if (!ds_cli_parse_measures (measures, G_N_ELEMENTS (measures), error))
     return FALSE;
-  if (o->seed != NULL && !ds_parse_seed (o->seed, &spec->seed, error))
-    return FALSE;
-
-  return ds_bench_spec_validate (spec, error);
+  return ds_cli_finish_spec (spec, o->engine, o->seed, error);
 }
 
 int
