@@ -100,6 +100,16 @@ START_TEST (test_no_cliff)
   ck_assert_double_eq_tol (x.floor_bytes_per_s, 100.25 * MB, 1e-3 * MB);
   ck_assert_uint_eq (x.dips->len, 0);
   ck_assert_double_eq (x.dip_period_s, 0);
+  {
+    DsSustainData data = { .run = ds_workload_data_new (), .analysis = x };
+    g_autofree char *words = NULL;
+
+    data.run->write.io_bytes = UINT64_C (4010) * 1000 * 1000;
+    words = ds_sustain_cliff_words (&data);
+    ck_assert_str_eq (words, "none: the rate never stayed below 50 % of the start rate over "
+                             "the 4.01 GB written (a cache larger than that would not show)");
+    ds_workload_data_free (data.run);
+  }
 
   /* Nothing, one interval. */
   analyse (s, &x);

@@ -51,8 +51,13 @@ ds_sustain_cliff_words (const DsSustainData *data)
   g_autofree char *bytes = NULL;
 
   if (!a->cliff_found)
-    return g_strdup_printf ("none: the rate never stayed below %.0f %% of the start rate",
-                            DS_SUSTAIN_CLIFF_FRACTION * 100);
+    {
+      g_autofree char *written = format_bytes ((double) data->run->write.io_bytes);
+
+      return g_strdup_printf ("none: the rate never stayed below %.0f %% of the start rate "
+                              "over the %s written (a cache larger than that would not show)",
+                              DS_SUSTAIN_CLIFF_FRACTION * 100, written);
+    }
 
   bytes = format_bytes (a->cliff_bytes);
   return g_strdup_printf ("after %s (%.1f s): the rate fell below %.0f %% of the start "
