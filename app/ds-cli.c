@@ -44,6 +44,9 @@ static const Command commands[] = {
   { "export-fio",    ds_cli_export_fio, "RESULT [-o JOB.fio] [--filename PATH]" },
   { "import-fio",    ds_cli_import_fio, "FIO.json... [--results-dir DIR] [--no-library] [--json]" },
   { "results",       ds_cli_results, "[list|show|label|tag|rm|import|dir] [ID...] [--results-dir DIR]" },
+  { "sweep",         ds_cli_sweep,  "TARGET --pattern P [--block-size B] [--over qd|threads] [--from 1 --to 256] [--step-time 10s] [--steady]" },
+  { "sustain",       ds_cli_sustain, "TARGET --destroy-data=TARGET [--size 100%|SIZE] [--duration T] [--block-size 1M] [--queue-depth 32] [--random] [--pause T]" },
+  { "cache",         ds_cli_cache,  "TARGET [--max SIZE] [--block-size 4K] [--set-time 5s]" },
 };
 
 static void

@@ -23,6 +23,9 @@ int ds_cli_scan   (int argc, char **argv);    /* ds-cli-scan.c */
 int ds_cli_erase  (int argc, char **argv);    /* ds-cli-erase.c */
 int ds_cli_monitor (int argc, char **argv);   /* ds-cli-monitor.c */
 int ds_cli_mark   (int argc, char **argv);    /* ds-cli-mark.c */
+int ds_cli_sweep  (int argc, char **argv);    /* ds-cli-sweep.c */
+int ds_cli_sustain (int argc, char **argv);   /* ds-cli-sustain.c */
+int ds_cli_cache  (int argc, char **argv);    /* ds-cli-cache.c */
 /* workload: with --preset or --list-presets ds-cli-mark.c, else ds_cli_run. */
 int ds_cli_workload (int argc, char **argv);  /* ds-cli-mark.c */
 int ds_cli_results (int argc, char **argv);   /* ds-cli-results.c */

@@ -15,6 +15,8 @@
 #include "ds-limits.h"
 #include "ds-target.h"
 #include "ds-preset.h"
+#include "ds-bench-sweep.h"
+#include "ds-bench-sustain.h"
 
 static const char *const pattern_names[] = {
   [DS_PATTERN_READ] = "read",
@@ -38,6 +40,8 @@ default_block_size (DsBenchKind kind)
   switch (kind)
     {
     case DS_BENCH_WORKLOAD:
+    case DS_BENCH_SWEEP:
+    case DS_BENCH_CACHE:
       return 4096;
     case DS_BENCH_ERROR_SCAN:
       /* 256 sectors of 512 bytes: the block MHDD and Victoria time, so
@@ -45,6 +49,8 @@ default_block_size (DsBenchKind kind)
       return DS_ERROR_SCAN_DEFAULT_BLOCK;
     case DS_BENCH_ERASE:
       return DS_ERASE_DEFAULT_BLOCK;
+    case DS_BENCH_SUSTAIN:
+      return UINT64_C (1) << 20;
     case DS_BENCH_TRANSFER:
     case DS_BENCH_EXTRA:
     case DS_BENCH_RANDOM_ACCESS:
@@ -72,15 +78,23 @@ ds_bench_spec_init (DsBenchSpec *spec,
     .queue_depth = 1,
     .threads = 1,
     .read_mix_percent = 70,
-    .duration_ns = kind == DS_BENCH_WORKLOAD ? 10 * DS_NS_PER_SEC : 0,
+    .duration_ns = kind == DS_BENCH_WORKLOAD || kind == DS_BENCH_SWEEP ? 10 * DS_NS_PER_SEC :
+                   kind == DS_BENCH_CACHE ? 5 * DS_NS_PER_SEC : 0,
     .file_size_bytes = UINT64_C (1) << 30,
     .interval_ns = DS_NS_PER_SEC,
     .count = 1,
     .mix_percent = -1,
+    .sweep_from = 1,
+    .sweep_to = 256,
   };
 
   if (kind == DS_BENCH_MARK)
     ds_preset_apply_defaults (spec, ds_preset_get (0));
+  if (kind == DS_BENCH_SUSTAIN)
+    {
+      spec->pattern = DS_PATTERN_WRITE;
+      spec->queue_depth = 32;
+    }
 }
 
 void
@@ -94,6 +108,7 @@ ds_bench_spec_copy (DsBenchSpec       *dst,
   dst->preset = g_strdup (src->preset);
   dst->steps = g_strdup (src->steps);
   dst->comment = g_strdup (src->comment);
+  dst->sweep_levels = g_strdup (src->sweep_levels);
 }
 
 void
@@ -105,6 +120,7 @@ ds_bench_spec_clear (DsBenchSpec *spec)
   g_clear_pointer (&spec->preset, g_free);
   g_clear_pointer (&spec->steps, g_free);
   g_clear_pointer (&spec->comment, g_free);
+  g_clear_pointer (&spec->sweep_levels, g_free);
 }
 
 const char *
@@ -464,7 +480,8 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
       return FALSE;
     }
   /* 0 is the kind's own time per row; a workload needs its run time. */
-  if ((spec->duration_ns != 0 || spec->kind == DS_BENCH_WORKLOAD) &&
+  if ((spec->duration_ns != 0 || spec->kind == DS_BENCH_WORKLOAD ||
+       spec->kind == DS_BENCH_SWEEP || spec->kind == DS_BENCH_CACHE) &&
       !check_duration ("duration", spec->duration_ns, DS_LIMIT_DURATION_MIN_NS, error))
     return FALSE;
   if (!check_duration ("ramp", spec->ramp_ns, 0, error))
@@ -504,7 +521,9 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
     }
   if (!in_flight_ok (spec->queue_depth, spec->threads, spec->block_size_bytes, error))
     return FALSE;
-  if ((spec->kind == DS_BENCH_WORKLOAD || spec->kind == DS_BENCH_MARK) &&
+  if ((spec->kind == DS_BENCH_WORKLOAD || spec->kind == DS_BENCH_MARK ||
+       spec->kind == DS_BENCH_SWEEP || spec->kind == DS_BENCH_SUSTAIN ||
+       spec->kind == DS_BENCH_CACHE) &&
       (spec->interval_ns < DS_LIMIT_INTERVAL_MIN_NS || spec->interval_ns > DS_LIMIT_INTERVAL_MAX_NS))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
@@ -514,6 +533,10 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
     }
   if (spec->kind == DS_BENCH_MARK)
     return mark_valid (spec, error);
+  if (spec->kind == DS_BENCH_SWEEP)
+    return ds_sweep_spec_valid (spec, error);
+  if (spec->kind == DS_BENCH_SUSTAIN)
+    return ds_sustain_spec_valid (spec, error);
 
   return validate_tabs (spec, error);
 }
@@ -600,7 +623,9 @@ ds_bench_spec_check_target (const DsBenchSpec  *spec,
     }
 
   /* The kinds that read and write spec->block_size_bytes. */
-  if (spec->kind == DS_BENCH_TRANSFER || spec->kind == DS_BENCH_WORKLOAD)
+  if (spec->kind == DS_BENCH_TRANSFER || spec->kind == DS_BENCH_WORKLOAD ||
+      spec->kind == DS_BENCH_SWEEP || spec->kind == DS_BENCH_SUSTAIN ||
+      spec->kind == DS_BENCH_CACHE)
     {
       g_autofree char *block = describe_bytes (spec->block_size_bytes);
 
@@ -646,7 +671,8 @@ ds_bench_spec_check_target (const DsBenchSpec  *spec,
       return FALSE;
     }
 
-  if (spec->kind == DS_BENCH_WORKLOAD)
+  if (spec->kind == DS_BENCH_WORKLOAD || spec->kind == DS_BENCH_SWEEP ||
+      spec->kind == DS_BENCH_SUSTAIN)
     {
       g_autofree char *offset = describe_bytes (spec->offset_bytes);
       g_autofree char *block = describe_bytes (spec->block_size_bytes);
@@ -695,6 +721,9 @@ static const DsBenchOps *const kinds[DS_BENCH_N_KINDS] = {
   [DS_BENCH_ERROR_SCAN] = &ds_bench_error_scan,
   [DS_BENCH_ERASE] = &ds_bench_erase,
   [DS_BENCH_MARK] = &ds_bench_mark,
+  [DS_BENCH_SWEEP] = &ds_bench_sweep,
+  [DS_BENCH_SUSTAIN] = &ds_bench_sustain,
+  [DS_BENCH_CACHE] = &ds_bench_cache,
 };
 
 const DsBenchOps *

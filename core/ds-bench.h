@@ -24,6 +24,9 @@ typedef enum {
   DS_BENCH_ERROR_SCAN,     /* "error-scan": HD Tune's Error Scan */
   DS_BENCH_ERASE,          /* "erase": a gated full overwrite or discard */
   DS_BENCH_MARK,           /* "mark": a preset, a list of workload steps */
+  DS_BENCH_SWEEP,          /* "sweep": a workload at growing queue depths */
+  DS_BENCH_SUSTAIN,        /* "sustain": a long write, its cliff and floor */
+  DS_BENCH_CACHE,          /* "cache": random reads over growing sets */
   DS_BENCH_N_KINDS
 } DsBenchKind;
 
@@ -101,6 +104,14 @@ typedef struct {
   int         mix_percent;       /* -1: no +Mix row; else its read percent */
   gboolean    reads_only;        /* only the steps that do not write */
   char       *comment;           /* into the result and the report */
+
+  /* sweep (kinds/ds-bench-sweep.h): the workload above (pattern, block
+   * size, read mix, region) at each level, duration_ns per level */
+  gboolean    sweep_threads;     /* vary the threads, else the queue depth */
+  unsigned    sweep_from;        /* first level (1) */
+  unsigned    sweep_to;          /* last level (256); doubling from `from` */
+  char       *sweep_levels;      /* "1,2,3,4": these levels instead; NULL */
+  gboolean    steady;            /* a level ends early once IOPS is steady */
 } DsBenchSpec;
 
 /* Defaults for @kind (what the CLI and the GUI start from). */
@@ -179,6 +190,7 @@ typedef enum {
 
 typedef struct _DsIntervalPoint DsIntervalPoint;   /* ds-interval.h */
 typedef struct _DsMarkStep DsMarkStep;             /* ds-bench-mark.h */
+typedef struct _DsSweepStep DsSweepStep;           /* ds-bench-sweep.h */
 
 typedef struct {
   DsSampleKind kind;
@@ -195,6 +207,7 @@ typedef struct {
   const DsIntervalPoint *interval; /* DS_SAMPLE_INTERVAL */
   const DsMarkStep      *step;     /* mark: PHASE (a step starts; its figures
                                     * empty) and ROW (its figures) */
+  const DsSweepStep     *sweep_step; /* sweep: ROW (a level is done) */
 } DsSample;
 
 /* Called on the worker thread.  Must be quick and must not call GTK. */
@@ -254,6 +267,9 @@ extern const DsBenchOps ds_bench_health;
 extern const DsBenchOps ds_bench_error_scan;
 extern const DsBenchOps ds_bench_erase;
 extern const DsBenchOps ds_bench_mark;
+extern const DsBenchOps ds_bench_sweep;
+extern const DsBenchOps ds_bench_sustain;
+extern const DsBenchOps ds_bench_cache;
 
 const DsBenchOps *ds_bench_get    (DsBenchKind  kind);
 const DsBenchOps *ds_bench_lookup (const char  *name);

@@ -42,7 +42,8 @@ typedef struct {
   gboolean        inline_run;     /* one thread, on the caller's */
   gint64          issued_ios;     /* atomic */
   gint64          issued_bytes;   /* atomic */
-  gint            stop;           /* atomic: any thread saw an error */
+  gint            stop;           /* atomic: any thread saw an error, or
+                                   * plan->on_interval said enough */
   DsIoSeries     *series;         /* NULL unless plan->interval_ns */
   gint            finished;       /* atomic: threads that have returned */
 } Shared;

@@ -111,7 +111,7 @@ emit_point (const DsIntervalPoint *point,
             unsigned               index,
             gpointer               user_data)
 {
-  DsRun *run = user_data;
+  Shared *sh = user_data;
   DsSample sample = {
     .kind = DS_SAMPLE_INTERVAL,
     .index = index,
@@ -120,7 +120,10 @@ emit_point (const DsIntervalPoint *point,
     .interval = point,
   };
 
-  ds_run_emit (run, &sample);
+  ds_run_emit (sh->run, &sample);
+  if (sh->plan->on_interval != NULL &&
+      sh->plan->on_interval (sh->plan->user, point, index))
+    g_atomic_int_set (&sh->stop, 1);
 }
 
 /* The thread that started the run, while the I/O threads run: collects
@@ -135,7 +138,7 @@ collect_while_running (Shared   *sh,
   while ((unsigned) g_atomic_int_get (&sh->finished) < n_threads)
     {
       g_usleep (poll_ns / DS_NS_PER_USEC);
-      ds_io_series_collect (sh->series, emit_point, sh->run);
+      ds_io_series_collect (sh->series, emit_point, sh);
     }
 }
 
@@ -297,7 +300,7 @@ ds_run_io (DsRun           *run,
 
   if (sh.series != NULL)
     {
-      ds_io_series_finish (sh.series, last, emit_point, run);
+      ds_io_series_finish (sh.series, last, emit_point, &sh);
       ret_stats->series = ds_io_series_steal_points (sh.series);
       ret_stats->series_dropped_ios = ds_io_series_dropped_ios (sh.series);
       g_clear_pointer (&sh.series, ds_io_series_free);

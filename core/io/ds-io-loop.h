@@ -49,6 +49,13 @@ typedef struct {
    * taken around it when threads > 1: it must be thread-safe itself). */
   void     (*on_complete) (gpointer    user,
                            const DsIo *io);
+  /* Optional: each interval of the series as it is collected (on the
+   * thread that called ds_run_io(); a point may come again, changed, at the
+   * end: the same @index).  TRUE stops the run there, as a limit does: the
+   * I/O in flight is reaped and counted, and it is not an error. */
+  gboolean (*on_interval) (gpointer               user,
+                           const DsIntervalPoint *point,
+                           unsigned               index);
   gpointer  user;
 } DsIoPlan;
 

@@ -41,7 +41,19 @@ typedef struct {
   double    from;          /* the run's progress at t0 */
   double    to;            /* ... and at t0 + total_ns */
   gint64    last_emit_ns;  /* atomic */
+  const DsWorkloadHooks *hooks;  /* the caller's, or NULL */
 } ProgressCtx;
+
+/* On the collecting thread: the caller's say on each interval. */
+static gboolean
+on_interval (gpointer               user,
+             const DsIntervalPoint *point,
+             unsigned               index)
+{
+  ProgressCtx *ctx = user;
+
+  return ctx->hooks->on_interval (ctx->hooks->user, point, index);
+}
 
 /* Runs on the I/O threads: at most one progress sample per interval. */
 static void
@@ -148,10 +160,23 @@ ds_workload_measure (DsRun              *run,
                      double              progress_to,
                      GError            **error)
 {
+  return ds_workload_measure_hooked (run, spec, NULL, data, progress_from, progress_to, error);
+}
+
+int
+ds_workload_measure_hooked (DsRun                 *run,
+                            const DsBenchSpec     *spec,
+                            const DsWorkloadHooks *hooks,
+                            DsWorkloadData        *data,
+                            double                 progress_from,
+                            double                 progress_to,
+                            GError               **error)
+{
   DsTarget *target = run->target;
   unsigned read_percent = pattern_read_percent (spec);
   uint64_t span;
-  ProgressCtx progress = { .run = run, .from = progress_from, .to = progress_to };
+  ProgressCtx progress = { .run = run, .from = progress_from, .to = progress_to,
+                          .hooks = hooks };
   DsIoPlan plan = { 0 };
   DsIoStats stats;
   int r;
@@ -199,9 +224,11 @@ ds_workload_measure (DsRun              *run,
   plan.histogram = TRUE;
   plan.interval_ns = spec->interval_ns;
   plan.on_complete = on_complete;
+  if (hooks != NULL && hooks->on_interval != NULL)
+    plan.on_interval = on_interval;
   plan.user = &progress;
 
-  if (plan.duration_ns == 0)
+  if (plan.duration_ns == 0 || (hooks != NULL && hooks->one_pass))
     {
       /* Not time-based: one pass over the region, like fio's size=. */
       plan.wrap = FALSE;

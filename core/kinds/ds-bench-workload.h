@@ -104,6 +104,28 @@ int             ds_workload_measure   (DsRun                *run,
                                        double                progress_to,
                                        GError              **error);
 
+/* What a kind built on workloads (sweep, sustain) adds to one. */
+typedef struct {
+  /* Each interval of the series (DsIoPlan.on_interval): TRUE ends the
+   * run there, and that is not an error. */
+  gboolean (*on_interval) (gpointer               user,
+                           const DsIntervalPoint *point,
+                           unsigned               index);
+  gpointer   user;
+  /* One pass over the region even with a duration: stops at the region's
+   * end or the duration, whichever comes first. */
+  gboolean   one_pass;
+} DsWorkloadHooks;
+
+/* ds_workload_measure() with @hooks (may be NULL). */
+int             ds_workload_measure_hooked (DsRun                 *run,
+                                            const DsBenchSpec     *spec,
+                                            const DsWorkloadHooks *hooks,
+                                            DsWorkloadData        *data,
+                                            double                 progress_from,
+                                            double                 progress_to,
+                                            GError               **error);
+
 /* A direction's report lines (the mark report uses them too). */
 void            ds_workload_dir_report (const DsWorkloadData *data,
                                         gboolean              write,

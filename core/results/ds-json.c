@@ -183,6 +183,22 @@ ds_json_get_string (JsonObject  *object,
 }
 
 gboolean
+ds_json_get_unsigned (JsonObject  *object,
+                      const char  *where,
+                      const char  *member,
+                      unsigned     max,
+                      unsigned    *ret_value,
+                      GError     **error)
+{
+  uint64_t v;
+
+  if (!ds_json_get_uint64 (object, where, member, max, &v, error))
+    return FALSE;
+  *ret_value = (unsigned) v;
+  return TRUE;
+}
+
+gboolean
 ds_json_get_bool (JsonObject  *object,
                   const char  *where,
                   const char  *member,

@@ -34,6 +34,13 @@ gboolean ds_json_get_uint64  (JsonObject  *object,
                               uint64_t     max,
                               uint64_t    *ret_value,
                               GError     **error);
+/* The same into an unsigned (@max at most G_MAXUINT). */
+gboolean ds_json_get_unsigned (JsonObject  *object,
+                               const char  *where,
+                               const char  *member,
+                               unsigned     max,
+                               unsigned    *ret_value,
+                               GError     **error);
 gboolean ds_json_get_bool    (JsonObject  *object,
                               const char  *where,
                               const char  *member,

@@ -57,6 +57,8 @@ gboolean     ds_faultdisk_detach      (DsFaultDisk *self);
  *   "read-error START LEN", "write-error START LEN", "delay US",
  *   "slow-read START LEN US",
  *   "seek BASE_US US_PER_GIB", "seek-sqrt BASE_US FULL_US [MAX_BYTES]",
+ *   "actuators N SERVICE_US", "write-cache BYTES FAST_BPS MEDIA_BPS",
+ *   "read-cache BYTES HIT_US MISS_US", "write-stall PERIOD_US LENGTH_US",
  *   "vanish", "clear", "reset-counters".
  * FALSE (with a message on stderr) when the server refused it. */
 gboolean     ds_faultdisk_control     (DsFaultDisk *self,

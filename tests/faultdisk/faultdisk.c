@@ -23,6 +23,28 @@
  *                           served at once (so the page-cache reads of
  *                           programs probing block devices, 4 KiB and up,
  *                           leave a test's one-sector reads undisturbed)
+ *   actuators N SERVICE_US  a disk that serves N I/Os at once, each in
+ *                           SERVICE_US (a multi-actuator disk, a small
+ *                           array): IOPS grow with the queue depth up to N
+ *                           and then stay at N / SERVICE_US while the
+ *                           latency grows (Little's law); 0 0 turns it off
+ *   write-cache BYTES FAST_BPS MEDIA_BPS
+ *                           a write-back cache of BYTES that takes writes at
+ *                           FAST_BPS bytes/s and drains to the media at
+ *                           MEDIA_BPS: writes go at FAST_BPS until it is
+ *                           full (after BYTES × FAST/(FAST − MEDIA) bytes),
+ *                           then at MEDIA_BPS; idle time drains it; reads
+ *                           are not affected.  0 0 0 turns it off
+ *   read-cache BYTES HIT_US MISS_US
+ *                           a read cache of BYTES holding the most recently
+ *                           read 64 KiB chunks (LRU): a read whose chunks
+ *                           are all held takes HIT_US, any other MISS_US
+ *                           (and then holds them); 0 0 0 turns it off
+ *   write-stall PERIOD_US LENGTH_US
+ *                           every PERIOD_US (from this command on), writes
+ *                           stall for the first LENGTH_US of the period: a
+ *                           write arriving then waits until it ends (a cache
+ *                           flushing to the media now and then); 0 0 off
  *   vanish                  every later I/O on disk fails with EIO
  *   clear                   no errors, no delay, not vanished
  *
@@ -83,6 +105,29 @@ typedef struct {
   uint64_t  seek_sqrt_max_bytes;     /* 0: every I/O */
   int       vanished;
   uint64_t  last_end;        /* where the previous I/O ended */
+  unsigned  actuators;       /* 0: no limit */
+  uint64_t  actuator_us;
+  unsigned  actuators_busy;
+  pthread_cond_t actuator_free;
+  uint64_t  cache_bytes;     /* 0: no write cache */
+  double    cache_fast_bps;
+  double    cache_media_bps;
+  double    cache_fill;      /* bytes held at cache_last_s (may exceed the
+                              * size: writes waiting for room) */
+  double    cache_last_s;
+  double    cache_link_free_s; /* the write path is busy until then */
+  uint64_t  rcache_chunks;   /* capacity in chunks; 0: no read cache */
+  uint64_t  rcache_hit_us;
+  uint64_t  rcache_miss_us;
+  int32_t  *rcache_prev;     /* LRU list over chunk numbers, -1 ends */
+  int32_t  *rcache_next;
+  uint8_t  *rcache_held;
+  int32_t   rcache_head;     /* most recent */
+  int32_t   rcache_tail;
+  uint64_t  rcache_count;
+  uint64_t  stall_period_us;
+  uint64_t  stall_length_us;
+  double    stall_t0_s;
 
   /* Counters. */
   uint64_t  reads;
@@ -98,6 +143,7 @@ typedef struct {
 static Disk disk = {
   .backing_fd = -1,
   .lock = PTHREAD_MUTEX_INITIALIZER,
+  .actuator_free = PTHREAD_COND_INITIALIZER,
 };
 
 static const char *DISK_PATH = "/disk";
@@ -140,6 +186,130 @@ sleep_us (uint64_t us)
 
   while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
     ;
+}
+
+static double
+now_s (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* Under disk.lock: how long a write of @len waits in the write-cache model.
+ * The cache takes it at the fast rate once the write path is free; its
+ * bytes drain at the media rate; a write that does not fit waits for room
+ * (the fill is then above the size until the drain catches up). */
+static uint64_t
+cache_write_wait_us (uint64_t len)
+{
+  double now = now_s ();
+  double start = now > disk.cache_link_free_s ? now : disk.cache_link_free_s;
+  double done = start + (double) len / disk.cache_fast_bps;
+
+  if (done > disk.cache_last_s)
+    {
+      disk.cache_fill -= (done - disk.cache_last_s) * disk.cache_media_bps;
+      if (disk.cache_fill < 0)
+        disk.cache_fill = 0;
+      disk.cache_last_s = done;
+    }
+  disk.cache_fill += (double) len;
+  if (disk.cache_fill > (double) disk.cache_bytes)
+    done += (disk.cache_fill - (double) disk.cache_bytes) / disk.cache_media_bps;
+  disk.cache_link_free_s = done;
+
+  return (uint64_t) ((done - now) * 1e6);
+}
+
+#define RCACHE_CHUNK (64 * 1024)
+
+static void
+rcache_unlink (int32_t c)
+{
+  if (disk.rcache_prev[c] >= 0)
+    disk.rcache_next[disk.rcache_prev[c]] = disk.rcache_next[c];
+  else
+    disk.rcache_head = disk.rcache_next[c];
+  if (disk.rcache_next[c] >= 0)
+    disk.rcache_prev[disk.rcache_next[c]] = disk.rcache_prev[c];
+  else
+    disk.rcache_tail = disk.rcache_prev[c];
+}
+
+static void
+rcache_push_front (int32_t c)
+{
+  disk.rcache_prev[c] = -1;
+  disk.rcache_next[c] = disk.rcache_head;
+  if (disk.rcache_head >= 0)
+    disk.rcache_prev[disk.rcache_head] = c;
+  disk.rcache_head = c;
+  if (disk.rcache_tail < 0)
+    disk.rcache_tail = c;
+}
+
+/* Under disk.lock: the read cache's delay for [off, off+len), and the
+ * chunks it touched become the most recent. */
+static uint64_t
+rcache_read_us (uint64_t off,
+                uint64_t len)
+{
+  int32_t first = (int32_t) (off / RCACHE_CHUNK);
+  int32_t last = (int32_t) ((off + len - 1) / RCACHE_CHUNK);
+  int hit = 1;
+
+  for (int32_t c = first; c <= last; c++)
+    {
+      if (disk.rcache_held[c])
+        rcache_unlink (c);
+      else
+        {
+          hit = 0;
+          disk.rcache_held[c] = 1;
+          disk.rcache_count++;
+        }
+      rcache_push_front (c);
+    }
+  while (disk.rcache_count > disk.rcache_chunks)
+    {
+      int32_t old = disk.rcache_tail;
+
+      rcache_unlink (old);
+      disk.rcache_held[old] = 0;
+      disk.rcache_count--;
+    }
+
+  return hit ? disk.rcache_hit_us : disk.rcache_miss_us;
+}
+
+static int
+rcache_set (uint64_t bytes,
+            uint64_t hit_us,
+            uint64_t miss_us)
+{
+  uint64_t n = disk.size_bytes / RCACHE_CHUNK + 1;
+
+  free (disk.rcache_prev);
+  free (disk.rcache_next);
+  free (disk.rcache_held);
+  disk.rcache_prev = disk.rcache_next = NULL;
+  disk.rcache_held = NULL;
+  disk.rcache_chunks = 0;
+  disk.rcache_count = 0;
+  disk.rcache_head = disk.rcache_tail = -1;
+  if (bytes == 0)
+    return 0;
+  disk.rcache_prev = malloc (n * sizeof (int32_t));
+  disk.rcache_next = malloc (n * sizeof (int32_t));
+  disk.rcache_held = calloc (n, 1);
+  if (disk.rcache_prev == NULL || disk.rcache_next == NULL || disk.rcache_held == NULL)
+    return -ENOMEM;
+  disk.rcache_chunks = bytes / RCACHE_CHUNK;
+  disk.rcache_hit_us = hit_us;
+  disk.rcache_miss_us = miss_us;
+  return 0;
 }
 
 static void *
@@ -246,6 +416,7 @@ io_begin (int      is_write,
 {
   uint64_t wait_us;
   int failed;
+  int actuator = 0;
 
   pthread_mutex_lock (&disk.lock);
   {
@@ -281,11 +452,38 @@ io_begin (int      is_write,
     disk.inflight++;
     if (disk.inflight > disk.inflight_max)
       disk.inflight_max = disk.inflight;
+    if (is_write && disk.cache_bytes != 0)
+      wait_us += cache_write_wait_us (len);
+    if (!is_write && disk.rcache_chunks != 0 && len > 0)
+      wait_us += rcache_read_us (off, len);
+    if (is_write && disk.stall_period_us != 0)
+      {
+        uint64_t in_period = (uint64_t) ((now_s () - disk.stall_t0_s) * 1e6) % disk.stall_period_us;
+
+        if (in_period < disk.stall_length_us)
+          wait_us += disk.stall_length_us - in_period;
+      }
+    if (disk.actuators != 0)
+      {
+        /* Wait for a free actuator; it is ours for the service time. */
+        while (disk.actuators_busy >= disk.actuators)
+          pthread_cond_wait (&disk.actuator_free, &disk.lock);
+        disk.actuators_busy++;
+        wait_us += disk.actuator_us;
+        actuator = 1;
+      }
   }
   pthread_mutex_unlock (&disk.lock);
 
   if (wait_us > 0)
     sleep_us (wait_us);
+  if (actuator)
+    {
+      pthread_mutex_lock (&disk.lock);
+      disk.actuators_busy--;
+      pthread_cond_signal (&disk.actuator_free);
+      pthread_mutex_unlock (&disk.lock);
+    }
 
   return failed ? -EIO : 0;
 }
@@ -391,6 +589,36 @@ ctl_command (char *line)
       disk.seek_sqrt_full_us = b;
       disk.seek_sqrt_max_bytes = n == 4 ? c : 0;
     }
+  else if (strcmp (word, "actuators") == 0 && n == 3)
+    {
+      disk.actuators = (unsigned) a;
+      disk.actuator_us = b;
+      pthread_cond_broadcast (&disk.actuator_free);
+    }
+  else if (strcmp (word, "write-cache") == 0 && n == 4)
+    {
+      if (a != 0 && (b == 0 || c == 0 || c >= b))
+        goto bad;
+      disk.cache_bytes = a;
+      disk.cache_fast_bps = (double) b;
+      disk.cache_media_bps = (double) c;
+      disk.cache_fill = 0;
+      disk.cache_last_s = now_s ();
+      disk.cache_link_free_s = 0;
+    }
+  else if (strcmp (word, "read-cache") == 0 && n == 4)
+    {
+      if (rcache_set (a, b, c) < 0)
+        goto bad;
+    }
+  else if (strcmp (word, "write-stall") == 0 && n == 3)
+    {
+      if (a != 0 && b >= a)
+        goto bad;
+      disk.stall_period_us = a;
+      disk.stall_length_us = b;
+      disk.stall_t0_s = now_s ();
+    }
   else if (strcmp (word, "vanish") == 0 && n == 1)
     disk.vanished = 1;
   else if (strcmp (word, "clear") == 0 && n == 1)
@@ -404,6 +632,12 @@ ctl_command (char *line)
       disk.seek_sqrt_base_us = 0;
       disk.seek_sqrt_full_us = 0;
       disk.seek_sqrt_max_bytes = 0;
+      disk.actuators = 0;
+      disk.actuator_us = 0;
+      disk.cache_bytes = 0;
+      disk.stall_period_us = 0;
+      rcache_set (0, 0, 0);
+      pthread_cond_broadcast (&disk.actuator_free);
       disk.vanished = 0;
     }
   else if (strcmp (word, "reset-counters") == 0 && n == 1)

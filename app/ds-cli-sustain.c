@@ -1,0 +1,117 @@
+/* ds-cli-sustain.c: `diskscope-cli sustain`, a sustained write with its
+ * cliff, floor and dips
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ds-cli.h"
+#include "ds-cli-job.h"
+#include "ds-cli-measures.h"
+#include "ds-error.h"
+
+typedef struct {
+  char    *destroy_data;
+  char    *size;
+  char    *duration;
+  char    *block_size;
+  char    *queue_depth;
+  char    *pause;
+  char    *interval;
+  char    *offset;
+  char    *engine;
+  char    *seed;
+  gboolean random;
+} Options;
+
+static void
+options_clear (Options *o)
+{
+  char **strings[] = { &o->destroy_data, &o->size, &o->duration, &o->block_size,
+                       &o->queue_depth, &o->pause, &o->interval, &o->offset,
+                       &o->engine, &o->seed };
+
+  for (unsigned i = 0; i < G_N_ELEMENTS (strings); i++)
+    g_clear_pointer (strings[i], g_free);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
+
+static gboolean
+build_spec (gpointer      data,
+            DsBenchSpec  *spec,
+            GError      **error)
+{
+  Options *o = data;
+  /* "100%" is the whole region, as the spec's 0. */
+  const char *size = o->size != NULL && strcmp (o->size, "100%") == 0 ? NULL : o->size;
+  const DsCliMeasure measures[] = {
+    { "size", size, DS_CLI_SIZE, &spec->span_bytes },
+    { "duration", o->duration, DS_CLI_TIME, &spec->duration_ns },
+    { "block-size", o->block_size, DS_CLI_SIZE, &spec->block_size_bytes },
+    { "pause", o->pause, DS_CLI_TIME, &spec->pause_ns },
+    { "interval", o->interval, DS_CLI_TIME, &spec->interval_ns },
+    { "offset", o->offset, DS_CLI_SIZE, &spec->offset_bytes },
+    { "queue-depth", o->queue_depth, DS_CLI_COUNT, .count = &spec->queue_depth },
+  };
+
+  spec->destroy_data = g_strdup (o->destroy_data);
+  spec->pattern = o->random ? DS_PATTERN_RANDWRITE : DS_PATTERN_WRITE;
+  if (size != NULL && strchr (size, '%') != NULL)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   "--size is 100%% (the whole device) or a size (e.g. 64G), not “%s”", size);
+      return FALSE;
+    }
+  if (!ds_cli_parse_measures (measures, G_N_ELEMENTS (measures), error))
+    return FALSE;
+  if (size != NULL && spec->span_bytes == 0)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--size 0 writes nothing: give a size or 100%%");
+      return FALSE;
+    }
+  if (o->duration != NULL && !ds_bench_spec_set_duration (spec, spec->duration_ns, error))
+    return FALSE;
+  return ds_cli_finish_spec (spec, o->engine, o->seed, error);
+}
+
+int
+ds_cli_sustain (int    argc,
+                char **argv)
+{
+  g_autoptr (GOptionContext) context =
+    g_option_context_new ("TARGET — a long write: the write cache's cliff, the floor after it, the dips");
+  g_auto (Options) o = { 0 };
+  g_auto (DsCliJobArgs) job = { 0 };
+  GOptionEntry entries[] = {
+    { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o.destroy_data, "Confirm by naming TARGET again: it is overwritten (DESTROYS ITS DATA)", "TARGET" },
+    { "size", 's', 0, G_OPTION_ARG_STRING, &o.size, "How much to write: 100% (the whole device, default) or SIZE from --offset", "100%|SIZE" },
+    { "duration", 'd', 0, G_OPTION_ARG_STRING, &o.duration, "Stop after TIME even before --size is written (default: no limit)", "TIME" },
+    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o.block_size, "Transfer size (default 1M)", "SIZE" },
+    { "queue-depth", 'q', 0, G_OPTION_ARG_STRING, &o.queue_depth, "I/Os in flight (default 32)", "N" },
+    { "random", 0, 0, G_OPTION_ARG_NONE, &o.random, "Random offsets instead of sequential (as many bytes)", NULL },
+    { "pause", 0, 0, G_OPTION_ARG_STRING, &o.pause, "Then stay idle for TIME and write the cliff's bytes again: how much the cache recovered", "TIME" },
+    { "interval", 0, 0, G_OPTION_ARG_STRING, &o.interval, "Series: one point per TIME (default 1s, at least 100ms)", "TIME" },
+    { "offset", 0, 0, G_OPTION_ARG_STRING, &o.offset, "Start of the region (default 0)", "SIZE" },
+    { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine, "I/O engine: auto (default), sync, io_uring, threads", "ENGINE" },
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, "Seed for random offsets and data (repeatable runs)", "N" },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  ds_cli_job_args_add (&job, context);
+  g_option_context_set_description (context,
+    "Writes incompressible data (O_DIRECT) from --offset to the end of TARGET or\n"
+    "--size, recording the rate and p99 latency per --interval.  The start rate\n"
+    "is the rate of the first 10 % of the bytes; the cliff is the bytes written\n"
+    "before the rate fell below 50 % of it and stayed there (a write cache's or\n"
+    "SLC cache's size as the host sees it); the floor is the rate after it; dips\n"
+    "are intervals below 70 % of the median rate (a cache flushing).  Rates are\n"
+    "MB/s = 10^6 bytes per second unless --units MiB.\n"
+    "It overwrites TARGET: it runs only with --destroy-data=TARGET, and is\n"
+    "refused on a mounted or busy device, as every write test.  Ctrl-C stops it\n"
+    "and prints what was measured (exit 130).");
+  return ds_cli_run_one_target (context, &job, "sustain", DS_BENCH_SUSTAIN, build_spec, &o,
+                                argc, argv);
+}

@@ -1,0 +1,234 @@
+/* ds-bench-cache.c: the cache probe (see ds-bench-cache.h): per working
+ * set, a prefill pass and a timed random read, both workload runs
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+
+#include "ds-bench-cache.h"
+#include "ds-bench-workload.h"
+#include "ds-error.h"
+#include "ds-run.h"
+
+/* The prefill reads in blocks of this size, this many at once. */
+#define PREFILL_BLOCK_BYTES (UINT64_C (1) << 20)
+#define PREFILL_DEPTH       4u
+
+DsCacheData *
+ds_cache_data_new (void)
+{
+  DsCacheData *data = g_new0 (DsCacheData, 1);
+
+  data->sets = g_array_new (FALSE, TRUE, sizeof (DsCacheSet));
+  return data;
+}
+
+void
+ds_cache_data_free (DsCacheData *data)
+{
+  if (data == NULL)
+    return;
+
+  g_clear_pointer (&data->sets, g_array_unref);
+  g_free (data);
+}
+
+static gpointer
+cache_data_new (void)
+{
+  return ds_cache_data_new ();
+}
+
+static void
+cache_data_free (gpointer data)
+{
+  ds_cache_data_free (data);
+}
+
+void
+ds_cache_estimate (const GArray    *sets,
+                   DsCacheEstimate *ret)
+{
+  g_autoptr (GArray) done = g_array_new (FALSE, FALSE, sizeof (DsCacheSet));
+  const DsCacheSet *s;
+  const DsCacheSet *fast;
+  const DsCacheSet *slow;
+  guint first_slow = 0;
+
+  *ret = (DsCacheEstimate) { 0 };
+  for (guint i = 0; i < sets->len; i++)
+    if (g_array_index (sets, DsCacheSet, i).complete)
+      g_array_append_val (done, g_array_index (sets, DsCacheSet, i));
+  if (done->len == 0)
+    return;
+
+  s = (const DsCacheSet *) done->data;
+  ret->hot_latency_s = s[0].lat_mean_s;
+  ret->cold_latency_s = s[done->len - 1].lat_mean_s;
+  if (done->len < 2 || !(s[0].iops > 0))
+    return;
+
+  for (first_slow = 1; first_slow < done->len; first_slow++)
+    if (s[first_slow].iops < DS_CACHE_FAST_FRACTION * s[0].iops)
+      break;
+  /* No slow set, or the largest is fast again: no cache edge seen. */
+  if (first_slow == done->len ||
+      !(s[done->len - 1].iops < DS_CACHE_FAST_FRACTION * s[0].iops))
+    return;
+
+  fast = &s[first_slow - 1];
+  slow = &s[first_slow];
+  /* Cold: the slowest set past the edge (the largest may still hit a
+   * little, and one set is noisy). */
+  for (guint i = first_slow; i < done->len; i++)
+    ret->cold_latency_s = MAX (ret->cold_latency_s, s[i].lat_mean_s);
+  ret->found = TRUE;
+  ret->largest_fast_bytes = fast->bytes;
+  ret->drop_ratio = fast->iops > 0 ? slow->iops / fast->iops : 0;
+  ret->estimate_bytes = (double) fast->bytes;
+  if (ret->cold_latency_s > ret->hot_latency_s)
+    {
+      double h = (ret->cold_latency_s - slow->lat_mean_s) /
+                 (ret->cold_latency_s - ret->hot_latency_s);
+
+      ret->estimate_bytes = MAX (ret->estimate_bytes, CLAMP (h, 0.0, 1.0) * (double) slow->bytes);
+    }
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+static int
+measure_set (DsRun       *run,
+             DsCacheData *data,
+             uint64_t     bytes,
+             double       from,
+             double       to,
+             GError     **error)
+{
+  DsBenchSpec w = *run->spec;     /* shallow: only read */
+  DsWorkloadHooks once = { .one_pass = TRUE };
+  DsWorkloadData *result = ds_workload_data_new ();
+  DsCacheSet set = { .bytes = bytes };
+  DsSample phase = { .kind = DS_SAMPLE_PHASE, .name = "prefill", .index = data->sets->len,
+                     .bytes = bytes };
+  DsSample row = { .kind = DS_SAMPLE_ROW, .name = "set", .index = data->sets->len,
+                   .bytes = bytes };
+  int r;
+
+  /* The prefill: the whole set, once, sequentially; not counted. */
+  w.kind = DS_BENCH_WORKLOAD;
+  w.pattern = DS_PATTERN_READ;
+  w.offset_bytes = 0;
+  w.span_bytes = bytes;
+  w.block_size_bytes = MIN (PREFILL_BLOCK_BYTES, bytes);
+  w.queue_depth = PREFILL_DEPTH;
+  /* An engine the user chose that queues one I/O (sync) prefills with one. */
+  if (!run->engine_auto && run->engine->max_depth < PREFILL_DEPTH && !run->engine->fan_out)
+    w.queue_depth = run->engine->max_depth;
+  w.threads = 1;
+  w.ramp_ns = 0;
+  w.duration_ns = 0;      /* to the set's end, however long it takes */
+  ds_run_emit (run, &phase);
+  r = ds_workload_measure_hooked (run, &w, &once, result, from, from, error);
+  if (r < 0)
+    goto out;
+
+  /* The timed random reads over it. */
+  w = *run->spec;
+  w.kind = DS_BENCH_WORKLOAD;
+  w.pattern = DS_PATTERN_RANDREAD;
+  w.offset_bytes = 0;
+  w.span_bytes = bytes;
+  phase.name = "random";
+  ds_run_emit (run, &phase);
+  ds_workload_data_free (result);
+  result = ds_workload_data_new ();
+  r = ds_workload_measure_hooked (run, &w, NULL, result, from, to, error);
+
+  set.complete = r == 0;
+  set.ios = result->read.ios;
+  set.iops = result->read.iops;
+  set.bytes_per_s = result->read.bytes_per_s;
+  set.lat_mean_s = result->read.lat_mean_s;
+  set.lat_p99_s = result->read.lat_percentile_s[12];   /* p99 */
+  if (set.ios > 0)
+    {
+      g_array_append_val (data->sets, set);
+      ds_cache_estimate (data->sets, &data->estimate);
+      row.value = set.iops;
+      ds_run_emit (run, &row);
+    }
+
+out:
+  ds_workload_data_free (result);
+  return r;
+}
+
+static int
+cache_run (DsRun   *run,
+           GError **error)
+{
+  DsCacheData *data = run->result->data;
+  const DsBenchSpec *spec = run->spec;
+  uint64_t max = run->target->size_bytes;
+  g_autoptr (GArray) sizes = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+
+  if (spec->span_bytes != 0)
+    max = MIN (max, spec->span_bytes);
+  max = ds_align_down (max, spec->block_size_bytes);
+  if (max < spec->block_size_bytes)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "%s is smaller than one block",
+                   run->target->path);
+      return -EINVAL;
+    }
+
+  for (uint64_t s = DS_CACHE_FIRST_SET_BYTES; s < max && sizes->len < DS_CACHE_MAX_SETS - 1; s *= 2)
+    g_array_append_val (sizes, s);
+  g_array_append_val (sizes, max);
+
+  data->block_size_bytes = spec->block_size_bytes;
+  data->queue_depth = spec->queue_depth;
+  data->set_time_s = (double) spec->duration_ns / 1e9;
+
+  for (guint i = 0; i < sizes->len; i++)
+    {
+      int r = measure_set (run, data, g_array_index (sizes, uint64_t, i),
+                           (double) i / sizes->len, (double) (i + 1) / sizes->len, error);
+
+      if (r < 0)
+        return r;
+    }
+
+  ds_run_set_progress (run, 1.0);
+  return 0;
+}
+
+static JsonNode *
+cache_to_json (const DsResult *result)
+{
+  return ds_cache_data_to_json (result->data);
+}
+
+static gpointer
+cache_from_json (JsonObject  *results,
+                 GError     **error)
+{
+  return ds_cache_data_from_json (results, error);
+}
+
+const DsBenchOps ds_bench_cache = {
+  .kind = DS_BENCH_CACHE,
+  .name = "cache",
+  .title = "Cache Probe",
+  .opens_target = TRUE,
+  .data_new = cache_data_new,
+  .data_free = cache_data_free,
+  .run = cache_run,
+  .to_json = cache_to_json,
+  .from_json = cache_from_json,
+  .report = ds_cache_report,
+  .writes = DS_BENCH_WRITES_NEVER,
+};

@@ -1,0 +1,89 @@
+/* ds-bench-cache.h: the cache probe (kind "cache")
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Random reads over working sets growing geometrically from 16 MiB (at the
+ * start of the device) to the device's size or spec->span_bytes (--max),
+ * each set read once sequentially first (the prefill, not counted) so that
+ * a read cache big enough holds all of it, then read at random for the
+ * spec's duration.  Where IOPS fall, reads stop being served from cache.
+ *
+ * The estimate (ds_cache_estimate()): a set is fast when its IOPS are at
+ * least DS_CACHE_FAST_FRACTION (50 %) of the first set's.  With a slow set
+ * after a fast one (and the largest set slow), the cache holds at least the
+ * last fast set.  Reads of a set S larger than a cache of C bytes (random,
+ * uniform, least recently used out) hit with probability C / S: the first
+ * slow set's mean latency L, between the hot latency (the first set's) and
+ * the cold one (the slowest set's from there on), gives that share h = (cold − L) /
+ * (cold − hot), and the estimate is max(last fast set, h × S).  Without a
+ * fast set followed by slow ones there is no estimate (null): no cache was
+ * seen up to the largest set, or every set was already slow.
+ *
+ * JSON ("results"; ds-cache-json.c):
+ *
+ *   { "block_size_bytes", "queue_depth", "set_time_s",
+ *     "sets": [ { "bytes", "iops", "bytes_per_s", "ios",
+ *                 "latency_s": { "mean", "p99" }, "complete" }, … ],
+ *     "cache_estimate_bytes" (null: none), "largest_fast_bytes" (null),
+ *     "drop_ratio" (null), "hot_latency_s", "cold_latency_s",
+ *     "rule": { "fast_fraction" } }
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <stdint.h>
+
+#include "ds-bench.h"
+#include "ds-units.h"
+
+G_BEGIN_DECLS
+
+#define DS_CACHE_FIRST_SET_BYTES (UINT64_C (16) << 20)
+#define DS_CACHE_FAST_FRACTION   0.50
+#define DS_CACHE_MAX_SETS        48u
+
+typedef struct {
+  uint64_t bytes;              /* the working set, from offset 0 */
+  gboolean complete;
+  uint64_t ios;
+  double   iops;
+  double   bytes_per_s;
+  double   lat_mean_s;
+  double   lat_p99_s;
+} DsCacheSet;
+
+typedef struct {
+  gboolean found;
+  double   estimate_bytes;
+  uint64_t largest_fast_bytes;
+  double   drop_ratio;         /* the first slow set's IOPS / the last fast one's */
+  double   hot_latency_s;      /* the first set's mean */
+  double   cold_latency_s;     /* the largest set's mean; with an edge, the
+                                * slowest mean past it */
+} DsCacheEstimate;
+
+typedef struct {
+  uint64_t         block_size_bytes;
+  unsigned         queue_depth;
+  double           set_time_s;
+  GArray          *sets;       /* DsCacheSet */
+  DsCacheEstimate  estimate;
+} DsCacheData;
+
+DsCacheData *ds_cache_data_new  (void);
+void         ds_cache_data_free (DsCacheData *data);
+
+/* The rule above on the complete sets of @sets (in order). */
+void         ds_cache_estimate  (const GArray    *sets,
+                                 DsCacheEstimate *ret);
+char        *ds_cache_words     (const DsCacheData *data);
+
+JsonNode    *ds_cache_data_to_json   (const DsCacheData *data);
+DsCacheData *ds_cache_data_from_json (JsonObject        *results,
+                                      GError           **error);
+void         ds_cache_report         (const DsResult    *result,
+                                      DsUnits            units,
+                                      GString           *out);
+
+G_END_DECLS

@@ -1,0 +1,160 @@
+/* test-cache.c: the cache probe's estimate on synthetic sets (a cache,
+ * none, every set slow) and its result's JSON and report
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ds-bench-cache.h"
+#include "ds-error.h"
+#include "ds-json.h"
+#include "ds-report.h"
+#include "ds-result-json.h"
+#include "ds-test-results.h"
+#include "ds-test-util.h"
+
+#define MIB (UINT64_C (1) << 20)
+
+/* Sets of 16 MiB × 2^i over a cache of @cache_mib with reads taking
+ * @hot_ms when held and @cold_ms when not (LRU, uniform: C/S hit). */
+static GArray *
+sets_over (double   cache_mib,
+           unsigned n,
+           double   hot_ms,
+           double   cold_ms)
+{
+  GArray *a = g_array_new (FALSE, TRUE, sizeof (DsCacheSet));
+
+  for (unsigned i = 0; i < n; i++)
+    {
+      DsCacheSet s = { .bytes = (16 * MIB) << i, .complete = TRUE, .ios = 1000 };
+      double h = MIN (1.0, cache_mib / (double) (16u << i));
+
+      s.lat_mean_s = (h * hot_ms + (1 - h) * cold_ms) / 1e3;
+      s.lat_p99_s = 2 * s.lat_mean_s;
+      s.iops = 1 / s.lat_mean_s;
+      s.bytes_per_s = s.iops * 4096;
+      g_array_append_val (a, s);
+    }
+  return a;
+}
+
+START_TEST (test_estimate)
+{
+  static const double caches[] = { 16, 24, 48, 64, 100, 256 };
+
+  for (unsigned c = 0; c < G_N_ELEMENTS (caches); c++)
+    {
+      g_autoptr (GArray) sets = sets_over (caches[c], 8, 0.1, 5.0);
+      DsCacheEstimate e;
+
+      ds_cache_estimate (sets, &e);
+      ck_assert_msg (e.found, "cache %g MiB not found", caches[c]);
+      /* The model is the rule's own: the estimate is exact but for the
+       * largest set's few hits in the cold latency. */
+      ck_assert_msg (e.estimate_bytes > 0.9 * caches[c] * MIB &&
+                     e.estimate_bytes < 1.1 * caches[c] * MIB,
+                     "cache %g MiB estimated %.1f MiB", caches[c], e.estimate_bytes / MIB);
+      ck_assert_double_eq_tol (e.hot_latency_s, 1e-4, 1e-12);
+    }
+}
+END_TEST
+
+START_TEST (test_no_estimate)
+{
+  g_autoptr (GArray) none = sets_over (0, 6, 5.0, 5.0);
+  g_autoptr (GArray) huge = sets_over (1e6, 6, 0.1, 5.0);
+  g_autoptr (GArray) again = sets_over (32, 6, 0.1, 5.0);
+  DsCacheEstimate e;
+
+  ds_cache_estimate (none, &e);     /* a disk without a read cache */
+  ck_assert (!e.found);
+  ds_cache_estimate (huge, &e);     /* every set held: no edge seen */
+  ck_assert (!e.found);
+  /* Fast again at the end: not an edge. */
+  g_array_index (again, DsCacheSet, 5) = g_array_index (again, DsCacheSet, 0);
+  g_array_index (again, DsCacheSet, 5).bytes = 512 * MIB;
+  ds_cache_estimate (again, &e);
+  ck_assert (!e.found);
+  /* Cut sets do not count. */
+  g_array_set_size (again, 2);
+  g_array_index (again, DsCacheSet, 1).complete = FALSE;
+  ds_cache_estimate (again, &e);
+  ck_assert (!e.found);
+}
+END_TEST
+
+static DsResult *
+cache_result (void)
+{
+  DsResult *r = ds_test_result_new (DS_BENCH_CACHE, "/dev/sdz", FALSE);
+  DsCacheData *data = r->data;
+  g_autoptr (GArray) sets = sets_over (48, 6, 0.2, 5.0);
+
+  data->block_size_bytes = 4096;
+  data->queue_depth = 1;
+  data->set_time_s = 5;
+  g_array_append_vals (data->sets, sets->data, sets->len);
+  ds_cache_estimate (data->sets, &data->estimate);
+  return r;
+}
+
+START_TEST (test_json)
+{
+  g_autoptr (DsResult) r = cache_result ();
+  g_autoptr (DsResult) back = ds_test_round_trip (r);
+  g_autoptr (JsonNode) root = ds_result_to_json (r);
+  JsonObject *o = json_object_get_object_member (json_node_get_object (root), "results");
+  g_autofree char *text_a = ds_report_text (r, DS_UNITS_MB);
+  g_autofree char *text_b = ds_report_text (back, DS_UNITS_MB);
+  const DsCacheData *b = back->data;
+  g_autofree char *forged = NULL;
+  g_autoptr (DsResult) loaded = NULL;
+  g_autoptr (DsResult) refused = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonObject *set1;
+
+  ck_assert_uint_eq (b->sets->len, 6);
+  ck_assert (b->estimate.found);
+  ck_assert_str_eq (text_a, text_b);
+  ck_assert_msg (strstr (text_a, "Cache                 : about 4") != NULL, "%s", text_a);
+  ck_assert (strstr (text_a, "reads of 32 MiB stay fast") != NULL);
+  ck_assert (json_object_has_member (o, "cache_estimate_bytes"));
+  ck_assert (json_object_has_member (json_array_get_object_element (
+               json_object_get_array_member (o, "sets"), 0), "latency_s"));
+
+  /* The estimate is the rule's, whatever the file says. */
+  json_object_set_double_member (o, "cache_estimate_bytes", 1.0);
+  forged = ds_json_to_text (root, NULL);
+  loaded = ds_result_load_data (forged, -1, &error);
+  ck_assert_msg (loaded != NULL, "%s", error->message);
+  ck_assert_double_eq (((DsCacheData *) loaded->data)->estimate.estimate_bytes,
+                       ((DsCacheData *) r->data)->estimate.estimate_bytes);
+
+  /* Sets out of order are refused. */
+  set1 = json_array_get_object_element (json_object_get_array_member (o, "sets"), 1);
+  json_object_set_int_member (set1, "bytes", 1);
+  g_free (forged);
+  forged = ds_json_to_text (root, NULL);
+  refused = ds_result_load_data (forged, -1, &error);
+  ck_assert (refused == NULL);
+  ck_assert_msg (strstr (error->message, "results.sets[1].bytes") != NULL, "%s", error->message);
+}
+END_TEST
+
+int
+main (void)
+{
+  Suite *s = suite_create ("cache");
+  TCase *tc = tcase_create ("cache");
+
+  ds_test_init ("cache");
+  tcase_add_test (tc, test_estimate);
+  tcase_add_test (tc, test_no_estimate);
+  tcase_add_test (tc, test_json);
+  suite_add_tcase (s, tc);
+
+  return ds_test_run_suite (s);
+}
