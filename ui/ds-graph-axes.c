@@ -137,7 +137,7 @@ format_x_label (const DsGraphAxes *axes,
   if (axes->x == DS_GRAPH_AXIS_FRACTION)
     return g_strdup_printf ("%g", round (v * 1000) / 10);
   if (axes->x != DS_GRAPH_AXIS_BLOCK_SIZE)
-    return g_strdup_printf ("%g", v / 1e9);
+    return g_strdup_printf ("%g", fabs (v) < 1 ? 0 : v / 1e9);  /* never "-0" */
 
   bytes = exp2 (v);
   if (bytes < 1024 * 1024)

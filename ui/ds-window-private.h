@@ -41,7 +41,8 @@ struct _DsWindow
   GtkProgressBar       *progress_bar;
   GtkInfoBar           *opened_bar;
   GtkLabel             *opened_label;
-  AdwViewSwitcherTitle *switcher_title;
+  AdwWindowTitle       *window_title;
+  GtkListBox           *page_list;       /* one row a page, named as it */
 };
 
 /* The visible page and its row of the page table (NULL: none). */

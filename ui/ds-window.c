@@ -1,7 +1,7 @@
 /* ds-window.c: the main window
  *
  * A thin view.  The header bar holds the device drop-down (a DsDeviceList,
- * kept up to date from kernel uevents), the page switcher and Start/Stop;
+ * kept up to date from kernel uevents), the page list and Start/Stop;
  * the view stack holds one page per row of the page table (ds-pages.c).
  * What runs, what was measured and what is saved or opened belongs to the
  * window's DsSession: the window starts runs through it and shows what its
@@ -159,7 +159,7 @@ update_opened (DsWindow *self)
     {
       gtk_info_bar_set_revealed (self->opened_bar, FALSE);
       gtk_window_set_title (GTK_WINDOW (self), _("Diskscope"));
-      adw_view_switcher_title_set_subtitle (self->switcher_title, NULL);
+      adw_window_title_set_subtitle (self->window_title, NULL);
       return;
     }
 
@@ -176,7 +176,7 @@ update_opened (DsWindow *self)
   /* Translators: the window's title while a saved result is shown */
   title = g_strdup_printf (_("%s — Diskscope"), name);
   gtk_window_set_title (GTK_WINDOW (self), title);
-  adw_view_switcher_title_set_subtitle (self->switcher_title, name);
+  adw_window_title_set_subtitle (self->window_title, name);
 }
 
 static void
@@ -388,8 +388,26 @@ visible_page_changed_cb (DsWindow     *self,
   if (name != NULL && gtk_widget_get_realized (GTK_WIDGET (self)))
     g_settings_set_string (self->settings, "last-page", name);
 
+  /* The list follows the page, whoever changed it (keys, actions, the
+   * command line). */
+  for (GtkListBoxRow *row = gtk_list_box_get_row_at_index (self->page_list, 0); row != NULL;
+       row = GTK_LIST_BOX_ROW (gtk_widget_get_next_sibling (GTK_WIDGET (row))))
+    if (g_strcmp0 (gtk_widget_get_name (GTK_WIDGET (row)), name) == 0 &&
+        gtk_list_box_get_selected_row (self->page_list) != row)
+      gtk_list_box_select_row (self->page_list, row);
+
   update_opened (self);
   _ds_window_update_actions (self);
+}
+
+static void
+page_row_selected_cb (DsWindow      *self,
+                      GtkListBoxRow *row,
+                      GtkListBox    *list)
+{
+  if (row != NULL)
+    adw_view_stack_set_visible_child_name (self->view_stack,
+                                           gtk_widget_get_name (GTK_WIDGET (row)));
 }
 
 gboolean
@@ -426,6 +444,22 @@ ds_window_set_folder (DsWindow    *self,
 }
 
 static void
+add_page_row (DsWindow         *self,
+              const DsPageInfo *info)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *label = gtk_label_new (_(info->title));
+
+  gtk_widget_set_name (row, info->name);
+  gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name (info->icon_name));
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  gtk_list_box_append (self->page_list, row);
+}
+
+static void
 add_pages (DsWindow *self)
 {
   guint n_pages;
@@ -442,6 +476,7 @@ add_pages (DsWindow *self)
       stack_page = adw_view_stack_add_titled (self->view_stack, page, pages[i].name,
                                               _(pages[i].title));
       adw_view_stack_page_set_icon_name (stack_page, pages[i].icon_name);
+      add_page_row (self, &pages[i]);
     }
 
   g_settings_bind (self->settings, "file-size", _ds_window_get_page (self, DS_BENCH_FILE),
@@ -542,7 +577,9 @@ ds_window_class_init (DsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DsWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, opened_bar);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, opened_label);
-  gtk_widget_class_bind_template_child (widget_class, DsWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, DsWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, DsWindow, page_list);
+  gtk_widget_class_bind_template_callback (widget_class, page_row_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, visible_page_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, opened_bar_response_cb);
 
