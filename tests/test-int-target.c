@@ -190,7 +190,7 @@ START_TEST (test_open_permission_user)
   struct stat st;
   const struct { const char *node; const char *words[3]; } cases[] = {
     { private_node, { "Only its owner, root", "root (sudo)", "“disk”" } },
-    { group_node, { "group `disk`", "usermod -aG disk", "root" } },
+    { group_node, { "group “disk”", "usermod -aG disk", "root" } },
   };
 
   ck_assert_msg (disk != NULL, "no group `disk` on this system");
