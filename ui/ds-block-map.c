@@ -18,6 +18,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -378,7 +380,7 @@ ds_block_map_query_tooltip (GtkWidget  *widget,
   to = g_strdup_printf ("%" G_GUINT64_FORMAT, start);
   /* Translators: where a square of the map starts (GB), its first byte,
    * its length in bytes, then how it read */
-  text = g_strdup_printf (_("At %s GB: offset %s, %" G_GUINT64_FORMAT " bytes: %s"), from, to,
+  text = g_strdup_printf (_("At %s GB: offset %s, %" PRIu64 " bytes: %s"), from, to,
                           end - start, ds_block_map_state_label (square_state (self, square)));
   gtk_tooltip_set_text (tooltip, text);
 

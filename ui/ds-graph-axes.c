@@ -73,6 +73,7 @@ axis_title (const DsGraphAxes *axes,
   switch (axis)
     {
     case DS_GRAPH_AXIS_POSITION: return _("Position (GB)");
+    /* xgettext:no-c-format */
     case DS_GRAPH_AXIS_FRACTION: return _("Position (% of capacity)");
     case DS_GRAPH_AXIS_BLOCK_SIZE: return _("Block size");
     case DS_GRAPH_AXIS_RATE: return axes->units == DS_UNITS_MIB ? _("MiB/s") : _("MB/s");
