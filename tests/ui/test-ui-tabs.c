@@ -350,7 +350,7 @@ START_TEST (test_scan_range_quick)
   ck_assert_uint_eq (result->spec.offset_bytes, 8 * MiB);
   ck_assert_uint_eq (result->spec.span_bytes, 5 * MiB);
   summary = gtk_label_get_label (ds_ui_test_page_child (window, "error-scan", "summary_label"));
-  ck_assert_msg (g_str_has_prefix (summary, "40 of 40 blocks of 128 KB read") &&
+  ck_assert_msg (g_str_has_prefix (summary, "40 of 40 blocks of 128 KiB read") &&
                  strstr (summary, "A quick scan reads one block per square") != NULL, "%s", summary);
 
   gtk_window_destroy (GTK_WINDOW (window));
