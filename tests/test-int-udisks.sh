@@ -23,6 +23,7 @@
 set -u
 
 cli=$(realpath "$1")
+build_root=$(dirname "$(dirname "$cli")")   # BUILD/app/diskscope-cli
 app=${2:+$(realpath "$2")}
 shots=${MESON_BUILD_ROOT:-$PWD}/meson-logs
 user=nobody
@@ -157,7 +158,8 @@ as_user () {   # as_user OUT ERR ARGS...: runs the CLI as $user; its status
 app_as_user () {   # app_as_user SHOT: the app's status, scripted under Xvfb
   setpriv --reuid="$user" --regid=nogroup --clear-groups \
     env -u DISPLAY -u WAYLAND_DISPLAY -u DBUS_SESSION_BUS_ADDRESS -u XDG_RUNTIME_DIR \
-      HOME="$work/home" GSETTINGS_BACKEND=memory GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
+      HOME="$work/home" GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$work/schemas" \
+      GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
     xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
     "$app" --device "$loop" --page benchmark --start --quit-when-done --accuracy 1 \
       --screenshot "$work/home/$1" >"$work/app.log" 2>&1
@@ -168,6 +170,19 @@ app_as_user () {   # app_as_user SHOT: the app's status, scripted under Xvfb
 }
 mkdir -p "$work/home"
 chown "$user" "$work/home"
+
+# `nobody` runs copies from our own folder: the checkout may sit where it
+# cannot look (/root, a mktemp -d folder of mode 0700).  The programs need
+# nothing from the build tree but the app's compiled settings schema.
+mkdir -p "$work/bin" "$work/schemas"
+cp "$cli" "$work/bin/diskscope-cli"
+cli=$work/bin/diskscope-cli
+if [ -n "$app" ]; then
+  cp "$app" "$work/bin/diskscope"
+  app=$work/bin/diskscope
+  cp "$build_root/data/gschemas.compiled" "$work/schemas/"
+fi
+chmod -R a+rX "$work/bin" "$work/schemas"
 
 # A plain user may not open it: the test means nothing otherwise.
 if setpriv --reuid="$user" --regid=nogroup --clear-groups test -r "$loop"; then
