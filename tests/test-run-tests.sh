@@ -44,7 +44,12 @@ fi
 if [ "$(id -u)" -ne 0 ]; then
   echo "ok 3 # SKIP not root: cannot switch to another user here"
 else
-  out=$(cd "$src" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+  # A copy of the script in a folder nobody can enter: the checkout may be
+  # where it cannot (a mktemp -d folder of mode 0700, /root).
+  mkdir -p "$tmp/src/tools"
+  cp "$src/tools/run-tests" "$tmp/src/tools/"
+  chmod -R a+rX "$tmp/src"
+  out=$(cd "$tmp/src" && setpriv --reuid=65534 --regid=65534 --clear-groups \
           env PATH="$tmp/bin:$PATH" HOME="$tmp" DS_RUN_TESTS_DRY_RUN=1 ./tools/run-tests 2>&1) || {
     echo "not ok 3 - run-tests as nobody failed: $out"; exit 1; }
   if ! printf '%s\n' "$out" | grep -q '^+ sudo env .*meson test'; then
