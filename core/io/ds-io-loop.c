@@ -238,7 +238,10 @@ ds_run_io (DsRun           *run,
       workers[i].error_offset = -1;
       if (sh.series != NULL)
         workers[i].ring = ds_io_series_ring (sh.series, i);
-      ds_rng_seed (&workers[i].rng, ds_rng_next (&run->rng));
+      if (plan->rng != NULL && n_threads == 1)
+        workers[i].rng = *plan->rng;
+      else
+        ds_rng_seed (&workers[i].rng, ds_rng_next (&run->rng));
       ds_io_stats_init (&workers[i].stats);
     }
 
@@ -274,6 +277,9 @@ ds_run_io (DsRun           *run,
         g_thread_join (threads[i]);
       g_free (threads);
     }
+
+  if (plan->rng != NULL && n_threads == 1)
+    *plan->rng = workers[0].rng;
 
   for (unsigned i = 0; i < n_threads; i++)
     {

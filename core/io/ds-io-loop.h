@@ -57,6 +57,10 @@ typedef struct {
                            const DsIntervalPoint *point,
                            unsigned               index);
   gpointer  user;
+  /* Optional, single-threaded plans: the I/O thread's random stream,
+   * continued from *rng and left there at the end, so that a row run in
+   * slices draws the same offsets as one run whole (--seed repeats it). */
+  DsRng    *rng;
 } DsIoPlan;
 
 typedef struct {

@@ -188,6 +188,7 @@ ds_bench_run_recorded (DsRun               *run,
   uint64_t done_ns = 0;
   uint64_t done_ios = 0;
   guint kept = 0;
+  DsRng row_rng;
   int r = 0;
 
   ds_io_stats_init (ret_stats);
@@ -197,12 +198,19 @@ ds_bench_run_recorded (DsRun               *run,
   /* Touched now, so no page is first written inside a timed window. */
   rec.capacity = keep;
   rec.ios = g_new (DsIo, MAX (keep, 1));
+  /* One random stream for the whole row, however many slices it takes
+   * (their number depends on the device's speed): the same seed gives the
+   * same offsets. */
+  ds_rng_seed (&row_rng, ds_rng_next (&run->rng));
   memset (rec.ios, 0, sizeof (DsIo) * MAX (keep, 1));
 
   for (;;)
     {
       DsIoPlan slice = *plan;
       gboolean recording = kept < keep;
+
+      if (slice.threads <= 1 && slice.rng == NULL)
+        slice.rng = &row_rng;
       DsIoStats part;
       uint64_t part_ios;
 
