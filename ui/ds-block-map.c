@@ -427,7 +427,8 @@ ds_block_map_set_series (DsBlockMap *self,
     self->changed_id = g_signal_connect_swapped (series, "changed",
                                                  G_CALLBACK (series_changed_cb), self);
 
-  memset (self->cells->data, DS_SCAN_UNREAD, self->cells->len);
+  if (self->cells->len > 0)
+    memset (self->cells->data, DS_SCAN_UNREAD, self->cells->len);
   self->applied = 0;
   apply_series (self);
 

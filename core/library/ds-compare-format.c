@@ -9,6 +9,7 @@
 
 #include "ds-annotation.h"
 #include "ds-compare-format.h"
+#include "ds-json.h"
 
 #define DS_COMPARE_SCHEMA "diskscope-compare/1"
 
@@ -508,7 +509,7 @@ ds_comparison_to_json (const DsComparison *cmp)
     json_array_add_string_element (notes, cmp->notes->pdata[i]);
   json_object_set_array_member (root, "notes", notes);
 
-  return json_node_init_object (json_node_alloc (), root);
+  return ds_json_node_take_object (root);
 }
 
 char *
