@@ -151,6 +151,8 @@ check_reproduced (const char *dev,
 
           if (fio_turn)
             {
+              /* ds_test_run() fills err afresh: what our turn left goes. */
+              g_clear_pointer (&err, g_free);
               rc = ds_test_run (fio_argv, NULL, &err);
               ck_assert_msg (rc == 0, "fio: exit %d: %s", rc, err);
               g_clear_pointer (&err, g_free);
