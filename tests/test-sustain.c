@@ -140,6 +140,19 @@ START_TEST (test_dips)
   ck_assert_double_eq_tol (x.dip_period_s, 5.0, 1e-9);
   ck_assert_double_eq_tol (g_array_index (x.dips, DsSustainDip, 0).t_s, 4.0, 1e-9);
   ck_assert_double_eq_tol (g_array_index (x.dips, DsSustainDip, 0).depth_ratio, 0.2, 1e-9);
+  ds_sustain_analysis_clear (&x);
+
+  /* Writes that stall often: 6 intervals of every 10 under half the
+   * start rate, yet 52 % of it on average over the rest.  Dips, not a
+   * cliff. */
+  for (unsigned i = 0; i < 40; i++)
+    r[i] = i % 10 < 4 ? 100 : i % 10 < 7 ? 0 : 40;
+  g_clear_pointer (&flat, g_array_unref);
+  flat = series (r, 40);
+  analyse (flat, &x);
+  ck_assert (!x.cliff_found);
+  ck_assert_uint_ge (x.dips->len, 4);
+  ds_sustain_analysis_clear (&x);
 
   /* A cliff, then a floor of 10 with drops of two intervals to 3 and 4
    * every 6 s: the dips are the floor's. */
