@@ -307,6 +307,7 @@ START_TEST (test_library_and_compare)
     g_autofree char *name = NULL;
     g_autofree char *job = NULL;
     g_autofree char *text = NULL;
+    g_autofree char *current_name = NULL;
     gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
     GtkWindow *dialog;
 
@@ -321,7 +322,9 @@ START_TEST (test_library_and_compare)
     /* No portal here: the native chooser is GTK's own dialog. */
     dialog = find_window (GTK_TYPE_FILE_CHOOSER_DIALOG);
     ck_assert_msg (dialog != NULL, "no file chooser shown");
-    ck_assert_str_eq (gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (dialog)), name);
+    current_name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (dialog));
+    ck_assert_str_eq (current_name, name);
+    g_clear_pointer (&current_name, g_free);
     ck_assert (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL));
     gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
     while (!g_file_test (job, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < end)

@@ -449,12 +449,25 @@ chooser_for (DsWindow   *window,
   return GTK_FILE_CHOOSER (dialog);
 }
 
+/* The dialog loads its folder after it is shown: on a slow machine
+ * (or under ASan) it may have none yet when the window maps. */
 static char *
 chooser_folder (GtkFileChooser *chooser)
 {
-  g_autoptr(GFile) folder = gtk_file_chooser_get_current_folder (chooser);
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  GFile *folder;
 
-  return folder ? g_file_get_path (folder) : NULL;
+  while ((folder = gtk_file_chooser_get_current_folder (chooser)) == NULL
+         && g_get_monotonic_time () < deadline)
+    ds_ui_test_spin (20);
+  if (folder == NULL)
+    return NULL;
+
+  {
+    g_autoptr(GFile) owned = folder;
+
+    return g_file_get_path (owned);
+  }
 }
 
 START_TEST (test_save_folders)
