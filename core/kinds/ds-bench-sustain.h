@@ -13,7 +13,8 @@
  *   cliff       the first interval (not the first one) whose rate is below
  *               DS_SUSTAIN_CLIFF_FRACTION (50 %) of the start rate while
  *               most intervals from there to the end (their median) and
- *               their average rate are below it too, so a dip (or a
+ *               their average rate are below it too, with at most a tenth
+ *               of them back at 80 % of the start rate, so a dip (or a
  *               train of stalls) is not a cliff, and there are at
  *               least DS_SUSTAIN_CLIFF_MIN_REST (10) intervals and a tenth
  *               of the run from it to the end (a floor seen); the bytes

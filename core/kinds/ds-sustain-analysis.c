@@ -130,26 +130,33 @@ ds_sustain_analyse (const DsIntervalPoint *p,
   /* From the end back, counting the intervals below the limit, so each
    * "most of the rest" is one step: the median of the rest is below the
    * limit when more than half of the rest is.  (A mean alone would let a
-   * short rest with one deep dip in it claim a cliff.)  The rest's
-   * average rate must be below the limit as well: writes that stall for
-   * 40 % of every second put about half the intervals under it, yet the
-   * disk still writes at 60 % of its start rate, which is dips, not a
-   * cliff. */
+   * short rest with one deep dip in it claim a cliff.)  Past a cliff the
+   * disk does not come back: the rest's average must be below the limit
+   * too, and at most a tenth of its intervals back at the start rate
+   * (80 % of it).  Writes that stall for 40 % of every second put half
+   * their intervals under the limit, yet most of the others run at full
+   * speed: dips, not a cliff. */
   {
     double limit = DS_SUSTAIN_CLIFF_FRACTION * ret->start_bytes_per_s;
+    double full = 0.8 * ret->start_bytes_per_s;
     unsigned below = 0;
+    unsigned back = 0;
     unsigned min_rest = MAX (DS_SUSTAIN_CLIFF_MIN_REST, n / 10);
     double rest_bytes = 0;
     double rest_time = 0;
 
     for (unsigned i = n - 1; i >= 1; i--)
       {
+        unsigned rest = n - i;
+
         rest_bytes += bytes_of (p, i);
         rest_time += length_s (p, i);
         if (p[i].write.bytes_per_s < limit)
           below++;
-        if (p[i].write.bytes_per_s < limit && 2 * below > n - i && n - i >= min_rest
-            && rest_time > 0 && rest_bytes / rest_time < limit)
+        if (p[i].write.bytes_per_s >= full)
+          back++;
+        if (p[i].write.bytes_per_s < limit && 2 * below > rest && rest >= min_rest
+            && rest_time > 0 && rest_bytes / rest_time < limit && 10 * back <= rest)
           cliff = i;         /* the earliest such interval wins */
       }
   }
