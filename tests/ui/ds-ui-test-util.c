@@ -15,24 +15,6 @@
 #include "ds-line-layer.h"
 #include "ds-ui-test-util.h"
 
-#ifdef __SANITIZE_ADDRESS__
-/* GTK crosses GLib's first block of quarks (2048) once a file chooser
- * is opened, and GLib leaks that block by design (lockless lookups);
- * gdk-pixbuf's MIME sniffing and libcloudproviders keep caches for the
- * life of the process.  tests/lsan.supp names them by their callers,
- * which the frame-pointer unwinder cannot see through GLib's frames:
- * unwind the slow, exact way, over the few frames the suppressions
- * need (ASAN_OPTIONS still overrides each of these). */
-__attribute__ ((visibility ("default"), used)) const char *
-__asan_default_options (void);
-
-const char *
-__asan_default_options (void)
-{
-  return "fast_unwind_on_malloc=0:malloc_context_size=10";
-}
-#endif
-
 void
 ds_ui_test_setup (void)
 {
