@@ -9,6 +9,7 @@
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "ds-annotation.h"
 #include "ds-error.h"
@@ -362,7 +363,7 @@ ds_render_comparison_to_file (const DsComparison    *cmp,
 
   if (status != CAIRO_STATUS_SUCCESS)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_FAILED, "could not draw %s: %s",
+      g_set_error (error, DS_ERROR, DS_ERROR_FAILED, _("could not draw %s: %s"),
                    path, cairo_status_to_string (status));
       return FALSE;
     }
