@@ -20,6 +20,7 @@
 #include "ds-interval.h"
 #include "ds-job.h"
 #include "ds-run.h"
+#include "ds-udisks.h"
 
 /* Shared by the job (main thread) and the worker; reference counted with
  * g_atomic_rc_box so either side may go first. */
@@ -53,6 +54,7 @@ G_DEFINE_FINAL_TYPE (DsJob, ds_job, G_TYPE_OBJECT)
 
 enum {
   SAMPLES,
+  WAITING,
   N_SIGNALS
 };
 
@@ -198,6 +200,55 @@ job_sink (const DsSample *sample,
     }
 }
 
+typedef struct {
+  JobShared *shared;
+  char      *path;            /* NULL: the answer came */
+} WaitNews;
+
+static void
+wait_news_free (gpointer data)
+{
+  WaitNews *news = data;
+
+  job_shared_unref (news->shared);
+  g_free (news->path);
+  g_free (news);
+}
+
+/* Main thread: tells the job's listeners, unless the run was cancelled. */
+static gboolean
+wait_news_cb (gpointer data)
+{
+  WaitNews *news = data;
+  g_autoptr(DsJob) job = g_weak_ref_get (&news->shared->job);
+
+  if (job != NULL && news->shared->generation == job->generation)
+    g_signal_emit (job, signals[WAITING], 0, news->path);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Worker thread: udisks2 waits for polkit (a password prompt), or the
+ * answer came.  Handed to the main loop in order, like the samples. */
+static void
+job_waiting (const char *path,
+             gboolean    waiting,
+             gpointer    user_data)
+{
+  JobShared *shared = user_data;
+  WaitNews *news = g_new0 (WaitNews, 1);
+  g_autoptr(GSource) source = g_idle_source_new ();
+
+  news->shared = g_atomic_rc_box_acquire (shared);
+  news->path = waiting ? g_strdup (path) : NULL;
+  /* Before the run's end, which GTask hands over at the default priority
+   * (an idle source's own is lower). */
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, wait_news_cb, news, wait_news_free);
+  g_source_set_static_name (source, "[diskscope] job waiting");
+  g_source_attach (source, shared->context);
+}
+
 static void
 ds_job_run_worker (GTask        *task,
                    gpointer      source_object,
@@ -208,7 +259,9 @@ ds_job_run_worker (GTask        *task,
   JobShared *shared = g_object_get_data (G_OBJECT (task), "ds-job-shared");
   DsResult *result;
 
+  ds_udisks_set_thread_wait_func (job_waiting, shared);
   result = ds_run (spec, job_sink, shared, &shared->cancel);
+  ds_udisks_set_thread_wait_func (NULL, NULL);
 
   g_mutex_lock (&shared->mutex);
   shared->running = FALSE;
@@ -401,6 +454,21 @@ ds_job_class_init (DsJobClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_ARRAY);
+
+  /**
+   * DsJob::waiting:
+   * @path: (nullable): the device udisks2 waits for permission to open
+   *   (polkit may be showing a password prompt), or NULL when the answer
+   *   came
+   *
+   * Emitted on the main thread.
+   */
+  signals[WAITING] =
+    g_signal_new ("waiting",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
