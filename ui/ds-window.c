@@ -18,6 +18,7 @@
 #include "ds-file-page.h"
 #include "ds-save.h"
 #include "ds-settings.h"
+#include "ds-tab-stop.h"
 #include "ds-window-private.h"
 
 G_DEFINE_FINAL_TYPE (DsWindow, ds_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -571,6 +572,7 @@ ds_window_class_init (DsWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = ds_window_dispose;
+  g_type_ensure (DS_TYPE_TAB_STOP);
   object_class->finalize = ds_window_finalize;
   window_class->close_request = ds_window_close_request;
 
