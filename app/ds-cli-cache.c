@@ -47,7 +47,7 @@ build_spec (gpointer      data,
   if (o->max != NULL && spec->span_bytes < DS_CACHE_FIRST_SET_BYTES)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "--max must be at least 16M, the first working set");
+                   _("--max must be at least 16M, the first working set"));
       return FALSE;
     }
   return ds_cli_finish_spec (spec, o->engine, o->seed, error);
@@ -58,29 +58,29 @@ ds_cli_cache (int    argc,
               char **argv)
 {
   g_autoptr (GOptionContext) context =
-    g_option_context_new ("TARGET — random reads over growing working sets: where a read cache ends");
+    g_option_context_new (N_("TARGET — random reads over growing working sets: where a read cache ends"));
   g_auto (Options) o = { 0 };
   g_auto (DsCliJobArgs) job = { 0 };
   GOptionEntry entries[] = {
-    { "max", 0, 0, G_OPTION_ARG_STRING, &o.max, "The largest working set (default: the whole device)", "SIZE" },
-    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o.block, "Transfer size of the random reads (default 4K)", "SIZE" },
-    { "set-time", 'd', 0, G_OPTION_ARG_STRING, &o.set_time, "Random reads per working set (default 5s)", "TIME" },
-    { "queue-depth", 'q', 0, G_OPTION_ARG_STRING, &o.queue_depth, "I/Os in flight (default 1)", "N" },
-    { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine, "I/O engine: auto (default), sync, io_uring, threads", "ENGINE" },
-    { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, "Seed for random offsets (repeatable runs)", "N" },
+    { "max", 0, 0, G_OPTION_ARG_STRING, &o.max, N_("The largest working set (default: the whole device)"), N_("SIZE") },
+    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o.block, N_("Transfer size of the random reads (default 4K)"), N_("SIZE") },
+    { "set-time", 'd', 0, G_OPTION_ARG_STRING, &o.set_time, N_("Random reads per working set (default 5s)"), N_("TIME") },
+    { "queue-depth", 'q', 0, G_OPTION_ARG_STRING, &o.queue_depth, N_("I/Os in flight (default 1)"), "N" },
+    { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine, N_("I/O engine: auto (default), sync, io_uring, threads"), N_("ENGINE") },
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, N_("Seed for random offsets (repeatable runs)"), "N" },
     { NULL }
   };
 
   g_option_context_add_main_entries (context, entries, NULL);
   ds_cli_job_args_add (&job, context);
   g_option_context_set_description (context,
-    "Reads (only) working sets of 16 MiB, 32 MiB, 64 MiB … from the start of\n"
+    _("Reads (only) working sets of 16 MiB, 32 MiB, 64 MiB … from the start of\n"
     "TARGET up to its size or --max: each set once sequentially (so a read\n"
     "cache that can hold it does), then at random for --set-time.  A set is\n"
     "fast while its IOPS stay at least half the first set's; the cache holds\n"
     "the largest fast set at least, refined by how many reads of the first\n"
     "slow set still hit (its latency between hot and cold).  The prefill of\n"
-    "a large device takes as long as reading it: --max limits it.");
+    "a large device takes as long as reading it: --max limits it."));
   return ds_cli_run_one_target (context, &job, "cache", DS_BENCH_CACHE, build_spec, &o,
                                 argc, argv);
 }

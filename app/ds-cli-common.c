@@ -66,7 +66,7 @@ ds_cli_flush_stdout (int status)
   if (fflush (stdout) == 0 && !ferror (stdout))
     return status;
 
-  return ds_cli_complain (DS_CLI_FAILED, "could not write to stdout: %s", g_strerror (errno));
+  return ds_cli_complain (DS_CLI_FAILED, _("could not write to stdout: %s"), g_strerror (errno));
 }
 
 gboolean
@@ -79,13 +79,16 @@ ds_cli_parse_options (GOptionContext  *context,
   gboolean no_udisks = FALSE;
   const GOptionEntry common[] = {
     { "no-udisks", 0, 0, G_OPTION_ARG_NONE, &no_udisks,
-      "Do not ask udisks2 (and polkit) to open a device this user may not "
-      "open: fail with permission denied instead", NULL },
+      N_("Do not ask udisks2 (and polkit) to open a device this user may not "
+      "open: fail with permission denied instead"), NULL },
     { NULL }
   };
 
-  /* Every command that may open a device takes it: one place. */
-  g_option_context_add_main_entries (context, common, NULL);
+  /* Every command that may open a device takes it: one place.  The
+   * entries' descriptions, the parameter string, summary and description
+   * are marked N_() and translated here, when --help prints them. */
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, common, GETTEXT_PACKAGE);
   if (g_option_context_parse (context, argc, argv, &error))
     {
       if (no_udisks)

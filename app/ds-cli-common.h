@@ -6,6 +6,7 @@
 #pragma once
 
 #include <glib.h>
+#include <glib/gi18n.h>
 
 G_BEGIN_DECLS
 

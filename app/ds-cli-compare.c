@@ -72,8 +72,8 @@ write_graphs (const DsComparison *cmp,
           status = ds_cli_fail (error);
       }
 #else
-      status = ds_cli_complain (DS_CLI_FAILED, "--%s: this diskscope-cli was built without "
-                                "cairo, so it draws no graphs (tables only)", files[i].name);
+      status = ds_cli_complain (DS_CLI_FAILED, _("--%s: this diskscope-cli was built without "
+                                "cairo, so it draws no graphs (tables only)"), files[i].name);
 #endif
     }
 
@@ -95,35 +95,35 @@ ds_cli_compare (int    argc,
   DsUnits units;
   int status;
   GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, "The comparison as JSON (values in bytes/s, s, IOPS)", NULL },
-    { "csv", 0, 0, G_OPTION_ARG_NONE, &o.csv, "The comparison as CSV (for a spreadsheet)", NULL },
-    { "markdown", 0, 0, G_OPTION_ARG_NONE, &o.markdown, "The comparison as Markdown tables", NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the table to FILE instead of stdout", "FILE" },
-    { "units", 0, 0, G_OPTION_ARG_STRING, &o.units, "Rates in MB/s (10^6, default) or MiB/s", "MB|MiB" },
-    { "svg", 0, 0, G_OPTION_ARG_FILENAME, &o.svg, "Draw the overlaid curves or bars to FILE (SVG)", "FILE" },
-    { "pdf", 0, 0, G_OPTION_ARG_FILENAME, &o.pdf, "… to FILE (PDF)", "FILE" },
-    { "png", 0, 0, G_OPTION_ARG_FILENAME, &o.png, "… to FILE (PNG)", "FILE" },
-    { "no-access", 0, 0, G_OPTION_ARG_NONE, &o.no_access, "Graphs: leave out the access-time dots", NULL },
-    { "results-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.results_dir, "Where ids are looked up (default $" DS_CLI_RESULTS_DIR_ENV " or ~/.local/share/diskscope/results)", "DIR" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("The comparison as JSON (values in bytes/s, s, IOPS)"), NULL },
+    { "csv", 0, 0, G_OPTION_ARG_NONE, &o.csv, N_("The comparison as CSV (for a spreadsheet)"), NULL },
+    { "markdown", 0, 0, G_OPTION_ARG_NONE, &o.markdown, N_("The comparison as Markdown tables"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("Write the table to FILE instead of stdout"), N_("FILE") },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &o.units, N_("Rates in MB/s (10^6, default) or MiB/s"), N_("MB|MiB") },
+    { "svg", 0, 0, G_OPTION_ARG_FILENAME, &o.svg, N_("Draw the overlaid curves or bars to FILE (SVG)"), N_("FILE") },
+    { "pdf", 0, 0, G_OPTION_ARG_FILENAME, &o.pdf, N_("… to FILE (PDF)"), N_("FILE") },
+    { "png", 0, 0, G_OPTION_ARG_FILENAME, &o.png, N_("… to FILE (PNG)"), N_("FILE") },
+    { "no-access", 0, 0, G_OPTION_ARG_NONE, &o.no_access, N_("Graphs: leave out the access-time dots"), NULL },
+    { "results-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.results_dir, N_("Where ids are looked up (default $DISKSCOPE_RESULTS_DIR or ~/.local/share/diskscope/results)"), N_("DIR") },
     { NULL }
   };
 
-  context = g_option_context_new ("A B [C…] — results of one test side by side, with ratios to A");
+  context = g_option_context_new (N_("A B [C…] — results of one test side by side, with ratios to A"));
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
-    "A, B, ... are result files or ids from the results library (`diskscope-cli results list`;\n"
+    _("A, B, ... are result files or ids from the results library (`diskscope-cli results list`;\n"
     "any unique part of an id will do).  Each figure gets a column per result and a ratio to\n"
     "the first (B/A); * marks the better value (higher rates and IOPS, lower times).\n"
-    "Transfer curves of disks of different sizes are compared on % of capacity.");
+    "Transfer curves of disks of different sizes are compared on % of capacity."));
 
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     return status;
   if (!ds_units_from_string (o.units, &units, &error))
     return ds_cli_fail (error);
   if (o.json + o.csv + o.markdown > 1)
-    return ds_cli_complain (DS_CLI_USAGE, "choose one of --json, --csv and --markdown");
+    return ds_cli_complain (DS_CLI_USAGE, _("choose one of --json, --csv and --markdown"));
   if (argc < 3)
-    return ds_cli_complain (DS_CLI_USAGE, "compare needs at least two results (files or library ids)");
+    return ds_cli_complain (DS_CLI_USAGE, _("compare needs at least two results (files or library ids)"));
 
   for (int i = 1; i < argc; i++)
     {

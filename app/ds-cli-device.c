@@ -259,10 +259,12 @@ print_table (GPtrArray *devices)
     print_row (g_ptr_array_index (rows, i), widths);
 
   if (rows->len == 0)
-    printf ("(no block devices with a medium)\n");
+    printf (_("(no block devices with a medium)\n"));
   if (hidden > 0)
-    printf ("\n%u empty device%s not shown (unbound loop, unset zram, no "
-            "medium); --json lists them.\n", hidden, hidden == 1 ? "" : "s");
+    printf (ngettext ("\n%u empty device not shown (unbound loop, unset zram, no "
+                      "medium); --json lists them.\n",
+                      "\n%u empty devices not shown (unbound loop, unset zram, no "
+                      "medium); --json lists them.\n", hidden), hidden);
 }
 
 int
@@ -275,17 +277,17 @@ ds_cli_list (int    argc,
   gboolean json = FALSE;
   int status = DS_CLI_OK;
   const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON (every device, empty ones too)", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON (every device, empty ones too)"), NULL },
     { NULL }
   };
 
-  context = g_option_context_new ("— list block devices");
+  context = g_option_context_new (N_("— list block devices"));
   g_option_context_add_main_entries (context, entries, NULL);
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     return status;
   if (argc > 1)
     {
-      return ds_cli_complain (DS_CLI_USAGE, "list takes no arguments (got “%s”)", argv[1]);
+      return ds_cli_complain (DS_CLI_USAGE, _("list takes no arguments (got “%s”)"), argv[1]);
     }
 
   devices = ds_device_list (&error);
@@ -394,7 +396,7 @@ print_features (const DsDevice *device)
     depth = g_strdup_printf ("%u%s", f->device_queue_depth,
                              f->device_queue_depth > 1 ? " (NCQ/TCQ on)" : " (no NCQ)");
 
-  printf ("\nFeatures\n");
+  printf (_("\nFeatures\n"));
   field ("SMART:", ds_smart_source_to_string (f->smart));
   field ("TRIM/discard:", discard ? discard : "no");
   field ("Write zeroes:", zeroes ? zeroes : "no");
@@ -439,7 +441,7 @@ print_info (const DsDevice *device,
 
   printf ("%s\n\n", description);
 
-  printf ("Identity\n");
+  printf (_("Identity\n"));
   field ("Path:", device->path);
   field ("Name:", device->name);
   field ("Type:", ds_device_type_to_string (device->type));
@@ -458,12 +460,12 @@ print_info (const DsDevice *device,
                             device->loop_direct_io ? "on (dio=1)" : "off (dio=0)");
     }
 
-  printf ("\nGeometry\n");
+  printf (_("\nGeometry\n"));
   field ("Size:", size_text);
   field ("Logical block:", logical);
   field ("Physical block:", physical);
 
-  printf ("\nQueue\n");
+  printf (_("\nQueue\n"));
   field ("Rotational:", yes_no (device->rotational));
   field ("Removable:", yes_no (device->removable));
   field ("Read-only:", yes_no (device->read_only));
@@ -473,7 +475,7 @@ print_info (const DsDevice *device,
 
   print_features (device);
 
-  printf ("\nIn use\n");
+  printf (_("\nIn use\n"));
   field ("In use:", in_use ? reason : "no");
   field ("Mounted at:", mounts);
   field ("Holders:", holders);
@@ -492,18 +494,18 @@ ds_cli_info (int    argc,
   gboolean json = FALSE;
   int status = DS_CLI_OK;
   const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
     { NULL }
   };
 
-  context = g_option_context_new ("TARGET — show one block device");
+  context = g_option_context_new (N_("TARGET — show one block device"));
   g_option_context_add_main_entries (context, entries, NULL);
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
     {
-      return ds_cli_complain (DS_CLI_USAGE, "info needs exactly one TARGET, "
-                              "a block device such as /dev/sda");
+      return ds_cli_complain (DS_CLI_USAGE, _("info needs exactly one TARGET, "
+                              "a block device such as /dev/sda"));
     }
 
   device = ds_device_lookup (argv[1], &error);
@@ -524,7 +526,7 @@ ds_cli_info (int    argc,
     print_info (device, access_problem);
 
   if (access_problem != NULL)
-    fprintf (stderr, "diskscope-cli: note: %s\n", access_problem);
+    fprintf (stderr, _("diskscope-cli: note: %s\n"), access_problem);
 
   return ds_cli_flush_stdout (DS_CLI_OK);
 }

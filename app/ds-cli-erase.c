@@ -12,7 +12,7 @@ int
 ds_cli_erase (int    argc,
               char **argv)
 {
-  g_autoptr (GOptionContext) context = g_option_context_new ("TARGET — erase every byte of TARGET");
+  g_autoptr (GOptionContext) context = g_option_context_new (N_("TARGET — erase every byte of TARGET"));
   g_autoptr (GError) error = NULL;
   g_autofree char *destroy = NULL;
   g_autofree char *block = NULL;
@@ -23,30 +23,30 @@ ds_cli_erase (int    argc,
   DsBenchSpec spec;
   int status;
   GOptionEntry entries[] = {
-    { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &destroy, "Confirm by naming the target again (required)", "TARGET" },
-    { "zeros", 0, 0, G_OPTION_ARG_NONE, &zeros, "Overwrite with zeros (the default)", NULL },
-    { "random", 0, 0, G_OPTION_ARG_NONE, &random, "Overwrite with pseudo-random data", NULL },
-    { "discard", 0, 0, G_OPTION_ARG_NONE, &discard, "Discard every block (BLKDISCARD; SSDs, thin volumes, zram, loop)", NULL },
-    { "secure", 0, 0, G_OPTION_ARG_NONE, &secure, "Secure discard (BLKSECDISCARD), where the device supports it", NULL },
-    { "verify", 0, 0, G_OPTION_ARG_NONE, &verify, "Read every byte back and compare", NULL },
-    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &block, "Write size (default 4M)", "SIZE" },
+    { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &destroy, N_("Confirm by naming the target again (required)"), N_("TARGET") },
+    { "zeros", 0, 0, G_OPTION_ARG_NONE, &zeros, N_("Overwrite with zeros (the default)"), NULL },
+    { "random", 0, 0, G_OPTION_ARG_NONE, &random, N_("Overwrite with pseudo-random data"), NULL },
+    { "discard", 0, 0, G_OPTION_ARG_NONE, &discard, N_("Discard every block (BLKDISCARD; SSDs, thin volumes, zram, loop)"), NULL },
+    { "secure", 0, 0, G_OPTION_ARG_NONE, &secure, N_("Secure discard (BLKSECDISCARD), where the device supports it"), NULL },
+    { "verify", 0, 0, G_OPTION_ARG_NONE, &verify, N_("Read every byte back and compare"), NULL },
+    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &block, N_("Write size (default 4M)"), N_("SIZE") },
     { NULL }
   };
 
   g_option_context_add_main_entries (context, entries, NULL);
   ds_cli_job_args_add (&job, context);
   g_option_context_set_description (context,
-    "DESTROYS ALL DATA on TARGET.  The same safety gate as write tests: the device\n"
+    _("DESTROYS ALL DATA on TARGET.  The same safety gate as write tests: the device\n"
     "must not be mounted or in use, and --destroy-data must name it.  After an\n"
     "overwrite the drive's cache is flushed; --verify then reads everything back.\n"
     "A discard is fast but only as final as the device makes it: --verify checks\n"
-    "that it reads back zeros.");
+    "that it reads back zeros."));
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
-    return ds_cli_complain (DS_CLI_USAGE, "erase needs exactly one device or file (see --help)");
+    return ds_cli_complain (DS_CLI_USAGE, _("erase needs exactly one device or file (see --help)"));
   if (zeros + random + discard + secure > 1)
-    return ds_cli_complain (DS_CLI_USAGE, "choose one of --zeros, --random, --discard and --secure");
+    return ds_cli_complain (DS_CLI_USAGE, _("choose one of --zeros, --random, --discard and --secure"));
   if (!ds_cli_job_args_finish (&job, &options, &error))
     return ds_cli_fail (error);
 

@@ -38,24 +38,24 @@ ds_cli_export_fio (int    argc,
   g_autofree char *json_out = NULL;
   int status;
   GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the job file to FILE (default: stdout)", "FILE" },
-    { "filename", 0, 0, G_OPTION_ARG_FILENAME, &filename, "Run it on this device or file instead of the one the result ran on", "PATH" },
-    { "results-dir", 0, 0, G_OPTION_ARG_FILENAME, &results_dir, "Where ids are looked up", "DIR" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the job file to FILE (default: stdout)"), N_("FILE") },
+    { "filename", 0, 0, G_OPTION_ARG_FILENAME, &filename, N_("Run it on this device or file instead of the one the result ran on"), N_("PATH") },
+    { "results-dir", 0, 0, G_OPTION_ARG_FILENAME, &results_dir, N_("Where ids are looked up"), N_("DIR") },
     { NULL }
   };
 
-  context = g_option_context_new ("RESULT — a fio job file that reproduces a run");
+  context = g_option_context_new (N_("RESULT — a fio job file that reproduces a run"));
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
-    "RESULT is a result file or a library id.  The job uses the same pattern, block size,\n"
+    _("RESULT is a result file or a library id.  The job uses the same pattern, block size,\n"
     "queue depth, threads, mix, region, time and engine, with direct=1 and fresh random\n"
     "data for writes (refill_buffers); the command line to run it is printed.  Import\n"
-    "fio's output with `diskscope-cli import-fio` and compare it with the run.");
+    "fio's output with `diskscope-cli import-fio` and compare it with the run."));
 
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
-    return ds_cli_complain (DS_CLI_USAGE, "export-fio needs one result (a file or a library id)");
+    return ds_cli_complain (DS_CLI_USAGE, _("export-fio needs one result (a file or a library id)"));
 
   result = ds_cli_load_result (argv[1], results_dir, &library, &source, &error);
   if (result == NULL)
@@ -70,7 +70,7 @@ ds_cli_export_fio (int    argc,
       fputs (job, stdout);
       fflush (stdout);
       command = ds_fio_command_line ("JOB.fio", "fio.json");
-      fprintf (stderr, "Save this as JOB.fio and run: %s\n", command);
+      fprintf (stderr, _("Save this as JOB.fio and run: %s\n"), command);
       return DS_CLI_OK;
     }
 
@@ -142,28 +142,28 @@ ds_cli_import_fio (int    argc,
   DsUnits units;
   int status;
   GOptionEntry entries[] = {
-    { "results-dir", 0, 0, G_OPTION_ARG_FILENAME, &results_dir, "Save into DIR instead of the library folder", "DIR" },
-    { "no-library", 0, 0, G_OPTION_ARG_NONE, &no_library, "Save nothing: print the results (text, or --json)", NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the imported results as a JSON list", NULL },
-    { "units", 0, 0, G_OPTION_ARG_STRING, &units_text, "Rates in MB/s (default) or MiB/s", "MB|MiB" },
+    { "results-dir", 0, 0, G_OPTION_ARG_FILENAME, &results_dir, N_("Save into DIR instead of the library folder"), N_("DIR") },
+    { "no-library", 0, 0, G_OPTION_ARG_NONE, &no_library, N_("Save nothing: print the results (text, or --json)"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the imported results as a JSON list"), NULL },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &units_text, N_("Rates in MB/s (default) or MiB/s"), N_("MB|MiB") },
     { NULL }
   };
 
-  context = g_option_context_new ("FIO.json… — fio's JSON output as Diskscope workload results");
+  context = g_option_context_new (N_("FIO.json… — fio's JSON output as Diskscope workload results"));
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
-    "Reads `fio --output-format=json` (fio 3.x), also of `fio --client=HOST1 --client=HOST2`\n"
+    _("Reads `fio --output-format=json` (fio 3.x), also of `fio --client=HOST1 --client=HOST2`\n"
     "runs: each job (or group) of each host becomes a workload result, and fio's \"All\n"
     "clients\" sum one more.  They are saved in the results library (--results-dir DIR for\n"
     "another folder) and compare like Diskscope's own runs:\n"
-    "  diskscope-cli compare fio-host1 fio-host2 fio-all-clients");
+    "  diskscope-cli compare fio-host1 fio-host2 fio-all-clients"));
 
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     return status;
   if (!ds_units_from_string (units_text, &units, &error))
     return ds_cli_fail (error);
   if (argc < 2)
-    return ds_cli_complain (DS_CLI_USAGE, "import-fio needs fio's JSON output (fio --output-format=json)");
+    return ds_cli_complain (DS_CLI_USAGE, _("import-fio needs fio's JSON output (fio --output-format=json)"));
 
   if (!no_library)
     {

@@ -45,17 +45,17 @@ wait_for_self_test (const char  *device,
       if (h == NULL || !h->self_test_running)
         break;
       if (h->self_test_remaining_percent != DS_HEALTH_UNKNOWN)
-        fprintf (stderr, "%sself-test running: %" G_GINT64_FORMAT " %% left%s",
-                 tty ? "\r" : "", h->self_test_remaining_percent, tty ? "   " : "\n");
+        fprintf (stderr, _("%sself-test running: %d %% left%s"),
+                 tty ? "\r" : "", (int) h->self_test_remaining_percent, tty ? "   " : "\n");
       else
-        fprintf (stderr, "%sself-test running%s", tty ? "\r" : "", tty ? "   " : "\n");
+        fprintf (stderr, _("%sself-test running%s"), tty ? "\r" : "", tty ? "   " : "\n");
       fflush (stderr);
       for (uint64_t slept = 0; slept < poll_ns && !g_atomic_int_get (&stop_waiting);
            slept += 50 * DS_NS_PER_MSEC)
         g_usleep (50000);
       if (g_atomic_int_get (&stop_waiting))
         {
-          fprintf (stderr, "\nstopped waiting; the drive goes on with its self-test\n");
+          fprintf (stderr, _("\nstopped waiting; the drive goes on with its self-test\n"));
           break;
         }
     }
@@ -70,7 +70,7 @@ int
 ds_cli_health (int    argc,
                char **argv)
 {
-  g_autoptr (GOptionContext) context = g_option_context_new ("TARGET — SMART health through smartctl");
+  g_autoptr (GOptionContext) context = g_option_context_new (N_("TARGET — SMART health through smartctl"));
   g_autoptr (GError) error = NULL;
   g_autofree char *from_json = NULL;
   g_autofree char *self_test = NULL;
@@ -82,24 +82,24 @@ ds_cli_health (int    argc,
   DsBenchSpec spec;
   int status;
   GOptionEntry entries[] = {
-    { "from-json", 0, 0, G_OPTION_ARG_FILENAME, &from_json, "Read a saved `smartctl --json --xall` output instead of a drive", "FILE" },
-    { "self-test", 0, 0, G_OPTION_ARG_STRING, &self_test, "Start the drive's short or long (extended) self-test", "short|long" },
-    { "wait", 0, 0, G_OPTION_ARG_NONE, &wait, "With --self-test: show its progress until it ends, then the health", NULL },
-    { "poll", 0, 0, G_OPTION_ARG_STRING, &poll, "With --wait: how often to ask the drive (default 10s)", "TIME" },
-    { "abort-self-test", 0, 0, G_OPTION_ARG_NONE, &abort_test, "Stop the drive's running self-test", NULL },
+    { "from-json", 0, 0, G_OPTION_ARG_FILENAME, &from_json, N_("Read a saved `smartctl --json --xall` output instead of a drive"), N_("FILE") },
+    { "self-test", 0, 0, G_OPTION_ARG_STRING, &self_test, N_("Start the drive's short or long (extended) self-test"), N_("short|long") },
+    { "wait", 0, 0, G_OPTION_ARG_NONE, &wait, N_("With --self-test: show its progress until it ends, then the health"), NULL },
+    { "poll", 0, 0, G_OPTION_ARG_STRING, &poll, N_("With --wait: how often to ask the drive (default 10s)"), N_("TIME") },
+    { "abort-self-test", 0, 0, G_OPTION_ARG_NONE, &abort_test, N_("Stop the drive's running self-test"), NULL },
     { NULL }
   };
 
   g_option_context_add_main_entries (context, entries, NULL);
   ds_cli_job_args_add (&job, context);
   g_option_context_set_description (context,
-    "Runs `smartctl --json --xall TARGET` (smartmontools; reading SMART needs root)\n"
+    _("Runs `smartctl --json --xall TARGET` (smartmontools; reading SMART needs root)\n"
     "and says whether the drive is good, needs watching (warning) or is failing,\n"
-    "with the reasons.  Exit status 0 whatever the verdict: read results.verdict.");
+    "with the reasons.  Exit status 0 whatever the verdict: read results.verdict."));
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     return status;
   if (poll != NULL && (!ds_parse_duration (poll, &poll_ns, &error) || poll_ns == 0))
-    return error ? ds_cli_fail (error) : ds_cli_complain (DS_CLI_USAGE, "--poll must be longer than 0");
+    return error ? ds_cli_fail (error) : ds_cli_complain (DS_CLI_USAGE, _("--poll must be longer than 0"));
   if (!ds_cli_job_args_finish (&job, &options, &error))
     return ds_cli_fail (error);
 
@@ -108,7 +108,7 @@ ds_cli_health (int    argc,
       g_autoptr (DsResult) result = NULL;
 
       if (argc > 1 || self_test != NULL || abort_test)
-        return ds_cli_complain (DS_CLI_USAGE, "--from-json reads a file: it takes no device and no self-test");
+        return ds_cli_complain (DS_CLI_USAGE, _("--from-json reads a file: it takes no device and no self-test"));
       result = ds_health_result_from_file (from_json, &error);
       if (result == NULL)
         return ds_cli_fail (error);
@@ -116,19 +116,19 @@ ds_cli_health (int    argc,
     }
 
   if (argc != 2)
-    return ds_cli_complain (DS_CLI_USAGE, "health needs exactly one device (or --from-json FILE)");
+    return ds_cli_complain (DS_CLI_USAGE, _("health needs exactly one device (or --from-json FILE)"));
   if (self_test != NULL && strcmp (self_test, "short") != 0 && strcmp (self_test, "long") != 0)
-    return ds_cli_complain (DS_CLI_USAGE, "--self-test is short or long, not “%s”", self_test);
+    return ds_cli_complain (DS_CLI_USAGE, _("--self-test is short or long, not “%s”"), self_test);
   if (self_test != NULL && abort_test)
-    return ds_cli_complain (DS_CLI_USAGE, "--self-test and --abort-self-test exclude each other");
+    return ds_cli_complain (DS_CLI_USAGE, _("--self-test and --abort-self-test exclude each other"));
   if (wait && self_test == NULL)
-    return ds_cli_complain (DS_CLI_USAGE, "--wait goes with --self-test");
+    return ds_cli_complain (DS_CLI_USAGE, _("--wait goes with --self-test"));
 
   if (abort_test)
     {
       if (!ds_smartctl_abort_self_test (argv[1], &error))
         return ds_cli_fail (error);
-      printf ("Asked %s to stop its self-test.\n", argv[1]);
+      printf (_("Asked %s to stop its self-test.\n"), argv[1]);
       return DS_CLI_OK;
     }
 
@@ -140,9 +140,9 @@ ds_cli_health (int    argc,
         return ds_cli_fail (error);
       if (!wait)
         {
-          printf ("Started a %s self-test on %s: the drive runs it in the background.\n"
+          printf (_("Started a %s self-test on %s: the drive runs it in the background.\n"
                   "`diskscope-cli health %s` shows its progress and, when it is done, "
-                  "the self-test log.\n", is_long ? "long" : "short", argv[1], argv[1]);
+                  "the self-test log.\n"), is_long ? "long" : "short", argv[1], argv[1]);
           return DS_CLI_OK;
         }
       {

@@ -61,7 +61,7 @@ ds_cli_check_output (const char *output,
   if (output == NULL || ds_save_check_destination (output, target, &error))
     return TRUE;
 
-  *ret_status = ds_cli_complain (DS_CLI_FAILED, "--output: %s; nothing was run", error->message);
+  *ret_status = ds_cli_complain (DS_CLI_FAILED, _("--output: %s; nothing was run"), error->message);
   return FALSE;
 }
 
@@ -142,11 +142,11 @@ progress_sink (const DsSample *sample,
       double elapsed = (double) (now - p->start_ns) / 1e9;
 
       left = ds_cli_format_duration (elapsed * (1.0 - sample->progress) / sample->progress);
-      fprintf (stderr, "  %s left", left);
+      fprintf (stderr, _("  %s left"), left);
     }
   if (p->cells_with_errors > 0)
-    fprintf (stderr, "  %u map cell%s with errors", p->cells_with_errors,
-             p->cells_with_errors == 1 ? "" : "s");
+    fprintf (stderr, ngettext ("  %u map cell with errors", "  %u map cells with errors",
+                               p->cells_with_errors), p->cells_with_errors);
   fprintf (stderr, "   ");
   fflush (stderr);
   p->printed = TRUE;
@@ -157,11 +157,11 @@ ds_cli_job_args_add (DsCliJobArgs   *args,
                      GOptionContext *context)
 {
   const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &args->json, "Print the result as JSON on stdout", NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args->output, "Also save the JSON result to FILE", "FILE" },
-    { "units", 0, 0, G_OPTION_ARG_STRING, &args->units, "Rates in MB/s (10^6 bytes, default) or MiB/s (2^20 bytes: HD Tune's \"MB/s\")", "MB|MiB" },
-    { "no-progress", 0, 0, G_OPTION_ARG_NONE, &args->no_progress, "No progress line on stderr", NULL },
-    { "no-library", 0, 0, G_OPTION_ARG_NONE, &args->no_library, "Do not save the result in the results library", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &args->json, N_("Print the result as JSON on stdout"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args->output, N_("Also save the JSON result to FILE"), N_("FILE") },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &args->units, N_("Rates in MB/s (10^6 bytes, default) or MiB/s (2^20 bytes: HD Tune's \"MB/s\")"), N_("MB|MiB") },
+    { "no-progress", 0, 0, G_OPTION_ARG_NONE, &args->no_progress, N_("No progress line on stderr"), NULL },
+    { "no-library", 0, 0, G_OPTION_ARG_NONE, &args->no_library, N_("Do not save the result in the results library"), NULL },
     { NULL }
   };
 
@@ -244,8 +244,8 @@ ds_cli_job_print (const DsResult        *result,
 
   if (result->cancelled)
     status = ds_cli_complain (DS_CLI_INTERRUPTED, text != NULL ?
-                              "stopped; the partial result was printed" :
-                              "stopped before anything was measured");
+                              _("stopped; the partial result was printed") :
+                              _("stopped before anything was measured"));
   else if (result->error != NULL)
     {
       status = ds_cli_fail (result->error);

@@ -65,7 +65,7 @@ ds_cli_load_result (const char  *arg,
   if (entry == NULL)
     {
       if (error != NULL && *error != NULL && (*error)->code == DS_ERROR_NOT_FOUND)
-        g_prefix_error (error, "“%s” is neither a file nor a saved result: ", arg);
+        g_prefix_error (error, _("“%s” is neither a file nor a saved result: "), arg);
       return NULL;
     }
 
@@ -93,13 +93,13 @@ ds_cli_library_save_run (const DsResult *result,
   entry = ds_library_save (library, result, NULL, &error);
   if (entry == NULL)
     {
-      ds_cli_complain (DS_CLI_FAILED, "the result was not saved in the library: %s. "
-                       "--output FILE saves it elsewhere, $" DS_CLI_RESULTS_DIR_ENV
-                       " moves the library, --no-library skips it",
-                       error->message);
+      ds_cli_complain (DS_CLI_FAILED, _("the result was not saved in the library: %s. "
+                                         "--output FILE saves it elsewhere, $%s moves the "
+                                         "library, --no-library skips it"),
+                       error->message, DS_CLI_RESULTS_DIR_ENV);
       return;
     }
 
   if (isatty (STDERR_FILENO))
-    fprintf (stderr, "Saved in the results library as %s\n", ds_library_entry_get_id (entry));
+    fprintf (stderr, _("Saved in the results library as %s\n"), ds_library_entry_get_id (entry));
 }

@@ -199,7 +199,7 @@ parse_whole (const char  *text,
     return TRUE;
   if (!g_ascii_string_to_unsigned (text, 10, 0, G_MAXINT, &v, NULL))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--%s is %s, not “%s”",
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("--%s is %s, not “%s”"),
                    option, what, text);
       return FALSE;
     }
@@ -230,8 +230,8 @@ build_spec (Options      *o,
     {
       g_autofree char *names = ds_preset_names ();
 
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "unknown preset “%s”: use %s "
-                   "(--list-presets describes them)", o->preset, names);
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("unknown preset “%s”: use %s "
+                   "(--list-presets describes them)"), o->preset, names);
       return FALSE;
     }
   ds_preset_apply_defaults (spec, preset);
@@ -279,26 +279,26 @@ static GOptionEntry *
 entries_for (Options *o)
 {
   const GOptionEntry all[] = {
-    { "preset", 'P', 0, G_OPTION_ARG_STRING, &o->preset, "The preset (mark: cdm-default)", "NAME" },
-    { "list-presets", 0, 0, G_OPTION_ARG_NONE, &o->list, "Describe every preset and exit", NULL },
-    { "steps", 0, 0, G_OPTION_ARG_STRING, &o->steps, "Only these rows or steps (ids from --list-presets: rnd4k-q1t1, seq1m-q8t1-read)", "IDS" },
-    { "reads-only", 0, 0, G_OPTION_ARG_NONE, &o->reads_only, "Only the steps that read (no --destroy-data needed)", NULL },
-    { "size", 's', 0, G_OPTION_ARG_STRING, &o->size, "Test size: the region of a device or the test file in a folder, 16M to 64G (CrystalDiskMark: 1G)", "SIZE" },
-    { "count", 'n', 0, G_OPTION_ARG_STRING, &o->count, "Measured runs per step, the best kept, 1 to 9 (CrystalDiskMark: 5)", "N" },
-    { "duration", 'd', 0, G_OPTION_ARG_STRING, &o->duration, "Time per run (CrystalDiskMark's Measure: 5s)", "TIME" },
-    { "warmup", 0, 0, G_OPTION_ARG_STRING, &o->warmup, "Unmeasured run before each step (CrystalDiskMark: 5s)", "TIME" },
-    { "pause", 0, 0, G_OPTION_ARG_STRING, &o->pause, "Idle time between steps (CrystalDiskMark's Interval: 5s)", "TIME" },
-    { "interval", 0, 0, G_OPTION_ARG_STRING, &o->interval, "Series: one point per TIME (default 1s, at least 100ms)", "TIME" },
-    { "mix", 0, 0, G_OPTION_ARG_STRING, &o->mix, "Add CrystalDiskMark's +Mix row with PERCENT reads (its default: 70)", "PERCENT" },
-    { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o->destroy_data, "Confirm the write steps on a device by naming it again (DESTROYS ITS DATA)", "TARGET" },
-    { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine, "I/O engine: auto (default), sync, io_uring, threads", "ENGINE" },
-    { "buffered", 0, 0, G_OPTION_ARG_NONE, &o->buffered, "In a folder: the page cache where O_DIRECT is refused (reported)", NULL },
-    { "seed", 0, 0, G_OPTION_ARG_INT64, &o->seed, "Seed for random offsets and data (repeatable runs)", "N" },
-    { "comment", 0, 0, G_OPTION_ARG_STRING, &o->comment, "A comment for the result and the report", "TEXT" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print the result as JSON on stdout", NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, "Also save the JSON result to FILE", "FILE" },
-    { "units", 0, 0, G_OPTION_ARG_STRING, &o->units, o->mark ? "The table's figures: MB (MB/s, default), GB (GB/s), IOPS or us (µs)" : "Rates in MB/s (10^6, default) or MiB/s", o->mark ? "UNITS" : "MB|MiB" },
-    { "no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, "No progress line on stderr", NULL },
+    { "preset", 'P', 0, G_OPTION_ARG_STRING, &o->preset, N_("The preset (mark: cdm-default)"), N_("NAME") },
+    { "list-presets", 0, 0, G_OPTION_ARG_NONE, &o->list, N_("Describe every preset and exit"), NULL },
+    { "steps", 0, 0, G_OPTION_ARG_STRING, &o->steps, N_("Only these rows or steps (ids from --list-presets: rnd4k-q1t1, seq1m-q8t1-read)"), N_("IDS") },
+    { "reads-only", 0, 0, G_OPTION_ARG_NONE, &o->reads_only, N_("Only the steps that read (no --destroy-data needed)"), NULL },
+    { "size", 's', 0, G_OPTION_ARG_STRING, &o->size, N_("Test size: the region of a device or the test file in a folder, 16M to 64G (CrystalDiskMark: 1G)"), N_("SIZE") },
+    { "count", 'n', 0, G_OPTION_ARG_STRING, &o->count, N_("Measured runs per step, the best kept, 1 to 9 (CrystalDiskMark: 5)"), "N" },
+    { "duration", 'd', 0, G_OPTION_ARG_STRING, &o->duration, N_("Time per run (CrystalDiskMark's Measure: 5s)"), N_("TIME") },
+    { "warmup", 0, 0, G_OPTION_ARG_STRING, &o->warmup, N_("Unmeasured run before each step (CrystalDiskMark: 5s)"), N_("TIME") },
+    { "pause", 0, 0, G_OPTION_ARG_STRING, &o->pause, N_("Idle time between steps (CrystalDiskMark's Interval: 5s)"), N_("TIME") },
+    { "interval", 0, 0, G_OPTION_ARG_STRING, &o->interval, N_("Series: one point per TIME (default 1s, at least 100ms)"), N_("TIME") },
+    { "mix", 0, 0, G_OPTION_ARG_STRING, &o->mix, N_("Add CrystalDiskMark's +Mix row with PERCENT reads (its default: 70)"), N_("PERCENT") },
+    { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o->destroy_data, N_("Confirm the write steps on a device by naming it again (DESTROYS ITS DATA)"), N_("TARGET") },
+    { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine, N_("I/O engine: auto (default), sync, io_uring, threads"), N_("ENGINE") },
+    { "buffered", 0, 0, G_OPTION_ARG_NONE, &o->buffered, N_("In a folder: the page cache where O_DIRECT is refused (reported)"), NULL },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &o->seed, N_("Seed for random offsets and data (repeatable runs)"), "N" },
+    { "comment", 0, 0, G_OPTION_ARG_STRING, &o->comment, N_("A comment for the result and the report"), N_("TEXT") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, N_("Print the result as JSON on stdout"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, N_("Also save the JSON result to FILE"), N_("FILE") },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &o->units, o->mark ? N_("The table's figures: MB (MB/s, default), GB (GB/s), IOPS or us (µs)") : N_("Rates in MB/s (10^6, default) or MiB/s"), o->mark ? N_("UNITS") : N_("MB|MiB") },
+    { "no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, N_("No progress line on stderr"), NULL },
     { NULL }
   };
 
@@ -338,15 +338,15 @@ run_preset (int       argc,
   DsBenchSpec spec;
   int status;
 
-  context = g_option_context_new (mark ? "TARGET — CrystalDiskMark's test and its result text" :
-                                  "TARGET --preset NAME — a preset's steps as one result");
+  context = g_option_context_new (mark ? N_("TARGET — CrystalDiskMark's test and its result text") :
+                                  N_("TARGET --preset NAME — a preset's steps as one result"));
   entries = entries_for (&o);
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
-    "TARGET is a device (write steps need --destroy-data=TARGET) or a folder\n"
+    _("TARGET is a device (write steps need --destroy-data=TARGET) or a folder\n"
     "(a test file of --size is made there and removed afterwards).\n"
     "Sizes: 16M, 1G, 64G (powers of 1024). Times: 500ms, 5s, 1m.\n"
-    "MB/s = 10^6 bytes per second, as CrystalDiskMark.");
+    "MB/s = 10^6 bytes per second, as CrystalDiskMark."));
 
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     {
@@ -363,7 +363,7 @@ run_preset (int       argc,
   if (o.preset == NULL || argc != 2)
     {
       options_clear (&o);
-      return ds_cli_complain (DS_CLI_USAGE, "%s needs exactly one device or folder%s (see --help)",
+      return ds_cli_complain (DS_CLI_USAGE, _("%s needs exactly one device or folder%s (see --help)"),
                               argv[0], o.preset == NULL ? " and --preset" : "");
     }
 
@@ -412,9 +412,9 @@ ds_cli_workload (int    argc,
 
   /* GOption's --help exits: the word on presets goes first. */
   if (help)
-    printf ("Presets: `workload TARGET --preset NAME` runs a named list of workloads\n"
+    printf (_("Presets: `workload TARGET --preset NAME` runs a named list of workloads\n"
             "(CrystalDiskMark's profiles, IOMeter, fio, sysbench); --list-presets\n"
-            "describes them and `workload --preset NAME --help` lists their options.\n\n");
+            "describes them and `workload --preset NAME --help` lists their options.\n\n"));
 
   return ds_cli_run (argc, argv);
 }

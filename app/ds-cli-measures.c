@@ -19,7 +19,7 @@ parse_count (const char  *text,
 
   if (!g_ascii_string_to_unsigned (text, 10, 0, G_MAXINT, &v, NULL))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "a whole number, not “%s”", text);
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("a whole number, not “%s”"), text);
       return FALSE;
     }
   *ret = (unsigned) v;
@@ -97,7 +97,7 @@ ds_cli_run_one_target (GOptionContext *context,
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
-    return ds_cli_complain (DS_CLI_USAGE, "%s needs exactly one device or file (see --help)", name);
+    return ds_cli_complain (DS_CLI_USAGE, _("%s needs exactly one device or file (see --help)"), name);
   if (!ds_cli_job_args_finish (job, &options, &error))
     return ds_cli_fail (error);
 

@@ -60,12 +60,12 @@ print_text (const DsMonitorSample *sample,
               q->devices[0] ? q->devices : "-");
     }
   if (sample->unreadable_processes > 0 && geteuid () != 0)
-    printf ("          (%u processes of other users not shown: run as root to see them)\n",
+    printf (_("          (%u processes of other users not shown: run as root to see them)\n"),
             sample->unreadable_processes);
   else if (sample->unreadable_processes > 0)
-    printf ("          (%u processes refused even root their I/O counters: another "
-            "container's, or a security module's)\n", sample->unreadable_processes);
-  printf ("          rates in %s; process I/O is what reached the storage layer\n\n", unit);
+    printf (_("          (%u processes refused even root their I/O counters: another "
+            "container's, or a security module's)\n"), sample->unreadable_processes);
+  printf (_("          rates in %s; process I/O is what reached the storage layer\n\n"), unit);
 }
 
 static void
@@ -92,7 +92,7 @@ int
 ds_cli_monitor (int    argc,
                 char **argv)
 {
-  g_autoptr (GOptionContext) context = g_option_context_new ("[DEVICE] — what the disks, and which processes, are doing now");
+  g_autoptr (GOptionContext) context = g_option_context_new (N_("[DEVICE] — what the disks, and which processes, are doing now"));
   g_autoptr (GError) error = NULL;
   g_autoptr (DsMonitor) monitor = NULL;
   g_autofree char *interval = NULL;
@@ -103,28 +103,28 @@ ds_cli_monitor (int    argc,
   Printer printer = { 0 };
   int status;
   GOptionEntry entries[] = {
-    { "interval", 'i', 0, G_OPTION_ARG_STRING, &interval, "Time between samples (default 1s)", "TIME" },
-    { "count", 'c', 0, G_OPTION_ARG_INT, &count, "Stop after N samples (default: until Ctrl-C)", "N" },
-    { "json-lines", 0, 0, G_OPTION_ARG_NONE, &json_lines, "One JSON object per sample and line", NULL },
-    { "top", 0, 0, G_OPTION_ARG_INT, &top, "Processes shown per sample (default 10)", "N" },
-    { "units", 0, 0, G_OPTION_ARG_STRING, &units_text, "Rates in MB/s (10^6 bytes, default) or MiB/s (2^20 bytes: HD Tune's \"MB/s\")", "MB|MiB" },
+    { "interval", 'i', 0, G_OPTION_ARG_STRING, &interval, N_("Time between samples (default 1s)"), N_("TIME") },
+    { "count", 'c', 0, G_OPTION_ARG_INT, &count, N_("Stop after N samples (default: until Ctrl-C)"), "N" },
+    { "json-lines", 0, 0, G_OPTION_ARG_NONE, &json_lines, N_("One JSON object per sample and line"), NULL },
+    { "top", 0, 0, G_OPTION_ARG_INT, &top, N_("Processes shown per sample (default 10)"), "N" },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &units_text, N_("Rates in MB/s (10^6 bytes, default) or MiB/s (2^20 bytes: HD Tune's \"MB/s\")"), N_("MB|MiB") },
     { NULL }
   };
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
-    "Devices from /proc/diskstats (throughput, IOPS, utilisation, average queue,\n"
+    _("Devices from /proc/diskstats (throughput, IOPS, utilisation, average queue,\n"
     "in flight, average wait); processes from /proc/PID/io with the monitored\n"
-    "devices they have open.  Other users' processes are visible to root only.");
+    "devices they have open.  Other users' processes are visible to root only."));
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     return status;
   if (argc > 2)
-    return ds_cli_complain (DS_CLI_USAGE, "monitor takes at most one device");
+    return ds_cli_complain (DS_CLI_USAGE, _("monitor takes at most one device"));
   if (count < 0 || top < 0)
-    return ds_cli_complain (DS_CLI_USAGE, "--count and --top cannot be negative");
+    return ds_cli_complain (DS_CLI_USAGE, _("--count and --top cannot be negative"));
   if (interval != NULL && (!ds_parse_duration (interval, &interval_ns, &error) ||
                            interval_ns < 10 * DS_NS_PER_MSEC))
-    return error ? ds_cli_fail (error) : ds_cli_complain (DS_CLI_USAGE, "--interval must be at least 10ms");
+    return error ? ds_cli_fail (error) : ds_cli_complain (DS_CLI_USAGE, _("--interval must be at least 10ms"));
   if (!ds_units_from_string (units_text, &printer.units, &error))
     return ds_cli_fail (error);
 

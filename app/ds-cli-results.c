@@ -53,7 +53,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
 
 #define RESULTS_DIR_ENTRY(o) \
   { "results-dir", 0, 0, G_OPTION_ARG_FILENAME, &(o)->results_dir, \
-    "The library folder (default $" DS_CLI_RESULTS_DIR_ENV " or ~/.local/share/diskscope/results)", "DIR" }
+    N_("The library folder (default $DISKSCOPE_RESULTS_DIR or ~/.local/share/diskscope/results)"), N_("DIR") }
 
 static void
 print_cell (const char *text,
@@ -179,7 +179,8 @@ results_list (DsLibrary *library,
       return DS_CLI_OK;
     }
 
-  printf ("%u result%s in %s\n", shown->len, shown->len == 1 ? "" : "s", ds_library_get_dir (library));
+  printf (ngettext ("%u result in %s\n", "%u results in %s\n", shown->len), shown->len,
+          ds_library_get_dir (library));
   if (shown->len == 0)
     return DS_CLI_OK;
 
@@ -194,12 +195,12 @@ results_list (DsLibrary *library,
     }
 
   printf ("\n");
-  print_cell ("ID", w_id + 2);
-  print_cell ("TEST", w_kind + 2);
-  print_cell ("STATUS", w_status + 2);
-  print_cell ("STARTED", w_date + 2);
-  print_cell ("DEVICE", w_device + 2);
-  printf ("LABEL\n");
+  print_cell (_("ID"), w_id + 2);
+  print_cell (_("TEST"), w_kind + 2);
+  print_cell (_("STATUS"), w_status + 2);
+  print_cell (_("STARTED"), w_date + 2);
+  print_cell (_("DEVICE"), w_device + 2);
+  printf (_("LABEL\n"));
 
   for (guint i = 0; i < shown->len; i++)
     {
@@ -256,7 +257,7 @@ results_show (DsLibrary  *library,
   DsUnits units;
 
   if (argc != 2)
-    return ds_cli_complain (DS_CLI_USAGE, "results show needs one result id");
+    return ds_cli_complain (DS_CLI_USAGE, _("results show needs one result id"));
   if (!ds_units_from_string (o->units, &units, &error))
     return ds_cli_fail (error);
 
@@ -279,14 +280,14 @@ results_show (DsLibrary  *library,
       g_autofree char *text = ds_report_text (result, units);
       const char *const *tags = ds_library_entry_get_tags (entry);
 
-      printf ("Result:  %s\nFile:    %s\nLabel:   ", ds_library_entry_get_id (entry),
+      printf (_("Result:  %s\nFile:    %s\nLabel:   "), ds_library_entry_get_id (entry),
               ds_library_entry_get_path (entry));
       print_cell (ds_library_entry_get_label (entry), 0);
       printf ("\n");
       if (tags[0] != NULL)
         {
           g_autofree char *joined = g_strjoinv (", ", (char **) tags);
-          printf ("Tags:    ");
+          printf (_("Tags:    "));
           print_cell (joined, 0);
           printf ("\n");
         }
@@ -297,7 +298,7 @@ results_show (DsLibrary  *library,
 
           for (guint i = 0; lines[i] != NULL; i++)
             {
-              printf (i == 0 ? "Notes:   " : "         ");
+              printf (i == 0 ? _("Notes:   ") : "         ");
               print_cell (lines[i], 0);
               printf ("\n");
             }
@@ -340,7 +341,7 @@ results_label (DsLibrary  *library,
   DsLibraryEntry *updated = NULL;
 
   if (argc < 2 || argc > 3)
-    return ds_cli_complain (DS_CLI_USAGE, "results label needs a result id and a label (\"\" for the default)");
+    return ds_cli_complain (DS_CLI_USAGE, _("results label needs a result id and a label (\"\" for the default)"));
 
   entry = lookup_annotation (library, argv[1], &annotation, &error);
   if (entry == NULL)
@@ -379,7 +380,7 @@ results_tag (DsLibrary  *library,
   g_autofree char *joined = NULL;
 
   if (argc < 2)
-    return ds_cli_complain (DS_CLI_USAGE, "results tag needs a result id, then tags to add (--remove TAG to remove)");
+    return ds_cli_complain (DS_CLI_USAGE, _("results tag needs a result id, then tags to add (--remove TAG to remove)"));
 
   entry = lookup_annotation (library, argv[1], &annotation, &error);
   if (entry == NULL)
@@ -392,7 +393,7 @@ results_tag (DsLibrary  *library,
           return ds_cli_fail (error);
       for (guint i = 0; o->remove != NULL && o->remove[i] != NULL; i++)
         if (!ds_annotation_remove_tag (&annotation, o->remove[i]))
-          return ds_cli_complain (DS_CLI_FAILED, "%s has no tag “%s”",
+          return ds_cli_complain (DS_CLI_FAILED, _("%s has no tag “%s”"),
                                   ds_library_entry_get_id (entry), o->remove[i]);
       if (!ds_library_annotate (library, ds_library_entry_get_id (entry), &annotation, &updated, &error))
         return ds_cli_fail (error);
@@ -414,7 +415,7 @@ results_rm (DsLibrary  *library,
   int status = DS_CLI_OK;
 
   if (argc < 2)
-    return ds_cli_complain (DS_CLI_USAGE, "results rm needs the ids of the results to delete");
+    return ds_cli_complain (DS_CLI_USAGE, _("results rm needs the ids of the results to delete"));
 
   for (int i = 1; i < argc; i++)
     {
@@ -426,7 +427,7 @@ results_rm (DsLibrary  *library,
           status = ds_cli_fail (error);
           continue;
         }
-      printf ("deleted %s\n", ds_library_entry_get_id (entry));
+      printf (_("deleted %s\n"), ds_library_entry_get_id (entry));
     }
 
   return status;
@@ -440,7 +441,7 @@ results_import (DsLibrary  *library,
   int status = DS_CLI_OK;
 
   if (argc < 2)
-    return ds_cli_complain (DS_CLI_USAGE, "results import needs result files to copy into the library");
+    return ds_cli_complain (DS_CLI_USAGE, _("results import needs result files to copy into the library"));
 
   for (int i = 1; i < argc; i++)
     {
@@ -473,20 +474,20 @@ ds_cli_results (int    argc,
   int status;
   GOptionEntry entries[] = {
     RESULTS_DIR_ENTRY (&o),
-    { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, "list, show: JSON on stdout", NULL },
-    { "kind", 0, 0, G_OPTION_ARG_STRING, &o.kind, "list: only results of this test (benchmark, workload, ...)", "TEST" },
-    { "tag", 0, 0, G_OPTION_ARG_STRING, &o.tag, "list: only results with this tag", "TAG" },
-    { "search", 0, 0, G_OPTION_ARG_STRING, &o.search, "list: only results with TEXT in the id, label, notes, tags, device or host", "TEXT" },
-    { "units", 0, 0, G_OPTION_ARG_STRING, &o.units, "show: rates in MB/s (default) or MiB/s", "MB|MiB" },
-    { "notes", 0, 0, G_OPTION_ARG_STRING, &o.notes, "label: set the notes too (\"\" clears them)", "TEXT" },
-    { "remove", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.remove, "tag: remove TAG (repeat for more)", "TAG" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("list, show: JSON on stdout"), NULL },
+    { "kind", 0, 0, G_OPTION_ARG_STRING, &o.kind, N_("list: only results of this test (benchmark, workload, ...)"), N_("TEST") },
+    { "tag", 0, 0, G_OPTION_ARG_STRING, &o.tag, N_("list: only results with this tag"), N_("TAG") },
+    { "search", 0, 0, G_OPTION_ARG_STRING, &o.search, N_("list: only results with TEXT in the id, label, notes, tags, device or host"), N_("TEXT") },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &o.units, N_("show: rates in MB/s (default) or MiB/s"), N_("MB|MiB") },
+    { "notes", 0, 0, G_OPTION_ARG_STRING, &o.notes, N_("label: set the notes too (\"\" clears them)"), N_("TEXT") },
+    { "remove", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.remove, N_("tag: remove TAG (repeat for more)"), N_("TAG") },
     { NULL }
   };
 
-  context = g_option_context_new ("[list|show|label|tag|rm|import|dir] [ID…] — the results library");
+  context = g_option_context_new (N_("[list|show|label|tag|rm|import|dir] [ID…] — the results library"));
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
-    "  list                      every saved result, newest first\n"
+    _("  list                      every saved result, newest first\n"
     "  show ID                   its report (--json: the result file)\n"
     "  label ID [LABEL]          print or set its label (\"\" for the default: model and date)\n"
     "  label ID --notes TEXT     set its notes\n"
@@ -497,7 +498,7 @@ ds_cli_results (int    argc,
     "\n"
     "An ID is a result's id from `results list`, or any part of one that names one result.\n"
     "Every run saves its result here unless --no-library is given; point all commands at a\n"
-    "shared folder with --results-dir or $" DS_CLI_RESULTS_DIR_ENV ".");
+    "shared folder with --results-dir or $DISKSCOPE_RESULTS_DIR."));
 
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     return status;
@@ -523,7 +524,7 @@ ds_cli_results (int    argc,
   if (strcmp (sub, "list") == 0)
     {
       if (argc > 1)
-        return ds_cli_complain (DS_CLI_USAGE, "results list takes no ids (--search TEXT filters)");
+        return ds_cli_complain (DS_CLI_USAGE, _("results list takes no ids (--search TEXT filters)"));
       return results_list (library, &o);
     }
   if (strcmp (sub, "show") == 0)
@@ -537,5 +538,5 @@ ds_cli_results (int    argc,
   if (strcmp (sub, "import") == 0)
     return results_import (library, argc, argv);
 
-  return ds_cli_complain (DS_CLI_USAGE, "results: unknown command “%s” (list, show, label, tag, rm, import, dir)", sub);
+  return ds_cli_complain (DS_CLI_USAGE, _("results: unknown command “%s” (list, show, label, tag, rm, import, dir)"), sub);
 }

@@ -235,21 +235,20 @@ duration_help (DsBenchKind kind)
   switch (kind)
     {
     case DS_BENCH_WORKLOAD:
-      return g_strdup ("Run time (default 10s)");
+      return g_strdup (_("Run time (default 10s)"));
     case DS_BENCH_EXTRA:
-      return g_strdup_printf ("Time per row (default %" G_GUINT64_FORMAT "s; 250ms at --accuracy 1)",
-                              DS_EXTRA_DEFAULT_ROW_NS / DS_NS_PER_SEC);
+      return g_strdup_printf (_("Time per row (default %us; 250ms at --accuracy 1)"),
+                              (unsigned) (DS_EXTRA_DEFAULT_ROW_NS / DS_NS_PER_SEC));
     case DS_BENCH_RANDOM_ACCESS:
-      return g_strdup_printf ("Time per row (default %" G_GUINT64_FORMAT "s; 250ms at --accuracy 1)",
-                              DS_RANDOM_ACCESS_DEFAULT_ROW_NS / DS_NS_PER_SEC);
+      return g_strdup_printf (_("Time per row (default %us; 250ms at --accuracy 1)"),
+                              (unsigned) (DS_RANDOM_ACCESS_DEFAULT_ROW_NS / DS_NS_PER_SEC));
     case DS_BENCH_BLOCK_SIZE:
-      return g_strdup_printf ("Time per row (default %" G_GUINT64_FORMAT "s; 250ms at --accuracy 1)",
-                              DS_BLOCK_SIZE_DEFAULT_ROW_NS / DS_NS_PER_SEC);
+      return g_strdup_printf (_("Time per row (default %us; 250ms at --accuracy 1)"),
+                              (unsigned) (DS_BLOCK_SIZE_DEFAULT_ROW_NS / DS_NS_PER_SEC));
     case DS_BENCH_FILE:
-      return g_strdup_printf ("Time per row (default %" G_GUINT64_FORMAT "s, %" G_GUINT64_FORMAT
-                              "s per block size; 250ms at --accuracy 1)",
-                              DS_FILE_DEFAULT_ROW_NS / DS_NS_PER_SEC,
-                              DS_FILE_DEFAULT_BLOCK_ROW_NS / DS_NS_PER_SEC);
+      return g_strdup_printf (_("Time per row (default %us, %us per block size; 250ms at --accuracy 1)"),
+                              (unsigned) (DS_FILE_DEFAULT_ROW_NS / DS_NS_PER_SEC),
+                              (unsigned) (DS_FILE_DEFAULT_BLOCK_ROW_NS / DS_NS_PER_SEC));
     case DS_BENCH_TRANSFER:
     default:
       return NULL;
@@ -265,31 +264,31 @@ entries_for (DsBenchKind  kind,
   const unsigned k_create = kinds_where (offers_create);
   const unsigned k_capacity = kinds_where (offers_capacity);
   const KindEntry all[] = {
-    { { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print the result as JSON on stdout", NULL }, K_ALL },
-    { { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, "Also save the JSON result to FILE (a regular file, replaced atomically; - for stdout)", "FILE" }, K_ALL },
-    { { "units", 0, 0, G_OPTION_ARG_STRING, &o->units, "Rates in MB/s (10^6 bytes, default) or MiB/s (2^20 bytes: HD Tune's \"MB/s\")", "MB|MiB" }, K_ALL },
-    { { "write", 0, 0, G_OPTION_ARG_NONE, &o->write, "Write test: overwrites TARGET with random data (needs --destroy-data=TARGET, or --create)", NULL }, k_write },
-    { { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o->destroy_data, "Confirm a write test on an existing device or file by naming it again", "TARGET" }, k_confirm },
-    { { "create", 0, 0, G_OPTION_ARG_STRING, &o->create, "Make TARGET (which must not exist) as a test file of SIZE filled with random data, test it, delete it", "SIZE" }, k_create },
-    { { "keep", 0, 0, G_OPTION_ARG_NONE, &o->keep, "Keep the --create test file after the run", NULL }, k_create },
-    { { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine, "I/O engine: auto (default), sync, io_uring, threads", "ENGINE" }, K_ALL },
-    { { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o->block_size, "Transfer size (benchmark: 64K, workload: 4K)", "SIZE" }, K_TRANSFER | K_WORKLOAD },
-    { { "capacity", 0, 0, G_OPTION_ARG_STRING, &o->capacity, "Test only the first SIZE bytes (short stroke)", "SIZE" }, k_capacity },
-    { { "accuracy", 'a', 0, G_OPTION_ARG_INT, &o->accuracy, "1 (fast) to 5 (slow); each step doubles the time per point or row (default 3)", "N" }, K_DEVICE_KINDS | K_FILE },
-    { { "pattern", 'p', 0, G_OPTION_ARG_STRING, &o->pattern, "read, write, randread, randwrite, randrw or rw", "P" }, K_WORKLOAD },
-    { { "queue-depth", 'q', 0, G_OPTION_ARG_INT, &o->queue_depth, "I/Os in flight per thread (default 1)", "N" }, K_WORKLOAD },
-    { { "threads", 't', 0, G_OPTION_ARG_INT, &o->threads, "Threads, each with its own queue (default 1)", "N" }, K_WORKLOAD },
-    { { "read-mix", 0, 0, G_OPTION_ARG_INT, &o->read_mix, "randrw: percent reads (default 70)", "PERCENT" }, K_WORKLOAD },
-    { { "duration", 'd', 0, G_OPTION_ARG_STRING, &o->duration, o->duration_help, "TIME" }, K_WORKLOAD | K_EXTRA | K_RANDOM | K_BLOCK | K_FILE },
-    { { "ramp", 0, 0, G_OPTION_ARG_STRING, &o->ramp, "Warm-up time excluded from the results", "TIME" }, K_WORKLOAD },
-    { { "interval", 0, 0, G_OPTION_ARG_STRING, &o->interval, "Time series: one point per TIME (default 1s, at least 100ms)", "TIME" }, K_WORKLOAD },
-    { { "offset", 0, 0, G_OPTION_ARG_STRING, &o->offset, "Start of the region (default 0)", "SIZE" }, K_WORKLOAD },
-    { { "span", 0, 0, G_OPTION_ARG_STRING, &o->span, "Length of the region (default: to the end)", "SIZE" }, K_WORKLOAD },
-    { { "size", 's', 0, G_OPTION_ARG_STRING, &o->size, "Test file size (default 1G, clamped to the free space)", "SIZE" }, K_FILE },
-    { { "buffered", 0, 0, G_OPTION_ARG_NONE, &o->buffered, "Run through the page cache where O_DIRECT is refused (reported)", NULL }, K_FILE },
-    { { "seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, "Seed for random offsets and data, 1 to 2^64-1 (default 0: drawn from the clock; the result keeps the seed used, to repeat the run)", "N" }, K_ALL },
-    { { "no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, "No progress line on stderr", NULL }, K_ALL },
-    { { "no-library", 0, 0, G_OPTION_ARG_NONE, &o->no_library, "Do not save the result in the results library ($DISKSCOPE_RESULTS_DIR or ~/.local/share/diskscope/results)", NULL }, K_ALL },
+    { { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, N_("Print the result as JSON on stdout"), NULL }, K_ALL },
+    { { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, N_("Also save the JSON result to FILE (a regular file, replaced atomically; - for stdout)"), N_("FILE") }, K_ALL },
+    { { "units", 0, 0, G_OPTION_ARG_STRING, &o->units, N_("Rates in MB/s (10^6 bytes, default) or MiB/s (2^20 bytes: HD Tune's \"MB/s\")"), N_("MB|MiB") }, K_ALL },
+    { { "write", 0, 0, G_OPTION_ARG_NONE, &o->write, N_("Write test: overwrites TARGET with random data (needs --destroy-data=TARGET, or --create)"), NULL }, k_write },
+    { { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o->destroy_data, N_("Confirm a write test on an existing device or file by naming it again"), N_("TARGET") }, k_confirm },
+    { { "create", 0, 0, G_OPTION_ARG_STRING, &o->create, N_("Make TARGET (which must not exist) as a test file of SIZE filled with random data, test it, delete it"), N_("SIZE") }, k_create },
+    { { "keep", 0, 0, G_OPTION_ARG_NONE, &o->keep, N_("Keep the --create test file after the run"), NULL }, k_create },
+    { { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine, N_("I/O engine: auto (default), sync, io_uring, threads"), N_("ENGINE") }, K_ALL },
+    { { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o->block_size, N_("Transfer size (benchmark: 64K, workload: 4K)"), N_("SIZE") }, K_TRANSFER | K_WORKLOAD },
+    { { "capacity", 0, 0, G_OPTION_ARG_STRING, &o->capacity, N_("Test only the first SIZE bytes (short stroke)"), N_("SIZE") }, k_capacity },
+    { { "accuracy", 'a', 0, G_OPTION_ARG_INT, &o->accuracy, N_("1 (fast) to 5 (slow); each step doubles the time per point or row (default 3)"), "N" }, K_DEVICE_KINDS | K_FILE },
+    { { "pattern", 'p', 0, G_OPTION_ARG_STRING, &o->pattern, N_("read, write, randread, randwrite, randrw or rw"), "P" }, K_WORKLOAD },
+    { { "queue-depth", 'q', 0, G_OPTION_ARG_INT, &o->queue_depth, N_("I/Os in flight per thread (default 1)"), "N" }, K_WORKLOAD },
+    { { "threads", 't', 0, G_OPTION_ARG_INT, &o->threads, N_("Threads, each with its own queue (default 1)"), "N" }, K_WORKLOAD },
+    { { "read-mix", 0, 0, G_OPTION_ARG_INT, &o->read_mix, N_("randrw: percent reads (default 70)"), N_("PERCENT") }, K_WORKLOAD },
+    { { "duration", 'd', 0, G_OPTION_ARG_STRING, &o->duration, o->duration_help, N_("TIME") }, K_WORKLOAD | K_EXTRA | K_RANDOM | K_BLOCK | K_FILE },
+    { { "ramp", 0, 0, G_OPTION_ARG_STRING, &o->ramp, N_("Warm-up time excluded from the results"), N_("TIME") }, K_WORKLOAD },
+    { { "interval", 0, 0, G_OPTION_ARG_STRING, &o->interval, N_("Time series: one point per TIME (default 1s, at least 100ms)"), N_("TIME") }, K_WORKLOAD },
+    { { "offset", 0, 0, G_OPTION_ARG_STRING, &o->offset, N_("Start of the region (default 0)"), N_("SIZE") }, K_WORKLOAD },
+    { { "span", 0, 0, G_OPTION_ARG_STRING, &o->span, N_("Length of the region (default: to the end)"), N_("SIZE") }, K_WORKLOAD },
+    { { "size", 's', 0, G_OPTION_ARG_STRING, &o->size, N_("Test file size (default 1G, clamped to the free space)"), N_("SIZE") }, K_FILE },
+    { { "buffered", 0, 0, G_OPTION_ARG_NONE, &o->buffered, N_("Run through the page cache where O_DIRECT is refused (reported)"), NULL }, K_FILE },
+    { { "seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, N_("Seed for random offsets and data, 1 to 2^64-1 (default 0: drawn from the clock; the result keeps the seed used, to repeat the run)"), "N" }, K_ALL },
+    { { "no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, N_("No progress line on stderr"), NULL }, K_ALL },
+    { { "no-library", 0, 0, G_OPTION_ARG_NONE, &o->no_library, N_("Do not save the result in the results library ($DISKSCOPE_RESULTS_DIR or ~/.local/share/diskscope/results)"), NULL }, K_ALL },
   };
   GOptionEntry *entries = g_new0 (GOptionEntry, G_N_ELEMENTS (all) + 1);
   unsigned n = 0;
@@ -379,13 +378,13 @@ build_spec (const DsBenchOps  *ops,
       if (o->pattern == NULL)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       "workload needs --pattern: read, write, randread, randwrite or randrw");
+                       _("workload needs --pattern: read, write, randread, randwrite or randrw"));
           return FALSE;
         }
       if (!ds_pattern_from_string (o->pattern, &spec->pattern))
         {
           g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       "--pattern “%s” is unknown: use read, write, randread, randwrite or randrw",
+                       _("--pattern “%s” is unknown: use read, write, randread, randwrite or randrw"),
                        o->pattern);
           return FALSE;
         }
@@ -422,7 +421,7 @@ options_clear (Options *o)
 
 /* ---- the benchmark commands --------------------------------------------- */
 
-static const char run_description[] =
+static const char run_description[] = N_(
   "Sizes: 512, 4K, 64K, 1M, 1G (powers of 1024). Times: 500ms, 5s, 1m.\n"
   "Rates are MB/s = 10^6 bytes per second unless --units MiB; HD Tune's\n"
   "\"MB\" is 2^20 bytes: use --units MiB to compare with an HD Tune report.\n"
@@ -441,9 +440,9 @@ static const char run_description[] =
   "    --keep).  Read tests take --create too.\n"
   "--output saves only to a regular file (replaced atomically), never over\n"
   "a device, FIFO, socket or folder, nor over TARGET.  Exit statuses:\n"
-  "diskscope-cli --help.";
+  "diskscope-cli --help.");
 
-static const char file_description[] =
+static const char file_description[] = N_(
   "Sizes: 512, 4K, 64K, 1M, 1G (powers of 1024). Times: 500ms, 5s, 1m.\n"
   "Rates are MB/s = 10^6 bytes per second unless --units MiB; HD Tune's\n"
   "\"MB\" is 2^20 bytes: use --units MiB to compare with an HD Tune report.\n"
@@ -451,7 +450,7 @@ static const char file_description[] =
   "The file benchmark writes only to a test file of its own in DIR, which\n"
   "has no name (O_TMPFILE, or one removed at once) and so is gone when the\n"
   "run ends however it ends; it never touches the files already there.\n"
-  "--output saves only to a regular file (replaced atomically).";
+  "--output saves only to a regular file (replaced atomically).");
 
 int
 ds_cli_run (int    argc,
@@ -479,8 +478,8 @@ ds_cli_run (int    argc,
   ops = ds_bench_lookup (argv[0]);
   g_assert (ops != NULL);
 
-  parameter = g_strdup_printf (ops->kind == DS_BENCH_FILE ? "[DIR] — HD Tune's %s" :
-                               "TARGET — %s", ops->title);
+  parameter = g_strdup_printf (ops->kind == DS_BENCH_FILE ? _("[DIR] — HD Tune's %s") :
+                               _("TARGET — %s"), _(ops->title));
   context = g_option_context_new (parameter);
   o.duration_help = duration_help (ops->kind);
   entries = entries_for (ops->kind, &o);
@@ -504,8 +503,8 @@ ds_cli_run (int    argc,
   if (target == NULL || argc > 2)
     {
       options_clear (&o);
-      return ds_cli_complain (DS_CLI_USAGE, "%s needs exactly one %s (see --help)",
-                              ops->name, ops->kind == DS_BENCH_FILE ? "folder" : "device or file");
+      return ds_cli_complain (DS_CLI_USAGE, _("%s needs exactly one %s (see --help)"),
+                              ops->name, ops->kind == DS_BENCH_FILE ? _("folder") : _("device or file"));
     }
 
   if (!ds_units_from_string (o.units, &units, &error))

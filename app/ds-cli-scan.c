@@ -14,7 +14,7 @@ int
 ds_cli_scan (int    argc,
              char **argv)
 {
-  g_autoptr (GOptionContext) context = g_option_context_new ("TARGET — HD Tune's Error Scan");
+  g_autoptr (GOptionContext) context = g_option_context_new (N_("TARGET — HD Tune's Error Scan"));
   g_autoptr (GError) error = NULL;
   g_autofree char *range = NULL;
   g_autofree char *block = NULL;
@@ -24,23 +24,23 @@ ds_cli_scan (int    argc,
   DsBenchSpec spec;
   int status;
   GOptionEntry entries[] = {
-    { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Read one block per map cell (16384 samples spread over the range) instead of every block", NULL },
-    { "range", 'r', 0, G_OPTION_ARG_STRING, &range, "Scan only START-END (e.g. 0-10G; START- to the end)", "A-B" },
-    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &block, "Block read and timed at once (default 128K, as MHDD)", "SIZE" },
+    { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, N_("Read one block per map cell (16384 samples spread over the range) instead of every block"), NULL },
+    { "range", 'r', 0, G_OPTION_ARG_STRING, &range, N_("Scan only START-END (e.g. 0-10G; START- to the end)"), "A-B" },
+    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &block, N_("Block read and timed at once (default 128K, as MHDD)"), N_("SIZE") },
     { NULL }
   };
 
   g_option_context_add_main_entries (context, entries, NULL);
   ds_cli_job_args_add (&job, context);
   g_option_context_set_description (context,
-    "Reads the device block by block (O_DIRECT, read only) and times each block:\n"
+    _("Reads the device block by block (O_DIRECT, read only) and times each block:\n"
     "< 5, < 20, < 50, < 150, < 500 ms, >= 500 ms, or error.  A block that fails\n"
     "is read again sector by sector, so the bad ranges are exact; the scan goes\n"
-    "on past them.  Ctrl-C stops it and prints what was read.");
+    "on past them.  Ctrl-C stops it and prints what was read."));
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
-    return ds_cli_complain (DS_CLI_USAGE, "scan needs exactly one device or file (see --help)");
+    return ds_cli_complain (DS_CLI_USAGE, _("scan needs exactly one device or file (see --help)"));
   if (!ds_cli_job_args_finish (&job, &options, &error))
     return ds_cli_fail (error);
 

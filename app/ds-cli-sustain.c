@@ -61,14 +61,14 @@ build_spec (gpointer      data,
   if (size != NULL && strchr (size, '%') != NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "--size is 100%% (the whole device) or a size (e.g. 64G), not “%s”", size);
+                   _("--size is 100%% (the whole device) or a size (e.g. 64G), not “%s”"), size);
       return FALSE;
     }
   if (!ds_cli_parse_measures (measures, G_N_ELEMENTS (measures), error))
     return FALSE;
   if (size != NULL && spec->span_bytes == 0)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--size 0 writes nothing: give a size or 100%%");
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("--size 0 writes nothing: give a size or 100%%"));
       return FALSE;
     }
   if (o->duration != NULL && !ds_bench_spec_set_duration (spec, spec->duration_ns, error))
@@ -81,28 +81,28 @@ ds_cli_sustain (int    argc,
                 char **argv)
 {
   g_autoptr (GOptionContext) context =
-    g_option_context_new ("TARGET — a long write: the write cache's cliff, the floor after it, the dips");
+    g_option_context_new (N_("TARGET — a long write: the write cache's cliff, the floor after it, the dips"));
   g_auto (Options) o = { 0 };
   g_auto (DsCliJobArgs) job = { 0 };
   GOptionEntry entries[] = {
-    { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o.destroy_data, "Confirm by naming TARGET again: it is overwritten (DESTROYS ITS DATA)", "TARGET" },
-    { "size", 's', 0, G_OPTION_ARG_STRING, &o.size, "How much to write: 100% (the whole device, default) or SIZE from --offset", "100%|SIZE" },
-    { "duration", 'd', 0, G_OPTION_ARG_STRING, &o.duration, "Stop after TIME even before --size is written (default: no limit)", "TIME" },
-    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o.block_size, "Transfer size (default 1M)", "SIZE" },
-    { "queue-depth", 'q', 0, G_OPTION_ARG_STRING, &o.queue_depth, "I/Os in flight (default 32)", "N" },
-    { "random", 0, 0, G_OPTION_ARG_NONE, &o.random, "Random offsets instead of sequential (as many bytes)", NULL },
-    { "pause", 0, 0, G_OPTION_ARG_STRING, &o.pause, "Then stay idle for TIME and write the cliff's bytes again: how much the cache recovered", "TIME" },
-    { "interval", 0, 0, G_OPTION_ARG_STRING, &o.interval, "Series: one point per TIME (default 1s, at least 100ms)", "TIME" },
-    { "offset", 0, 0, G_OPTION_ARG_STRING, &o.offset, "Start of the region (default 0)", "SIZE" },
-    { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine, "I/O engine: auto (default), sync, io_uring, threads", "ENGINE" },
-    { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, "Seed for random offsets and data (repeatable runs)", "N" },
+    { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o.destroy_data, N_("Confirm by naming TARGET again: it is overwritten (DESTROYS ITS DATA)"), N_("TARGET") },
+    { "size", 's', 0, G_OPTION_ARG_STRING, &o.size, N_("How much to write: 100% (the whole device, default) or SIZE from --offset"), N_("100%|SIZE") },
+    { "duration", 'd', 0, G_OPTION_ARG_STRING, &o.duration, N_("Stop after TIME even before --size is written (default: no limit)"), N_("TIME") },
+    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o.block_size, N_("Transfer size (default 1M)"), N_("SIZE") },
+    { "queue-depth", 'q', 0, G_OPTION_ARG_STRING, &o.queue_depth, N_("I/Os in flight (default 32)"), "N" },
+    { "random", 0, 0, G_OPTION_ARG_NONE, &o.random, N_("Random offsets instead of sequential (as many bytes)"), NULL },
+    { "pause", 0, 0, G_OPTION_ARG_STRING, &o.pause, N_("Then stay idle for TIME and write the cliff's bytes again: how much the cache recovered"), N_("TIME") },
+    { "interval", 0, 0, G_OPTION_ARG_STRING, &o.interval, N_("Series: one point per TIME (default 1s, at least 100ms)"), N_("TIME") },
+    { "offset", 0, 0, G_OPTION_ARG_STRING, &o.offset, N_("Start of the region (default 0)"), N_("SIZE") },
+    { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine, N_("I/O engine: auto (default), sync, io_uring, threads"), N_("ENGINE") },
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, N_("Seed for random offsets and data (repeatable runs)"), "N" },
     { NULL }
   };
 
   g_option_context_add_main_entries (context, entries, NULL);
   ds_cli_job_args_add (&job, context);
   g_option_context_set_description (context,
-    "Writes incompressible data (O_DIRECT) from --offset to the end of TARGET or\n"
+    _("Writes incompressible data (O_DIRECT) from --offset to the end of TARGET or\n"
     "--size, recording the rate and p99 latency per --interval.  The start rate\n"
     "is the rate of the first 10 % of the bytes; the cliff is the bytes written\n"
     "before the rate fell below 50 % of it and stayed there (a write cache's or\n"
@@ -111,7 +111,7 @@ ds_cli_sustain (int    argc,
     "MB/s = 10^6 bytes per second unless --units MiB.\n"
     "It overwrites TARGET: it runs only with --destroy-data=TARGET, and is\n"
     "refused on a mounted or busy device, as every write test.  Ctrl-C stops it\n"
-    "and prints what was measured (exit 130).");
+    "and prints what was measured (exit 130)."));
   return ds_cli_run_one_target (context, &job, "sustain", DS_BENCH_SUSTAIN, build_spec, &o,
                                 argc, argv);
 }

@@ -73,33 +73,33 @@ build_spec (gpointer      data,
   if (o->pattern == NULL || !ds_pattern_from_string (o->pattern, &spec->pattern))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "sweep needs --pattern: read, write, randread, randwrite, randrw or rw%s%s%s",
+                   _("sweep needs --pattern: read, write, randread, randwrite, randrw or rw%s%s%s"),
                    o->pattern ? " (not “" : "", o->pattern ? o->pattern : "", o->pattern ? "”)" : "");
       return FALSE;
     }
   if (o->over != NULL && strcmp (o->over, "qd") != 0 && strcmp (o->over, "threads") != 0)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "--over is qd (the queue depth) or threads, not “%s”", o->over);
+                   _("--over is qd (the queue depth) or threads, not “%s”"), o->over);
       return FALSE;
     }
   spec->sweep_threads = o->over != NULL && strcmp (o->over, "threads") == 0;
   if ((o->from != NULL || o->to != NULL) && o->levels != NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "give --levels or --from/--to, not both");
+                   _("give --levels or --from/--to, not both"));
       return FALSE;
     }
   if (spec->sweep_threads && o->threads != NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "--over threads sweeps the threads: --threads does not apply");
+                   _("--over threads sweeps the threads: --threads does not apply"));
       return FALSE;
     }
   if (!spec->sweep_threads && o->queue_depth != NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "--over qd sweeps the queue depth: --queue-depth does not apply");
+                   _("--over qd sweeps the queue depth: --queue-depth does not apply"));
       return FALSE;
     }
   if (spec->sweep_threads)
@@ -115,35 +115,35 @@ ds_cli_sweep (int    argc,
               char **argv)
 {
   g_autoptr (GOptionContext) context =
-    g_option_context_new ("TARGET — IOPS and latency at growing queue depths, and the knee");
+    g_option_context_new (N_("TARGET — IOPS and latency at growing queue depths, and the knee"));
   g_auto (Options) o = { 0 };
   g_auto (DsCliJobArgs) job = { 0 };
   GOptionEntry entries[] = {
-    { "pattern", 'p', 0, G_OPTION_ARG_STRING, &o.pattern, "read, write, randread, randwrite, randrw or rw (required)", "P" },
-    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o.block_size, "Transfer size (default 4K)", "SIZE" },
-    { "read-mix", 0, 0, G_OPTION_ARG_STRING, &o.read_mix, "randrw, rw: percent reads (default 70)", "PERCENT" },
-    { "over", 0, 0, G_OPTION_ARG_STRING, &o.over, "What grows: qd (the queue depth, default) or threads", "qd|threads" },
-    { "from", 0, 0, G_OPTION_ARG_STRING, &o.from, "First level (default 1)", "N" },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &o.to, "Last level: the levels double from --from up to it (default 256; threads: 64)", "N" },
-    { "levels", 0, 0, G_OPTION_ARG_STRING, &o.levels, "These levels instead (e.g. 1,2,3,4,6,8)", "LIST" },
-    { "step-time", 'd', 0, G_OPTION_ARG_STRING, &o.step_time, "Time per level (default 10s)", "TIME" },
-    { "steady", 0, 0, G_OPTION_ARG_NONE, &o.steady, "End a level early once its IOPS is steady (the last 5 intervals within 5 %)", NULL },
-    { "ramp", 0, 0, G_OPTION_ARG_STRING, &o.ramp, "Warm-up per level, not counted (default 0)", "TIME" },
-    { "interval", 0, 0, G_OPTION_ARG_STRING, &o.interval, "Series interval, the steady rule's unit (default 1s, at least 100ms)", "TIME" },
-    { "queue-depth", 'q', 0, G_OPTION_ARG_STRING, &o.queue_depth, "--over threads: the queue depth of each thread (default 1)", "N" },
-    { "threads", 't', 0, G_OPTION_ARG_STRING, &o.threads, "--over qd: the threads, each at the level's depth (default 1)", "N" },
-    { "offset", 0, 0, G_OPTION_ARG_STRING, &o.offset, "Start of the region (default 0)", "SIZE" },
-    { "span", 0, 0, G_OPTION_ARG_STRING, &o.span, "Length of the region (default: to the end)", "SIZE" },
-    { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o.destroy_data, "Confirm a writing pattern on TARGET by naming it again (DESTROYS ITS DATA)", "TARGET" },
-    { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine, "I/O engine: auto (default), sync, io_uring, threads", "ENGINE" },
-    { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, "Seed for random offsets and data (repeatable runs)", "N" },
+    { "pattern", 'p', 0, G_OPTION_ARG_STRING, &o.pattern, N_("read, write, randread, randwrite, randrw or rw (required)"), "P" },
+    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o.block_size, N_("Transfer size (default 4K)"), N_("SIZE") },
+    { "read-mix", 0, 0, G_OPTION_ARG_STRING, &o.read_mix, N_("randrw, rw: percent reads (default 70)"), N_("PERCENT") },
+    { "over", 0, 0, G_OPTION_ARG_STRING, &o.over, N_("What grows: qd (the queue depth, default) or threads"), N_("qd|threads") },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &o.from, N_("First level (default 1)"), "N" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &o.to, N_("Last level: the levels double from --from up to it (default 256; threads: 64)"), "N" },
+    { "levels", 0, 0, G_OPTION_ARG_STRING, &o.levels, N_("These levels instead (e.g. 1,2,3,4,6,8)"), N_("LIST") },
+    { "step-time", 'd', 0, G_OPTION_ARG_STRING, &o.step_time, N_("Time per level (default 10s)"), N_("TIME") },
+    { "steady", 0, 0, G_OPTION_ARG_NONE, &o.steady, N_("End a level early once its IOPS is steady (the last 5 intervals within 5 %)"), NULL },
+    { "ramp", 0, 0, G_OPTION_ARG_STRING, &o.ramp, N_("Warm-up per level, not counted (default 0)"), N_("TIME") },
+    { "interval", 0, 0, G_OPTION_ARG_STRING, &o.interval, N_("Series interval, the steady rule's unit (default 1s, at least 100ms)"), N_("TIME") },
+    { "queue-depth", 'q', 0, G_OPTION_ARG_STRING, &o.queue_depth, N_("--over threads: the queue depth of each thread (default 1)"), "N" },
+    { "threads", 't', 0, G_OPTION_ARG_STRING, &o.threads, N_("--over qd: the threads, each at the level's depth (default 1)"), "N" },
+    { "offset", 0, 0, G_OPTION_ARG_STRING, &o.offset, N_("Start of the region (default 0)"), N_("SIZE") },
+    { "span", 0, 0, G_OPTION_ARG_STRING, &o.span, N_("Length of the region (default: to the end)"), N_("SIZE") },
+    { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o.destroy_data, N_("Confirm a writing pattern on TARGET by naming it again (DESTROYS ITS DATA)"), N_("TARGET") },
+    { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine, N_("I/O engine: auto (default), sync, io_uring, threads"), N_("ENGINE") },
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, N_("Seed for random offsets and data (repeatable runs)"), "N" },
     { NULL }
   };
 
   g_option_context_add_main_entries (context, entries, NULL);
   ds_cli_job_args_add (&job, context);
   g_option_context_set_description (context,
-    "Runs the workload at each level (queue depth 1, 2, 4 … or threads) for\n"
+    _("Runs the workload at each level (queue depth 1, 2, 4 … or threads) for\n"
     "--step-time and prints, per level, IOPS, the rate (MB/s = 10^6 bytes per\n"
     "second unless --units MiB), mean, p50, p99 and p99.9 latency, and\n"
     "Little's law (IOPS × mean latency: the I/Os really in flight, flagged\n"
@@ -151,7 +151,7 @@ ds_cli_sweep (int    argc,
     "first level past which no level gains more than 10 % IOPS while the\n"
     "next level's p99 grows by more than 20 %: where more load only buys\n"
     "latency.  Writing patterns need --destroy-data=TARGET, as `workload`.\n"
-    "Ctrl-C stops the sweep and prints the levels measured (exit 130).");
+    "Ctrl-C stops the sweep and prints the levels measured (exit 130)."));
   return ds_cli_run_one_target (context, &job, "sweep", DS_BENCH_SWEEP, build_spec, &o,
                                 argc, argv);
 }

@@ -52,11 +52,11 @@ static const Command commands[] = {
 static void
 print_usage (FILE *out)
 {
-  fprintf (out, "Usage:\n");
+  fprintf (out, _("Usage:\n"));
   for (unsigned i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (out, "  diskscope-cli %s %s\n", commands[i].name, commands[i].synopsis);
   fprintf (out,
-           "\n"
+           _("\n"
            "Measures block devices and files with O_DIRECT I/O: HD Tune's tests\n"
            "and fio-style workloads.  `diskscope-cli COMMAND --help` lists a\n"
            "command's options and what its write tests do.\n"
@@ -71,7 +71,7 @@ print_usage (FILE *out)
            "       a block device), or numbers that do not fit the target\n"
            "  3    refused for safety: a write test the gate does not allow\n"
            "  130  stopped by SIGINT, SIGTERM or SIGHUP: the partial result is\n"
-           "       still printed and saved\n");
+           "       still printed and saved\n"));
 }
 
 /* A closed stdin, stdout or stderr would hand its number to the next file
@@ -140,7 +140,7 @@ ds_cli_main (int    argc,
         return commands[i].run (argc - 1, argv + 1);
       }
 
-  fprintf (stderr, "diskscope-cli: unknown command “%s”\n\n", command);
+  fprintf (stderr, _("diskscope-cli: unknown command “%s”\n\n"), command);
   print_usage (stderr);
   return DS_CLI_USAGE;
 }

@@ -233,8 +233,10 @@ ds_render_transfer_panel (DsRenderCtx      *ctx,
         }
 
       ds_render_set_color (cr, &color, 1);
+      cairo_save (cr);
       cairo_set_line_width (cr, 1.6);
       cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+      ds_render_series_set_dash (cr, c, 1.6);
       for (guint i = 0; i < points->len; i++)
         {
           const DsCurvePoint *pt = &g_array_index (points, DsCurvePoint, i);
@@ -251,6 +253,21 @@ ds_render_transfer_panel (DsRenderCtx      *ctx,
           drawing = TRUE;
         }
       cairo_stroke (cr);
+      cairo_restore (cr);
+      {
+        g_autofree double *xs = g_new (double, MAX (points->len, 1));
+        g_autofree double *ys = g_new (double, MAX (points->len, 1));
+
+        for (guint i = 0; i < points->len; i++)
+          {
+            const DsCurvePoint *pt = &g_array_index (points, DsCurvePoint, i);
+
+            xs[i] = px (&p, pt->x);
+            ys[i] = isnan (pt->bytes_per_s) ? NAN : py (&p, pt->bytes_per_s, p.rate_max);
+          }
+        ds_render_series_markers (cr, c, xs, ys, points->len, 6);
+      }
+      cairo_set_line_width (cr, 1.6);
 
       /* Failed points: a cross on the x-axis, in the series' colour. */
       for (guint i = 0; i < points->len; i++)

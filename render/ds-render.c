@@ -9,6 +9,7 @@
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "ds-annotation.h"
 #include "ds-error.h"
@@ -28,6 +29,112 @@ ds_render_series_color (guint column)
 
   return (DsRenderColor) { ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
                            (rgb & 0xff) / 255.0, 1.0 };
+}
+
+#define N_DASHES  5
+#define N_MARKERS 5
+
+void
+ds_render_series_set_dash (cairo_t *cr,
+                           guint    column,
+                           double   line_width)
+{
+  /* In line widths: solid, dashed, dotted, dash-dot, long dashes. */
+  static const double patterns[N_DASHES][4] = {
+    { 0 }, { 4, 2.5 }, { 1, 1.6 }, { 5, 2, 1, 2 }, { 9, 3 },
+  };
+  static const int lengths[N_DASHES] = { 0, 2, 2, 4, 2 };
+  guint k = column % N_DASHES;
+  double dashes[4];
+
+  for (int i = 0; i < lengths[k]; i++)
+    dashes[i] = patterns[k][i] * MAX (line_width, 1.0);
+  cairo_set_dash (cr, dashes, lengths[k], 0);
+  /* Round caps make the dots of a dotted line round. */
+  cairo_set_line_cap (cr, k == 2 ? CAIRO_LINE_CAP_ROUND : CAIRO_LINE_CAP_BUTT);
+}
+
+void
+ds_render_series_marker (cairo_t *cr,
+                         guint    column,
+                         double   x,
+                         double   y,
+                         double   size)
+{
+  double r = size / 2;
+
+  cairo_new_sub_path (cr);
+  switch (column % N_MARKERS)
+    {
+    case 0:     /* circle */
+      cairo_arc (cr, x, y, r * 0.9, 0, 2 * G_PI);
+      break;
+    case 1:     /* square */
+      cairo_rectangle (cr, x - r * 0.8, y - r * 0.8, r * 1.6, r * 1.6);
+      break;
+    case 2:     /* triangle */
+      cairo_move_to (cr, x, y - r);
+      cairo_line_to (cr, x + r, y + r * 0.8);
+      cairo_line_to (cr, x - r, y + r * 0.8);
+      cairo_close_path (cr);
+      break;
+    case 3:     /* diamond */
+      cairo_move_to (cr, x, y - r * 1.1);
+      cairo_line_to (cr, x + r, y);
+      cairo_line_to (cr, x, y + r * 1.1);
+      cairo_line_to (cr, x - r, y);
+      cairo_close_path (cr);
+      break;
+    default:    /* inverted triangle */
+      cairo_move_to (cr, x, y + r);
+      cairo_line_to (cr, x + r, y - r * 0.8);
+      cairo_line_to (cr, x - r, y - r * 0.8);
+      cairo_close_path (cr);
+      break;
+    }
+  cairo_fill (cr);
+}
+
+void
+ds_render_series_markers (cairo_t      *cr,
+                          guint         column,
+                          const double *x,
+                          const double *y,
+                          guint         n,
+                          double        size)
+{
+  double spacing = DS_RENDER_MARKER_SPACING;
+  double next;
+
+  if (n == 0)
+    return;
+  /* Columns take turns along the spacing. */
+  next = x[0] + spacing * (0.5 + (column % 4) / 4.0);
+  for (guint i = 0; i < n; i++)
+    {
+      if (x[i] < next || isnan (y[i]))
+        continue;
+      ds_render_series_marker (cr, column, x[i], y[i], size);
+      next = x[i] + spacing;
+    }
+}
+
+void
+ds_render_series_key (cairo_t *cr,
+                      guint    column,
+                      double   x,
+                      double   y,
+                      double   width,
+                      double   line_width)
+{
+  cairo_save (cr);
+  cairo_set_line_width (cr, line_width);
+  ds_render_series_set_dash (cr, column, line_width);
+  cairo_move_to (cr, x, y);
+  cairo_line_to (cr, x + width, y);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+  ds_render_series_marker (cr, column, x + width / 2, y, line_width * 3.5);
 }
 
 static gboolean
@@ -113,8 +220,14 @@ draw_header (DsRenderCtx *ctx)
       char letter[2] = { col->letter, '\0' };
 
       ds_render_set_color (ctx->cr, &color, 1);
-      cairo_rectangle (ctx->cr, MARGIN, y + 4, 22, 9);
-      cairo_fill (ctx->cr);
+      if (ctx->cmp->kind == DS_BENCH_TRANSFER)
+        ds_render_series_key (ctx->cr, c, MARGIN, y + LINE / 2, 24, 1.6);
+      else
+        {
+          /* Bars carry their letter beside them. */
+          cairo_rectangle (ctx->cr, MARGIN, y + 4, 22, 9);
+          cairo_fill (ctx->cr);
+        }
       ds_render_set_color (ctx->cr, &ctx->fg, 1);
       ds_render_text (ctx, letter, MARGIN + 30, y, DS_ALIGN_LEFT, TRUE, 0);
       ds_render_text (ctx, line, MARGIN + 46, y, DS_ALIGN_LEFT, FALSE, ctx->width - MARGIN - 46 - MARGIN);
@@ -362,7 +475,7 @@ ds_render_comparison_to_file (const DsComparison    *cmp,
 
   if (status != CAIRO_STATUS_SUCCESS)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_FAILED, "could not draw %s: %s",
+      g_set_error (error, DS_ERROR, DS_ERROR_FAILED, _("could not draw %s: %s"),
                    path, cairo_status_to_string (status));
       return FALSE;
     }

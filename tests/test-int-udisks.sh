@@ -159,7 +159,7 @@ app_as_user () {   # app_as_user SHOT: the app's status, scripted under Xvfb
   setpriv --reuid="$user" --regid=nogroup --clear-groups \
     env -u DISPLAY -u WAYLAND_DISPLAY -u DBUS_SESSION_BUS_ADDRESS -u XDG_RUNTIME_DIR \
       HOME="$work/home" GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$work/schemas" \
-      GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
+      GSK_RENDERER=cairo NO_AT_BRIDGE=1 G_MESSAGES_DEBUG=all \
     xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
     "$app" --device "$loop" --page benchmark --start --quit-when-done --accuracy 1 \
       --screenshot "$work/home/$1" >"$work/app.log" 2>&1
@@ -167,6 +167,19 @@ app_as_user () {   # app_as_user SHOT: the app's status, scripted under Xvfb
   cp "$work/home/$1" "$shots/" 2>/dev/null
   cp "$work/app.log" "$shots/${1%.png}.log" 2>/dev/null
   return $status
+}
+
+# The window said "Waiting for permission to open LOOP…" while polkit was
+# asked, and took it down when the answer came (ds-window.c logs both).
+app_waited () {   # app_waited WHAT
+  if grep -q "status: Waiting for permission to open $loop…" "$work/app.log" &&
+     grep -A1000 "status: Waiting for permission" "$work/app.log" |
+       grep -q "status: permission answered"; then
+    ok "$1: the window showed it was waiting for permission, then cleared it"
+  else
+    fail "$1: the window showed it was waiting for permission, then cleared it" \
+      "$(grep 'status:' "$work/app.log")"
+  fi
 }
 mkdir -p "$work/home"
 chown "$user" "$work/home"
@@ -217,6 +230,7 @@ if [ -n "$app" ]; then
   else
     fail "the app without a rule: the run fails" "$(tail -20 "$work/app.log")"
   fi
+  app_waited "the app without a rule"
 fi
 
 # 3. A rule for this user: polkitd reloads rules.d on its own.
@@ -262,6 +276,7 @@ if [ -n "$app" ]; then
   else
     fail "the app with a rule: the benchmark completes through udisks2" "$(tail -20 "$work/app.log")"
   fi
+  app_waited "the app with a rule"
 fi
 
 # The user still cannot open the device itself: udisks2 gave a fd, not rights.

@@ -167,6 +167,44 @@ START_TEST (test_bars)
 }
 END_TEST
 
+/* Colour is not the only difference: drawn in one colour, the legend keys
+ * of the first five series (line pattern and marker) all differ, and a
+ * solid key covers more of its line than a dashed or dotted one. */
+START_TEST (test_series_styles)
+{
+  guint8 *keys[5];
+  guint ink[5];
+  int stride = 0;
+
+  for (guint c = 0; c < 5; c++)
+    {
+      cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_A8, 48, 16);
+      cairo_t *cr = cairo_create (image);
+
+      cairo_set_source_rgba (cr, 0, 0, 0, 1);
+      ds_render_series_key (cr, c, 2, 8, 44, 2);
+      cairo_destroy (cr);
+      cairo_surface_flush (image);
+      stride = cairo_image_surface_get_stride (image);
+      keys[c] = g_memdup2 (cairo_image_surface_get_data (image), (gsize) stride * 16);
+      ink[c] = 0;
+      /* The line's row, away from the marker in the middle. */
+      for (int x = 2; x < 22; x++)
+        ink[c] += keys[c][8 * stride + x] > 128;
+      cairo_surface_destroy (image);
+    }
+  for (guint a = 0; a < 5; a++)
+    for (guint b = a + 1; b < 5; b++)
+      ck_assert_msg (memcmp (keys[a], keys[b], (gsize) stride * 16) != 0,
+                     "series %u and %u have the same key", a, b);
+  ck_assert_uint_eq (ink[0], 20);
+  for (guint c = 1; c < 5; c++)
+    ck_assert_msg (ink[c] < 20, "series %u's line is not dashed (%u of 20 pixels)", c, ink[c]);
+  for (guint c = 0; c < 5; c++)
+    g_free (keys[c]);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -178,6 +216,7 @@ main (void)
   tcase_add_test (tc, test_transfer_png);
   tcase_add_test (tc, test_vector_formats);
   tcase_add_test (tc, test_bars);
+  tcase_add_test (tc, test_series_styles);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);

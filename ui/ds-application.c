@@ -151,7 +151,7 @@ run_finished_cb (DsWindow      *window,
       if (message != NULL)
         g_printerr ("diskscope: %s\n", message);
       else
-        g_printerr ("diskscope: the test did not succeed\n");
+        g_printerr (_("diskscope: the test did not succeed\n"));
     }
 
   script_after_frames (self, window, success);
@@ -206,7 +206,7 @@ apply_script (DsApplication *self,
 
   if (self->page != NULL && !ds_window_set_page (window, self->page))
     {
-      g_printerr ("diskscope: no page called “%s”\n", self->page);
+      g_printerr (_("diskscope: no page called “%s”\n"), self->page);
       if (self->quit_when_done)
         script_after_frames (self, window, FALSE);
       return;
@@ -275,7 +275,7 @@ ds_application_handle_local_options (GApplication *app,
     {
       g_autofree char *names = ds_pages_list_names ();
 
-      g_printerr ("diskscope: no page called “%s” (the pages: %s)\n", self->page, names);
+      g_printerr (_("diskscope: no page called “%s” (the pages: %s)\n"), self->page, names);
       return 2;
     }
   /* Given at all, it is checked (0 included) by the core's rule. */
@@ -286,7 +286,7 @@ ds_application_handle_local_options (GApplication *app,
       if (!g_ascii_string_to_signed (accuracy, 10, G_MININT, G_MAXINT, &value, &error) ||
           !ds_bench_check_accuracy ((int) value, &error))
         {
-          g_printerr ("diskscope: --accuracy: %s\n", error->message);
+          g_printerr (_("diskscope: --accuracy: %s\n"), error->message);
           return 2;
         }
       self->accuracy = (int) value;

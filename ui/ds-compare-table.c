@@ -38,13 +38,42 @@ cell (const char *text,
   return label;
 }
 
+static void
+draw_key (GtkDrawingArea *area,
+          cairo_t        *cr,
+          int             width,
+          int             height,
+          gpointer        data)
+{
+  guint column = GPOINTER_TO_UINT (data);
+  DsRenderColor color = ds_render_series_color (column);
+
+  cairo_set_source_rgba (cr, color.red, color.green, color.blue, 1);
+  ds_render_series_key (cr, column, 2, height / 2.0, width - 4, 2);
+}
+
+/* A curve's key: its colour, line pattern and marker, as the graph
+ * draws it; a bar's: a block of its colour (bars carry their letter). */
 static GtkWidget *
-swatch (guint column)
+swatch (guint    column,
+        gboolean curves)
 {
   g_autofree char *color = _ds_compare_color (column);
   g_autofree char *markup = g_strdup_printf ("<span foreground=\"%s\">■■</span>", color);
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *label;
 
+  if (curves)
+    {
+      GtkWidget *area = gtk_drawing_area_new ();
+
+      gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (area), 32);
+      gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (area), 16);
+      gtk_widget_set_valign (area, GTK_ALIGN_CENTER);
+      gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_key,
+                                      GUINT_TO_POINTER (column), NULL);
+      return area;
+    }
+  label = gtk_label_new (NULL);
   gtk_label_set_markup (GTK_LABEL (label), markup);
   return label;
 }
@@ -75,7 +104,7 @@ _ds_compare_legend_new (DsCompareWindow    *window,
       GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
       GtkWidget *label = cell (col->label, 0, "heading");
 
-      gtk_grid_attach (GTK_GRID (grid), swatch (c), 0, c, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), swatch (c, cmp->kind == DS_BENCH_TRANSFER), 0, c, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), cell (letter, 0.5, "heading"), 1, c, 1, 1);
       gtk_box_append (GTK_BOX (text), label);
       gtk_box_append (GTK_BOX (text), cell (col->description, 0, "dim-label"));

@@ -149,6 +149,7 @@ direction_graph (DsCompareWindow *self,
       ds_graph_layer_set_title (line, title);
       ds_graph_layer_set_color (line, color);
       ds_graph_layer_set_legend (line, DS_GRAPH_LEGEND_ALWAYS);
+      ds_line_layer_set_style (DS_LINE_LAYER (line), (int) c);
       ds_graph_add_layer (graph, line);
 
       if (dots != NULL && dots->len > 0)

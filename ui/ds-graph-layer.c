@@ -405,3 +405,21 @@ ds_graph_layer_draw_over (DsGraphLayer      *self,
   if (DS_GRAPH_LAYER_GET_CLASS (self)->draw_over != NULL && ds_graph_layer_has_points (self))
     DS_GRAPH_LAYER_GET_CLASS (self)->draw_over (self, cr, plot);
 }
+
+double
+ds_graph_layer_draw_key (DsGraphLayer  *self,
+                         cairo_t       *cr,
+                         double         right,
+                         double         y,
+                         const GdkRGBA *color)
+{
+  g_return_val_if_fail (DS_IS_GRAPH_LAYER (self), 0);
+
+  if (DS_GRAPH_LAYER_GET_CLASS (self)->draw_key != NULL)
+    return DS_GRAPH_LAYER_GET_CLASS (self)->draw_key (self, cr, right, y, color);
+
+  gdk_cairo_set_source_rgba (cr, color);
+  cairo_rectangle (cr, right - 10, y - 5, 10, 10);
+  cairo_fill (cr);
+  return 10;
+}

@@ -117,6 +117,13 @@ struct _DsGraphLayerClass
   void   (*draw_over)    (DsGraphLayer      *self,
                           cairo_t           *cr,
                           const DsGraphPlot *plot);
+  /* Optional: the legend's key, drawn leftwards from @right and centred
+   * on @y; returns its width.  Default: a square in @color. */
+  double (*draw_key)     (DsGraphLayer      *self,
+                          cairo_t           *cr,
+                          double             right,
+                          double             y,
+                          const GdkRGBA     *color);
 };
 
 DsSeries     *ds_graph_layer_get_series   (DsGraphLayer      *self);
@@ -149,6 +156,11 @@ void          ds_graph_layer_draw         (DsGraphLayer      *self,
 void          ds_graph_layer_draw_over    (DsGraphLayer      *self,
                                            cairo_t           *cr,
                                            const DsGraphPlot *plot);
+double        ds_graph_layer_draw_key     (DsGraphLayer      *self,
+                                           cairo_t           *cr,
+                                           double             right,
+                                           double             y,
+                                           const GdkRGBA     *color);
 /* For subclasses: the layer looks different; the graph redraws. */
 void          ds_graph_layer_changed      (DsGraphLayer      *self);
 /* For subclasses, from draw(): how many points lay above the top of the

@@ -157,10 +157,8 @@ draw_legend (DsGraph           *self,
       cairo_move_to (cr, x, plot->top - height - 6);
       pango_cairo_show_layout (cr, layout);
 
-      x -= 16;
-      gdk_cairo_set_source_rgba (cr, &colors[i]);
-      cairo_rectangle (cr, x, plot->top - height / 2.0 - 6 - 5, 10, 10);
-      cairo_fill (cr);
+      x -= 6;
+      x -= ds_graph_layer_draw_key (layer, cr, x, plot->top - height / 2.0 - 6, &colors[i]);
       x -= 16;
     }
 }

@@ -1,11 +1,10 @@
 /* ds-job.c: one benchmark run on a worker thread, bridged to the main loop
  *
  * The worker only fills a buffer: the sink (called by the core on the
- * worker thread) copies each sample into a pending array under a mutex and
- * schedules at most one main-loop source at a time.  That source, on the
- * main thread, checks that the job is still alive and current (weak ref +
- * generation) before it emits anything.  No GTK, no signal, no list model is
- * touched off the main thread.
+ * worker thread) copies each sample into a batch of the worker bridge
+ * (ds-worker-bridge.c), which hands it to the main thread only while the
+ * job is alive and the run not cancelled.  No GTK, no signal, no list
+ * model is touched off the main thread.
  *
  * What a sample points at (a series interval, a workload step's figures)
  * is valid only during the sink call: the sink copies it beside the
@@ -20,104 +19,70 @@
 #include "ds-interval.h"
 #include "ds-job.h"
 #include "ds-run.h"
+#include "ds-udisks.h"
+#include "ds-worker-bridge.h"
 
-/* Shared by the job (main thread) and the worker; reference counted with
- * g_atomic_rc_box so either side may go first. */
+/* What the worker measured since the last delivery. */
 typedef struct {
-  GMutex        mutex;
-  GCond         cond;
-  GArray       *pending;          /* DsSample */
-  GArray       *intervals;        /* DsIntervalPoint, of the pending samples */
-  GPtrArray    *steps;            /* DsMarkStep copies, likewise */
-  gboolean      flush_scheduled;
-  gboolean      running;          /* the worker is inside ds_run() */
-  GMainContext *context;          /* where flushes run */
-  GWeakRef      job;
-  guint         generation;       /* the job's generation when started */
-  gint          cancel;           /* the core's atomic flag */
-} JobShared;
+  GArray    *samples;          /* DsSample */
+  GArray    *intervals;        /* DsIntervalPoint, of the samples */
+  GPtrArray *steps;            /* DsMarkStep copies, likewise */
+} JobBatch;
 
 struct _DsJob
 {
-  GObject       parent_instance;
+  GObject         parent_instance;
 
-  DsBenchSpec   spec;
-  JobShared    *shared;
-  GCancellable *cancellable;
-  gulong        cancelled_id;
-  guint         generation;
-  double        progress;
+  DsBenchSpec     spec;
+  DsWorkerBridge *bridge;
+  GCancellable   *cancellable;
+  gulong          cancelled_id;
+  double          progress;
 };
 
 G_DEFINE_FINAL_TYPE (DsJob, ds_job, G_TYPE_OBJECT)
 
 enum {
   SAMPLES,
+  WAITING,
   N_SIGNALS
 };
 
 static guint signals[N_SIGNALS];
 
-static void
-job_shared_clear (gpointer data)
+static gpointer
+job_batch_new (void)
 {
-  JobShared *shared = data;
+  JobBatch *batch = g_new0 (JobBatch, 1);
 
-  g_mutex_clear (&shared->mutex);
-  g_cond_clear (&shared->cond);
-  g_clear_pointer (&shared->pending, g_array_unref);
-  g_clear_pointer (&shared->intervals, g_array_unref);
-  g_clear_pointer (&shared->steps, g_ptr_array_unref);
-  g_clear_pointer (&shared->context, g_main_context_unref);
-  g_weak_ref_clear (&shared->job);
+  batch->samples = g_array_sized_new (FALSE, FALSE, sizeof (DsSample), 256);
+  batch->intervals = g_array_new (FALSE, FALSE, sizeof (DsIntervalPoint));
+  batch->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_mark_step_free);
+  return batch;
 }
 
 static void
-job_shared_unref (JobShared *shared)
+job_batch_free (gpointer data)
 {
-  g_atomic_rc_box_release_full (shared, job_shared_clear);
+  JobBatch *batch = data;
+
+  g_array_unref (batch->samples);
+  g_array_unref (batch->intervals);
+  g_ptr_array_unref (batch->steps);
+  g_free (batch);
 }
 
-static JobShared *
-job_shared_new (DsJob *job)
-{
-  JobShared *shared = g_atomic_rc_box_new0 (JobShared);
-
-  g_mutex_init (&shared->mutex);
-  g_cond_init (&shared->cond);
-  shared->pending = g_array_sized_new (FALSE, FALSE, sizeof (DsSample), 256);
-  shared->intervals = g_array_new (FALSE, FALSE, sizeof (DsIntervalPoint));
-  shared->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_mark_step_free);
-  shared->context = g_main_context_ref_thread_default ();
-  g_weak_ref_init (&shared->job, job);
-
-  return shared;
-}
-
-/* Main thread: hands what is pending to whoever listens. */
+/* Main thread: hands a batch to whoever listens. */
 static void
-ds_job_flush (DsJob *self)
+job_deliver (gpointer owner,
+             gpointer data)
 {
-  JobShared *shared = self->shared;
-  g_autoptr(GArray) samples = NULL;
-  g_autoptr(GArray) intervals = NULL;
-  g_autoptr(GPtrArray) steps = NULL;
+  DsJob *self = owner;
+  JobBatch *batch = data;
+  GArray *samples = batch->samples;
   guint next_interval = 0, next_step = 0;
 
-  g_mutex_lock (&shared->mutex);
-  shared->flush_scheduled = FALSE;
-  if (shared->pending->len > 0)
-    {
-      samples = g_steal_pointer (&shared->pending);
-      shared->pending = g_array_sized_new (FALSE, FALSE, sizeof (DsSample), 256);
-      intervals = g_steal_pointer (&shared->intervals);
-      shared->intervals = g_array_new (FALSE, FALSE, sizeof (DsIntervalPoint));
-      steps = g_steal_pointer (&shared->steps);
-      shared->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_mark_step_free);
-    }
-  g_mutex_unlock (&shared->mutex);
-
-  if (samples == NULL || shared->generation != self->generation)
+  if (samples->len == 0)
     return;
 
   /* The copies, in the order the samples came. */
@@ -126,35 +91,13 @@ ds_job_flush (DsJob *self)
       DsSample *sample = &g_array_index (samples, DsSample, i);
 
       if (sample->interval != NULL)
-        sample->interval = &g_array_index (intervals, DsIntervalPoint, next_interval++);
+        sample->interval = &g_array_index (batch->intervals, DsIntervalPoint, next_interval++);
       if (sample->step != NULL)
-        sample->step = steps->pdata[next_step++];
+        sample->step = batch->steps->pdata[next_step++];
     }
 
   self->progress = g_array_index (samples, DsSample, samples->len - 1).progress;
   g_signal_emit (self, signals[SAMPLES], 0, samples);
-}
-
-static gboolean
-flush_source_cb (gpointer data)
-{
-  JobShared *shared = data;
-  g_autoptr(DsJob) job = g_weak_ref_get (&shared->job);
-
-  if (job != NULL)
-    ds_job_flush (job);
-  else
-    {
-      /* The job is gone: drop what nobody will read. */
-      g_mutex_lock (&shared->mutex);
-      shared->flush_scheduled = FALSE;
-      g_array_set_size (shared->pending, 0);
-      g_array_set_size (shared->intervals, 0);
-      g_ptr_array_set_size (shared->steps, 0);
-      g_mutex_unlock (&shared->mutex);
-    }
-
-  return G_SOURCE_REMOVE;
 }
 
 /* Worker thread: called by the core for each sample.  Quick, no GTK. */
@@ -162,40 +105,43 @@ static void
 job_sink (const DsSample *sample,
           gpointer        user_data)
 {
-  JobShared *shared = user_data;
+  DsWorkerBridge *bridge = user_data;
   DsMarkStep *step;
-  gboolean schedule = FALSE;
+  JobBatch *batch;
 
-  if (g_atomic_int_get (&shared->cancel))
+  if (g_atomic_int_get (ds_worker_bridge_get_cancel_flag (bridge)))
     return;
 
   /* A step's figures are copied outside the lock (a step ends rarely). */
   step = sample->step != NULL ? ds_mark_step_copy (sample->step) : NULL;
 
-  g_mutex_lock (&shared->mutex);
-  /* The pointers are only tested for NULL until the flush redirects them. */
-  g_array_append_vals (shared->pending, sample, 1);
+  batch = ds_worker_bridge_lock (bridge);
+  /* The pointers are only tested for NULL until the delivery redirects
+   * them. */
+  g_array_append_vals (batch->samples, sample, 1);
   if (sample->interval != NULL)
-    g_array_append_vals (shared->intervals, sample->interval, 1);
+    g_array_append_vals (batch->intervals, sample->interval, 1);
   if (step != NULL)
-    g_ptr_array_add (shared->steps, step);
-  if (!shared->flush_scheduled)
-    {
-      shared->flush_scheduled = TRUE;
-      schedule = TRUE;
-    }
-  g_mutex_unlock (&shared->mutex);
+    g_ptr_array_add (batch->steps, step);
+  ds_worker_bridge_unlock (bridge);
+}
 
-  if (schedule)
-    {
-      g_autoptr(GSource) source = g_timeout_source_new (DS_JOB_FLUSH_INTERVAL_MS);
+/* Main thread: udisks2 waits for polkit (@path), or it answered (NULL). */
+static void
+job_waiting_news (gpointer owner,
+                  gpointer path)
+{
+  g_signal_emit (owner, signals[WAITING], 0, path);
+}
 
-      g_source_set_callback (source, flush_source_cb,
-                             g_atomic_rc_box_acquire (shared),
-                             (GDestroyNotify) job_shared_unref);
-      g_source_set_static_name (source, "[diskscope] job flush");
-      g_source_attach (source, shared->context);
-    }
+/* Worker thread: udisks2 waits for polkit (a password prompt), or the
+ * answer came.  Handed to the main loop in order, like the samples. */
+static void
+job_waiting (const char *path,
+             gboolean    waiting,
+             gpointer    user_data)
+{
+  ds_worker_bridge_post (user_data, job_waiting_news, waiting ? g_strdup (path) : NULL, g_free);
 }
 
 static void
@@ -205,15 +151,13 @@ ds_job_run_worker (GTask        *task,
                    GCancellable *cancellable)
 {
   DsBenchSpec *spec = task_data;
-  JobShared *shared = g_object_get_data (G_OBJECT (task), "ds-job-shared");
+  DsWorkerBridge *bridge = g_object_get_data (G_OBJECT (task), "ds-job-bridge");
   DsResult *result;
 
-  result = ds_run (spec, job_sink, shared, &shared->cancel);
-
-  g_mutex_lock (&shared->mutex);
-  shared->running = FALSE;
-  g_cond_broadcast (&shared->cond);
-  g_mutex_unlock (&shared->mutex);
+  ds_udisks_set_thread_wait_func (job_waiting, bridge);
+  result = ds_run (spec, job_sink, bridge, ds_worker_bridge_get_cancel_flag (bridge));
+  ds_udisks_set_thread_wait_func (NULL, NULL);
+  ds_worker_bridge_end (bridge);
 
   g_task_return_pointer (task, result, (GDestroyNotify) ds_result_free);
 }
@@ -228,11 +172,11 @@ spec_free (gpointer data)
 }
 
 static void
-cancellable_cancelled_cb (GCancellable *cancellable,
-                          JobShared    *shared)
+cancellable_cancelled_cb (GCancellable   *cancellable,
+                          DsWorkerBridge *bridge)
 {
   /* May run on any thread: only the atomic flag is touched. */
-  g_atomic_int_set (&shared->cancel, 1);
+  ds_worker_bridge_stop (bridge);
 }
 
 void
@@ -247,8 +191,7 @@ ds_job_run_async (DsJob               *self,
   g_return_if_fail (DS_IS_JOB (self));
   g_return_if_fail (!ds_job_is_running (self));
 
-  self->shared->running = TRUE;
-  self->shared->generation = self->generation;
+  ds_worker_bridge_begin (self->bridge);
 
   if (cancellable != NULL)
     self->cancellable = g_object_ref (cancellable);
@@ -258,8 +201,8 @@ ds_job_run_async (DsJob               *self,
   self->cancelled_id =
     g_cancellable_connect (self->cancellable,
                            G_CALLBACK (cancellable_cancelled_cb),
-                           g_atomic_rc_box_acquire (self->shared),
-                           (GDestroyNotify) job_shared_unref);
+                           ds_worker_bridge_ref (self->bridge),
+                           (GDestroyNotify) ds_worker_bridge_unref);
 
   spec = g_new0 (DsBenchSpec, 1);
   ds_bench_spec_copy (spec, &self->spec);
@@ -270,9 +213,9 @@ ds_job_run_async (DsJob               *self,
   /* The result is always returned, even when cancelled. */
   g_task_set_check_cancellable (task, FALSE);
   g_task_set_task_data (task, spec, spec_free);
-  g_object_set_data_full (G_OBJECT (task), "ds-job-shared",
-                          g_atomic_rc_box_acquire (self->shared),
-                          (GDestroyNotify) job_shared_unref);
+  g_object_set_data_full (G_OBJECT (task), "ds-job-bridge",
+                          ds_worker_bridge_ref (self->bridge),
+                          (GDestroyNotify) ds_worker_bridge_unref);
   g_task_run_in_thread (task, ds_job_run_worker);
 }
 
@@ -286,7 +229,7 @@ ds_job_run_finish (DsJob         *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == ds_job_run_async, NULL);
 
   /* What the worker measured last still waits in the buffer. */
-  ds_job_flush (self);
+  ds_worker_bridge_flush (self->bridge);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
@@ -296,9 +239,8 @@ ds_job_cancel (DsJob *self)
 {
   g_return_if_fail (DS_IS_JOB (self));
 
-  /* A new generation: flushes still queued are dropped. */
-  self->generation++;
-  g_atomic_int_set (&self->shared->cancel, 1);
+  /* Deliveries still queued are dropped. */
+  ds_worker_bridge_cancel (self->bridge);
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
@@ -307,31 +249,18 @@ ds_job_cancel (DsJob *self)
 void
 ds_job_cancel_and_wait (DsJob *self)
 {
-  JobShared *shared;
-
   g_return_if_fail (DS_IS_JOB (self));
 
   ds_job_cancel (self);
-
-  shared = self->shared;
-  g_mutex_lock (&shared->mutex);
-  while (shared->running)
-    g_cond_wait (&shared->cond, &shared->mutex);
-  g_mutex_unlock (&shared->mutex);
+  ds_worker_bridge_wait (self->bridge);
 }
 
 gboolean
 ds_job_is_running (DsJob *self)
 {
-  gboolean running;
-
   g_return_val_if_fail (DS_IS_JOB (self), FALSE);
 
-  g_mutex_lock (&self->shared->mutex);
-  running = self->shared->running;
-  g_mutex_unlock (&self->shared->mutex);
-
-  return running;
+  return ds_worker_bridge_is_running (self->bridge);
 }
 
 const DsBenchSpec *
@@ -357,8 +286,8 @@ ds_job_dispose (GObject *object)
 
   /* Nobody can be told about the run any more: stop it (the worker holds
    * its own references and finishes on its own). */
-  if (self->shared != NULL)
-    g_atomic_int_set (&self->shared->cancel, 1);
+  if (self->bridge != NULL)
+    ds_worker_bridge_stop (self->bridge);
 
   if (self->cancellable != NULL)
     {
@@ -376,7 +305,7 @@ ds_job_finalize (GObject *object)
   DsJob *self = (DsJob *) object;
 
   ds_bench_spec_clear (&self->spec);
-  g_clear_pointer (&self->shared, job_shared_unref);
+  g_clear_pointer (&self->bridge, ds_worker_bridge_unref);
 
   G_OBJECT_CLASS (ds_job_parent_class)->finalize (object);
 }
@@ -401,12 +330,28 @@ ds_job_class_init (DsJobClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_ARRAY);
+
+  /**
+   * DsJob::waiting:
+   * @path: (nullable): the device udisks2 waits for permission to open
+   *   (polkit may be showing a password prompt), or NULL when the answer
+   *   came
+   *
+   * Emitted on the main thread.
+   */
+  signals[WAITING] =
+    g_signal_new ("waiting",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
 ds_job_init (DsJob *self)
 {
-  self->shared = job_shared_new (self);
+  self->bridge = ds_worker_bridge_new (self, DS_JOB_FLUSH_INTERVAL_MS, "[diskscope] job flush",
+                                       job_batch_new, job_batch_free, job_deliver);
 }
 
 DsJob *

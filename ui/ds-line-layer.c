@@ -3,19 +3,26 @@
  * The transfer rate across the disk, and the rate per block size.  The
  * curve breaks where a point failed (a bad range), and each failed point
  * gets a red tick on the x axis, drawn over everything so it is never
- * hidden under another curve.  A lone point shows as a dot.
+ * hidden under another curve.  A lone point shows as a dot.  Given a
+ * style (the compare window's overlays), the curve has that series' dash
+ * pattern and markers, and its legend key shows them: colour is not the
+ * only way to tell the curves apart.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "ds-line-layer.h"
+#include "ds-render.h"
 
 struct _DsLineLayer
 {
   DsGraphLayer parent_instance;
 
   gboolean     fill;
+  int          style;         /* -1: a plain line */
 };
 
 G_DEFINE_FINAL_TYPE (DsLineLayer, ds_line_layer, DS_TYPE_GRAPH_LAYER)
@@ -42,6 +49,14 @@ ds_line_layer_draw (DsGraphLayer      *layer,
   gboolean pen_down = FALSE;
   double first_x = 0, last_x = 0;
   double bottom = plot->top + plot->height;
+  g_autofree double *xs = NULL;
+  g_autofree double *ys = NULL;
+
+  if (self->style >= 0)
+    {
+      xs = g_new (double, MAX (n_points, 1));
+      ys = g_new (double, MAX (n_points, 1));
+    }
 
   /* The curve, broken where a point failed. */
   cairo_new_path (cr);
@@ -52,11 +67,21 @@ ds_line_layer_draw (DsGraphLayer      *layer,
       if (points[i].error != 0)
         {
           pen_down = FALSE;
+          if (xs != NULL)
+            {
+              xs[i] = ds_graph_plot_x (plot, points[i].x);
+              ys[i] = NAN;
+            }
           continue;
         }
 
       x = ds_graph_plot_x (plot, points[i].x);
       y = ds_graph_plot_y (plot, axis, points[i].y);
+      if (xs != NULL)
+        {
+          xs[i] = x;
+          ys[i] = y;
+        }
 
       if (!pen_down)
         {
@@ -74,6 +99,9 @@ ds_line_layer_draw (DsGraphLayer      *layer,
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   cairo_set_line_width (cr, 2);
   gdk_cairo_set_source_rgba (cr, color);
+  cairo_save (cr);
+  if (self->style >= 0)
+    ds_render_series_set_dash (cr, (guint) self->style, 2);
 
   if (self->fill && n_points > 1)
     {
@@ -92,6 +120,13 @@ ds_line_layer_draw (DsGraphLayer      *layer,
     }
   else
     cairo_stroke (cr);
+  cairo_restore (cr);
+
+  if (xs != NULL)
+    {
+      gdk_cairo_set_source_rgba (cr, color);
+      ds_render_series_markers (cr, (guint) self->style, xs, ys, n_points, 7);
+    }
 
   /* A single point has no line: show it as a dot. */
   if (n_points == 1 && points[0].error == 0)
@@ -134,6 +169,27 @@ ds_line_layer_draw_over (DsGraphLayer      *layer,
       cairo_line_to (cr, x, bottom - 12);
       cairo_stroke (cr);
     }
+}
+
+static double
+ds_line_layer_draw_key (DsGraphLayer  *layer,
+                        cairo_t       *cr,
+                        double         right,
+                        double         y,
+                        const GdkRGBA *color)
+{
+  DsLineLayer *self = DS_LINE_LAYER (layer);
+  double width = 24;
+
+  gdk_cairo_set_source_rgba (cr, color);
+  if (self->style < 0)
+    {
+      cairo_rectangle (cr, right - 10, y - 5, 10, 10);
+      cairo_fill (cr);
+      return 10;
+    }
+  ds_render_series_key (cr, (guint) self->style, right - width, y, width, 2);
+  return width;
 }
 
 static void
@@ -185,6 +241,7 @@ ds_line_layer_class_init (DsLineLayerClass *klass)
 
   layer_class->draw = ds_line_layer_draw;
   layer_class->draw_over = ds_line_layer_draw_over;
+  layer_class->draw_key = ds_line_layer_draw_key;
 
   properties[PROP_FILL] =
     g_param_spec_boolean ("fill", NULL, NULL, FALSE,
@@ -195,6 +252,7 @@ ds_line_layer_class_init (DsLineLayerClass *klass)
 static void
 ds_line_layer_init (DsLineLayer *self)
 {
+  self->style = -1;
 }
 
 DsGraphLayer *
@@ -223,5 +281,27 @@ ds_line_layer_set_fill (DsLineLayer *self,
 
   self->fill = fill;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILL]);
+  ds_graph_layer_changed (DS_GRAPH_LAYER (self));
+}
+
+int
+ds_line_layer_get_style (DsLineLayer *self)
+{
+  g_return_val_if_fail (DS_IS_LINE_LAYER (self), -1);
+
+  return self->style;
+}
+
+void
+ds_line_layer_set_style (DsLineLayer *self,
+                         int          style)
+{
+  g_return_if_fail (DS_IS_LINE_LAYER (self));
+
+  style = MAX (style, -1);
+  if (self->style == style)
+    return;
+
+  self->style = style;
   ds_graph_layer_changed (DS_GRAPH_LAYER (self));
 }

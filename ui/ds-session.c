@@ -42,6 +42,7 @@ enum {
   RESULT_OPENED,
   RESULT_CLOSED,
   RESULT_SAVED,
+  WAITING,
   N_SIGNALS
 };
 
@@ -153,6 +154,15 @@ ds_session_check_write (DsSession          *self,
 }
 
 /* ---- Runs -------------------------------------------------------------- */
+
+static void
+job_waiting_cb (DsSession  *self,
+                const char *path,
+                DsJob      *job)
+{
+  if (job == self->job)
+    g_signal_emit (self, signals[WAITING], 0, path);
+}
 
 static void
 job_samples_cb (DsSession *self,
@@ -272,6 +282,8 @@ ds_session_start (DsSession          *self,
   self->job = ds_job_new (spec);
   self->job_kind = spec->kind;
   g_signal_connect_object (self->job, "samples", G_CALLBACK (job_samples_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->job, "waiting", G_CALLBACK (job_waiting_cb), self,
                            G_CONNECT_SWAPPED);
 
   /* Keeps the application (and so the callback) alive until the worker
@@ -601,6 +613,16 @@ ds_session_class_init (DsSessionClass *klass)
     g_signal_new ("result-closed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  /**
+   * DsSession::waiting:
+   * @path: (nullable): the device the run waits for permission to open
+   *   (udisks2 asks polkit), NULL once the answer came
+   */
+  signals[WAITING] =
+    g_signal_new ("waiting", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void

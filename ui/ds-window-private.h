@@ -39,6 +39,7 @@ struct _DsWindow
   AdwToastOverlay      *toast_overlay;
   AdwViewStack         *view_stack;
   GtkProgressBar       *progress_bar;
+  GtkLabel             *waiting_label;   /* "Waiting for permission…" */
   GtkInfoBar           *opened_bar;
   GtkLabel             *opened_label;
   AdwWindowTitle       *window_title;

@@ -18,6 +18,7 @@
 #include "ds-file-page.h"
 #include "ds-save.h"
 #include "ds-settings.h"
+#include "ds-tab-stop.h"
 #include "ds-window-private.h"
 
 G_DEFINE_FINAL_TYPE (DsWindow, ds_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -218,6 +219,26 @@ set_running_ui (DsWindow *self,
 
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
   gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), running);
+  if (!running)
+    gtk_widget_set_visible (GTK_WIDGET (self->waiting_label), FALSE);
+}
+
+/* udisks2 asks polkit to let the run open @path: a password prompt may be
+ * up (or may be missing, in a session without an agent); NULL: answered. */
+static void
+waiting_cb (DsWindow   *self,
+            const char *path)
+{
+  if (path != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("Waiting for permission to open %s…"), path);
+
+      gtk_label_set_label (self->waiting_label, text);
+      g_debug ("status: %s", text);
+    }
+  else
+    g_debug ("status: permission answered");
+  gtk_widget_set_visible (GTK_WIDGET (self->waiting_label), path != NULL);
 }
 
 static void
@@ -551,6 +572,7 @@ ds_window_class_init (DsWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = ds_window_dispose;
+  g_type_ensure (DS_TYPE_TAB_STOP);
   object_class->finalize = ds_window_finalize;
   window_class->close_request = ds_window_close_request;
 
@@ -575,6 +597,7 @@ ds_window_class_init (DsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DsWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, DsWindow, waiting_label);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, opened_bar);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, opened_label);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, window_title);
@@ -607,6 +630,8 @@ ds_window_init (DsWindow *self)
                            G_CALLBACK (run_started_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "samples",
                            G_CALLBACK (samples_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "waiting",
+                           G_CALLBACK (waiting_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "run-finished",
                            G_CALLBACK (run_finished_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "result-saved",

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "ds-bench-workload.h"
 #include "ds-error.h"
@@ -131,7 +132,7 @@ figure (double       v,
 {
   if (!isfinite (v) || v < 0 || v > max)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s is %s", what,
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s is %s"), what,
                    isnan (v) ? "missing or not a number" : "out of range");
       return FALSE;
     }
@@ -188,7 +189,7 @@ read_dir (JsonObject     *job,
   if (lat == NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s has no lat_ns: not fio 3.x JSON (fio 2.x reported µs; rerun with fio 3)", where);
+                   _("%s has no lat_ns: not fio 3.x JSON (fio 2.x reported µs; rerun with fio 3)"), where);
       return FALSE;
     }
 
@@ -209,7 +210,7 @@ read_dir (JsonObject     *job,
   dir->lat_stddev_s = isfinite (v) && v >= 0 && v <= 1e6 ? v : 0;
   if (dir->lat_min_s > dir->lat_max_s || dir->lat_mean_s > dir->lat_max_s * (1 + 1e-9))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s latencies are out of order", where);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s latencies are out of order"), where);
       return FALSE;
     }
   dir->lat_mean_s = MIN (dir->lat_mean_s, dir->lat_max_s);
@@ -253,7 +254,7 @@ pattern_from_rw (const char  *rw,
       }
 
   g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-               "rw=%s has no Diskscope workload pattern (read, write, randread, randwrite, randrw)",
+               _("rw=%s has no Diskscope workload pattern (read, write, randread, randwrite, randrw)"),
                base);
   return FALSE;
 }
@@ -340,7 +341,7 @@ ds_fio_result_from_entry (const DsFioDoc *doc,
   if (!data->read.present && !data->write.present)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "it did no reads or writes (trim and sync jobs are not workloads)");
+                   _("it did no reads or writes (trim and sync jobs are not workloads)"));
       return NULL;
     }
 

@@ -27,6 +27,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "ds-bench-block-size.h"
 #include "ds-bench-extra.h"
@@ -439,7 +440,7 @@ ds_fio_job_from_result (const DsResult  *result,
   if (filename == NULL || *filename == '\0')
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "the result names no device or file to run on: give one (--filename)");
+                   _("the result names no device or file to run on: give one (--filename)"));
       return NULL;
     }
   /* fio splits filename= at ':' (several files): escape it. */
@@ -491,7 +492,7 @@ ds_fio_job_from_result (const DsResult  *result,
     case DS_BENCH_N_KINDS:
     default:
       g_string_free (out, TRUE);
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "this kind of result cannot be exported");
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("this kind of result cannot be exported"));
       return NULL;
     }
 

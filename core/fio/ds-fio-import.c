@@ -31,6 +31,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "ds-bench-workload.h"
 #include "ds-error.h"
@@ -72,7 +73,7 @@ check_version (const char  *version,
   if (digits == NULL || !g_ascii_string_to_unsigned (digits, 10, 0, 1000, &major, NULL))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "not fio JSON output (no \"fio version\"): run fio with --output-format=json");
+                   _("not fio JSON output (no \"fio version\"): run fio with --output-format=json"));
       return FALSE;
     }
   if (major < 3)
@@ -80,8 +81,8 @@ check_version (const char  *version,
       g_autofree char *clean = ds_printable_text (version);
 
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "written by %s: Diskscope reads the JSON of fio 3.0 and later "
-                   "(nanosecond latencies); rerun with a newer fio", clean);
+                   _("written by %s: Diskscope reads the JSON of fio 3.0 and later "
+                   "(nanosecond latencies); rerun with a newer fio"), clean);
       return FALSE;
     }
 
@@ -186,13 +187,13 @@ ds_fio_import_data (const char  *data,
     length = (gssize) strlen (data);
   if (length > MAX_FIO_BYTES)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "too large to be fio's JSON output");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("too large to be fio's JSON output"));
       return NULL;
     }
   if (length == 0 || memchr (data, '\0', (size_t) length) != NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   length == 0 ? "empty: no fio JSON output" : "binary: not fio JSON output");
+                   length == 0 ? _("empty: no fio JSON output") : _("binary: not fio JSON output"));
       return NULL;
     }
 
@@ -214,19 +215,19 @@ ds_fio_import_data (const char  *data,
   if (start >= data + length || *start != '{' || end <= start)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "no JSON document in it: run fio with --output-format=json");
+                   _("no JSON document in it: run fio with --output-format=json"));
       return NULL;
     }
   /* The loader's bounds (depth, sizes, list lengths) before json-glib
    * parses: a hostile file costs one pass over its bytes. */
   if (!ds_json_check_bounds (start, (gsize) (end - start), &local))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "not fio's JSON: %s", local->message);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("not fio's JSON: %s"), local->message);
       return NULL;
     }
   if (!json_parser_load_from_data (parser, start, end - start, &local))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "the JSON is broken or cut short (%s)",
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("the JSON is broken or cut short (%s)"),
                    local->message);
       return NULL;
     }
@@ -234,7 +235,7 @@ ds_fio_import_data (const char  *data,
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "not fio JSON output (not an object)");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("not fio JSON output (not an object)"));
       return NULL;
     }
   o = json_node_get_object (root);
@@ -255,7 +256,7 @@ ds_fio_import_data (const char  *data,
 
     if (n == NULL || !JSON_NODE_HOLDS_ARRAY (n) || json_array_get_length (json_node_get_array (n)) == 0)
       {
-        g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "fio's JSON holds no jobs (no \"%s\" list)",
+        g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("fio's JSON holds no jobs (no \"%s\" list)"),
                      client ? "client_stats" : "jobs");
         g_free (doc.started_at);
         return NULL;
@@ -264,7 +265,7 @@ ds_fio_import_data (const char  *data,
   }
   if (json_array_get_length (entries) > MAX_FIO_JOBS)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "more than %d jobs: not imported", MAX_FIO_JOBS);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("more than %d jobs: not imported"), MAX_FIO_JOBS);
       g_free (doc.started_at);
       return NULL;
     }
@@ -338,7 +339,7 @@ ds_fio_import_data (const char  *data,
 
   if (jobs->len == 0)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "no job could be imported: %s",
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("no job could be imported: %s"),
                    warnings->len > 0 ? (const char *) warnings->pdata[0] : "none found");
       return NULL;
     }

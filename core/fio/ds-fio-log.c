@@ -30,6 +30,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "ds-error.h"
 #include "ds-fio.h"
@@ -72,7 +73,7 @@ read_log (const char  *path,
     }
   if ((gint64) length > MAX_LOG_BYTES || memchr (text, '\0', length) != NULL)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s: not an fio log (binary or too large)", path);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s: not an fio log (binary or too large)"), path);
       return NULL;
     }
 
@@ -117,7 +118,7 @@ read_log (const char  *path,
 
     bad:
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s:%u: not an fio log line (time, value, direction, block size, offset)",
+                   _("%s:%u: not an fio log line (time, value, direction, block size, offset)"),
                    path, line_no);
       return NULL;
     }
@@ -280,8 +281,8 @@ ds_fio_logs_read (const char  *prefix,
   if (!found)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
-                   "no fio logs %s_bw.%u.log, %s_iops.%u.log or %s_lat.%u.log "
-                   "(fio --write_bw_log=PREFIX --write_iops_log=PREFIX --write_lat_log=PREFIX)",
+                   _("no fio logs %s_bw.%u.log, %s_iops.%u.log or %s_lat.%u.log "
+                   "(fio --write_bw_log=PREFIX --write_iops_log=PREFIX --write_lat_log=PREFIX)"),
                    prefix, job ? job : 1, prefix, job ? job : 1, prefix, job ? job : 1);
       return NULL;
     }

@@ -223,7 +223,7 @@ run_command (const char  *device,
   if (h == NULL)
     {
       g_propagate_prefixed_error (error, g_steal_pointer (&local),
-                                  "could not %s on %s: ", what, device);
+                                  _("could not %s on %s: "), what, device);
       return FALSE;
     }
   if (h->messages->len > 0)

@@ -368,7 +368,7 @@ adopt_fd (const char    *path,
        (!S_ISREG (st.st_mode) || st.st_dev != facts->dev || st.st_ino != facts->ino)))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                   "%s changed while it was being opened: not testing it", path);
+                   _("%s changed while it was being opened: not testing it"), path);
       return NULL;
     }
 

@@ -53,6 +53,17 @@ ds_udisks_set_agent (DsUdisksAgentHook begin,
   agent_data = user_data;
 }
 
+static __thread DsUdisksWaitFunc wait_func;
+static __thread gpointer wait_data;
+
+void
+ds_udisks_set_thread_wait_func (DsUdisksWaitFunc func,
+                                gpointer         user_data)
+{
+  wait_func = func;
+  wait_data = user_data;
+}
+
 void
 ds_udisks_set_enabled (gboolean enabled)
 {
@@ -286,9 +297,13 @@ ds_udisks_open_device (const char  *path,
   g_variant_builder_add (&options, "{sv}", "flags", g_variant_new_int32 (flags));
   if (agent_begin != NULL)
     agent_begin (agent_data);
+  if (wait_func != NULL)
+    wait_func (path, TRUE, wait_data);
   reply = call_udisks (bus, object, UDISKS_BLOCK_IF, "OpenDevice",
                        g_variant_new ("(sa{sv})", write ? "rw" : "r", &options),
                        G_VARIANT_TYPE ("(h)"), G_MAXINT, &fds, cancel, &local);
+  if (wait_func != NULL)
+    wait_func (path, FALSE, wait_data);
   if (agent_end != NULL)
     agent_end (agent_data);
   if (reply == NULL)

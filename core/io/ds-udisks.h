@@ -30,6 +30,17 @@ void     ds_udisks_set_agent   (DsUdisksAgentHook  begin,
                                 DsUdisksAgentHook  end,
                                 gpointer           user_data);
 
+/* A front end that shows a status (the app) is told, on the calling
+ * thread, when this thread starts to wait for polkit's answer to open
+ * @path (@waiting TRUE: a password prompt may be up) and when the answer
+ * came (@waiting FALSE, whatever it was).  Per thread: a worker sets it
+ * around its run and clears it (NULL) after. */
+typedef void (*DsUdisksWaitFunc) (const char *path,
+                                  gboolean    waiting,
+                                  gpointer    user_data);
+void     ds_udisks_set_thread_wait_func (DsUdisksWaitFunc func,
+                                         gpointer         user_data);
+
 /* Opens the block device @path through udisks2 on the system bus:
  * Manager.ResolveDevice finds its object, Block.OpenDevice opens it with
  * mode "r" (or "rw" with O_EXCL when @write) and O_DIRECT, polkit allowing

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 
 #include "ds-bench-cache.h"
 #include "ds-bench-workload.h"
@@ -180,7 +181,7 @@ cache_run (DsRun   *run,
   max = ds_align_down (max, spec->block_size_bytes);
   if (max < spec->block_size_bytes)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "%s is smaller than one block",
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("%s is smaller than one block"),
                    run->target->path);
       return -EINVAL;
     }

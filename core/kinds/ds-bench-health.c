@@ -333,7 +333,7 @@ health_from_json (JsonObject  *o,
   data->health = ds_health_parse_node (raw, -1, error);
   if (data->health == NULL)
     {
-      g_prefix_error (error, "results.smartctl_output: ");
+      g_prefix_error (error, _("results.smartctl_output: "));
       if (error != NULL && *error != NULL && (*error)->domain == DS_ERROR)
         (*error)->code = DS_ERROR_CORRUPT;
       health_data_free (data);

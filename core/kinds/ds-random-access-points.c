@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <glib/gi18n-lib.h>
 
 #include "ds-bench-random-access.h"
 #include "ds-error.h"
@@ -61,7 +62,8 @@ get_uint_element (JsonArray   *array,
       (v = json_node_get_int (node)) < 0 || (uint64_t) v > max)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s[%u] is not an integer from 0 to %" G_GUINT64_FORMAT, where, i, max);
+                   _("%s[%u] is not an integer from 0 to %llu"), where, i,
+                   (unsigned long long) max);
       return FALSE;
     }
 
@@ -91,7 +93,7 @@ ds_random_access_points_from_json (JsonObject  *o,
         n = json_array_get_length (arrays[0]);
       else if (json_array_get_length (arrays[k]) != n)
         {
-          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s.%s: %u values, %s has %u",
+          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s.%s: %u values, %s has %u"),
                        where, names[k], json_array_get_length (arrays[k]), names[0], n);
           return FALSE;
         }
@@ -99,7 +101,7 @@ ds_random_access_points_from_json (JsonObject  *o,
   if (n > MAX_POINTS)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   "%s: %u points, more than the %u a run keeps", where, n, MAX_POINTS);
+                   _("%s: %u points, more than the %u a run keeps"), where, n, MAX_POINTS);
       return FALSE;
     }
 

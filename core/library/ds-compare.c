@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "ds-annotation.h"
 #include "ds-bench-transfer.h"
@@ -268,7 +269,7 @@ ds_comparison_new (DsResult *const   *results,
   if (n_results < 2 || n_results > DS_COMPARE_MAX_COLUMNS)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "compare takes 2 to %d results (%u given)", DS_COMPARE_MAX_COLUMNS, n_results);
+                   _("compare takes 2 to %d results (%u given)"), DS_COMPARE_MAX_COLUMNS, n_results);
       return NULL;
     }
 
@@ -281,7 +282,7 @@ ds_comparison_new (DsResult *const   *results,
         const char *si = sources && sources[i] ? sources[i] : results[i]->target.path;
 
         g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                     "%s is a %s result and %s a %s result: compare results of one kind",
+                     _("%s is a %s result and %s a %s result: compare results of one kind"),
                      s0 ? s0 : "the first", k0 ? k0->name : "?", si ? si : "another",
                      ki ? ki->name : "?");
         return NULL;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <glib/gi18n-lib.h>
 
 #include "ds-error.h"
 #include "ds-library-write.h"
@@ -38,28 +39,28 @@ set_write_error (GError     **error,
     case ENOSPC:
     case EDQUOT:
       g_set_error (error, DS_ERROR, DS_ERROR_NO_SPACE,
-                   "could not save %s: no space left in %s (%s); nothing was "
-                   "written there",
+                   _("could not save %s: no space left in %s (%s); nothing was "
+                   "written there"),
                    path, dir, g_strerror (e));
       break;
     case EROFS:
       g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
-                   "could not save %s: %s is on a read-only filesystem", path, dir);
+                   _("could not save %s: %s is on a read-only filesystem"), path, dir);
       break;
     case EACCES:
     case EPERM:
       g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
-                   "could not save %s: %s (check who owns %s)",
+                   _("could not save %s: %s (check who owns %s)"),
                    path, g_strerror (e), dir);
       break;
     case ENOENT:
     case ENOTDIR:
       g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
-                   "could not save %s: the folder %s does not exist", path, dir);
+                   _("could not save %s: the folder %s does not exist"), path, dir);
       break;
     default:
       g_set_error (error, DS_ERROR, ds_error_from_errno (e),
-                   "could not save %s: %s", path, g_strerror (e));
+                   _("could not save %s: %s"), path, g_strerror (e));
       break;
     }
 }
@@ -158,7 +159,7 @@ ds_library_write_file (const char          *path,
     {
       (void) unlink (tmp);
       if (r == -EEXIST)
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, "%s already exists", path);
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, _("%s already exists"), path);
       else
         set_write_error (error, -r, path);
       return FALSE;

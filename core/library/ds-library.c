@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 #include "ds-error.h"
 #include "ds-library.h"
@@ -173,7 +174,7 @@ scan_dir (const char    *dir,
       g_set_error (error, DS_ERROR,
                    g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_ACCES) ?
                    DS_ERROR_PERMISSION : DS_ERROR_FAILED,
-                   "cannot read the results folder: %s", local->message);
+                   _("cannot read the results folder: %s"), local->message);
       return NULL;
     }
 
@@ -357,7 +358,7 @@ ds_library_lookup (DsLibrary   *self,
   if (found->len == 0)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
-                   "no result “%s” in %s", text, self->dir);
+                   _("no result “%s” in %s"), text, self->dir);
     }
   else
     {
@@ -369,7 +370,7 @@ ds_library_lookup (DsLibrary   *self,
       if (found->len > 5)
         g_string_append_printf (names, " and %u more", found->len - 5);
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   "“%s” matches %u results (%s): give more of the id",
+                   _("“%s” matches %u results (%s): give more of the id"),
                    text, found->len, names->str);
     }
 
@@ -464,7 +465,7 @@ make_dir (const char  *dir,
     int e = errno;
 
     g_set_error (error, DS_ERROR, error_code (e),
-                 "cannot make the results folder %s: %s%s", dir, g_strerror (e),
+                 _("cannot make the results folder %s: %s%s"), dir, g_strerror (e),
                  e == EROFS ? " (a read-only filesystem: choose another folder)" : "");
   }
   return FALSE;
@@ -506,7 +507,7 @@ ds_library_write_new (const char  *dir,
     }
 
   g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
-               "could not find a free name for %s in %s", stem, dir);
+               _("could not find a free name for %s in %s"), stem, dir);
   return FALSE;
 }
 
@@ -530,7 +531,7 @@ ds_library_require_entry (DsLibrary   *self,
   DsLibraryEntry *entry = ds_library_get_entry (self, id);
 
   if (entry == NULL)
-    g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND, "no result “%s” in %s", id, self->dir);
+    g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND, _("no result “%s” in %s"), id, self->dir);
 
   return entry;
 }
@@ -555,7 +556,7 @@ ds_library_remove (DsLibrary   *self,
     {
       int e = errno;
 
-      g_set_error (error, DS_ERROR, error_code (e), "could not delete %s: %s%s",
+      g_set_error (error, DS_ERROR, error_code (e), _("could not delete %s: %s%s"),
                    path, g_strerror (e),
                    e == EROFS ? " (a read-only filesystem)" : "");
       return FALSE;

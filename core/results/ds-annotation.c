@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "ds-annotation.h"
 #include "ds-error.h"
@@ -89,7 +90,7 @@ set_field (char       **field,
 
   if (copy != NULL && (problem = check_text (copy, max, multiline)) != NULL)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "the %s %s (at most %ld characters%s)",
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("the %s %s (at most %ld characters%s)"),
                    what, problem, max, multiline ? "" : " on one line");
       return FALSE;
     }
@@ -134,12 +135,12 @@ ds_annotation_add_tag (DsAnnotation *annotation,
 
   if (copy == NULL)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "a tag cannot be empty");
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("a tag cannot be empty"));
       return FALSE;
     }
   if ((problem = check_text (copy, DS_ANNOTATION_MAX_TAG, FALSE)) != NULL)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "the tag “%s” %s (at most %d characters)",
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("the tag “%s” %s (at most %d characters)"),
                    copy, problem, DS_ANNOTATION_MAX_TAG);
       return FALSE;
     }
@@ -147,7 +148,7 @@ ds_annotation_add_tag (DsAnnotation *annotation,
     return TRUE;
   if (n >= DS_ANNOTATION_MAX_TAGS)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "a result has at most %d tags",
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("a result has at most %d tags"),
                    DS_ANNOTATION_MAX_TAGS);
       return FALSE;
     }
@@ -224,7 +225,7 @@ get_optional_string (JsonObject  *o,
     return TRUE;
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "annotation.%s is not a string", member);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("annotation.%s is not a string"), member);
       return FALSE;
     }
 
@@ -257,7 +258,7 @@ ds_annotation_from_json (JsonObject    *root,
     return TRUE;
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "annotation is not an object");
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("annotation is not an object"));
       return FALSE;
     }
   o = json_node_get_object (node);
@@ -281,7 +282,7 @@ ds_annotation_from_json (JsonObject    *root,
 
       if (!JSON_NODE_HOLDS_ARRAY (node))
         {
-          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "annotation.tags is not a list");
+          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("annotation.tags is not a list"));
           goto fail;
         }
       tags = json_node_get_array (node);
@@ -292,7 +293,7 @@ ds_annotation_from_json (JsonObject    *root,
           if (!JSON_NODE_HOLDS_VALUE (t) || json_node_get_value_type (t) != G_TYPE_STRING)
             {
               g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                           "annotation.tags[%u] is not a string", i);
+                           _("annotation.tags[%u] is not a string"), i);
               goto fail;
             }
           if (!ds_annotation_add_tag (&read, json_node_get_string (t), &local))

@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "ds-error.h"
 #include "ds-png-text.h"
@@ -170,7 +171,7 @@ ds_png_add_text (GBytes             *png,
 
   if (split == 0)
     {
-      g_set_error_literal (error, DS_ERROR, DS_ERROR_INVALID, "not a PNG image");
+      g_set_error_literal (error, DS_ERROR, DS_ERROR_INVALID, _("not a PNG image"));
       return NULL;
     }
 
@@ -179,7 +180,7 @@ ds_png_add_text (GBytes             *png,
         !g_utf8_validate (keys_values[i + 1], -1, NULL))
       {
         g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                     "“%s” cannot be a PNG text chunk", keys_values[i]);
+                     _("“%s” cannot be a PNG text chunk"), keys_values[i]);
         return NULL;
       }
 

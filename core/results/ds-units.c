@@ -278,8 +278,8 @@ ds_parse_range (const char  *text,
 
 bad:
   g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-               "“%s” is not a range: use START-END (END after START) or START- (to the "
-               "end), in bytes or with K, M, G, T: e.g. 0-10G", text);
+               _("“%s” is not a range: use START-END (END after START) or START- (to the "
+               "end), in bytes or with K, M, G, T: e.g. 0-10G"), text);
   return FALSE;
 }
 
