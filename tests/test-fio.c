@@ -402,7 +402,7 @@ START_TEST (test_logs_raw)
   gboolean pct = FALSE;
   const DsFioLogPoint *p;
 
-  series = ds_fio_logs_read (prefix, 1, &interval, &pct, &error);
+  series = ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error);
   ck_assert_msg (series != NULL, "%s", error ? error->message : "");
   ck_assert_double_eq (interval, 1.0);
   ck_assert (pct);
@@ -445,7 +445,7 @@ START_TEST (test_logs_averaged)
   gboolean pct = TRUE;
   const DsFioLogPoint *p;
 
-  series = ds_fio_logs_read (prefix, 0, &interval, &pct, &error);
+  series = ds_fio_logs_read (prefix, NULL, 0, &interval, &pct, &error);
   ck_assert_msg (series != NULL, "%s", error ? error->message : "");
   ck_assert_double_eq (interval, 1.0);
   ck_assert (!pct);
@@ -461,7 +461,7 @@ START_TEST (test_logs_averaged)
   ck_assert_double_eq (p->read.iops, 1365 + 1442);
 
   /* Job 2 alone. */
-  one = ds_fio_logs_read (prefix, 2, &interval, &pct, &error);
+  one = ds_fio_logs_read (prefix, NULL, 2, &interval, &pct, &error);
   ck_assert_ptr_nonnull (one);
   ck_assert_double_eq (g_array_index (one, DsFioLogPoint, 1).write.iops, 641);
 }
@@ -476,18 +476,18 @@ START_TEST (test_logs_bad)
   double interval;
   gboolean pct;
 
-  ck_assert_ptr_null (ds_fio_logs_read (prefix, 1, &interval, &pct, &error));
+  ck_assert_ptr_null (ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error));
   ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_NOT_FOUND));
   ck_assert_msg (strstr (error->message, "--write_bw_log") != NULL, "%s", error->message);
   g_clear_error (&error);
 
   ck_assert (g_file_set_contents (bw, "1000, 5, 0, 0, 0\n2000, lots, 0, 0, 0\n", -1, NULL));
-  ck_assert_ptr_null (ds_fio_logs_read (prefix, 1, &interval, &pct, &error));
+  ck_assert_ptr_null (ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error));
   ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_CORRUPT));
   ck_assert_msg (strstr (error->message, "_bw.1.log:2:") != NULL, "%s", error->message);
   g_clear_error (&error);
   ck_assert (g_file_set_contents (bw, "1000, 5, 7, 0, 0\n", -1, NULL));
-  ck_assert_ptr_null (ds_fio_logs_read (prefix, 1, &interval, &pct, &error));
+  ck_assert_ptr_null (ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error));
   g_clear_error (&error);
 
   g_unlink (bw);
