@@ -190,18 +190,14 @@ ds_cache_words (const DsCacheData *data)
   fast = set_size (e->largest_fast_bytes);
   if (data->write)
     {
-      const DsCacheSet *f = NULL;
-      g_autofree char *wlat = NULL;
-      g_autofree char *rlat = NULL;
+      g_autofree char *hot = ds_format_ms (e->hot_latency_s);
+      g_autofree char *cold = ds_format_ms (e->cold_latency_s);
+      g_autofree char *rlat = ds_format_ms (g_array_index (data->sets, DsCacheSet, 0).read_lat_mean_s);
 
-      for (guint i = 0; i < data->sets->len; i++)
-        if (g_array_index (data->sets, DsCacheSet, i).bytes == e->largest_fast_bytes)
-          f = &g_array_index (data->sets, DsCacheSet, i);
-      wlat = ds_format_ms (f ? f->lat_mean_s : e->hot_latency_s);
-      rlat = ds_format_ms (f ? f->read_lat_mean_s : 0);
-      return g_strdup_printf ("a write-back cache of about %s: writes of %s stay fast (%s per write, "
-                              "%s per read of them); past it IOPS drop to %.2f of that",
-                              estimate, fast, wlat, rlat, e->drop_ratio);
+      return g_strdup_printf ("a write-back cache of about %s as the host sees it (it drains while "
+                              "it fills): a write into it %s, past it %s (a read %s); writes of "
+                              "sets past %s run at %.2f of the IOPS",
+                              estimate, hot, cold, rlat, fast, e->drop_ratio);
     }
   return g_strdup_printf ("about %s: reads of %s stay fast; past it IOPS drop to %.2f of that",
                           estimate, fast, e->drop_ratio);
@@ -225,9 +221,11 @@ ds_cache_report (const DsResult *result,
   g_autofree char *words = ds_cache_words (data);
   g_autofree char *hot = ds_format_ms (data->estimate.hot_latency_s);
   g_autofree char *cold = ds_format_ms (data->estimate.cold_latency_s);
-  g_autofree char *access = g_strdup_printf ("hot %s (the smallest set), cold %s (%s)", hot, cold,
-                                             data->estimate.found ? "the slowest set past the drop" :
-                                                                    "the largest set");
+  g_autofree char *access = g_strdup_printf ("%shot %s (the smallest set), cold %s (%s)",
+                                             data->write ? "writes: " : "", hot, cold,
+                                             !data->estimate.found ? "the largest set" :
+                                             data->write ? "the pace of the sets past the cache" :
+                                                           "the slowest set past the drop");
 
   ds_report_figure (out, "Probe", profile);
   ds_report_figure (out, "Cache", words);
