@@ -223,8 +223,10 @@ ds_fio_logs_attach (GPtrArray   *jobs,
   g_autoptr (GPtrArray) hosts = g_ptr_array_new ();
   gboolean local = FALSE;
   int attached = 0;
+  guint said;
 
   g_return_val_if_fail (jobs != NULL && prefix != NULL && warnings != NULL, -1);
+  said = warnings->len;
 
   g_array_set_clear_func (plans, plan_clear);
 
@@ -251,6 +253,9 @@ ds_fio_logs_attach (GPtrArray   *jobs,
   for (guint h = 0; h < hosts->len; h++)
     plan_host (jobs, prefix, hosts->pdata[h], plans, warnings);
 
+  /* Logs that are there but match no job were said above. */
+  if (plans->len == 0 && warnings->len > said)
+    return 0;
   if (plans->len == 0)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
