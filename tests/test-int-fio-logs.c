@@ -122,28 +122,53 @@ log_windows (const char *path)
   return g_hash_table_size (seen);
 }
 
+/* fio's run @name (with @extra) imported with its logs: *@ret_fio its
+ * JSON, *@ret_list the two results; returns the logs' prefix. */
+static char *
+run_and_import (const char  *name,
+                const char **extra,
+                JsonNode   **ret_fio,
+                JsonNode   **ret_list)
+{
+  char *prefix = ds_test_scratch_path (name);
+  g_autofree char *file = g_strdup_printf ("%s.json", name);
+  g_autofree char *json_out = ds_test_scratch_path (file);
+  g_autofree char *err = NULL;
+
+  run_fio (prefix, json_out, extra);
+  *ret_fio = load (json_out);
+  *ret_list = import (json_out, prefix, 0, &err);
+  ck_assert_uint_eq (json_array_get_length (json_node_get_array (*ret_list)), 2);
+  return prefix;
+}
+
+/* Job @j's figures in fio's JSON (its "read") and its imported series. */
+static JsonArray *
+job_series (JsonNode    *fio,
+            JsonNode    *list,
+            guint        j,
+            JsonObject **ret_fio_read,
+            JsonNode   **ret_result)
+{
+  JsonArray *jobs = json_object_get_array_member (json_node_get_object (fio), "jobs");
+
+  *ret_fio_read = json_object_get_object_member (json_array_get_object_element (jobs, j), "read");
+  *ret_result = json_array_get_element (json_node_get_array (list), j);
+  return json_node_get_array (ds_fault_json_get (*ret_result, "results.series"));
+}
+
 START_TEST (test_averaged)
 {
-  g_autofree char *prefix = ds_test_scratch_path ("avg");
-  g_autofree char *json_out = ds_test_scratch_path ("avg.json");
-  g_autofree char *err = NULL;
   const char *extra[] = { "--log_avg_msec=500", NULL };
   g_autoptr (JsonNode) fio = NULL;
   g_autoptr (JsonNode) list = NULL;
-  JsonArray *jobs, *results;
-
-  run_fio (prefix, json_out, extra);
-  fio = load (json_out);
-  list = import (json_out, prefix, 0, &err);
-  jobs = json_object_get_array_member (json_node_get_object (fio), "jobs");
-  results = json_node_get_array (list);
-  ck_assert_uint_eq (json_array_get_length (results), 2);
+  g_autofree char *prefix = run_and_import ("avg", extra, &fio, &list);
 
   for (guint j = 0; j < 2; j++)
     {
-      JsonObject *fio_read = json_object_get_object_member (json_array_get_object_element (jobs, j), "read");
-      JsonNode *result = json_array_get_element (results, j);
-      JsonArray *series = json_node_get_array (ds_fault_json_get (result, "results.series"));
+      JsonObject *fio_read;
+      JsonNode *result;
+      JsonArray *series = job_series (fio, list, j, &fio_read, &result);
       g_autofree char *bw_log = g_strdup_printf ("%s_bw.%u.log", prefix, j + 1);
       double fio_bps = json_object_get_double_member (fio_read, "bw_bytes");
       double fio_bw_kib = json_object_get_double_member (fio_read, "bw");
@@ -183,25 +208,15 @@ END_TEST
 
 START_TEST (test_raw)
 {
-  g_autofree char *prefix = ds_test_scratch_path ("raw");
-  g_autofree char *json_out = ds_test_scratch_path ("raw.json");
-  g_autofree char *err = NULL;
   g_autoptr (JsonNode) fio = NULL;
   g_autoptr (JsonNode) list = NULL;
-  JsonArray *jobs, *results;
-
-  run_fio (prefix, json_out, NULL);
-  fio = load (json_out);
-  list = import (json_out, prefix, 0, &err);
-  jobs = json_object_get_array_member (json_node_get_object (fio), "jobs");
-  results = json_node_get_array (list);
-  ck_assert_uint_eq (json_array_get_length (results), 2);
+  g_autofree char *prefix = run_and_import ("raw", NULL, &fio, &list);
 
   for (guint j = 0; j < 2; j++)
     {
-      JsonObject *fio_read = json_object_get_object_member (json_array_get_object_element (jobs, j), "read");
-      JsonNode *result = json_array_get_element (results, j);
-      JsonArray *series = json_node_get_array (ds_fault_json_get (result, "results.series"));
+      JsonObject *fio_read;
+      JsonNode *result;
+      JsonArray *series = job_series (fio, list, j, &fio_read, &result);
       double ios = 0;
       guint n = json_array_get_length (series);
 

@@ -222,6 +222,7 @@ ds_fio_logs_attach (GPtrArray   *jobs,
   g_autoptr (GArray) plans = g_array_new (FALSE, TRUE, sizeof (Plan));
   g_autoptr (GPtrArray) hosts = g_ptr_array_new ();
   gboolean local = FALSE;
+  gboolean any_logs = FALSE;
   int attached = 0;
   guint said;
 
@@ -254,10 +255,14 @@ ds_fio_logs_attach (GPtrArray   *jobs,
     plan_host (jobs, prefix, hosts->pdata[h], plans, warnings);
 
   /* Logs that are there but match no job were said above. */
-  if (plans->len == 0 && warnings->len > said)
+  for (guint h = 0; h < hosts->len; h++)
+    any_logs |= ds_fio_logs_count (prefix, hosts->pdata[h]) > 0;
+  if (plans->len == 0 && (any_logs || ds_fio_logs_count (prefix, NULL) > 0))
     return 0;
   if (plans->len == 0)
     {
+      /* Nothing at PREFIX at all: one message, not one per job. */
+      g_ptr_array_remove_range (warnings, said, warnings->len - said);
       g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
                    _("no fio logs at %s (%s_bw.1.log%s; fio --write_bw_log=PREFIX "
                      "--write_iops_log=PREFIX --write_lat_log=PREFIX)"),
