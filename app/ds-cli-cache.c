@@ -17,12 +17,15 @@ typedef struct {
   char *queue_depth;
   char *engine;
   char *seed;
+  char *destroy_data;
+  gboolean write;
 } Options;
 
 static void
 options_clear (Options *o)
 {
-  char **strings[] = { &o->max, &o->block, &o->set_time, &o->queue_depth, &o->engine, &o->seed };
+  char **strings[] = { &o->max, &o->block, &o->set_time, &o->queue_depth, &o->engine, &o->seed,
+                       &o->destroy_data };
 
   for (unsigned i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -42,6 +45,8 @@ build_spec (gpointer      data,
     { "queue-depth", o->queue_depth, DS_CLI_COUNT, .count = &spec->queue_depth },
   };
 
+  spec->write = o->write;
+  spec->destroy_data = g_strdup (o->destroy_data);
   if (!ds_cli_parse_measures (measures, G_N_ELEMENTS (measures), error))
     return FALSE;
   if (o->max != NULL && spec->span_bytes < DS_CACHE_FIRST_SET_BYTES)
@@ -68,6 +73,8 @@ ds_cli_cache (int    argc,
     { "queue-depth", 'q', 0, G_OPTION_ARG_STRING, &o.queue_depth, N_("I/Os in flight (default 1)"), "N" },
     { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine, N_("I/O engine: auto (default), sync, io_uring, threads"), N_("ENGINE") },
     { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, N_("Seed for random offsets (repeatable runs)"), "N" },
+    { "write", 'w', 0, G_OPTION_ARG_NONE, &o.write, N_("Probe a write-back cache: write each set, then read it (DESTROYS DATA; needs --destroy-data)"), NULL },
+    { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o.destroy_data, N_("With --write: confirm by naming TARGET again: it is overwritten"), N_("TARGET") },
     { NULL }
   };
 
@@ -80,7 +87,15 @@ ds_cli_cache (int    argc,
     "fast while its IOPS stay at least half the first set's; the cache holds\n"
     "the largest fast set at least, refined by how many reads of the first\n"
     "slow set still hit (its latency between hot and cold).  The prefill of\n"
-    "a large device takes as long as reading it: --max limits it."));
+    "a large device takes as long as reading it: --max limits it.\n"
+    "--write probes a write-back cache instead: each set is flushed (a FLUSH\n"
+    "empties the cache), written once at random (the set's IOPS and latency\n"
+    "are the writes') and then read at random for --set-time (what the media\n"
+    "gives without the cache); the same rule on the writes finds the cache as\n"
+    "the host sees it (it drains while it fills).  It overwrites TARGET: it\n"
+    "runs only with --destroy-data=TARGET and is refused on a mounted or busy\n"
+    "device, as every write test; each set is written in full, so --max\n"
+    "limits the time (about twice --max is written)."));
   return ds_cli_run_one_target (context, &job, "cache", DS_BENCH_CACHE, build_spec, &o,
                                 argc, argv);
 }

@@ -123,6 +123,8 @@ headline (const DsResult *r,
       g_autofree char *rate = ds_format_rate (d->write.bytes_per_s, units);
       g_string_append_printf (s, "%swrite %s %.0f IOPS", s->len ? ", " : "", rate, d->write.iops);
     }
+  if (d->series != NULL && d->series->len > 0)
+    g_string_append_printf (s, ", series of %u × %g s", d->series->len, d->interval_s);
 
   return g_string_free (s, FALSE);
 }
@@ -135,6 +137,7 @@ ds_cli_import_fio (int    argc,
   g_autoptr (DsLibrary) library = NULL;
   g_autofree char *results_dir = NULL;
   g_autofree char *units_text = NULL;
+  g_autofree char *logs = NULL;
   gboolean no_library = FALSE;
   gboolean json = FALSE;
   g_autoptr (JsonArray) docs = json_array_new ();
@@ -146,6 +149,7 @@ ds_cli_import_fio (int    argc,
     { "no-library", 0, 0, G_OPTION_ARG_NONE, &no_library, N_("Save nothing: print the results (text, or --json)"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the imported results as a JSON list"), NULL },
     { "units", 0, 0, G_OPTION_ARG_STRING, &units_text, N_("Rates in MB/s (default) or MiB/s"), N_("MB|MiB") },
+    { "logs", 0, 0, G_OPTION_ARG_FILENAME, &logs, N_("Time series from fio's logs PREFIX_bw.N.log, PREFIX_iops.N.log, PREFIX_lat.N.log"), N_("PREFIX") },
     { NULL }
   };
 
@@ -156,7 +160,14 @@ ds_cli_import_fio (int    argc,
     "runs: each job (or group) of each host becomes a workload result, and fio's \"All\n"
     "clients\" sum one more.  They are saved in the results library (--results-dir DIR for\n"
     "another folder) and compare like Diskscope's own runs:\n"
-    "  diskscope-cli compare fio-host1 fio-host2 fio-all-clients"));
+    "  diskscope-cli compare fio-host1 fio-host2 fio-all-clients\n"
+    "--logs PREFIX adds each job's time series from the logs of the same run\n"
+    "(fio --write_bw_log=PREFIX --write_iops_log=PREFIX --write_lat_log=PREFIX,\n"
+    "with or without --log_avg_msec): job N of the JSON gets PREFIX_*.N.log\n"
+    "(PREFIX_*.N.log.HOST for fio --client), a single job (group_reporting) all\n"
+    "of them summed.  fio's bw logs are KiB/s (1024 bytes), latencies ns.  A log\n"
+    "that is missing or not fio's is an error (exit 1), but the JSON's results\n"
+    "are still saved, without a series."));
 
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     return status;
@@ -164,6 +175,8 @@ ds_cli_import_fio (int    argc,
     return ds_cli_fail (error);
   if (argc < 2)
     return ds_cli_complain (DS_CLI_USAGE, _("import-fio needs fio's JSON output (fio --output-format=json)"));
+  if (logs != NULL && argc > 2)
+    return ds_cli_complain (DS_CLI_USAGE, _("--logs PREFIX belongs to one run: give one FIO.json with it"));
 
   if (!no_library)
     {
@@ -185,6 +198,21 @@ ds_cli_import_fio (int    argc,
         }
       for (guint w = 0; warnings != NULL && w < warnings->len; w++)
         status = ds_cli_complain (DS_CLI_FAILED, "%s: %s", argv[i], (const char *) warnings->pdata[w]);
+      if (logs != NULL)
+        {
+          g_autoptr (GPtrArray) missing = g_ptr_array_new_with_free_func (g_free);
+
+          /* The JSON's results are kept (without a series) whatever the
+           * logs hold. */
+          if (ds_fio_logs_attach (jobs, logs, missing, &error) < 0)
+            {
+              g_prefix_error (&error, _("%s: no time series imported: "), argv[i]);
+              status = ds_cli_fail (error);
+              g_clear_error (&error);
+            }
+          for (guint w = 0; w < missing->len; w++)
+            status = ds_cli_complain (DS_CLI_FAILED, "%s: %s", argv[i], (const char *) missing->pdata[w]);
+        }
 
       for (guint j = 0; j < jobs->len; j++)
         {

@@ -44,8 +44,10 @@ build_spec (gpointer      data,
             GError      **error)
 {
   Options *o = data;
-  /* "100%" is the whole region, as the spec's 0. */
-  const char *size = o->size != NULL && strcmp (o->size, "100%") == 0 ? NULL : o->size;
+  /* "N%" is a share of the device past --offset, resolved once the device
+   * is open; "100%" the whole of it, as the spec's 0. */
+  gboolean percent = o->size != NULL && g_str_has_suffix (o->size, "%");
+  const char *size = percent ? NULL : o->size;
   const DsCliMeasure measures[] = {
     { "size", size, DS_CLI_SIZE, &spec->span_bytes },
     { "duration", o->duration, DS_CLI_TIME, &spec->duration_ns },
@@ -58,17 +60,28 @@ build_spec (gpointer      data,
 
   spec->destroy_data = g_strdup (o->destroy_data);
   spec->pattern = o->random ? DS_PATTERN_RANDWRITE : DS_PATTERN_WRITE;
-  if (size != NULL && strchr (size, '%') != NULL)
+  if (percent)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("--size is 100%% (the whole device) or a size (e.g. 64G), not “%s”"), size);
-      return FALSE;
+      g_autofree char *number = g_strndup (o->size, strlen (o->size) - 1);
+      char *end = NULL;
+      double p;
+
+      g_strstrip (number);
+      p = g_ascii_strtod (number, &end);
+      if (*number == '\0' || end == NULL || *end != '\0' || !(p > 0 && p <= 100))
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                       _("--size: a percentage of the device above 0 and up to 100%% (e.g. 25%%) "
+                       "or a size (e.g. 64G), not “%s”"), o->size);
+          return FALSE;
+        }
+      spec->span_percent = p < 100 ? p : 0;
     }
   if (!ds_cli_parse_measures (measures, G_N_ELEMENTS (measures), error))
     return FALSE;
   if (size != NULL && spec->span_bytes == 0)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("--size 0 writes nothing: give a size or 100%%"));
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("--size 0 writes nothing: give a size or a percentage"));
       return FALSE;
     }
   if (o->duration != NULL && !ds_bench_spec_set_duration (spec, spec->duration_ns, error))
@@ -86,7 +99,7 @@ ds_cli_sustain (int    argc,
   g_auto (DsCliJobArgs) job = { 0 };
   GOptionEntry entries[] = {
     { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o.destroy_data, N_("Confirm by naming TARGET again: it is overwritten (DESTROYS ITS DATA)"), N_("TARGET") },
-    { "size", 's', 0, G_OPTION_ARG_STRING, &o.size, N_("How much to write: 100% (the whole device, default) or SIZE from --offset"), N_("100%|SIZE") },
+    { "size", 's', 0, G_OPTION_ARG_STRING, &o.size, N_("How much to write from --offset: a percentage of the device past it (100%, the default, is all of it; 25% a quarter) or SIZE (64G, 512M)"), N_("N%|SIZE") },
     { "duration", 'd', 0, G_OPTION_ARG_STRING, &o.duration, N_("Stop after TIME even before --size is written (default: no limit)"), N_("TIME") },
     { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o.block_size, N_("Transfer size (default 1M)"), N_("SIZE") },
     { "queue-depth", 'q', 0, G_OPTION_ARG_STRING, &o.queue_depth, N_("I/Os in flight (default 32)"), "N" },
@@ -103,8 +116,9 @@ ds_cli_sustain (int    argc,
   ds_cli_job_args_add (&job, context);
   g_option_context_set_description (context,
     _("Writes incompressible data (O_DIRECT) from --offset to the end of TARGET or\n"
-    "--size, recording the rate and p99 latency per --interval.  The start rate\n"
-    "is the rate of the first 10 % of the bytes; the cliff is the bytes written\n"
+    "--size (N% of what lies past --offset, or a size), recording the rate and\n"
+    "p99 latency per --interval.  The start rate is the rate of the first 10 %\n"
+    "of the bytes; the cliff is the bytes written\n"
     "before the rate fell below 50 % of it and stayed there (a write cache's or\n"
     "SLC cache's size as the host sees it); the floor is the rate after it; dips\n"
     "are intervals below 70 % of the median rate (a cache flushing).  Rates are\n"

@@ -112,6 +112,9 @@ typedef struct {
   unsigned    sweep_to;          /* last level (256); doubling from `from` */
   char       *sweep_levels;      /* "1,2,3,4": these levels instead; NULL */
   gboolean    steady;            /* a level ends early once IOPS is steady */
+  /* sustain: the region as a percentage (0 < p <= 100) of the device past
+   * offset_bytes, used when span_bytes is 0; 0: to the end */
+  double      span_percent;
 } DsBenchSpec;
 
 /* Defaults for @kind (what the CLI and the GUI start from). */

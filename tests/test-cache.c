@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "ds-bench-cache.h"
@@ -144,6 +145,89 @@ START_TEST (test_json)
 }
 END_TEST
 
+/* Sets of 16 MiB × 2^i each written once past a write-back cache of
+ * @cache_mib: its first bytes at @hot_ms a write, the rest at @cold_ms. */
+static GArray *
+writes_over (double   cache_mib,
+             unsigned n,
+             double   hot_ms,
+             double   cold_ms)
+{
+  GArray *a = g_array_new (FALSE, TRUE, sizeof (DsCacheSet));
+
+  for (unsigned i = 0; i < n; i++)
+    {
+      double size = (double) (16u << i);
+      DsCacheSet s = { .bytes = (16 * MIB) << i, .complete = TRUE, .ios = 1000 };
+      double h = MIN (1.0, cache_mib / size);
+
+      s.lat_mean_s = (h * hot_ms + (1 - h) * cold_ms) / 1e3;
+      s.lat_p99_s = 2 * s.lat_mean_s;
+      s.read_lat_mean_s = cold_ms / 1e3;
+      s.iops = 1 / s.lat_mean_s;
+      s.bytes_per_s = s.iops * 256 * 1024;
+      g_array_append_val (a, s);
+    }
+  return a;
+}
+
+/* The write rule: exact on its own model wherever two sets lie past the
+ * cache (the read rule there is off: no set is cold); none without one. */
+START_TEST (test_estimate_writes)
+{
+  static const double caches[] = { 20, 24, 40, 100 };
+
+  for (unsigned c = 0; c < G_N_ELEMENTS (caches); c++)
+    {
+      g_autoptr (GArray) sets = writes_over (caches[c], 6, 1.3, 13.0);
+      DsCacheEstimate e, reads;
+
+      ds_cache_estimate_writes (sets, &e);
+      ds_cache_estimate (sets, &reads);
+      ck_assert_msg (e.found, "cache %g MiB not found", caches[c]);
+      ck_assert_msg (fabs (e.estimate_bytes - caches[c] * MIB) < 0.01 * caches[c] * MIB,
+                     "cache %g MiB estimated %.1f MiB (the read rule: %.1f MiB)", caches[c],
+                     e.estimate_bytes / MIB, reads.estimate_bytes / MIB);
+      ck_assert_double_eq_tol (e.cold_latency_s, 13e-3, 1e-9);
+    }
+  {
+    g_autoptr (GArray) flat = writes_over (0, 6, 2.0, 2.0);
+    DsCacheEstimate e;
+
+    ds_cache_estimate_writes (flat, &e);
+    ck_assert (!e.found);
+  }
+}
+END_TEST
+
+/* The write variant's JSON: "write" and each set's read latency, back the
+ * same, and the report says it is a write-back cache. */
+START_TEST (test_json_writes)
+{
+  g_autoptr (DsResult) r = ds_test_result_new (DS_BENCH_CACHE, "/dev/sdz", TRUE);
+  DsCacheData *data = r->data;
+  g_autoptr (GArray) sets = writes_over (24, 4, 1.3, 13.0);
+  g_autoptr (DsResult) back = NULL;
+  g_autofree char *text = NULL;
+  const DsCacheData *b;
+
+  data->write = TRUE;
+  data->block_size_bytes = 256 * 1024;
+  data->queue_depth = 1;
+  data->set_time_s = 1;
+  g_array_append_vals (data->sets, sets->data, sets->len);
+  ds_cache_estimate_writes (data->sets, &data->estimate);
+  back = ds_test_round_trip (r);
+  b = back->data;
+  ck_assert (b->write);
+  ck_assert_double_eq (g_array_index (b->sets, DsCacheSet, 2).read_lat_mean_s, 13e-3);
+  ck_assert_double_eq (b->estimate.estimate_bytes, data->estimate.estimate_bytes);
+  text = ds_report_text (back, DS_UNITS_MB);
+  ck_assert_msg (strstr (text, "a write-back cache of about 24 MiB") != NULL &&
+                 strstr (text, "Read mean") != NULL, "%s", text);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -154,6 +238,8 @@ main (void)
   tcase_add_test (tc, test_estimate);
   tcase_add_test (tc, test_no_estimate);
   tcase_add_test (tc, test_json);
+  tcase_add_test (tc, test_estimate_writes);
+  tcase_add_test (tc, test_json_writes);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);

@@ -12,6 +12,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <glib/gstdio.h>
 
@@ -402,7 +404,7 @@ START_TEST (test_logs_raw)
   gboolean pct = FALSE;
   const DsFioLogPoint *p;
 
-  series = ds_fio_logs_read (prefix, 1, &interval, &pct, &error);
+  series = ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error);
   ck_assert_msg (series != NULL, "%s", error ? error->message : "");
   ck_assert_double_eq (interval, 1.0);
   ck_assert (pct);
@@ -445,7 +447,7 @@ START_TEST (test_logs_averaged)
   gboolean pct = TRUE;
   const DsFioLogPoint *p;
 
-  series = ds_fio_logs_read (prefix, 0, &interval, &pct, &error);
+  series = ds_fio_logs_read (prefix, NULL, 0, &interval, &pct, &error);
   ck_assert_msg (series != NULL, "%s", error ? error->message : "");
   ck_assert_double_eq (interval, 1.0);
   ck_assert (!pct);
@@ -461,7 +463,7 @@ START_TEST (test_logs_averaged)
   ck_assert_double_eq (p->read.iops, 1365 + 1442);
 
   /* Job 2 alone. */
-  one = ds_fio_logs_read (prefix, 2, &interval, &pct, &error);
+  one = ds_fio_logs_read (prefix, NULL, 2, &interval, &pct, &error);
   ck_assert_ptr_nonnull (one);
   ck_assert_double_eq (g_array_index (one, DsFioLogPoint, 1).write.iops, 641);
 }
@@ -476,22 +478,143 @@ START_TEST (test_logs_bad)
   double interval;
   gboolean pct;
 
-  ck_assert_ptr_null (ds_fio_logs_read (prefix, 1, &interval, &pct, &error));
+  ck_assert_ptr_null (ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error));
   ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_NOT_FOUND));
   ck_assert_msg (strstr (error->message, "--write_bw_log") != NULL, "%s", error->message);
   g_clear_error (&error);
 
   ck_assert (g_file_set_contents (bw, "1000, 5, 0, 0, 0\n2000, lots, 0, 0, 0\n", -1, NULL));
-  ck_assert_ptr_null (ds_fio_logs_read (prefix, 1, &interval, &pct, &error));
+  ck_assert_ptr_null (ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error));
   ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_CORRUPT));
   ck_assert_msg (strstr (error->message, "_bw.1.log:2:") != NULL, "%s", error->message);
   g_clear_error (&error);
   ck_assert (g_file_set_contents (bw, "1000, 5, 7, 0, 0\n", -1, NULL));
-  ck_assert_ptr_null (ds_fio_logs_read (prefix, 1, &interval, &pct, &error));
+  ck_assert_ptr_null (ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error));
   g_clear_error (&error);
 
   g_unlink (bw);
   g_rmdir (dir);
+}
+END_TEST
+
+/* Copies the avg fixture's logs to @dir as PREFIX_KIND.N.log@suffix. */
+static char *
+copy_avg_logs (const char *dir,
+               const char *suffix)
+{
+  g_autofree char *from = log_prefix ("avg");
+  char *prefix = g_build_filename (dir, "x", NULL);
+  const char *kinds[] = { "bw", "iops", "lat" };
+
+  for (guint n = 1; n <= 2; n++)
+    for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+      {
+        g_autofree char *src = g_strdup_printf ("%s_%s.%u.log", from, kinds[k], n);
+        g_autofree char *dst = g_strdup_printf ("%s_%s.%u.log%s", prefix, kinds[k], n, suffix);
+        g_autofree char *text = NULL;
+        gsize length;
+
+        ck_assert (g_file_get_contents (src, &text, &length, NULL));
+        ck_assert (g_file_set_contents (dst, text, (gssize) length, NULL));
+      }
+  return prefix;
+}
+
+/* n jobs of the avg fixture's run (one each), on @host:@port. */
+static GPtrArray *
+avg_jobs (guint       n,
+          const char *host,
+          const int  *ports)
+{
+  g_autofree char *json = g_build_filename (DS_TEST_FIXTURES_DIR, "fio-logs", "avg.json", NULL);
+  GPtrArray *jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_fio_job_free);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GPtrArray) one = ds_fio_import_file (json, NULL, &error);
+      DsFioJob *job;
+
+      ck_assert_msg (one != NULL && one->len == 1, "%s", error ? error->message : "");
+      job = g_ptr_array_steal_index (one, 0);
+      job->hostname = g_strdup (host);
+      job->port = host ? ports[i] : 0;
+      g_ptr_array_add (jobs, job);
+    }
+  return jobs;
+}
+
+static const DsIntervalPoint *
+series_point (GPtrArray *jobs,
+              guint      j,
+              guint      i)
+{
+  const DsWorkloadData *d = ((DsFioJob *) jobs->pdata[j])->result->data;
+
+  ck_assert_ptr_nonnull (d->series);
+  return &g_array_index (d->series, DsIntervalPoint, i);
+}
+
+/* Which logs each job gets: a single job all (summed), job N logs N, on a
+ * host the logs fio --client names after it; what cannot be matched is
+ * said and left without a series. */
+START_TEST (test_logs_attach)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ds-fio-attach-XXXXXX", NULL);
+  g_autofree char *local = copy_avg_logs (dir, "");
+  g_autofree char *hosted = copy_avg_logs (dir, ".h1");
+  const int ports[] = { 8765, 8765, 8766 };
+  g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
+
+  {
+    g_autoptr (GPtrArray) one = avg_jobs (1, NULL, ports);
+
+    ck_assert_int_eq (ds_fio_logs_attach (one, local, warnings, &error), 1);
+    ck_assert_double_eq (series_point (one, 0, 0)->read.bytes_per_s, (2710 + 2680) * 1024.0);
+    ck_assert_uint_eq (warnings->len, 0);
+  }
+  {
+    g_autoptr (GPtrArray) two = avg_jobs (2, "h1", ports);
+
+    ck_assert_int_eq (ds_fio_logs_attach (two, hosted, warnings, &error), 2);
+    ck_assert_double_eq (series_point (two, 0, 0)->read.bytes_per_s, 2710 * 1024.0);
+    ck_assert_double_eq (series_point (two, 1, 1)->write.iops, 641);
+    ck_assert_uint_eq (warnings->len, 0);
+  }
+  {
+    /* Two servers on one host: fio writes their logs under one name. */
+    g_autoptr (GPtrArray) two = avg_jobs (2, "h1", ports + 1);
+
+    ck_assert_int_eq (ds_fio_logs_attach (two, hosted, warnings, &error), 0);
+    ck_assert_uint_eq (warnings->len, 2);
+    ck_assert_msg (strstr (warnings->pdata[0], "cannot be told apart") != NULL, "%s",
+                   (char *) warnings->pdata[0]);
+    g_ptr_array_set_size (warnings, 0);
+  }
+  {
+    /* Three results, two jobs' logs. */
+    g_autoptr (GPtrArray) three = avg_jobs (3, NULL, ports);
+
+    ck_assert_int_eq (ds_fio_logs_attach (three, local, warnings, &error), 0);
+    ck_assert_uint_eq (warnings->len, 3);
+    ck_assert_msg (strstr (warnings->pdata[2], "logs of 2 jobs for 3 results") != NULL, "%s",
+                   (char *) warnings->pdata[2]);
+    ck_assert_ptr_null (((DsWorkloadData *) ((DsFioJob *) three->pdata[0])->result->data)->series);
+  }
+  {
+    /* Nothing at all there. */
+    g_autoptr (GPtrArray) one = avg_jobs (1, NULL, ports);
+    g_autofree char *nowhere = g_build_filename (dir, "nothing", NULL);
+
+    ck_assert_int_eq (ds_fio_logs_attach (one, nowhere, warnings, &error), -1);
+    ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_NOT_FOUND));
+  }
+
+  {
+    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);
+    ck_assert_int_eq (system (cmd), 0);
+  }
 }
 END_TEST
 
@@ -515,6 +638,7 @@ main (void)
   tcase_add_test (tc, test_logs_raw);
   tcase_add_test (tc, test_logs_averaged);
   tcase_add_test (tc, test_logs_bad);
+  tcase_add_test (tc, test_logs_attach);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);

@@ -167,7 +167,9 @@ START_TEST (test_gate_and_input)
   static const struct { int status; const char *says; const char *args[4]; } cases[] = {
     { 3, "--destroy-data", { NULL } },
     { 3, "--destroy-data", { "--destroy-data=/dev/loop999", NULL } },
-    { 2, "100%", { "--size", "50%", NULL } },
+    { 2, "percentage of the device", { "--size", "0%", NULL } },
+    { 2, "percentage of the device", { "--size", "150%", NULL } },
+    { 2, "percentage of the device", { "--size", "half%", NULL } },
     { 2, "writes nothing", { "--size", "0", NULL } },
     { 2, "queue depth", { "--queue-depth", "0", NULL } },
   };
@@ -192,6 +194,37 @@ START_TEST (test_gate_and_input)
                      "case %u: exit %d: %s", i, rc, err);
     }
   ck_assert_uint_eq (ds_faultdisk_counter (disk, "writes"), 0);
+}
+END_TEST
+
+/* --size as any percentage of what lies past --offset, or as a size: the
+ * region and the bytes the disk saw are exactly that. */
+START_TEST (test_size_forms)
+{
+  static const struct { const char *args[5]; uint64_t region; } cases[] = {
+    { { "--size", "25%", NULL }, 64 * MIB },
+    { { "--size", "12.5%", NULL }, 32 * MIB },
+    { { "--size", "50%", "--offset", "128M", NULL }, 64 * MIB },
+    { { "--size", "96M", NULL }, 96 * MIB },
+    { { "--size", "100%", "--offset", "224M", NULL }, 32 * MIB },
+  };
+
+  for (unsigned i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (JsonNode) root = NULL;
+      uint64_t before = ds_faultdisk_counter (disk, "write_bytes");
+      uint64_t written;
+
+      root = sustain_json (cases[i].args);
+      written = ds_faultdisk_counter (disk, "write_bytes") - before;
+      note ("--size %s%s%s: region %.0f MiB, %.0f MiB written, the disk saw %.0f MiB",
+            cases[i].args[1], cases[i].args[2] ? " --offset " : "", cases[i].args[2] ? cases[i].args[3] : "",
+            number (root, "results.region_bytes") / MIB, number (root, "results.write.io_bytes") / MIB,
+            (double) written / MIB);
+      ck_assert_double_eq (number (root, "results.region_bytes"), (double) cases[i].region);
+      ck_assert_double_eq (number (root, "results.write.io_bytes"), (double) cases[i].region);
+      ck_assert_uint_eq (written, cases[i].region);
+    }
 }
 END_TEST
 
@@ -246,6 +279,7 @@ main (void)
   tcase_add_test (tc, test_no_cliff);
   tcase_add_test (tc, test_dips_at_stalls);
   tcase_add_test (tc, test_gate_and_input);
+  tcase_add_test (tc, test_size_forms);
   tcase_add_test (tc, test_sigint_keeps_series);
   suite_add_tcase (s, tc);
 

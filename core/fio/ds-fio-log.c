@@ -30,6 +30,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "ds-error.h"
@@ -73,7 +74,8 @@ read_log (const char  *path,
     }
   if ((gint64) length > MAX_LOG_BYTES || memchr (text, '\0', length) != NULL)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s: not an fio log (binary or too large)"), path);
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
+                   _("%s: not an fio log (binary, compressed with log_compression, or over 2 GiB)"), path);
       return NULL;
     }
 
@@ -124,6 +126,49 @@ read_log (const char  *path,
     }
 
   return g_steal_pointer (&entries);
+}
+
+/* PREFIX_KIND.N.log, or PREFIX_KIND.log for N = 0 (per_job_logs=0);
+ * fio --client names the copy it gets from a server PREFIX_KIND.N.log.HOST. */
+static char *
+log_path (const char *prefix,
+          const char *kind,
+          guint       n,
+          const char *host)
+{
+  g_autofree char *number = n > 0 ? g_strdup_printf (".%u", n) : g_strdup ("");
+
+  return g_strdup_printf ("%s_%s%s.log%s%s", prefix, kind, number, host ? "." : "", host ? host : "");
+}
+
+static gboolean
+any_log (const char *prefix,
+         guint       n,
+         const char *host)
+{
+  const char *kinds[] = { "bw", "iops", "lat", "clat" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      g_autofree char *path = log_path (prefix, kinds[k], n, host);
+
+      if (g_file_test (path, G_FILE_TEST_EXISTS))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+guint
+ds_fio_logs_count (const char *prefix,
+                   const char *host)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (prefix != NULL, 0);
+
+  while (n < MAX_LOG_JOBS && any_log (prefix, n + 1, host))
+    n++;
+  return n;
 }
 
 static DsFioLogDir *
@@ -226,6 +271,7 @@ averaging_ms (GArray *entries)
 
 GArray *
 ds_fio_logs_read (const char  *prefix,
+                  const char  *host,
                   guint        job,
                   double      *ret_interval_s,
                   gboolean    *ret_percentiles,
@@ -243,8 +289,12 @@ ds_fio_logs_read (const char  *prefix,
 
   g_return_val_if_fail (prefix != NULL, NULL);
 
-  /* Job @job, or every job (1, 2, ... until none is there) summed. */
-  for (guint n = job ? job : 1; n <= (job ? job : MAX_LOG_JOBS); n++)
+  /* Job @job, or every job (1, 2, ... until none is there) summed; fio
+   * writes PREFIX_bw.log (n = 0) with per_job_logs=0. */
+  guint first = job ? job : any_log (prefix, 1, host) ? 1 : 0;
+  guint last = job ? job : first == 0 ? 0 : MAX_LOG_JOBS;
+
+  for (guint n = first; n <= last; n++)
     {
       const struct { const char *kind; GArray *into; } logs[] = {
         { "bw", bw }, { "iops", iops }, { "lat", lat },
@@ -253,7 +303,7 @@ ds_fio_logs_read (const char  *prefix,
 
       for (guint l = 0; l < G_N_ELEMENTS (logs); l++)
         {
-          g_autofree char *path = g_strdup_printf ("%s_%s.%u.log", prefix, logs[l].kind, n);
+          g_autofree char *path = log_path (prefix, logs[l].kind, n, host);
           g_autoptr (GArray) entries = NULL;
           gboolean exists;
 
@@ -264,7 +314,7 @@ ds_fio_logs_read (const char  *prefix,
           if (!exists && logs[l].into == lat)
             {
               g_free (path);
-              path = g_strdup_printf ("%s_clat.%u.log", prefix, n);
+              path = log_path (prefix, "clat", n, host);
               g_array_unref (entries);
               entries = read_log (path, &exists, error);
               if (entries == NULL)
@@ -280,10 +330,13 @@ ds_fio_logs_read (const char  *prefix,
 
   if (!found)
     {
+      g_autofree char *bw_path = log_path (prefix, "bw", job ? job : 1, host);
+      g_autofree char *lat_path = log_path (prefix, "lat", job ? job : 1, host);
+
       g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
-                   _("no fio logs %s_bw.%u.log, %s_iops.%u.log or %s_lat.%u.log "
-                   "(fio --write_bw_log=PREFIX --write_iops_log=PREFIX --write_lat_log=PREFIX)"),
-                   prefix, job ? job : 1, prefix, job ? job : 1, prefix, job ? job : 1);
+                   _("no fio logs %s, %s or the like "
+                     "(fio --write_bw_log=PREFIX --write_iops_log=PREFIX --write_lat_log=PREFIX)"),
+                   bw_path, lat_path);
       return NULL;
     }
 

@@ -77,15 +77,40 @@ typedef struct {
 
 /* Reads PREFIX_bw.N.log, PREFIX_iops.N.log and PREFIX_lat.N.log (else
  * PREFIX_clat.N.log) of job @job (1-based; 0: every job there is, summed,
- * as with group_reporting) into DsFioLogPoint, one per interval, in time
- * order.  *@ret_interval_s: fio's log_avg_msec for averaged logs, 1 s for
+ * as with group_reporting, or PREFIX_bw.log of per_job_logs=0) into
+ * DsFioLogPoint, one per interval, in time order.  @host: the copies
+ * `fio --client` keeps of a server's logs, PREFIX_bw.N.log.HOST (NULL for
+ * a local run).  *@ret_interval_s: fio's log_avg_msec for averaged logs, 1 s for
  * raw ones; *@ret_percentiles: whether p50/p99 are known (raw latency logs).
  * DS_ERROR_NOT_FOUND when there is no log; DS_ERROR_CORRUPT naming the
  * file and line for one that is not fio's. */
 GArray   *ds_fio_logs_read         (const char     *prefix,
+                                    const char     *host,
                                     guint           job,
                                     double         *ret_interval_s,
                                     gboolean       *ret_percentiles,
+                                    GError        **error);
+
+/* How many jobs' logs there are: N for PREFIX_*.1.log .. PREFIX_*.N.log
+ * (with @host as above). */
+guint     ds_fio_logs_count        (const char     *prefix,
+                                    const char     *host);
+
+/* Fills results.series of the results in @jobs (DsFioJob, as
+ * ds_fio_import_file() gives them) from fio's logs at @prefix.  fio numbers
+ * its logs by job: the N-th entry of a host's jobs wrote PREFIX_bw.N.log
+ * (PREFIX_bw.N.log.HOST in a `fio --client` run), and a host with one
+ * entry (group_reporting) gets all its logs summed.  A job that gets no
+ * series is named in @warnings (char *) with the reason (its host's logs
+ * are missing, more or fewer logs than jobs, two servers on one host);
+ * each series says in its result's notes which logs it came from and what
+ * it lacks.  Returns how many results got a series; -1 with
+ * DS_ERROR_NOT_FOUND when there is no log at PREFIX at all, or
+ * DS_ERROR_CORRUPT naming a file that is not fio's (then no result is
+ * changed). */
+int       ds_fio_logs_attach       (GPtrArray      *jobs,
+                                    const char     *prefix,
+                                    GPtrArray      *warnings,
                                     GError        **error);
 
 G_END_DECLS

@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <unistd.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "ds-bench-cache.h"
@@ -98,7 +100,121 @@ ds_cache_estimate (const GArray    *sets,
     }
 }
 
+/* The write variant: a set S written once past a write-back cache of C
+ * takes C at the hot pace and S − C at the cold one, so its time, S × its
+ * mean latency, grows linearly with S past the cache: the two largest
+ * slow sets give the cold pace (the slope), and the largest then C.  The
+ * read rule's interpolation cannot be used here: it needs the cold figure
+ * of a set the cache no longer helps at all, and a set written once past
+ * a write cache is always partly helped. */
+void
+ds_cache_estimate_writes (const GArray    *sets,
+                          DsCacheEstimate *ret)
+{
+  g_autoptr (GArray) done = g_array_new (FALSE, FALSE, sizeof (DsCacheSet));
+  const DsCacheSet *a, *b;
+  double cold, c;
+
+  ds_cache_estimate (sets, ret);
+  if (!ret->found)
+    return;
+  for (guint i = 0; i < sets->len; i++)
+    if (g_array_index (sets, DsCacheSet, i).complete)
+      g_array_append_val (done, g_array_index (sets, DsCacheSet, i));
+  if (done->len < 3)
+    return;
+  a = &g_array_index (done, DsCacheSet, done->len - 2);
+  b = &g_array_index (done, DsCacheSet, done->len - 1);
+  /* Both past the edge (the largest is, or there would be no estimate). */
+  if (a->bytes <= ret->largest_fast_bytes || b->bytes <= a->bytes)
+    return;
+  cold = ((double) b->bytes * b->lat_mean_s - (double) a->bytes * a->lat_mean_s) /
+         (double) (b->bytes - a->bytes);
+  if (!(cold > ret->hot_latency_s) || !(cold >= b->lat_mean_s))
+    return;
+  c = (double) b->bytes * (cold - b->lat_mean_s) / (cold - ret->hot_latency_s);
+  if (!(c > 0) || c > (double) a->bytes)
+    return;
+  ret->estimate_bytes = c;
+  ret->cold_latency_s = cold;
+}
+
 /* ---- the run ------------------------------------------------------------ */
+
+/* A flush: the device's write-back cache written out (fdatasync sends the
+ * disk a FLUSH when it says it caches writes), so a set starts empty. */
+static int
+flush_cache (DsRun   *run,
+             GError **error)
+{
+  if (fdatasync (run->target->fd) != 0)
+    {
+      int e = errno;
+
+      g_set_error (error, DS_ERROR, ds_error_from_errno (e), _("%s: flushing its write cache: %s"),
+                   run->target->path, g_strerror (e));
+      return -e;
+    }
+  return 0;
+}
+
+/* The write variant's set: flushed, written once at random, then read at
+ * random for the set time. */
+static int
+measure_write_set (DsRun       *run,
+                   DsCacheSet  *set,
+                   unsigned     index,
+                   double       from,
+                   double       to,
+                   GError     **error)
+{
+  DsBenchSpec w = *run->spec;     /* shallow: only read */
+  DsWorkloadHooks once = { .one_pass = TRUE };
+  DsWorkloadData *writes = ds_workload_data_new ();
+  DsWorkloadData *reads;
+  DsSample phase = { .kind = DS_SAMPLE_PHASE, .name = "flush", .index = index, .bytes = set->bytes };
+  int r;
+
+  ds_run_emit (run, &phase);
+  r = flush_cache (run, error);
+  if (r < 0)
+    {
+      ds_workload_data_free (writes);
+      return r;
+    }
+
+  w.kind = DS_BENCH_WORKLOAD;
+  w.pattern = DS_PATTERN_RANDWRITE;
+  w.offset_bytes = 0;
+  w.span_bytes = set->bytes;
+  w.ramp_ns = 0;
+  w.duration_ns = 0;      /* the whole set once, however long it takes */
+  phase.name = "write";
+  ds_run_emit (run, &phase);
+  r = ds_workload_measure_hooked (run, &w, &once, writes, from, (from + to) / 2, error);
+  set->ios = writes->write.ios;
+  set->iops = writes->write.iops;
+  set->bytes_per_s = writes->write.bytes_per_s;
+  set->lat_mean_s = writes->write.lat_mean_s;
+  set->lat_p99_s = writes->write.lat_percentile_s[12];   /* p99 */
+  ds_workload_data_free (writes);
+  if (r < 0)
+    return r;
+
+  w = *run->spec;
+  w.kind = DS_BENCH_WORKLOAD;
+  w.pattern = DS_PATTERN_RANDREAD;
+  w.offset_bytes = 0;
+  w.span_bytes = set->bytes;
+  phase.name = "random";
+  ds_run_emit (run, &phase);
+  reads = ds_workload_data_new ();
+  r = ds_workload_measure_hooked (run, &w, NULL, reads, (from + to) / 2, to, error);
+  set->read_lat_mean_s = reads->read.lat_mean_s;
+  set->read_lat_p99_s = reads->read.lat_percentile_s[12];
+  ds_workload_data_free (reads);
+  return r;
+}
 
 static int
 measure_set (DsRun       *run,
@@ -117,6 +233,13 @@ measure_set (DsRun       *run,
   DsSample row = { .kind = DS_SAMPLE_ROW, .name = "set", .index = data->sets->len,
                    .bytes = bytes };
   int r;
+
+  if (data->write)
+    {
+      r = measure_write_set (run, &set, data->sets->len, from, to, error);
+      set.complete = r == 0;
+      goto counted;
+    }
 
   /* The prefill: the whole set, once, sequentially; not counted. */
   w.kind = DS_BENCH_WORKLOAD;
@@ -154,10 +277,12 @@ measure_set (DsRun       *run,
   set.bytes_per_s = result->read.bytes_per_s;
   set.lat_mean_s = result->read.lat_mean_s;
   set.lat_p99_s = result->read.lat_percentile_s[12];   /* p99 */
+
+counted:
   if (set.ios > 0)
     {
       g_array_append_val (data->sets, set);
-      ds_cache_estimate (data->sets, &data->estimate);
+      (data->write ? ds_cache_estimate_writes : ds_cache_estimate) (data->sets, &data->estimate);
       row.value = set.iops;
       ds_run_emit (run, &row);
     }
@@ -190,6 +315,7 @@ cache_run (DsRun   *run,
     g_array_append_val (sizes, s);
   g_array_append_val (sizes, max);
 
+  data->write = spec->write;
   data->block_size_bytes = spec->block_size_bytes;
   data->queue_depth = spec->queue_depth;
   data->set_time_s = (double) spec->duration_ns / 1e9;
@@ -231,5 +357,5 @@ const DsBenchOps ds_bench_cache = {
   .to_json = cache_to_json,
   .from_json = cache_from_json,
   .report = ds_cache_report,
-  .writes = DS_BENCH_WRITES_NEVER,
+  .writes = DS_BENCH_WRITES_OPTION,   /* --write: the write-back cache probe */
 };

@@ -19,6 +19,17 @@
  * fast set followed by slow ones there is no estimate (null): no cache was
  * seen up to the largest set, or every set was already slow.
  *
+ * The write variant (spec->write, --write; a write test, gated as every
+ * one): per set, a flush (a write-back cache empties on it), then the set
+ * written once at random offsets (counted: the set's IOPS and latency are
+ * the writes'), then read at random for the spec's duration (the set's
+ * read_latency_s, what the media gives without the cache).  A write-back
+ * cache of C bytes takes the first C bytes (as the host sees them: more
+ * while it drains) fast and the rest at the media's pace: the same rule
+ * finds the edge (the writes of a set up to C stay fast), and the size is
+ * C from the sets past it (ds_cache_estimate_writes()): a set of S takes
+ * C × hot + (S − C) × cold, so the two largest give cold, and then C.
+ *
  * JSON ("results"; ds-cache-json.c):
  *
  *   { "block_size_bytes", "queue_depth", "set_time_s",
@@ -26,7 +37,9 @@
  *                 "latency_s": { "mean", "p99" }, "complete" }, … ],
  *     "cache_estimate_bytes" (null: none), "largest_fast_bytes" (null),
  *     "drop_ratio" (null), "hot_latency_s", "cold_latency_s",
- *     "rule": { "fast_fraction" } }
+ *     "rule": { "fast_fraction" },
+ *     "write": true, and per set "read_latency_s": { "mean", "p99" }
+ *     (only for the write variant: the sets' figures are the writes') }
  */
 #pragma once
 
@@ -51,6 +64,8 @@ typedef struct {
   double   bytes_per_s;
   double   lat_mean_s;
   double   lat_p99_s;
+  double   read_lat_mean_s;    /* write variant: the reads after the writes */
+  double   read_lat_p99_s;
 } DsCacheSet;
 
 typedef struct {
@@ -64,6 +79,7 @@ typedef struct {
 } DsCacheEstimate;
 
 typedef struct {
+  gboolean         write;      /* the write variant: sets are writes */
   uint64_t         block_size_bytes;
   unsigned         queue_depth;
   double           set_time_s;
@@ -77,6 +93,10 @@ void         ds_cache_data_free (DsCacheData *data);
 /* The rule above on the complete sets of @sets (in order). */
 void         ds_cache_estimate  (const GArray    *sets,
                                  DsCacheEstimate *ret);
+/* The write variant's (above): the same edge, the size from the time the
+ * sets past it took (cold_latency_s: the fitted pace past the cache). */
+void         ds_cache_estimate_writes (const GArray    *sets,
+                                       DsCacheEstimate *ret);
 char        *ds_cache_words     (const DsCacheData *data);
 
 JsonNode    *ds_cache_data_to_json   (const DsCacheData *data);

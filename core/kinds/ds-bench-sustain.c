@@ -64,6 +64,14 @@ ds_sustain_spec_valid (const DsBenchSpec  *spec,
                    ds_pattern_to_string (spec->pattern));
       return FALSE;
     }
+  if (spec->span_percent != 0 &&
+      (!(spec->span_percent > 0 && spec->span_percent <= 100) || spec->span_bytes != 0))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("the size is a percentage of the device from more than 0 up to 100 %%, "
+                     "or a number of bytes, not both"));
+      return FALSE;
+    }
   if (spec->pause_ns > UINT64_C (3600) * DS_NS_PER_SEC)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("the pause is at most 1h"));
@@ -190,6 +198,15 @@ sustain_run (DsRun   *run,
   region = run->target->size_bytes - MIN (spec->offset_bytes, run->target->size_bytes);
   if (spec->span_bytes != 0)
     region = MIN (region, spec->span_bytes);
+  else if (spec->span_percent > 0 && spec->span_percent < 100)
+    region = (uint64_t) ((double) region * spec->span_percent / 100.0);
+  if (region < spec->block_size_bytes)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("the region to write (%" G_GUINT64_FORMAT " bytes) is smaller than one block"),
+                   region);
+      return -EINVAL;
+    }
   data->random = spec->pattern == DS_PATTERN_RANDWRITE;
   data->region_bytes = ds_align_down (region, spec->block_size_bytes);
 
@@ -203,6 +220,8 @@ sustain_run (DsRun   *run,
     }
   w.kind = DS_BENCH_WORKLOAD;
   w.ramp_ns = 0;
+  if (spec->span_bytes == 0 && spec->span_percent > 0)
+    w.span_bytes = data->region_bytes;
   r = ds_workload_measure_hooked (run, &w, &hooks, data->run, 0.0,
                                   spec->pause_ns != 0 ? 0.9 : 1.0, error);
   if (data->run->series != NULL)

@@ -27,6 +27,8 @@ ds_cache_data_to_json (const DsCacheData *data)
   JsonObject *rule = json_object_new ();
   const DsCacheEstimate *e = &data->estimate;
 
+  if (data->write)
+    json_object_set_boolean_member (o, "write", TRUE);
   json_object_set_int_member (o, "block_size_bytes", (gint64) data->block_size_bytes);
   json_object_set_int_member (o, "queue_depth", data->queue_depth);
   json_object_set_double_member (o, "set_time_s", data->set_time_s);
@@ -44,6 +46,14 @@ ds_cache_data_to_json (const DsCacheData *data)
       json_object_set_double_member (lat, "mean", s->lat_mean_s);
       json_object_set_double_member (lat, "p99", s->lat_p99_s);
       json_object_set_object_member (j, "latency_s", lat);
+      if (data->write)
+        {
+          JsonObject *rlat = json_object_new ();
+
+          json_object_set_double_member (rlat, "mean", s->read_lat_mean_s);
+          json_object_set_double_member (rlat, "p99", s->read_lat_p99_s);
+          json_object_set_object_member (j, "read_latency_s", rlat);
+        }
       json_array_add_object_element (sets, j);
     }
   json_object_set_array_member (o, "sets", sets);
@@ -70,10 +80,12 @@ ds_cache_data_to_json (const DsCacheData *data)
 static gboolean
 set_from_json (JsonObject  *o,
                const char  *where,
+               gboolean     write,
                DsCacheSet  *s,
                GError     **error)
 {
   g_autofree char *lwhere = g_strconcat (where, ".latency_s", NULL);
+  g_autofree char *rwhere = g_strconcat (where, ".read_latency_s", NULL);
   JsonObject *lat;
 
   if (!ds_json_get_uint64 (o, where, "bytes", G_MAXINT64, &s->bytes, error) ||
@@ -83,9 +95,16 @@ set_from_json (JsonObject  *o,
       !ds_json_get_double (o, where, "bytes_per_s", 0, MAX_BYTES_PER_S, &s->bytes_per_s, error))
     return FALSE;
   lat = ds_json_get_object (o, where, "latency_s", error);
+  if (lat == NULL ||
+      !ds_json_get_double (lat, lwhere, "mean", 0, MAX_LATENCY_S, &s->lat_mean_s, error) ||
+      !ds_json_get_double (lat, lwhere, "p99", 0, MAX_LATENCY_S, &s->lat_p99_s, error))
+    return FALSE;
+  if (!write)
+    return TRUE;
+  lat = ds_json_get_object (o, where, "read_latency_s", error);
   return lat != NULL &&
-         ds_json_get_double (lat, lwhere, "mean", 0, MAX_LATENCY_S, &s->lat_mean_s, error) &&
-         ds_json_get_double (lat, lwhere, "p99", 0, MAX_LATENCY_S, &s->lat_p99_s, error);
+         ds_json_get_double (lat, rwhere, "mean", 0, MAX_LATENCY_S, &s->read_lat_mean_s, error) &&
+         ds_json_get_double (lat, rwhere, "p99", 0, MAX_LATENCY_S, &s->read_lat_p99_s, error);
 }
 
 DsCacheData *
@@ -99,6 +118,9 @@ ds_cache_data_from_json (JsonObject  *o,
   if (!ds_json_get_uint64 (o, "results", "block_size_bytes", DS_LIMIT_BLOCK_SIZE_MAX, &data->block_size_bytes, &local) ||
       !ds_json_get_unsigned (o, "results", "queue_depth", DS_LIMIT_QUEUE_DEPTH_MAX, &data->queue_depth, &local) ||
       !ds_json_get_double (o, "results", "set_time_s", 0, MAX_SECONDS, &data->set_time_s, &local))
+    goto fail;
+  if (json_object_has_member (o, "write") &&
+      !ds_json_get_bool (o, "results", "write", &data->write, &local))
     goto fail;
   sets = ds_json_get_array (o, "results", "sets", &local);
   if (sets == NULL)
@@ -116,7 +138,7 @@ ds_cache_data_from_json (JsonObject  *o,
       DsCacheSet s = { 0 };
 
       if (!ds_json_check_object (node, where, &local) ||
-          !set_from_json (json_node_get_object (node), where, &s, &local))
+          !set_from_json (json_node_get_object (node), where, data->write, &s, &local))
         goto fail;
       if (data->sets->len > 0 && s.bytes <= g_array_index (data->sets, DsCacheSet, data->sets->len - 1).bytes)
         {
@@ -127,7 +149,7 @@ ds_cache_data_from_json (JsonObject  *o,
     }
 
   /* Derived from the sets by the rule: recomputed, not trusted. */
-  ds_cache_estimate (data->sets, &data->estimate);
+  (data->write ? ds_cache_estimate_writes : ds_cache_estimate) (data->sets, &data->estimate);
   return data;
 
 fail:
@@ -154,6 +176,11 @@ ds_cache_words (const DsCacheData *data)
   g_autofree char *estimate = NULL;
   g_autofree char *fast = NULL;
 
+  if (!e->found && data->write)
+    return g_strdup_printf ("none: %s", data->sets->len < 2 ? "fewer than two sets were measured" :
+                            "no set's writes were faster than half the first set's IOPS and then "
+                            "slower (no write-back cache seen up to the largest set, or none as "
+                            "small as the first)");
   if (!e->found)
     return g_strdup_printf ("none: %s", data->sets->len < 2 ? "fewer than two sets were measured" :
                             "no set was faster than half the first set's IOPS and then slower "
@@ -161,6 +188,17 @@ ds_cache_words (const DsCacheData *data)
 
   estimate = set_size ((uint64_t) (e->estimate_bytes / 1048576.0 + 0.5) << 20);
   fast = set_size (e->largest_fast_bytes);
+  if (data->write)
+    {
+      g_autofree char *hot = ds_format_ms (e->hot_latency_s);
+      g_autofree char *cold = ds_format_ms (e->cold_latency_s);
+      g_autofree char *rlat = ds_format_ms (g_array_index (data->sets, DsCacheSet, 0).read_lat_mean_s);
+
+      return g_strdup_printf ("a write-back cache of about %s as the host sees it (it drains while "
+                              "it fills): a write into it %s, past it %s (a read %s); writes of "
+                              "sets past %s run at %.2f of the IOPS",
+                              estimate, hot, cold, rlat, fast, e->drop_ratio);
+    }
   return g_strdup_printf ("about %s: reads of %s stay fast; past it IOPS drop to %.2f of that",
                           estimate, fast, e->drop_ratio);
 }
@@ -171,17 +209,23 @@ ds_cache_report (const DsResult *result,
                  GString        *out)
 {
   const DsCacheData *data = result->data;
-  const char *head[] = { "Working set", "IOPS", "Rate", "Mean", "p99" };
+  const char *head[] = { "Working set", "IOPS", "Rate", "Mean", "p99", "Read mean" };
+  guint columns = data->write ? 6 : 5;
   g_autofree char *block = ds_format_block (data->block_size_bytes);
-  g_autofree char *profile = g_strdup_printf ("random reads of %s, queue depth %u, %g s per set, "
-                                              "each set read once first", block,
-                                              data->queue_depth, data->set_time_s);
+  g_autofree char *profile = data->write
+    ? g_strdup_printf ("each set flushed, written once at random in blocks of %s, then read at "
+                       "random for %g s; queue depth %u", block, data->set_time_s, data->queue_depth)
+    : g_strdup_printf ("random reads of %s, queue depth %u, %g s per set, "
+                       "each set read once first", block,
+                       data->queue_depth, data->set_time_s);
   g_autofree char *words = ds_cache_words (data);
   g_autofree char *hot = ds_format_ms (data->estimate.hot_latency_s);
   g_autofree char *cold = ds_format_ms (data->estimate.cold_latency_s);
-  g_autofree char *access = g_strdup_printf ("hot %s (the smallest set), cold %s (%s)", hot, cold,
-                                             data->estimate.found ? "the slowest set past the drop" :
-                                                                    "the largest set");
+  g_autofree char *access = g_strdup_printf ("%shot %s (the smallest set), cold %s (%s)",
+                                             data->write ? "writes: " : "", hot, cold,
+                                             !data->estimate.found ? "the largest set" :
+                                             data->write ? "the pace of the sets past the cache" :
+                                                           "the slowest set past the drop");
 
   ds_report_figure (out, "Probe", profile);
   ds_report_figure (out, "Cache", words);
@@ -189,7 +233,7 @@ ds_cache_report (const DsResult *result,
   if (data->sets->len == 0)
     return;
   g_string_append_c (out, '\n');
-  ds_report_row (out, head, G_N_ELEMENTS (head), 12, 12);
+  ds_report_row (out, head, columns, 12, 12);
   for (guint i = 0; i < data->sets->len; i++)
     {
       const DsCacheSet *s = &g_array_index (data->sets, DsCacheSet, i);
@@ -199,8 +243,9 @@ ds_cache_report (const DsResult *result,
       g_autofree char *rate = ds_format_rate (s->bytes_per_s, units);
       g_autofree char *mean = ds_format_ms (s->lat_mean_s);
       g_autofree char *p99 = ds_format_ms (s->lat_p99_s);
-      const char *cells[] = { name, iops, rate, mean, p99 };
+      g_autofree char *read_mean = ds_format_ms (s->read_lat_mean_s);
+      const char *cells[] = { name, iops, rate, mean, p99, read_mean };
 
-      ds_report_row (out, cells, G_N_ELEMENTS (cells), 12, 12);
+      ds_report_row (out, cells, columns, 12, 12);
     }
 }

@@ -33,7 +33,8 @@
  *                           FAST_BPS bytes/s and drains to the media at
  *                           MEDIA_BPS: writes go at FAST_BPS until it is
  *                           full (after BYTES × FAST/(FAST − MEDIA) bytes),
- *                           then at MEDIA_BPS; idle time drains it; reads
+ *                           then at MEDIA_BPS; idle time drains it, and an
+ *                           fsync (a FLUSH) returns once it is drained; reads
  *                           are not affected.  0 0 0 turns it off
  *   read-cache BYTES HIT_US MISS_US
  *                           a read cache of BYTES holding the most recently
@@ -762,6 +763,30 @@ fd_fsync (const char            *path,
     return -EIO;
   if (disk.backing_fd >= 0 && fdatasync (disk.backing_fd) < 0)
     return -errno;
+  /* A FLUSH returns once the write cache is on the media. */
+  if (strcmp (path, DISK_PATH) == 0)
+    {
+      double wait_s = 0;
+
+      pthread_mutex_lock (&disk.lock);
+      if (disk.cache_bytes != 0)
+        {
+          double now = now_s ();
+          double fill = disk.cache_fill;
+
+          /* The fill is as of cache_last_s, which a write in flight may
+           * have put ahead of now. */
+          if (now > disk.cache_last_s)
+            fill -= (now - disk.cache_last_s) * disk.cache_media_bps;
+          else
+            wait_s = disk.cache_last_s - now;
+          if (fill > 0)
+            wait_s += fill / disk.cache_media_bps;
+        }
+      pthread_mutex_unlock (&disk.lock);
+      if (wait_s > 0)
+        usleep ((useconds_t) (wait_s * 1e6));
+    }
   return 0;
 }
 
