@@ -7,7 +7,8 @@
  * generation) before it emits anything.  No GTK, no signal, no list model is
  * touched off the main thread.
  *
- * What a sample points at (a series interval, a workload step's figures)
+ * What a sample points at (a series interval, a workload step's figures,
+ * a sweep level's, a cache probe set's)
  * is valid only during the sink call: the sink copies it beside the
  * pending samples, and the flush points each sample at its copy, which
  * lives until the "samples" handlers have returned.
@@ -16,7 +17,9 @@
  */
 #include "config.h"
 
+#include "ds-bench-cache.h"
 #include "ds-bench-mark.h"
+#include "ds-bench-sweep.h"
 #include "ds-interval.h"
 #include "ds-job.h"
 #include "ds-run.h"
@@ -29,6 +32,8 @@ typedef struct {
   GArray       *pending;          /* DsSample */
   GArray       *intervals;        /* DsIntervalPoint, of the pending samples */
   GPtrArray    *steps;            /* DsMarkStep copies, likewise */
+  GArray       *sweep_steps;      /* DsSweepStep, likewise */
+  GArray       *cache_sets;       /* DsCacheSet, likewise */
   gboolean      flush_scheduled;
   gboolean      running;          /* the worker is inside ds_run() */
   GMainContext *context;          /* where flushes run */
@@ -68,6 +73,8 @@ job_shared_clear (gpointer data)
   g_clear_pointer (&shared->pending, g_array_unref);
   g_clear_pointer (&shared->intervals, g_array_unref);
   g_clear_pointer (&shared->steps, g_ptr_array_unref);
+  g_clear_pointer (&shared->sweep_steps, g_array_unref);
+  g_clear_pointer (&shared->cache_sets, g_array_unref);
   g_clear_pointer (&shared->context, g_main_context_unref);
   g_weak_ref_clear (&shared->job);
 }
@@ -88,6 +95,8 @@ job_shared_new (DsJob *job)
   shared->pending = g_array_sized_new (FALSE, FALSE, sizeof (DsSample), 256);
   shared->intervals = g_array_new (FALSE, FALSE, sizeof (DsIntervalPoint));
   shared->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_mark_step_free);
+  shared->sweep_steps = g_array_new (FALSE, FALSE, sizeof (DsSweepStep));
+  shared->cache_sets = g_array_new (FALSE, FALSE, sizeof (DsCacheSet));
   shared->context = g_main_context_ref_thread_default ();
   g_weak_ref_init (&shared->job, job);
 
@@ -102,7 +111,9 @@ ds_job_flush (DsJob *self)
   g_autoptr(GArray) samples = NULL;
   g_autoptr(GArray) intervals = NULL;
   g_autoptr(GPtrArray) steps = NULL;
-  guint next_interval = 0, next_step = 0;
+  g_autoptr(GArray) sweep_steps = NULL;
+  g_autoptr(GArray) cache_sets = NULL;
+  guint next_interval = 0, next_step = 0, next_sweep_step = 0, next_cache_set = 0;
 
   g_mutex_lock (&shared->mutex);
   shared->flush_scheduled = FALSE;
@@ -114,6 +125,10 @@ ds_job_flush (DsJob *self)
       shared->intervals = g_array_new (FALSE, FALSE, sizeof (DsIntervalPoint));
       steps = g_steal_pointer (&shared->steps);
       shared->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_mark_step_free);
+      sweep_steps = g_steal_pointer (&shared->sweep_steps);
+      shared->sweep_steps = g_array_new (FALSE, FALSE, sizeof (DsSweepStep));
+      cache_sets = g_steal_pointer (&shared->cache_sets);
+      shared->cache_sets = g_array_new (FALSE, FALSE, sizeof (DsCacheSet));
     }
   g_mutex_unlock (&shared->mutex);
 
@@ -129,6 +144,10 @@ ds_job_flush (DsJob *self)
         sample->interval = &g_array_index (intervals, DsIntervalPoint, next_interval++);
       if (sample->step != NULL)
         sample->step = steps->pdata[next_step++];
+      if (sample->sweep_step != NULL)
+        sample->sweep_step = &g_array_index (sweep_steps, DsSweepStep, next_sweep_step++);
+      if (sample->cache_set != NULL)
+        sample->cache_set = &g_array_index (cache_sets, DsCacheSet, next_cache_set++);
     }
 
   self->progress = g_array_index (samples, DsSample, samples->len - 1).progress;
@@ -151,6 +170,8 @@ flush_source_cb (gpointer data)
       g_array_set_size (shared->pending, 0);
       g_array_set_size (shared->intervals, 0);
       g_ptr_array_set_size (shared->steps, 0);
+      g_array_set_size (shared->sweep_steps, 0);
+      g_array_set_size (shared->cache_sets, 0);
       g_mutex_unlock (&shared->mutex);
     }
 
@@ -179,6 +200,10 @@ job_sink (const DsSample *sample,
     g_array_append_vals (shared->intervals, sample->interval, 1);
   if (step != NULL)
     g_ptr_array_add (shared->steps, step);
+  if (sample->sweep_step != NULL)
+    g_array_append_vals (shared->sweep_steps, sample->sweep_step, 1);
+  if (sample->cache_set != NULL)
+    g_array_append_vals (shared->cache_sets, sample->cache_set, 1);
   if (!shared->flush_scheduled)
     {
       shared->flush_scheduled = TRUE;

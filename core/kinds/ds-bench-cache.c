@@ -158,6 +158,7 @@ measure_set (DsRun       *run,
       g_array_append_val (data->sets, set);
       ds_cache_estimate (data->sets, &data->estimate);
       row.value = set.iops;
+      row.cache_set = &set;
       ds_run_emit (run, &row);
     }
 
