@@ -161,6 +161,8 @@ show_points (DsSustainPage           *self,
       g_autofree char *count = g_strdup_printf ("%u", a->dips->len);
       g_autofree char *period = a->dip_period_s > 0 ? g_strdup_printf (_("%.1f s"), a->dip_period_s) : NULL;
 
+      if (a->dips->len == 0)
+        ds_table_set_cell (self->dips_table, 1, 0, _("none"));
       add_figure (self, row++, _("Dips"), count);
       add_figure (self, row++, _("Dip period"), period);
       for (guint i = 0; i < a->dips->len && i < 200; i++)

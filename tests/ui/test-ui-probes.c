@@ -91,7 +91,7 @@ open_window (Finished   *finished,
 
   load_style ();
   window = ds_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1180, 860);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1180, 980);
   gtk_window_present (GTK_WINDOW (window));
   ds_ui_test_wait_mapped (GTK_WIDGET (window));
   g_signal_connect (window, "run-finished", G_CALLBACK (run_finished_cb), finished);
