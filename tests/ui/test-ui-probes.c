@@ -16,7 +16,8 @@
  *  - Cache Probe: a 48 MiB read cache (hit 1 ms, miss 10 ms): the page
  *    estimates it within 25 %, marks it, and says hot and cold access
  *    times;
- *  - Stop on each page keeps what finished (a partial result, saved).
+ *  - Stop on each page keeps what finished (a partial result, saved); the
+ *    partial write over a disk that stalls 0.4 s a second lists its dips.
  * With DISKSCOPE_SCREENSHOT_DIR set, the finished pages are also saved
  * there as sweep.png, sustain.png and cache.png (data/screenshots/).
  *
@@ -187,6 +188,12 @@ static gboolean
 has_two_points (gpointer layer)
 {
   return ds_series_get_n_points (ds_graph_layer_get_series (layer)) >= 2;
+}
+
+static gboolean
+has_forty_points (gpointer layer)
+{
+  return ds_series_get_n_points (ds_graph_layer_get_series (layer)) >= 40;
 }
 
 static gboolean
@@ -417,21 +424,34 @@ START_TEST (test_sustain_stop)
   const DsResult *result;
   const DsSustainData *data;
 
+  /* Writes stall for 0.4 s of every second: a dip a second. */
   ck_assert (ds_faultdisk_control (disk, "delay 20000"));
+  ck_assert (ds_faultdisk_control (disk, "write-stall 1000000 400000"));
   set_sustain (page);
+  /* 128 KiB at queue depth 1, 20 ms each: 6.5 MB/s, 20 s for 128 MiB. */
+  gtk_drop_down_set_selected (child (page, "block_dropdown"), 0);
+  gtk_drop_down_set_selected (child (page, "qd_dropdown"), 0);
+  gtk_drop_down_set_selected (child (page, "interval_dropdown"), 0);   /* 100 ms */
   start (window);
   confirm (window, device);
-  ck_assert_msg (spin_until (has_two_points, child (page, "rate_layer"), 20000), "no curve");
+  ck_assert_msg (spin_until (has_forty_points, child (page, "rate_layer"), 30000), "no curve");
   ck_assert (gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL));
   ds_ui_test_wait_for (&finished.finished, 10000, "the end after Stop");
+  ds_ui_test_spin (100);
 
   result = ds_session_get_result (session (window), DS_BENCH_SUSTAIN);
   ck_assert (result != NULL && result->cancelled);
   data = result->data;
-  ck_assert (data->run->series != NULL && data->run->series->len >= 2);
-  ck_assert_uint_ge (ds_series_get_n_points (ds_graph_layer_get_series (child (page, "rate_layer"))), 2);
+  ck_assert (data->run->series != NULL && data->run->series->len >= 40);
+  ck_assert_uint_ge (ds_series_get_n_points (ds_graph_layer_get_series (child (page, "rate_layer"))), 40);
   ck_assert_msg (g_str_has_prefix (gtk_label_get_label (child (page, "status_label")), "Stopped"),
                  "status: %s", gtk_label_get_label (child (page, "status_label")));
+  /* The partial write's dips, listed. */
+  ck_assert_uint_ge (data->analysis.dips->len, 2);
+  ck_assert_uint_eq (table_rows (page, "dips_table"), data->analysis.dips->len);
+  printf ("# stopped: %u dips; %s\n", data->analysis.dips->len,
+          ds_sustain_page_get_finding (DS_SUSTAIN_PAGE (page)));
+  check_screenshot (window, "sustain-dips.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 END_TEST
@@ -457,7 +477,7 @@ START_TEST (test_cache_estimate)
 
   ck_assert (ds_faultdisk_control (disk, "read-cache %" G_GUINT64_FORMAT " 1000 10000", (uint64_t) cache));
   gtk_drop_down_set_selected (child (page, "max_dropdown"), 0);    /* the whole 256 MiB */
-  gtk_drop_down_set_selected (child (page, "time_dropdown"), 0);   /* 1 s a set */
+  gtk_drop_down_set_selected (child (page, "time_dropdown"), 1);   /* 2 s a set */
   ck_assert (ds_faultdisk_control (disk, "reset-counters"));
   start (window);
   ck_assert_msg (ds_session_is_running (session (window)), "not running: %s",
