@@ -138,8 +138,10 @@ show_points (DsSustainPage           *self,
 
   if (n > 0 && a->floor_bytes_per_s > 0)
     {
-      /* Translators: the floor's legend entry, "Floor: 10.0 MB/s" */
-      g_autofree char *title = g_strdup_printf (_("Floor: %s"), floor_rate);
+      /* Translators: the floor's legend entry, "Floor: 10.0 MB/s"; without a
+       * cliff, the whole run's rate, "Over the run: 3.66 MB/s" */
+      g_autofree char *title = g_strdup_printf (a->cliff_found ? _("Floor: %s") : _("Over the run: %s"),
+                                                floor_rate);
 
       ds_series_append (self->floor, 0, a->floor_bytes_per_s, 0);
       ds_graph_layer_set_title (self->floor_layer, title);
