@@ -30,6 +30,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "ds-bench-cache.h"
 #include "ds-bench-sustain.h"
 #include "ds-bench-sweep.h"
@@ -225,6 +227,55 @@ table_rows (GtkWidget  *page,
   return rows;
 }
 
+/* The results library (DISKSCOPE_RESULTS_DIR, meson sets it) holds a
+ * result of @test on @device, saved since @since_us (real time), within
+ * 10 s: every run the app finishes or stops is kept there. */
+static gboolean
+library_has_file (const char *dir_path,
+                  const char *test,
+                  const char *device,
+                  gint64      since_us)
+{
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  g_autofree char *needle = g_strdup_printf ("\"%s\"", test);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir_path, name, NULL);
+      g_autofree char *text = NULL;
+      GStatBuf st;
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          if (library_has_file (path, test, device, since_us))
+            return TRUE;
+          continue;
+        }
+      if (!g_str_has_suffix (name, ".json") || g_stat (path, &st) != 0 ||
+          (gint64) st.st_mtime * G_USEC_PER_SEC < since_us - G_USEC_PER_SEC)
+        continue;
+      if (g_file_get_contents (path, &text, NULL, NULL) && strstr (text, needle) != NULL &&
+          strstr (text, device) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+check_library (const char *test,
+               const char *device,
+               gint64      since_us)
+{
+  const char *dir = g_getenv ("DISKSCOPE_RESULTS_DIR");
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  ck_assert_msg (dir != NULL, "DISKSCOPE_RESULTS_DIR is not set (meson sets it)");
+  while (!library_has_file (dir, test, device, since_us) && g_get_monotonic_time () < deadline)
+    ds_ui_test_spin (50);
+  ck_assert_msg (library_has_file (dir, test, device, since_us), "no %s result of %s in %s", test, device, dir);
+}
+
 /* ---- Saturation -------------------------------------------------------- */
 
 #define ACTUATORS  4
@@ -265,6 +316,8 @@ START_TEST (test_sweep_knee)
   const DsSweepData *data;
   gboolean live;
 
+  gint64 since = g_get_real_time ();
+
   ck_assert (ds_faultdisk_control (disk, "actuators %d %d", ACTUATORS, SERVICE_US));
   set_sweep (page, 32, 0);
   start (window);
@@ -298,6 +351,7 @@ START_TEST (test_sweep_knee)
   ck_assert_uint_eq (ds_series_get_n_points (ds_graph_layer_get_series (child (page, "knee_layer"))), 1);
   ck_assert (gtk_widget_get_sensitive (child (page, "to_spin")));
   printf ("# %s\n", finding);
+  check_library ("sweep", device, since);
   check_screenshot (window, "sweep.png");
 
   report = ds_session_get_report (session (window), DS_BENCH_SWEEP, &error);
@@ -318,6 +372,8 @@ START_TEST (test_sweep_stop)
   const DsResult *result;
   const DsSweepData *data;
 
+  gint64 since = g_get_real_time ();
+
   ck_assert (ds_faultdisk_control (disk, "delay 2000"));
   set_sweep (page, 64, 1);   /* 2 s a level, 7 levels */
   start (window);
@@ -334,8 +390,9 @@ START_TEST (test_sweep_stop)
   ck_assert_uint_eq (table_rows (page, "table"), data->steps->len);
   ck_assert_msg (g_str_has_prefix (gtk_label_get_label (child (page, "status_label")), "Stopped"),
                  "status: %s", gtk_label_get_label (child (page, "status_label")));
-  /* A run of this session, kept as its result (and saved to the library). */
+  /* A run of this session, kept as its result and in the library. */
   ck_assert_ptr_null (ds_session_get_result_file (session (window), DS_BENCH_SWEEP));
+  check_library ("sweep", ds_faultdisk_get_device (disk), since);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 END_TEST
@@ -385,6 +442,8 @@ START_TEST (test_sustain_cliff)
   g_autofree char *finding = NULL;
   const DsSustainData *data;
 
+  gint64 since = g_get_real_time ();
+
   ck_assert (ds_faultdisk_control (disk, "write-cache %" G_GUINT64_FORMAT " 100000000 10000000",
                                    (uint64_t) cache));
   set_sustain (page);
@@ -407,6 +466,7 @@ START_TEST (test_sustain_cliff)
   ck_assert_uint_eq (ds_series_get_n_points (ds_graph_layer_get_series (child (page, "floor_layer"))), 1);
   ck_assert_uint_ge (ds_series_get_n_points (ds_graph_layer_get_series (child (page, "rate_layer"))), 20);
   printf ("# %s\n", finding);
+  check_library ("sustain", device, since);
   check_screenshot (window, "sustain.png");
   check_reopened (window, DS_BENCH_SUSTAIN, "sustain", sustain_finding, finding);
 
@@ -475,6 +535,8 @@ START_TEST (test_cache_estimate)
   g_autofree char *finding = NULL;
   const DsCacheData *data;
 
+  gint64 since = g_get_real_time ();
+
   ck_assert (ds_faultdisk_control (disk, "read-cache %" G_GUINT64_FORMAT " 1000 10000", (uint64_t) cache));
   gtk_drop_down_set_selected (child (page, "max_dropdown"), 0);    /* the whole 256 MiB */
   gtk_drop_down_set_selected (child (page, "time_dropdown"), 1);   /* 2 s a set */
@@ -500,6 +562,7 @@ START_TEST (test_cache_estimate)
   ck_assert_uint_eq (ds_series_get_n_points (ds_graph_layer_get_series (child (page, "estimate_layer"))), 1);
   ck_assert_uint_eq (ds_faultdisk_counter (disk, "writes"), 0);
   printf ("# %s\n", finding);
+  check_library ("cache", device, since);
   check_screenshot (window, "cache.png");
   check_reopened (window, DS_BENCH_CACHE, "cache", cache_finding, finding);
 
