@@ -194,6 +194,7 @@ typedef enum {
 typedef struct _DsIntervalPoint DsIntervalPoint;   /* ds-interval.h */
 typedef struct _DsMarkStep DsMarkStep;             /* ds-bench-mark.h */
 typedef struct _DsSweepStep DsSweepStep;           /* ds-bench-sweep.h */
+typedef struct _DsCacheSet DsCacheSet;             /* ds-bench-cache.h */
 
 typedef struct {
   DsSampleKind kind;
@@ -211,6 +212,7 @@ typedef struct {
   const DsMarkStep      *step;     /* mark: PHASE (a step starts; its figures
                                     * empty) and ROW (its figures) */
   const DsSweepStep     *sweep_step; /* sweep: ROW (a level is done) */
+  const DsCacheSet      *cache_set;  /* cache: ROW (a set is done) */
 } DsSample;
 
 /* Called on the worker thread.  Must be quick and must not call GTK. */

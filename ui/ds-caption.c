@@ -152,6 +152,40 @@ test_line (const char        *test_title,
       }
       break;
 
+    case DS_BENCH_SWEEP:
+      {
+        g_autofree char *block = ds_format_size_iec (spec->block_size_bytes);
+
+        g_ptr_array_add (parts, g_strdup (ds_pattern_to_string (spec->pattern)));
+        g_ptr_array_add (parts, g_strdup_printf (_("block %s"), block));
+        if (spec->sweep_levels != NULL)
+          g_ptr_array_add (parts, g_strdup_printf (spec->sweep_threads ? _("threads %s") : _("queue depths %s"),
+                                                   spec->sweep_levels));
+        else
+          g_ptr_array_add (parts, g_strdup_printf (spec->sweep_threads ? _("threads %u to %u") :
+                                                   _("queue depths %u to %u"),
+                                                   spec->sweep_from, spec->sweep_to));
+        g_ptr_array_add (parts, g_strdup_printf (_("%g s a level"), spec->duration_ns / 1e9));
+      }
+      break;
+
+    case DS_BENCH_SUSTAIN:
+    case DS_BENCH_CACHE:
+      {
+        g_autofree char *block = ds_format_size_iec (spec->block_size_bytes);
+
+        if (spec->kind == DS_BENCH_SUSTAIN)
+          g_ptr_array_add (parts, g_strdup (spec->pattern == DS_PATTERN_RANDWRITE ? _("random write") :
+                                            _("sequential write")));
+        g_ptr_array_add (parts, g_strdup_printf (_("block %s"), block));
+        g_ptr_array_add (parts, g_strdup_printf (_("queue depth %u"), spec->queue_depth));
+        if (spec->span_bytes > 0)
+          g_ptr_array_add (parts, capacity_text (spec->span_bytes));
+        if (spec->kind == DS_BENCH_CACHE)
+          g_ptr_array_add (parts, g_strdup_printf (_("%g s a working set"), spec->duration_ns / 1e9));
+      }
+      break;
+
     default:
       if (spec->block_size_bytes > 0)
         {

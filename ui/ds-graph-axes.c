@@ -76,6 +76,8 @@ axis_title (const DsGraphAxes *axes,
     /* xgettext:no-c-format */
     case DS_GRAPH_AXIS_FRACTION: return _("Position (% of capacity)");
     case DS_GRAPH_AXIS_BLOCK_SIZE: return _("Block size");
+    case DS_GRAPH_AXIS_OUTSTANDING: return _("Outstanding I/Os");
+    case DS_GRAPH_AXIS_SET_SIZE: return _("Working set");
     case DS_GRAPH_AXIS_RATE: return axes->units == DS_UNITS_MIB ? _("MiB/s") : _("MB/s");
     case DS_GRAPH_AXIS_LATENCY:
     case DS_GRAPH_AXIS_IOPS:
@@ -137,6 +139,15 @@ format_x_label (const DsGraphAxes *axes,
     }
   if (axes->x == DS_GRAPH_AXIS_FRACTION)
     return g_strdup_printf ("%g", round (v * 1000) / 10);
+  if (axes->x == DS_GRAPH_AXIS_OUTSTANDING)
+    return g_strdup_printf ("%g", round (exp2 (v)));
+  if (axes->x == DS_GRAPH_AXIS_SET_SIZE)
+    {
+      bytes = round (exp2 (v));
+      if (bytes < 1024.0 * 1024 * 1024)
+        return g_strdup_printf ("%gM", bytes / (1024 * 1024));
+      return g_strdup_printf ("%gG", bytes / (1024.0 * 1024 * 1024));
+    }
   if (axes->x != DS_GRAPH_AXIS_BLOCK_SIZE)
     return g_strdup_printf ("%g", fabs (v) < 1 ? 0 : v / 1e9);  /* never "-0" */
 
@@ -182,6 +193,26 @@ scale_x_latency_log (GPtrArray   *layers,
   return log2 (10);
 }
 
+/* A log2 axis of powers of two from 2^@log2_min to the power at or above
+ * the layers' largest x (or x_max, a run's planned end), at least
+ * 2^(@log2_min + 1); a tick on each power, or every other one past 12. */
+static double
+scale_x_log2 (const DsGraphAxes *axes,
+              GPtrArray         *layers,
+              DsGraphPlot       *plot,
+              double             log2_min)
+{
+  double max = MAX (axes->x_max, exp2 (log2_min + 1));
+
+  for (guint i = 0; i < layers->len; i++)
+    max = MAX (max, ds_graph_layer_get_x_extent (layers->pdata[i]));
+
+  plot->log2_x = TRUE;
+  plot->x_min = log2_min;
+  plot->x_max = ceil (log2 (max) - 1e-9);
+  return plot->x_max - plot->x_min > 12 ? 2 : 1;
+}
+
 /* The x range, in plot units (bytes, or log2 bytes); returns the step. */
 static double
 scale_x (const DsGraphAxes *axes,
@@ -200,6 +231,10 @@ scale_x (const DsGraphAxes *axes,
 
   if (axes->x == DS_GRAPH_AXIS_LATENCY_LOG)
     return scale_x_latency_log (layers, plot);
+  if (axes->x == DS_GRAPH_AXIS_OUTSTANDING)
+    return scale_x_log2 (axes, layers, plot, 0);
+  if (axes->x == DS_GRAPH_AXIS_SET_SIZE)
+    return scale_x_log2 (axes, layers, plot, 24);
 
   /* Time with a length set (the Disk Monitor's window, a workload step's
    * run time): 0 to x_max while the points fit, then the last x_max

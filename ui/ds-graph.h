@@ -26,6 +26,10 @@ typedef enum {
   DS_GRAPH_AXIS_LATENCY_US,  /* y: seconds, in µs */
   DS_GRAPH_AXIS_COUNT,       /* y: how many I/Os (a histogram's bars) */
   DS_GRAPH_AXIS_FRACTION,    /* x: 0..1 of each device's capacity, in % */
+  DS_GRAPH_AXIS_OUTSTANDING, /* x: I/Os in flight, on a log2 scale from 1
+                              * (a sweep's levels; x_max: the last one) */
+  DS_GRAPH_AXIS_SET_SIZE,    /* x: bytes, on a log2 scale from 16 MiB (a
+                              * cache probe's working sets) */
 } DsGraphAxis;
 
 #define DS_TYPE_GRAPH (ds_graph_get_type ())

@@ -6,7 +6,8 @@
  * job is alive and the run not cancelled.  No GTK, no signal, no list
  * model is touched off the main thread.
  *
- * What a sample points at (a series interval, a workload step's figures)
+ * What a sample points at (a series interval, a workload step's figures,
+ * a sweep level's, a cache probe set's)
  * is valid only during the sink call: the sink copies it beside the
  * pending samples, and the flush points each sample at its copy, which
  * lives until the "samples" handlers have returned.
@@ -15,7 +16,9 @@
  */
 #include "config.h"
 
+#include "ds-bench-cache.h"
 #include "ds-bench-mark.h"
+#include "ds-bench-sweep.h"
 #include "ds-interval.h"
 #include "ds-job.h"
 #include "ds-run.h"
@@ -27,6 +30,8 @@ typedef struct {
   GArray    *samples;          /* DsSample */
   GArray    *intervals;        /* DsIntervalPoint, of the samples */
   GPtrArray *steps;            /* DsMarkStep copies, likewise */
+  GArray    *sweep_steps;      /* DsSweepStep, likewise */
+  GArray    *cache_sets;       /* DsCacheSet, likewise */
 } JobBatch;
 
 struct _DsJob
@@ -58,6 +63,8 @@ job_batch_new (void)
   batch->samples = g_array_sized_new (FALSE, FALSE, sizeof (DsSample), 256);
   batch->intervals = g_array_new (FALSE, FALSE, sizeof (DsIntervalPoint));
   batch->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_mark_step_free);
+  batch->sweep_steps = g_array_new (FALSE, FALSE, sizeof (DsSweepStep));
+  batch->cache_sets = g_array_new (FALSE, FALSE, sizeof (DsCacheSet));
   return batch;
 }
 
@@ -69,6 +76,8 @@ job_batch_free (gpointer data)
   g_array_unref (batch->samples);
   g_array_unref (batch->intervals);
   g_ptr_array_unref (batch->steps);
+  g_array_unref (batch->sweep_steps);
+  g_array_unref (batch->cache_sets);
   g_free (batch);
 }
 
@@ -80,7 +89,7 @@ job_deliver (gpointer owner,
   DsJob *self = owner;
   JobBatch *batch = data;
   GArray *samples = batch->samples;
-  guint next_interval = 0, next_step = 0;
+  guint next_interval = 0, next_step = 0, next_sweep_step = 0, next_cache_set = 0;
 
   if (samples->len == 0)
     return;
@@ -94,6 +103,10 @@ job_deliver (gpointer owner,
         sample->interval = &g_array_index (batch->intervals, DsIntervalPoint, next_interval++);
       if (sample->step != NULL)
         sample->step = batch->steps->pdata[next_step++];
+      if (sample->sweep_step != NULL)
+        sample->sweep_step = &g_array_index (batch->sweep_steps, DsSweepStep, next_sweep_step++);
+      if (sample->cache_set != NULL)
+        sample->cache_set = &g_array_index (batch->cache_sets, DsCacheSet, next_cache_set++);
     }
 
   self->progress = g_array_index (samples, DsSample, samples->len - 1).progress;
@@ -123,6 +136,10 @@ job_sink (const DsSample *sample,
     g_array_append_vals (batch->intervals, sample->interval, 1);
   if (step != NULL)
     g_ptr_array_add (batch->steps, step);
+  if (sample->sweep_step != NULL)
+    g_array_append_vals (batch->sweep_steps, sample->sweep_step, 1);
+  if (sample->cache_set != NULL)
+    g_array_append_vals (batch->cache_sets, sample->cache_set, 1);
   ds_worker_bridge_unlock (bridge);
 }
 

@@ -10,6 +10,7 @@
 
 #include "ds-benchmark-page.h"
 #include "ds-block-size-page.h"
+#include "ds-cache-page.h"
 #include "ds-erase-page.h"
 #include "ds-extra-page.h"
 #include "ds-file-page.h"
@@ -20,6 +21,8 @@
 #include "ds-random-access-page.h"
 #include "ds-workloads-page.h"
 #include "ds-scan-page.h"
+#include "ds-sustain-page.h"
+#include "ds-sweep-page.h"
 
 static const DsPageInfo pages[] = {
   { "benchmark", N_("Benchmark"), APPLICATION_ID "-symbolic",
@@ -34,6 +37,12 @@ static const DsPageInfo pages[] = {
     DS_BENCH_FILE, ds_file_page_get_type },
   { "workloads", N_("Workloads"), "x-office-spreadsheet-symbolic",
     DS_BENCH_MARK, ds_workloads_page_get_type },
+  { "sweep", N_("Saturation"), "power-profile-performance-symbolic",
+    DS_BENCH_SWEEP, ds_sweep_page_get_type },
+  { "sustain", N_("Sustained Write"), "drive-harddisk-solidstate-symbolic",
+    DS_BENCH_SUSTAIN, ds_sustain_page_get_type },
+  { "cache", N_("Cache Probe"), "drive-multidisk-symbolic",
+    DS_BENCH_CACHE, ds_cache_page_get_type },
   { "health", N_("Health"), "emblem-ok-symbolic",
     DS_BENCH_HEALTH, ds_health_page_get_type },
   { "error-scan", N_("Error Scan"), "edit-find-symbolic",

@@ -284,6 +284,7 @@ counted:
       g_array_append_val (data->sets, set);
       (data->write ? ds_cache_estimate_writes : ds_cache_estimate) (data->sets, &data->estimate);
       row.value = set.iops;
+      row.cache_set = &set;
       ds_run_emit (run, &row);
     }
 

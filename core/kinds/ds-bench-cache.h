@@ -56,7 +56,7 @@ G_BEGIN_DECLS
 #define DS_CACHE_FAST_FRACTION   0.50
 #define DS_CACHE_MAX_SETS        48u
 
-typedef struct {
+struct _DsCacheSet {
   uint64_t bytes;              /* the working set, from offset 0 */
   gboolean complete;
   uint64_t ios;
@@ -66,7 +66,7 @@ typedef struct {
   double   lat_p99_s;
   double   read_lat_mean_s;    /* write variant: the reads after the writes */
   double   read_lat_p99_s;
-} DsCacheSet;
+};
 
 typedef struct {
   gboolean found;
