@@ -104,6 +104,8 @@ typedef struct {
   int         mix_percent;       /* -1: no +Mix row; else its read percent */
   gboolean    reads_only;        /* only the steps that do not write */
   char       *comment;           /* into the result and the report */
+  char       *rows;              /* custom rows ("randread,4k,qd32,t4;…",
+                                  * kinds/ds-preset.h); NULL: the preset's */
 
   /* sweep (kinds/ds-bench-sweep.h): the workload above (pattern, block
    * size, read mix, region) at each level, duration_ns per level */
