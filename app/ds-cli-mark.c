@@ -343,7 +343,9 @@ mark_text (const DsResult *result,
                           result->target.model ? " (" : "",
                           result->target.path ? result->target.path : "?",
                           result->target.model ? ")" : "",
-                          preset ? preset->title : mark->preset, grid, cdm);
+                          preset ? preset->title :
+                          g_strcmp0 (mark->preset, DS_PRESET_CUSTOM) == 0 ? "Custom rows" :
+                          mark->preset, grid, cdm);
 }
 
 static int
