@@ -121,13 +121,13 @@ START_TEST (test_rows_normalize)
   ck_assert_ptr_nonnull (strstr (error->message, "row 2 “rnd,4k,qd0”"));
   g_clear_error (&error);
   ck_assert_ptr_null (ds_preset_rows_normalize (" ; ", &error));
-  ck_assert_ptr_nonnull (strstr (error->message, "1 to 32 rows"));
+  ck_assert_ptr_nonnull (strstr (error->message, "1 to 16 rows"));
   g_clear_error (&error);
   for (unsigned i = 0; i <= DS_PRESET_ROWS_MAX; i++)
     g_string_append (many, "read,4k;");
   too_many = ds_preset_rows_normalize (many->str, &error);
   ck_assert_ptr_null (too_many);
-  ck_assert_ptr_nonnull (strstr (error->message, "not 33"));
+  ck_assert_ptr_nonnull (strstr (error->message, "not 17"));
   g_string_free (many, TRUE);
 }
 END_TEST

@@ -220,6 +220,20 @@ _ds_workloads_grid_clear (DsWorkloadsPage *self)
 }
 
 void
+_ds_workloads_grid_clear_plan (DsWorkloadsPage *self)
+{
+  for (guint i = 0; i < self->plan->len; i++)
+    {
+      const DsPresetStep *step = &g_array_index (self->plan, DsPresetStep, i);
+
+      if (step->row_index < DS_WORKLOADS_MAX_ROWS)
+        cell_clear (&self->cells[step->row_index][step->direction]);
+    }
+  _ds_workloads_grid_refresh (self);
+  _ds_workloads_show_selected (self);
+}
+
+void
 _ds_workloads_grid_refresh (DsWorkloadsPage *self)
 {
   for (guint d = 0; d < DS_MARK_N_DIRECTIONS; d++)

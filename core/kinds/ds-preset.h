@@ -118,7 +118,7 @@ void            ds_preset_step_spec (const DsBenchSpec  *spec,
  * of reads of randrw and rw (70), TIME the row's own time per run ("10s").
  * A spec with rows runs the "custom" preset: its rows, row after row. */
 #define DS_PRESET_CUSTOM      "custom"
-#define DS_PRESET_ROWS_MAX    32u
+#define DS_PRESET_ROWS_MAX    16u
 
 /* Parses one row; @ret_row's id and label are NULL.  DS_ERROR_INVALID
  * naming what is wrong (the pattern, the block size not a multiple of 512,
