@@ -191,6 +191,7 @@ typedef enum {
 } DsSampleKind;
 
 typedef struct _DsIntervalPoint DsIntervalPoint;   /* ds-interval.h */
+typedef struct _DsIntervalSum DsIntervalSum;       /* ds-interval.h */
 typedef struct _DsMarkStep DsMarkStep;             /* ds-bench-mark.h */
 typedef struct _DsSweepStep DsSweepStep;           /* ds-bench-sweep.h */
 
@@ -207,6 +208,10 @@ typedef struct {
   double       progress;      /* 0..1 of the whole run, in every sample */
   /* Valid during the sink call only: */
   const DsIntervalPoint *interval; /* DS_SAMPLE_INTERVAL */
+  const DsIntervalSum   *histogram; /* DS_SAMPLE_INTERVAL: the latencies of
+                                     * every I/O of the run collected so far,
+                                     * reads and writes together (a live
+                                     * histogram; the result's is exact) */
   const DsMarkStep      *step;     /* mark: PHASE (a step starts; its figures
                                     * empty) and ROW (its figures) */
   const DsSweepStep     *sweep_step; /* sweep: ROW (a level is done) */

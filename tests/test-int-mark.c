@@ -627,6 +627,8 @@ typedef struct {
   uint64_t  first_interval_ns;
   double    last_point_t;
   gboolean  rows_match_steps;
+  uint64_t  hist_ios;          /* the last interval's live histogram */
+  unsigned  rows_off_hist;     /* rows whose I/Os it did not hold */
 } Live;
 
 static void
@@ -650,6 +652,20 @@ live_sink (const DsSample *sample,
       ck_assert_double_eq_tol (sample->value, sample->interval->read.bytes_per_s +
                                sample->interval->write.bytes_per_s, 1e-6);
       live->last_point_t = sample->interval->t_s;
+      /* The live histogram: its buckets add up to its I/Os, which only
+       * grow within a measured run (index 0 starts one). */
+      ck_assert_ptr_nonnull (sample->histogram);
+      {
+        uint64_t sum = 0;
+
+        for (unsigned i = 0; i < DS_INTERVAL_HIST_BUCKETS; i++)
+          sum += sample->histogram->buckets[i];
+        ck_assert_uint_eq (sum, sample->histogram->ios);
+        ck_assert_uint_gt (sample->histogram->ios, 0);
+        if (sample->index > 0)
+          ck_assert_uint_ge (sample->histogram->ios, live->hist_ios);
+        live->hist_ios = sample->histogram->ios;
+      }
       break;
     case DS_SAMPLE_ROW:
       ck_assert_ptr_nonnull (sample->step);
@@ -657,6 +673,11 @@ live_sink (const DsSample *sample,
       live->interval_before_row = live->intervals_in_step > 0;
       live->rows_match_steps = sample->step->complete &&
                                sample->value == sample->step->bytes_per_s;
+      /* One run per step: the last live histogram holds every I/O of it. */
+      if (sample->step->result == NULL ||
+          live->hist_ios != sample->step->result->read.ios + sample->step->result->write.ios -
+                            sample->step->result->series_dropped_ios)
+        live->rows_off_hist++;
       break;
     case DS_SAMPLE_POINT:
     case DS_SAMPLE_ACCESS:
@@ -692,6 +713,7 @@ START_TEST (test_live_samples)
                  live.first_interval_ns / 1e6);
   ck_assert_double_eq_tol (live.last_point_t,
                            g_array_index (w->series, DsIntervalPoint, w->series->len - 1).t_s, 1e-9);
+  ck_assert_uint_eq (live.hist_ios, w->read.ios + w->write.ios - w->series_dropped_ios);
 
   /* A preset: a phase, points and a row per step. */
   live = (Live) { .t0_ns = ds_clock_ns () };
@@ -711,6 +733,7 @@ START_TEST (test_live_samples)
   ck_assert_uint_eq (live.rows, 4);
   ck_assert (live.interval_before_row);
   ck_assert (live.rows_match_steps);
+  ck_assert_uint_eq (live.rows_off_hist, 0);
   ck_assert_uint_ge (live.intervals, 4 * 4);
 }
 END_TEST

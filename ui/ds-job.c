@@ -29,6 +29,7 @@ typedef struct {
   GArray       *pending;          /* DsSample */
   GArray       *intervals;        /* DsIntervalPoint, of the pending samples */
   GPtrArray    *steps;            /* DsMarkStep copies, likewise */
+  GPtrArray    *histograms;       /* DsIntervalSum copies, likewise */
   gboolean      flush_scheduled;
   gboolean      running;          /* the worker is inside ds_run() */
   GMainContext *context;          /* where flushes run */
@@ -68,6 +69,7 @@ job_shared_clear (gpointer data)
   g_clear_pointer (&shared->pending, g_array_unref);
   g_clear_pointer (&shared->intervals, g_array_unref);
   g_clear_pointer (&shared->steps, g_ptr_array_unref);
+  g_clear_pointer (&shared->histograms, g_ptr_array_unref);
   g_clear_pointer (&shared->context, g_main_context_unref);
   g_weak_ref_clear (&shared->job);
 }
@@ -88,6 +90,7 @@ job_shared_new (DsJob *job)
   shared->pending = g_array_sized_new (FALSE, FALSE, sizeof (DsSample), 256);
   shared->intervals = g_array_new (FALSE, FALSE, sizeof (DsIntervalPoint));
   shared->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_mark_step_free);
+  shared->histograms = g_ptr_array_new_with_free_func (g_free);
   shared->context = g_main_context_ref_thread_default ();
   g_weak_ref_init (&shared->job, job);
 
@@ -102,7 +105,8 @@ ds_job_flush (DsJob *self)
   g_autoptr(GArray) samples = NULL;
   g_autoptr(GArray) intervals = NULL;
   g_autoptr(GPtrArray) steps = NULL;
-  guint next_interval = 0, next_step = 0;
+  g_autoptr(GPtrArray) histograms = NULL;
+  guint next_interval = 0, next_step = 0, next_histogram = 0;
 
   g_mutex_lock (&shared->mutex);
   shared->flush_scheduled = FALSE;
@@ -114,6 +118,8 @@ ds_job_flush (DsJob *self)
       shared->intervals = g_array_new (FALSE, FALSE, sizeof (DsIntervalPoint));
       steps = g_steal_pointer (&shared->steps);
       shared->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_mark_step_free);
+      histograms = g_steal_pointer (&shared->histograms);
+      shared->histograms = g_ptr_array_new_with_free_func (g_free);
     }
   g_mutex_unlock (&shared->mutex);
 
@@ -129,6 +135,8 @@ ds_job_flush (DsJob *self)
         sample->interval = &g_array_index (intervals, DsIntervalPoint, next_interval++);
       if (sample->step != NULL)
         sample->step = steps->pdata[next_step++];
+      if (sample->histogram != NULL)
+        sample->histogram = histograms->pdata[next_histogram++];
     }
 
   self->progress = g_array_index (samples, DsSample, samples->len - 1).progress;
@@ -151,6 +159,7 @@ flush_source_cb (gpointer data)
       g_array_set_size (shared->pending, 0);
       g_array_set_size (shared->intervals, 0);
       g_ptr_array_set_size (shared->steps, 0);
+      g_ptr_array_set_size (shared->histograms, 0);
       g_mutex_unlock (&shared->mutex);
     }
 
@@ -164,6 +173,7 @@ job_sink (const DsSample *sample,
 {
   JobShared *shared = user_data;
   DsMarkStep *step;
+  DsIntervalSum *histogram;
   gboolean schedule = FALSE;
 
   if (g_atomic_int_get (&shared->cancel))
@@ -171,6 +181,8 @@ job_sink (const DsSample *sample,
 
   /* A step's figures are copied outside the lock (a step ends rarely). */
   step = sample->step != NULL ? ds_mark_step_copy (sample->step) : NULL;
+  /* 9 KiB an interval (at least 100 ms): the live histogram. */
+  histogram = sample->histogram != NULL ? g_memdup2 (sample->histogram, sizeof *sample->histogram) : NULL;
 
   g_mutex_lock (&shared->mutex);
   /* The pointers are only tested for NULL until the flush redirects them. */
@@ -179,6 +191,8 @@ job_sink (const DsSample *sample,
     g_array_append_vals (shared->intervals, sample->interval, 1);
   if (step != NULL)
     g_ptr_array_add (shared->steps, step);
+  if (histogram != NULL)
+    g_ptr_array_add (shared->histograms, histogram);
   if (!shared->flush_scheduled)
     {
       shared->flush_scheduled = TRUE;

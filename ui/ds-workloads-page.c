@@ -197,7 +197,7 @@ ds_workloads_page_add_samples (DsPage         *page,
           step = self->running >= 0 ? plan_step (self, self->running) : NULL;
           if (step != NULL && sample->interval != NULL)
             _ds_workloads_cell_add_live (self, step->row_index, step->direction,
-                                         sample->index, sample->interval);
+                                         sample->index, sample->interval, sample->histogram);
           break;
 
         case DS_SAMPLE_ROW:

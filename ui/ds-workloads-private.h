@@ -27,6 +27,7 @@ typedef struct {
   GtkLabel   *label;
   DsMarkStep *step;         /* its figures once it ran (a copy), or NULL */
   GArray     *live;         /* DsIntervalPoint of the run in progress */
+  GArray     *live_buckets; /* DsLatencyBucket of it so far, or NULL */
 } DsWorkloadsCell;
 
 struct _DsWorkloadsPage
@@ -123,7 +124,8 @@ void  _ds_workloads_cell_add_live (DsWorkloadsPage       *self,
                                    guint                  row,
                                    DsMarkDirection        direction,
                                    guint                  index,
-                                   const DsIntervalPoint *point);
+                                   const DsIntervalPoint *point,
+                                   const DsIntervalSum   *histogram);
 /* Shows the figures in the units chosen, and the headings. */
 void  _ds_workloads_grid_refresh  (DsWorkloadsPage *self);
 /* Draws the selected cell's series and histogram. */
