@@ -218,6 +218,11 @@ START_TEST (test_all_with_write_confirmation)
              ds_series_get_n_points (layer_series (page, "rate_layer")) >= 2;
     }
   ck_assert_msg (live, "no live series while the preset ran");
+  /* The histogram too, before the step ends. */
+  ck_assert_msg (ds_series_get_n_points (layer_series (page, "histogram_layer")) > 0,
+                 "no live histogram while the step measured");
+  ck_assert_ptr_nonnull (strstr (gtk_label_get_label (page_child (page, "histogram_title")),
+                                 "so far"));
   /* The menus rest while it runs: what they say is what runs. */
   ck_assert (!gtk_widget_get_sensitive (page_child (page, "preset_dropdown")));
   ck_assert (!gtk_widget_get_sensitive (page_child (page, "all_button")));
