@@ -494,6 +494,8 @@ START_TEST (test_custom_rows)
   ck_assert (ds_workloads_rows_editor_set (editor, 1, "randwrite,64k,qd2,t1", &error));
   ck_assert (ds_workloads_rows_editor_set (editor, 3, NULL, &error));
   ck_assert (ds_workloads_rows_editor_set (editor, 2, NULL, &error));
+  ds_ui_test_spin (100);
+  ds_ui_test_shoot (GTK_WIDGET (editor), "workloads-rows-editor");
   ds_workloads_rows_editor_save (editor);
   ds_ui_test_spin (50);
 
