@@ -358,7 +358,8 @@ mark_run (DsRun   *run,
   if (plan == NULL)
     return -EINVAL;
 
-  data->preset = g_strdup (spec->preset);
+  /* Rows make it the custom preset whatever spec->preset says. */
+  data->preset = g_strdup (spec->rows != NULL ? DS_PRESET_CUSTOM : spec->preset);
   data->count = spec->count;
   data->duration_s = (double) spec->duration_ns / 1e9;
   data->warmup_s = (double) spec->warmup_ns / 1e9;

@@ -58,7 +58,7 @@ params_to_json (const DsBenchSpec *spec)
   if (spec->kind == DS_BENCH_MARK)
     {
       /* The preset, and the custom rows one to a string as --row takes them. */
-      ds_json_set_string_or_null (p, "preset", spec->preset);
+      ds_json_set_string_or_null (p, "preset", spec->rows != NULL ? DS_PRESET_CUSTOM : spec->preset);
       if (spec->rows != NULL)
         {
           /* Canonical when they parse (the run refuses them otherwise). */
