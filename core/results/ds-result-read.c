@@ -114,7 +114,8 @@ mark_params_from_json (JsonObject   *p,
   JsonArray *array;
   g_autoptr (GError) local = NULL;
 
-  if (!ds_json_get_optional_string (p, "params", "preset", &preset, error))
+  if (json_object_has_member (p, "preset") &&
+      !ds_json_get_optional_string (p, "params", "preset", &preset, error))
     return FALSE;
   if (preset != NULL)
     {
