@@ -18,6 +18,8 @@
 typedef struct {
   gboolean mark;             /* the `mark` command (else workload --preset) */
   char    *preset;
+  char   **row;              /* --row, repeated */
+  char    *rows;             /* --rows "…;…" */
   gboolean list;
   char    *steps;
   gboolean reads_only;
@@ -43,6 +45,8 @@ static void
 options_clear (Options *o)
 {
   g_free (o->preset);
+  g_strfreev (o->row);
+  g_free (o->rows);
   g_free (o->steps);
   g_free (o->size);
   g_free (o->count);
@@ -215,7 +219,7 @@ build_spec (Options      *o,
             DsBenchSpec  *spec,
             GError      **error)
 {
-  const DsPreset *preset = ds_preset_lookup (o->preset);
+  const DsPreset *preset;
   /* The sizes and times, each into its field. */
   const struct { const char *option; const char *text; gboolean is_size; uint64_t *field; } measures[] = {
     { "size", o->size, TRUE, &spec->test_size_bytes },
@@ -226,6 +230,22 @@ build_spec (Options      *o,
   };
   int count = 0;
 
+  if (o->row != NULL || o->rows != NULL)
+    {
+      g_autofree char *joined = o->row != NULL ? g_strjoinv (";", o->row) : NULL;
+      g_autofree char *all = g_strjoin (";", o->rows ? o->rows : "", joined ? joined : "", NULL);
+
+      g_free (spec->rows);
+      spec->rows = ds_preset_rows_normalize (all, error);
+      if (spec->rows == NULL)
+        {
+          g_prefix_error (error, _("--row: "));
+          return FALSE;
+        }
+    }
+  preset = ds_preset_for_spec (spec, NULL);
+  if (spec->rows == NULL)
+    preset = ds_preset_lookup (o->preset);
   if (preset == NULL)
     {
       g_autofree char *names = ds_preset_names ();
@@ -280,6 +300,8 @@ entries_for (Options *o)
 {
   const GOptionEntry all[] = {
     { "preset", 'P', 0, G_OPTION_ARG_STRING, &o->preset, N_("The preset (mark: cdm-default)"), N_("NAME") },
+    { "row", 'r', 0, G_OPTION_ARG_STRING_ARRAY, &o->row, N_("A custom row instead of a preset (repeat for more): PATTERN,BLOCK[,qdN][,tN][,mixN][,TIME], e.g. randread,4k,qd32,t4"), N_("ROW") },
+    { "rows", 0, 0, G_OPTION_ARG_STRING, &o->rows, N_("Custom rows separated by “;”"), N_("ROWS") },
     { "list-presets", 0, 0, G_OPTION_ARG_NONE, &o->list, N_("Describe every preset and exit"), NULL },
     { "steps", 0, 0, G_OPTION_ARG_STRING, &o->steps, N_("Only these rows or steps (ids from --list-presets: rnd4k-q1t1, seq1m-q8t1-read)"), N_("IDS") },
     { "reads-only", 0, 0, G_OPTION_ARG_NONE, &o->reads_only, N_("Only the steps that read (no --destroy-data needed)"), NULL },
@@ -321,7 +343,9 @@ mark_text (const DsResult *result,
                           result->target.model ? " (" : "",
                           result->target.path ? result->target.path : "?",
                           result->target.model ? ")" : "",
-                          preset ? preset->title : mark->preset, grid, cdm);
+                          preset ? preset->title :
+                          g_strcmp0 (mark->preset, DS_PRESET_CUSTOM) == 0 ? "Custom rows" :
+                          mark->preset, grid, cdm);
 }
 
 static int
@@ -346,7 +370,17 @@ run_preset (int       argc,
     _("TARGET is a device (write steps need --destroy-data=TARGET) or a folder\n"
     "(a test file of --size is made there and removed afterwards).\n"
     "Sizes: 16M, 1G, 64G (powers of 1024). Times: 500ms, 5s, 1m.\n"
-    "MB/s = 10^6 bytes per second, as CrystalDiskMark."));
+    "MB/s = 10^6 bytes per second, as CrystalDiskMark.\n\n"
+    "Custom rows (--row, repeated, or --rows \"ROW;ROW\") replace the preset's:\n"
+    "  PATTERN,BLOCK[,qdN][,tN][,mixN][,TIME]\n"
+    "PATTERN: read, write, randread, randwrite, randrw, rw (one column each),\n"
+    "seq or rnd (a Read and a Write column, as CrystalDiskMark's rows).\n"
+    "BLOCK: 512 to 1G, a multiple of the logical block size. qdN: queue depth\n"
+    "per thread (1), tN: threads (1), also together as q32t4; queue depth x\n"
+    "threads at most 32768. mixN: percent reads of randrw and rw (70).\n"
+    "TIME: the row's own time per run (else --duration).\n"
+    "  diskscope-cli mark /dev/sdX --row seq,1m,q8t1 --row randread,4k,qd32,t4\n"
+    "      --row randrw,8k,qd4,t2,mix70,10s --destroy-data=/dev/sdX"));
 
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     {
@@ -358,8 +392,14 @@ run_preset (int       argc,
       options_clear (&o);
       return list_presets (o.json);
     }
+  if (o.preset != NULL && (o.row != NULL || o.rows != NULL))
+    {
+      options_clear (&o);
+      return ds_cli_complain (DS_CLI_USAGE, _("%s: --preset or custom rows (--row, --rows), "
+                                "not both"), argv[0]);
+    }
   if (o.preset == NULL)
-    o.preset = g_strdup (mark ? "cdm-default" : NULL);
+    o.preset = g_strdup (mark || o.row != NULL || o.rows != NULL ? "cdm-default" : NULL);
   if (o.preset == NULL || argc != 2)
     {
       options_clear (&o);
@@ -405,6 +445,7 @@ ds_cli_workload (int    argc,
   for (int i = 1; i < argc; i++)
     {
       if (g_str_has_prefix (argv[i], "--preset") || g_str_has_prefix (argv[i], "-P") ||
+          g_str_has_prefix (argv[i], "--row") ||
           strcmp (argv[i], "--list-presets") == 0)
         return run_preset (argc, argv, FALSE);
       help |= strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0;

@@ -107,6 +107,7 @@ ds_bench_spec_copy (DsBenchSpec       *dst,
   dst->engine = g_strdup (src->engine);
   dst->preset = g_strdup (src->preset);
   dst->steps = g_strdup (src->steps);
+  dst->rows = g_strdup (src->rows);
   dst->comment = g_strdup (src->comment);
   dst->sweep_levels = g_strdup (src->sweep_levels);
 }
@@ -119,6 +120,7 @@ ds_bench_spec_clear (DsBenchSpec *spec)
   g_clear_pointer (&spec->engine, g_free);
   g_clear_pointer (&spec->preset, g_free);
   g_clear_pointer (&spec->steps, g_free);
+  g_clear_pointer (&spec->rows, g_free);
   g_clear_pointer (&spec->comment, g_free);
   g_clear_pointer (&spec->sweep_levels, g_free);
 }

@@ -104,6 +104,8 @@ typedef struct {
   int         mix_percent;       /* -1: no +Mix row; else its read percent */
   gboolean    reads_only;        /* only the steps that do not write */
   char       *comment;           /* into the result and the report */
+  char       *rows;              /* custom rows ("randread,4k,qd32,t4;…",
+                                  * kinds/ds-preset.h); NULL: the preset's */
 
   /* sweep (kinds/ds-bench-sweep.h): the workload above (pattern, block
    * size, read mix, region) at each level, duration_ns per level */
@@ -192,6 +194,7 @@ typedef enum {
 } DsSampleKind;
 
 typedef struct _DsIntervalPoint DsIntervalPoint;   /* ds-interval.h */
+typedef struct _DsIntervalSum DsIntervalSum;       /* ds-interval.h */
 typedef struct _DsMarkStep DsMarkStep;             /* ds-bench-mark.h */
 typedef struct _DsSweepStep DsSweepStep;           /* ds-bench-sweep.h */
 typedef struct _DsCacheSet DsCacheSet;             /* ds-bench-cache.h */
@@ -209,6 +212,10 @@ typedef struct {
   double       progress;      /* 0..1 of the whole run, in every sample */
   /* Valid during the sink call only: */
   const DsIntervalPoint *interval; /* DS_SAMPLE_INTERVAL */
+  const DsIntervalSum   *histogram; /* DS_SAMPLE_INTERVAL: the latencies of
+                                     * every I/O of the run collected so far,
+                                     * reads and writes together (a live
+                                     * histogram; the result's is exact) */
   const DsMarkStep      *step;     /* mark: PHASE (a step starts; its figures
                                     * empty) and ROW (its figures) */
   const DsSweepStep     *sweep_step; /* sweep: ROW (a level is done) */

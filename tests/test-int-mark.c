@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "ds-bench-mark.h"
 #include "ds-clock.h"
 #include "ds-faultdisk.h"
+#include "ds-result-json.h"
 #include "ds-run.h"
 #include "ds-test-util.h"
 
@@ -158,6 +160,129 @@ check_direction (JsonObject *results,
   ck_assert_msg (fabs (counted - (double) ios) <= 0.02 * (double) ios + 2,
                  "series holds %.0f I/Os of %" G_GINT64_FORMAT, counted, ios);
 }
+
+/* ---- custom rows ----------------------------------------------------------- */
+
+/* The user's rows: each step what its row says, sane figures, the row's
+ * own time, and the rows in params, which load back as the same rows. */
+START_TEST (test_mark_custom_rows)
+{
+  g_autofree char *saved = g_build_filename (ds_test_scratch_dir (), "rows.json", NULL);
+  const char *args[] = { "mark", device, "--row", "randread,4k,q8t2", "--row", "seq,128k,qd2",
+                          "--rows", "randrw,8k,qd4,t1,mix70,800ms", "--count", "1",
+                          "--duration", "400ms", "--warmup", "0", "--pause", "0",
+                          "--interval", "200ms", "--size", "32M", "--destroy-data", device,
+                          "--json", "-o", saved, NULL };
+  const struct { const char *id, *pattern; unsigned bs, qd, threads, read_percent; double time_s; } want[] = {
+    { "rnd8k-q4t1-r70-mix", "randrw", 8192, 4, 1, 70, 0.8 },
+    { "rnd4k-q8t2-read", "randread", 4096, 8, 2, 100, 0.4 },
+    { "seq128k-q2t1-read", "read", 131072, 2, 1, 100, 0.4 },
+    { "seq128k-q2t1-write", "write", 131072, 2, 1, 0, 0.4 },
+  };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (DsResult) loaded = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonArray *rows;
+  JsonArray *steps;
+  int rc;
+
+  rc = run_cli (args, &out, &err);
+  ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
+  root = must_parse (out, err);
+  ck_assert (json_node_get_boolean (ds_fault_json_get (root, "complete")));
+  ck_assert_str_eq (json_node_get_string (ds_fault_json_get (root, "params.preset")), "custom");
+  rows = json_node_get_array (ds_fault_json_get (root, "params.rows"));
+  ck_assert_uint_eq (json_array_get_length (rows), 3);
+  /* --rows first, then each --row, in canonical form. */
+  ck_assert_str_eq (json_array_get_string_element (rows, 0), "randrw,8k,qd4,t1,mix70,800ms");
+  ck_assert_str_eq (json_array_get_string_element (rows, 1), "randread,4k,qd8,t2");
+  ck_assert_str_eq (json_array_get_string_element (rows, 2), "seq,128k,qd2,t1");
+
+  steps = steps_of (root);
+  ck_assert_uint_eq (json_array_get_length (steps), G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      JsonObject *step = step_at (steps, i);
+      JsonObject *res = json_object_get_object_member (step, "results");
+      double bytes_per_s = json_object_get_double_member (step, "bytes_per_s");
+      double iops = json_object_get_double_member (step, "iops");
+      double runtime = json_object_get_double_member (res, "runtime_s");
+      gboolean mixed = want[i].read_percent % 100 != 0;
+
+      ck_assert_str_eq (json_object_get_string_member (step, "id"), want[i].id);
+      ck_assert_str_eq (json_object_get_string_member (step, "pattern"), want[i].pattern);
+      ck_assert_int_eq (json_object_get_int_member (step, "block_size_bytes"), want[i].bs);
+      ck_assert_int_eq (json_object_get_int_member (step, "queue_depth"), want[i].qd);
+      ck_assert_int_eq (json_object_get_int_member (step, "threads"), want[i].threads);
+      ck_assert_int_eq (json_object_get_int_member (step, "read_percent"), want[i].read_percent);
+      ck_assert (json_object_get_boolean_member (step, "complete"));
+      /* A loop device over tmpfs or a disk: more than 1 MB/s, less than
+       * 100 GB/s; throughput is IOPS × block size. */
+      ck_assert_msg (bytes_per_s > 1e6 && bytes_per_s < 1e11, "%s: %g B/s", want[i].id, bytes_per_s);
+      ck_assert_double_eq_tol (bytes_per_s, iops * want[i].bs, 1e-6 * bytes_per_s);
+      ck_assert_msg (fabs (runtime - want[i].time_s) < 0.1 + 0.1 * want[i].time_s,
+                     "%s ran %g s, not its %g s", want[i].id, runtime, want[i].time_s);
+      if (mixed)
+        {
+          double r = json_object_get_double_member (json_object_get_object_member (res, "read"), "ios");
+          double w = json_object_get_double_member (json_object_get_object_member (res, "write"), "ios");
+
+          ck_assert_msg (fabs (r / (r + w) - 0.70) < 0.05, "%s: %.0f reads, %.0f writes", want[i].id, r, w);
+          check_direction (res, "read", 0.2);
+          check_direction (res, "write", 0.2);
+        }
+      else
+        check_direction (res, want[i].read_percent ? "read" : "write", 0.2);
+    }
+
+  /* The saved file's params load back as the rows that ran. */
+  loaded = ds_result_load (saved, &error);
+  ck_assert_msg (loaded != NULL, "%s", error ? error->message : "");
+  ck_assert_str_eq (loaded->spec.preset, "custom");
+  ck_assert_str_eq (loaded->spec.rows, "randrw,8k,qd4,t1,mix70,800ms;randread,4k,qd8,t2;seq,128k,qd2,t1");
+  g_unlink (saved);
+}
+END_TEST
+
+/* Rows the device or the limits cannot take: refused before any I/O, the
+ * row named, exit 2. */
+START_TEST (test_mark_custom_rows_refused)
+{
+  const char *sector[] = { "losetup", "--sector-size", "4096", device, NULL };
+  const struct { const char *row; const char *needle; } cases[] = {
+    { "randread,4k,qd4096,t16", "65536 I/Os in flight, more than 32768" },
+    { "zigzag,4k", "unknown pattern “zigzag”" },
+    { "randread,1000", "multiple of 512" },
+    { "randread,4k,mix30", "needs a mixed pattern" },
+    /* Needs the device: 2 KiB on 4 KiB logical blocks. */
+    { "randread,2k", "logical block size (4096 bytes)" },
+  };
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  ck_assert_int_eq (ds_test_run (sector, NULL, NULL), 0);
+  before = ds_test_checksum (device);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *args[] = { "mark", device, "--row", "randwrite,4k", "--row", cases[i].row,
+                              "--count", "1", "--duration", "200ms", "--warmup", "0",
+                              "--destroy-data", device, NULL };
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      int rc = run_cli (args, &out, &err);
+
+      ck_assert_msg (rc == 2, "%s: exit %d: %s", cases[i].row, rc, err);
+      ck_assert_msg (contains (err, cases[i].needle), "%s: stderr lacks “%s”: %s", cases[i].row,
+                     cases[i].needle, err);
+      ck_assert_msg (contains (err, "row"), "%s: the row is not named: %s", cases[i].row, err);
+    }
+  /* Even the valid write row ahead of the bad one wrote nothing. */
+  after = ds_test_checksum (device);
+  ck_assert_str_eq (before, after);
+}
+END_TEST
 
 /* ---- a preset on a device ------------------------------------------------ */
 
@@ -502,6 +627,8 @@ typedef struct {
   uint64_t  first_interval_ns;
   double    last_point_t;
   gboolean  rows_match_steps;
+  uint64_t  hist_ios;          /* the last interval's live histogram */
+  unsigned  rows_off_hist;     /* rows whose I/Os it did not hold */
 } Live;
 
 static void
@@ -525,6 +652,20 @@ live_sink (const DsSample *sample,
       ck_assert_double_eq_tol (sample->value, sample->interval->read.bytes_per_s +
                                sample->interval->write.bytes_per_s, 1e-6);
       live->last_point_t = sample->interval->t_s;
+      /* The live histogram: its buckets add up to its I/Os, which only
+       * grow within a measured run (index 0 starts one). */
+      ck_assert_ptr_nonnull (sample->histogram);
+      {
+        uint64_t sum = 0;
+
+        for (unsigned i = 0; i < DS_INTERVAL_HIST_BUCKETS; i++)
+          sum += sample->histogram->buckets[i];
+        ck_assert_uint_eq (sum, sample->histogram->ios);
+        ck_assert_uint_gt (sample->histogram->ios, 0);
+        if (sample->index > 0)
+          ck_assert_uint_ge (sample->histogram->ios, live->hist_ios);
+        live->hist_ios = sample->histogram->ios;
+      }
       break;
     case DS_SAMPLE_ROW:
       ck_assert_ptr_nonnull (sample->step);
@@ -532,6 +673,11 @@ live_sink (const DsSample *sample,
       live->interval_before_row = live->intervals_in_step > 0;
       live->rows_match_steps = sample->step->complete &&
                                sample->value == sample->step->bytes_per_s;
+      /* One run per step: the last live histogram holds every I/O of it. */
+      if (sample->step->result == NULL ||
+          live->hist_ios != sample->step->result->read.ios + sample->step->result->write.ios -
+                            sample->step->result->series_dropped_ios)
+        live->rows_off_hist++;
       break;
     case DS_SAMPLE_POINT:
     case DS_SAMPLE_ACCESS:
@@ -567,6 +713,7 @@ START_TEST (test_live_samples)
                  live.first_interval_ns / 1e6);
   ck_assert_double_eq_tol (live.last_point_t,
                            g_array_index (w->series, DsIntervalPoint, w->series->len - 1).t_s, 1e-9);
+  ck_assert_uint_eq (live.hist_ios, w->read.ios + w->write.ios - w->series_dropped_ios);
 
   /* A preset: a phase, points and a row per step. */
   live = (Live) { .t0_ns = ds_clock_ns () };
@@ -586,6 +733,7 @@ START_TEST (test_live_samples)
   ck_assert_uint_eq (live.rows, 4);
   ck_assert (live.interval_before_row);
   ck_assert (live.rows_match_steps);
+  ck_assert_uint_eq (live.rows_off_hist, 0);
   ck_assert_uint_ge (live.intervals, 4 * 4);
 }
 END_TEST
@@ -612,6 +760,8 @@ main (void)
   tcase_add_test (tc, test_mark_folder_fills_up);
   tcase_add_test (tc, test_mark_sigint);
   tcase_add_test (tc, test_live_samples);
+  tcase_add_test (tc, test_mark_custom_rows);
+  tcase_add_test (tc, test_mark_custom_rows_refused);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);

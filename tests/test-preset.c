@@ -507,7 +507,8 @@ START_TEST (test_mark_strict)
     { "\"p99_s\" : 0.001", "\"p99_s\" : \"slow\"", "p99_s is not a number" },
     { "\"pattern\" : \"read\"", "\"pattern\" : \"zigzag\"", "pattern is unknown" },
     { "\"read_percent\" : 100", "\"read_percent\" : 101", "read_percent is out of range" },
-    { "\"preset\" : \"cdm-default\"", "\"preset\" : null", "results.preset is null but steps were run" },
+    { "\"preset\" : \"cdm-default\",\n    \"profile\"", "\"preset\" : null,\n    \"profile\"",
+      "results.preset is null but steps were run" },
   };
 
   for (unsigned i = 0; i < G_N_ELEMENTS (cases); i++)

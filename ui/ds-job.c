@@ -32,6 +32,7 @@ typedef struct {
   GPtrArray *steps;            /* DsMarkStep copies, likewise */
   GArray    *sweep_steps;      /* DsSweepStep, likewise */
   GArray    *cache_sets;       /* DsCacheSet, likewise */
+  GPtrArray *histograms;       /* DsIntervalSum copies, likewise */
 } JobBatch;
 
 struct _DsJob
@@ -65,6 +66,7 @@ job_batch_new (void)
   batch->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_mark_step_free);
   batch->sweep_steps = g_array_new (FALSE, FALSE, sizeof (DsSweepStep));
   batch->cache_sets = g_array_new (FALSE, FALSE, sizeof (DsCacheSet));
+  batch->histograms = g_ptr_array_new_with_free_func (g_free);
   return batch;
 }
 
@@ -78,6 +80,7 @@ job_batch_free (gpointer data)
   g_ptr_array_unref (batch->steps);
   g_array_unref (batch->sweep_steps);
   g_array_unref (batch->cache_sets);
+  g_ptr_array_unref (batch->histograms);
   g_free (batch);
 }
 
@@ -90,6 +93,7 @@ job_deliver (gpointer owner,
   JobBatch *batch = data;
   GArray *samples = batch->samples;
   guint next_interval = 0, next_step = 0, next_sweep_step = 0, next_cache_set = 0;
+  guint next_histogram = 0;
 
   if (samples->len == 0)
     return;
@@ -107,6 +111,8 @@ job_deliver (gpointer owner,
         sample->sweep_step = &g_array_index (batch->sweep_steps, DsSweepStep, next_sweep_step++);
       if (sample->cache_set != NULL)
         sample->cache_set = &g_array_index (batch->cache_sets, DsCacheSet, next_cache_set++);
+      if (sample->histogram != NULL)
+        sample->histogram = batch->histograms->pdata[next_histogram++];
     }
 
   self->progress = g_array_index (samples, DsSample, samples->len - 1).progress;
@@ -120,6 +126,7 @@ job_sink (const DsSample *sample,
 {
   DsWorkerBridge *bridge = user_data;
   DsMarkStep *step;
+  DsIntervalSum *histogram;
   JobBatch *batch;
 
   if (g_atomic_int_get (ds_worker_bridge_get_cancel_flag (bridge)))
@@ -127,6 +134,8 @@ job_sink (const DsSample *sample,
 
   /* A step's figures are copied outside the lock (a step ends rarely). */
   step = sample->step != NULL ? ds_mark_step_copy (sample->step) : NULL;
+  /* 9 KiB an interval (at least 100 ms): the live histogram. */
+  histogram = sample->histogram != NULL ? g_memdup2 (sample->histogram, sizeof *sample->histogram) : NULL;
 
   batch = ds_worker_bridge_lock (bridge);
   /* The pointers are only tested for NULL until the delivery redirects
@@ -140,6 +149,8 @@ job_sink (const DsSample *sample,
     g_array_append_vals (batch->sweep_steps, sample->sweep_step, 1);
   if (sample->cache_set != NULL)
     g_array_append_vals (batch->cache_sets, sample->cache_set, 1);
+  if (histogram != NULL)
+    g_ptr_array_add (batch->histograms, histogram);
   ds_worker_bridge_unlock (bridge);
 }
 

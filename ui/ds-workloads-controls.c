@@ -89,6 +89,7 @@ save_settings (DsWorkloadsPage *self)
 
   g_settings_delay (self->settings);
   g_settings_set_string (self->settings, "workloads-preset", self->preset->name);
+  g_settings_set_string (self->settings, "workloads-rows", self->custom_rows);
   g_settings_set_uint (self->settings, "workloads-count",
                        gtk_drop_down_get_selected (self->count_dropdown) + 1);
   g_settings_set_uint64 (self->settings, "workloads-test-size",
@@ -101,11 +102,29 @@ save_settings (DsWorkloadsPage *self)
   g_settings_apply (self->settings);
 }
 
+/* The custom rows' preset (the core keeps one per distinct list). */
+static const DsPreset *
+custom_preset (DsWorkloadsPage *self)
+{
+  DsBenchSpec spec = { .rows = self->custom_rows };
+
+  return ds_preset_for_spec (&spec, NULL);
+}
+
+/* The menu's preset: the named ones, then the custom rows. */
+static const DsPreset *
+selected_preset (DsWorkloadsPage *self)
+{
+  guint i = gtk_drop_down_get_selected (self->preset_dropdown);
+
+  return i == ds_preset_count () ? custom_preset (self) : ds_preset_get (i);
+}
+
 /* The controls follow the preset: its count and size, Mix if it has one. */
 static void
 preset_selected_cb (DsWorkloadsPage *self)
 {
-  const DsPreset *preset = ds_preset_get (gtk_drop_down_get_selected (self->preset_dropdown));
+  const DsPreset *preset = selected_preset (self);
 
   if (preset == NULL || preset == self->preset)
     return;
@@ -165,6 +184,7 @@ fill_dropdowns (DsWorkloadsPage *self)
 
   for (unsigned i = 0; i < ds_preset_count (); i++)
     g_ptr_array_add (presets, (gpointer) ds_preset_get (i)->name);
+  g_ptr_array_add (presets, (gpointer) DS_PRESET_CUSTOM);
   for (unsigned i = 1; i <= MAX_COUNT; i++)
     g_ptr_array_add (counts, g_strdup_printf (ngettext ("%u run", "%u runs", i), i));
   g_ptr_array_add (sizes, g_strdup (_("Preset size")));
@@ -199,6 +219,14 @@ load_settings (DsWorkloadsPage *self)
     return;
 
   self->loading = TRUE;
+  {
+    g_autofree char *rows = g_settings_get_string (self->settings, "workloads-rows");
+    g_autofree char *canonical = ds_preset_rows_normalize (rows, NULL);
+
+    /* Rows the parser refuses (edited by hand) leave the defaults. */
+    if (canonical != NULL)
+      _ds_workloads_controls_set_rows (self, canonical, FALSE);
+  }
   preset = g_settings_get_string (self->settings, "workloads-preset");
   ds_workloads_page_set_preset (self, preset);
   gtk_drop_down_set_selected (self->count_dropdown,
@@ -219,6 +247,7 @@ load_settings (DsWorkloadsPage *self)
 void
 _ds_workloads_controls_init (DsWorkloadsPage *self)
 {
+  self->custom_rows = g_strdup ("seq,1m,qd8,t1;seq,1m,qd1,t1;rnd,4k,qd32,t1;rnd,4k,qd1,t1");
   fill_dropdowns (self);
   g_signal_connect_swapped (self->preset_dropdown, "notify::selected",
                             G_CALLBACK (preset_selected_cb), self);
@@ -267,6 +296,9 @@ _ds_workloads_controls_apply (DsWorkloadsPage  *self,
   const char *comment = gtk_editable_get_text (GTK_EDITABLE (self->comment_entry));
   g_autoptr(GArray) plan = NULL;
 
+  g_clear_pointer (&spec->rows, g_free);
+  if (g_strcmp0 (self->preset->name, DS_PRESET_CUSTOM) == 0)
+    spec->rows = g_strdup (self->custom_rows);
   ds_preset_apply_defaults (spec, self->preset);
   spec->count = gtk_drop_down_get_selected (self->count_dropdown) + 1;
   if (size > 0 && size < G_N_ELEMENTS (test_sizes))
@@ -294,4 +326,38 @@ _ds_workloads_controls_apply (DsWorkloadsPage  *self,
     spec->write |= g_array_index (plan, DsPresetStep, i).read_percent < 100;
 
   return TRUE;
+}
+
+void
+_ds_workloads_controls_set_rows (DsWorkloadsPage *self,
+                                 const char      *rows,
+                                 gboolean         save)
+{
+  gboolean custom = self->preset != NULL && g_strcmp0 (self->preset->name, DS_PRESET_CUSTOM) == 0;
+
+  g_free (self->custom_rows);
+  self->custom_rows = g_strdup (rows);
+  if (!save)
+    {
+      /* The grid follows rows shown from a result only if they are shown. */
+      if (custom && !self->loading)
+        self->preset = custom_preset (self);
+      return;
+    }
+
+  if (custom)
+    {
+      /* Already selected: the menu does not change, the rows do. */
+      self->preset = NULL;
+      preset_selected_cb (self);
+    }
+  else
+    ds_workloads_page_set_preset (self, DS_PRESET_CUSTOM);
+  save_settings (self);
+}
+
+const char *
+_ds_workloads_controls_get_rows (DsWorkloadsPage *self)
+{
+  return self->custom_rows;
 }

@@ -70,12 +70,17 @@ cell_is_live (DsWorkloadsPage *self,
 static void fill_series (DsWorkloadsPage *self,
                          const GArray    *points,
                          DsMarkDirection  direction);
+static void fill_histogram (DsWorkloadsPage      *self,
+                            const DsWorkloadData *data,
+                            const GArray         *live,
+                            DsMarkDirection       direction);
 
 static void
 cell_clear (DsWorkloadsCell *cell)
 {
   g_clear_pointer (&cell->step, ds_mark_step_free);
   g_clear_pointer (&cell->live, g_array_unref);
+  g_clear_pointer (&cell->live_buckets, g_array_unref);
 }
 
 static void
@@ -220,6 +225,20 @@ _ds_workloads_grid_clear (DsWorkloadsPage *self)
 }
 
 void
+_ds_workloads_grid_clear_plan (DsWorkloadsPage *self)
+{
+  for (guint i = 0; i < self->plan->len; i++)
+    {
+      const DsPresetStep *step = &g_array_index (self->plan, DsPresetStep, i);
+
+      if (step->row_index < DS_WORKLOADS_MAX_ROWS)
+        cell_clear (&self->cells[step->row_index][step->direction]);
+    }
+  _ds_workloads_grid_refresh (self);
+  _ds_workloads_show_selected (self);
+}
+
+void
 _ds_workloads_grid_refresh (DsWorkloadsPage *self)
 {
   for (guint d = 0; d < DS_MARK_N_DIRECTIONS; d++)
@@ -306,12 +325,34 @@ _ds_workloads_cell_begin (DsWorkloadsPage *self,
   select_cell (self, row, direction);
 }
 
+/* The latencies so far as the histogram layer takes them: the nonzero
+ * buckets, each with its upper bound. */
+static GArray *
+live_buckets (const DsIntervalSum *sum)
+{
+  GArray *buckets = g_array_new (FALSE, FALSE, sizeof (DsLatencyBucket));
+
+  for (unsigned i = 0; i < DS_INTERVAL_HIST_BUCKETS; i++)
+    if (sum->buckets[i] != 0)
+      {
+        uint64_t lo, hi;
+        DsLatencyBucket bucket;
+
+        ds_log_bucket_range (i, DS_INTERVAL_HIST_BITS, &lo, &hi);
+        bucket = (DsLatencyBucket) { (double) hi / 1e9, sum->buckets[i] };
+        g_array_append_val (buckets, bucket);
+      }
+
+  return buckets;
+}
+
 void
 _ds_workloads_cell_add_live (DsWorkloadsPage       *self,
                              guint                  row,
                              DsMarkDirection        direction,
                              guint                  index,
-                             const DsIntervalPoint *point)
+                             const DsIntervalPoint *point,
+                             const DsIntervalSum   *histogram)
 {
   DsWorkloadsCell *cell;
 
@@ -325,12 +366,20 @@ _ds_workloads_cell_add_live (DsWorkloadsPage       *self,
   if (index == 0)
     g_array_set_size (cell->live, 0);
   g_array_append_vals (cell->live, point, 1);
+  /* The histogram so far (of this measured run), at most ten times a
+   * second: an interval is at least 100 ms. */
+  if (histogram != NULL)
+    {
+      g_clear_pointer (&cell->live_buckets, g_array_unref);
+      cell->live_buckets = live_buckets (histogram);
+    }
 
-  /* Only the series grows: the histogram comes when the step ends, and
-   * redrawing it (unchanged) each interval would cost the main loop a
-   * frame's worth of drawing for nothing. */
   if (self->selected_row == row && self->selected_direction == direction)
-    fill_series (self, cell->live, direction);
+    {
+      fill_series (self, cell->live, direction);
+      if (histogram != NULL)
+        fill_histogram (self, NULL, cell->live_buckets, direction);
+    }
 }
 
 /* ---- The selected cell's graphs ---------------------------------------- */
@@ -447,6 +496,7 @@ dir_percentile (const DsWorkloadDir *dir,
 static void
 fill_histogram (DsWorkloadsPage      *self,
                 const DsWorkloadData *data,
+                const GArray         *live,
                 DsMarkDirection       direction)
 {
   static const double percents[] = { 50, 99, 99.9 };
@@ -470,6 +520,14 @@ fill_histogram (DsWorkloadsPage      *self,
       for (guint i = 0; i < G_N_ELEMENTS (percents); i++)
         marks[i] = dir_percentile (dir, percents[i]);
     }
+  else if (live != NULL)
+    {
+      /* While the step measures: its I/Os so far, the marks at the
+       * buckets' bounds (the result's percentiles come at its end). */
+      buckets = live;
+      for (guint i = 0; i < G_N_ELEMENTS (percents); i++)
+        marks[i] = bucket_percentile (live, percents[i]);
+    }
 
   ds_histogram_series_set_buckets (self->histogram, buckets);
   ds_histogram_layer_set_marks (DS_HISTOGRAM_LAYER (self->histogram_layer), marks, labels,
@@ -481,7 +539,9 @@ fill_histogram (DsWorkloadsPage      *self,
       g_autofree char *p99 = format_latency (marks[1]);
       g_autofree char *p999 = format_latency (marks[2]);
 
-      title = g_strdup_printf (_("Latency: p50 %s · p99 %s · p99.9 %s"), p50, p99, p999);
+      title = data != NULL ?
+        g_strdup_printf (_("Latency: p50 %s · p99 %s · p99.9 %s"), p50, p99, p999) :
+        g_strdup_printf (_("Latency so far: p50 %s · p99 %s · p99.9 %s"), p50, p99, p999);
     }
   else
     title = g_strdup (_("Latency histogram (when the step has run)"));
@@ -497,7 +557,7 @@ _ds_workloads_show_selected (DsWorkloadsPage *self)
   g_autofree char *title = NULL;
 
   fill_series (self, data != NULL ? data->series : cell->live, self->selected_direction);
-  fill_histogram (self, data, self->selected_direction);
+  fill_histogram (self, data, data == NULL ? cell->live_buckets : NULL, self->selected_direction);
 
   if (preset == NULL || cell->button == NULL)
     title = g_strdup (_("Over time"));

@@ -37,6 +37,12 @@ all_button_clicked_cb (DsWorkloadsPage *self)
 }
 
 static void
+rows_button_clicked_cb (DsWorkloadsPage *self)
+{
+  ds_workloads_page_edit_rows (self);
+}
+
+static void
 error_bar_response_cb (DsWorkloadsPage *self,
                        int              response,
                        GtkInfoBar      *bar)
@@ -96,7 +102,7 @@ set_running (DsWorkloadsPage *self,
              gboolean         running)
 {
   GtkWidget *controls[] = {
-    GTK_WIDGET (self->all_button), GTK_WIDGET (self->preset_dropdown),
+    GTK_WIDGET (self->all_button), GTK_WIDGET (self->preset_dropdown), GTK_WIDGET (self->rows_button),
     GTK_WIDGET (self->count_dropdown), GTK_WIDGET (self->size_dropdown),
     GTK_WIDGET (self->time_dropdown), GTK_WIDGET (self->reads_only_button),
     GTK_WIDGET (self->comment_entry),
@@ -128,7 +134,7 @@ ds_workloads_page_begin (DsPage            *page,
                          const DsBenchSpec *spec)
 {
   DsWorkloadsPage *self = DS_WORKLOADS_PAGE (page);
-  const DsPreset *preset = ds_preset_lookup (spec->preset);
+  const DsPreset *preset = ds_preset_for_spec (spec, NULL);
 
   ds_workloads_page_show_error (page, NULL);
   g_clear_pointer (&self->plan, g_array_unref);
@@ -136,13 +142,15 @@ ds_workloads_page_begin (DsPage            *page,
   if (preset == NULL)
     return;
 
-  /* What is shown is what the result will hold: the cells that do not
-   * run are emptied too. */
+  /* All empties the grid; a row's Start (spec->steps) only the cells it
+   * runs: the other rows keep their figures, as in CrystalDiskMark. */
+  self->plan = ds_preset_steps (spec, NULL);
   if (preset != self->grid_preset || spec->mix_percent != self->grid_mix)
     _ds_workloads_grid_build (self, preset, spec->mix_percent);
+  else if (spec->steps != NULL && self->plan != NULL)
+    _ds_workloads_grid_clear_plan (self);
   else
     _ds_workloads_grid_clear (self);
-  self->plan = ds_preset_steps (spec, NULL);
   self->run_s = (double) spec->duration_ns / 1e9;
   set_running (self, TRUE);
   gtk_label_set_label (self->status_label, _("Preparing…"));
@@ -189,7 +197,7 @@ ds_workloads_page_add_samples (DsPage         *page,
           step = self->running >= 0 ? plan_step (self, self->running) : NULL;
           if (step != NULL && sample->interval != NULL)
             _ds_workloads_cell_add_live (self, step->row_index, step->direction,
-                                         sample->index, sample->interval);
+                                         sample->index, sample->interval, sample->histogram);
           break;
 
         case DS_SAMPLE_ROW:
@@ -213,9 +221,13 @@ ds_workloads_page_show_result (DsPage         *page,
   DsWorkloadsPage *self = DS_WORKLOADS_PAGE (page);
   const DsMarkData *data = result->data;
   g_autofree char *error = ds_session_describe_error (result);
-  const DsPreset *preset = data != NULL ? ds_preset_lookup (data->preset) : NULL;
+  const DsPreset *preset = data != NULL ? ds_preset_for_spec (&result->spec, NULL) : NULL;
   g_autofree char *status = NULL;
   gboolean shown = FALSE;
+  /* The end of the run this page began: its grid holds the other rows'
+   * figures, which stay. */
+  gboolean ran_here = self->plan != NULL && data != NULL && preset == self->grid_preset &&
+                      data->mix_percent == self->grid_mix;
 
   g_return_if_fail (result->kind == DS_BENCH_MARK);
 
@@ -230,8 +242,13 @@ ds_workloads_page_show_result (DsPage         *page,
     }
 
   /* An opened result shows with the controls it was run with. */
-  _ds_workloads_controls_show (self, data);
-  _ds_workloads_grid_build (self, preset, data->mix_percent);
+  if (!ran_here)
+    {
+      if (result->spec.rows != NULL)
+        _ds_workloads_controls_set_rows (self, result->spec.rows, FALSE);
+      _ds_workloads_controls_show (self, data);
+      _ds_workloads_grid_build (self, preset, data->mix_percent);
+    }
 
   for (guint i = 0; i < data->steps->len; i++)
     {
@@ -294,6 +311,7 @@ ds_workloads_page_finalize (GObject *object)
 
   g_free (self->device_path);
   g_free (self->pending_steps);
+  g_free (self->custom_rows);
 
   G_OBJECT_CLASS (ds_workloads_page_parent_class)->finalize (object);
 }
@@ -335,6 +353,8 @@ ds_workloads_page_class_init (DsWorkloadsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DsWorkloadsPage, histogram_layer);
   gtk_widget_class_bind_template_callback (widget_class, error_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, all_button_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, rows_button_clicked_cb);
+  gtk_widget_class_bind_template_child (widget_class, DsWorkloadsPage, rows_button);
 }
 
 static void
@@ -366,6 +386,12 @@ ds_workloads_page_set_preset (DsWorkloadsPage *self,
         gtk_drop_down_set_selected (self->preset_dropdown, i);
         return TRUE;
       }
+  /* The custom rows follow the named presets in the menu. */
+  if (g_strcmp0 (name, DS_PRESET_CUSTOM) == 0)
+    {
+      gtk_drop_down_set_selected (self->preset_dropdown, ds_preset_count ());
+      return TRUE;
+    }
 
   return FALSE;
 }

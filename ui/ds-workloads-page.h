@@ -28,4 +28,15 @@ void        ds_workloads_page_select     (DsWorkloadsPage *self,
                                           guint            row,
                                           guint            direction);
 
+/* The custom rows' editor (ds-workloads-rows.c), a modal window over the
+ * page's; its Save stores the rows and selects the custom preset. */
+GtkWindow  *ds_workloads_page_edit_rows  (DsWorkloadsPage *self);
+/* For tests: sets the editor's row @index (a new row past the last) from
+ * a row as --row takes it, or removes it (@text NULL); and presses Save. */
+gboolean    ds_workloads_rows_editor_set  (GtkWindow       *editor,
+                                           guint            index,
+                                           const char      *text,
+                                           GError         **error);
+void        ds_workloads_rows_editor_save (GtkWindow       *editor);
+
 G_END_DECLS

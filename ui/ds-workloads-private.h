@@ -27,6 +27,7 @@ typedef struct {
   GtkLabel   *label;
   DsMarkStep *step;         /* its figures once it ran (a copy), or NULL */
   GArray     *live;         /* DsIntervalPoint of the run in progress */
+  GArray     *live_buckets; /* DsLatencyBucket of it so far, or NULL */
 } DsWorkloadsCell;
 
 struct _DsWorkloadsPage
@@ -39,6 +40,7 @@ struct _DsWorkloadsPage
   DsUnits          units;
   DsMarkUnits      mark_units;
   const DsPreset  *preset;          /* the preset the controls show */
+  char            *custom_rows;     /* the custom preset's rows (canonical) */
   const DsPreset  *grid_preset;     /* the one the grid shows */
   int              grid_mix;        /* and its Mix column (-1: none) */
   DsWorkloadsCell  cells[DS_WORKLOADS_MAX_ROWS][DS_MARK_N_DIRECTIONS];
@@ -61,6 +63,7 @@ struct _DsWorkloadsPage
   GtkLabel         *error_label;
   GtkButton        *all_button;
   GtkDropDown      *preset_dropdown;
+  GtkButton        *rows_button;
   GtkDropDown      *count_dropdown;
   GtkDropDown      *size_dropdown;
   GtkDropDown      *time_dropdown;
@@ -90,6 +93,12 @@ void     _ds_workloads_controls_show  (DsWorkloadsPage   *self,
 gboolean _ds_workloads_controls_apply (DsWorkloadsPage   *self,
                                        DsBenchSpec       *spec,
                                        GError           **error);
+/* The custom rows: set (valid, canonical rows; @save: into the settings,
+ * and the custom preset selected) and get. */
+void     _ds_workloads_controls_set_rows (DsWorkloadsPage *self,
+                                          const char      *rows,
+                                          gboolean         save);
+const char *_ds_workloads_controls_get_rows (DsWorkloadsPage *self);
 
 /* ds-workloads-grid.c */
 /* Rebuilds the grid for @preset's rows with a Mix column when @mix >= 0
@@ -99,6 +108,8 @@ void  _ds_workloads_grid_build    (DsWorkloadsPage *self,
                                    int              mix);
 /* Empties every cell. */
 void  _ds_workloads_grid_clear    (DsWorkloadsPage *self);
+/* Empties only the cells of self->plan. */
+void  _ds_workloads_grid_clear_plan (DsWorkloadsPage *self);
 /* Frees what the cells hold (dispose). */
 void  _ds_workloads_grid_free     (DsWorkloadsPage *self);
 /* Takes @step (a copy) as the cell's figures and shows them. */
@@ -113,7 +124,8 @@ void  _ds_workloads_cell_add_live (DsWorkloadsPage       *self,
                                    guint                  row,
                                    DsMarkDirection        direction,
                                    guint                  index,
-                                   const DsIntervalPoint *point);
+                                   const DsIntervalPoint *point,
+                                   const DsIntervalSum   *histogram);
 /* Shows the figures in the units chosen, and the headings. */
 void  _ds_workloads_grid_refresh  (DsWorkloadsPage *self);
 /* Draws the selected cell's series and histogram. */

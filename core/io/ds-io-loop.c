@@ -118,6 +118,7 @@ emit_point (const DsIntervalPoint *point,
     .elapsed_ns = (uint64_t) (point->t_s * DS_NS_PER_SEC),
     .value = point->read.bytes_per_s + point->write.bytes_per_s,
     .interval = point,
+    .histogram = ds_io_series_cumulative (sh->series),
   };
 
   ds_run_emit (sh->run, &sample);

@@ -26,6 +26,7 @@ struct _DsIoSeries {
   DsIoRing *rings;
   GArray   *points;            /* DsIntervalPoint; points[k] is interval k */
   Recent    recent[2];         /* by interval index % 2 */
+  DsIntervalSum cumulative;    /* every interval collected, both directions */
 };
 
 DsIoSeries *
@@ -163,6 +164,8 @@ collect_one (DsIoSeries *series,
             memset (&slot->dir[d], 0, sizeof slot->dir[d]);
           }
     }
+  for (unsigned d = 0; d < 2; d++)
+    ds_interval_sum_merge (&series->cumulative, &sums->dir[d]);
 
   g_array_set_size (series->points, (guint) k + 1);
   set_point (series, k, sums, series->interval_ns,
@@ -265,6 +268,12 @@ ds_io_series_finish (DsIoSeries     *series,
     }
 
   emit_from (series, changed, func, user_data);
+}
+
+const DsIntervalSum *
+ds_io_series_cumulative (DsIoSeries *series)
+{
+  return &series->cumulative;
 }
 
 GArray *

@@ -105,6 +105,10 @@ typedef void (*DsIoSeriesFunc) (const DsIntervalPoint *point,
                                 unsigned               index,
                                 gpointer               user_data);
 
+/* The latencies of every I/O collected so far (reads and writes, all
+ * threads): a live histogram, on the collector's thread. */
+const DsIntervalSum *ds_io_series_cumulative (DsIoSeries *series);
+
 /* Sums every interval all threads have sealed, appends the points, and
  * calls @func for each (may be NULL). */
 void        ds_io_series_collect  (DsIoSeries     *series,

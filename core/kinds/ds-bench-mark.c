@@ -258,8 +258,8 @@ run_step (Runner             *runner,
       uint64_t from = runner->done_ns;
 
       ret = ds_workload_measure (run, &step_spec, measured, progress_at (runner, from),
-                                 progress_at (runner, from + spec->duration_ns), error);
-      runner->done_ns += spec->duration_ns;
+                                 progress_at (runner, from + step_spec.duration_ns), error);
+      runner->done_ns += step_spec.duration_ns;
       /* A run cut short counts only when it is all the step has. */
       if (ret >= 0 || (step->result == NULL && (measured->read.present || measured->write.present)))
         record_run (step, measured);
@@ -358,7 +358,8 @@ mark_run (DsRun   *run,
   if (plan == NULL)
     return -EINVAL;
 
-  data->preset = g_strdup (spec->preset);
+  /* Rows make it the custom preset whatever spec->preset says. */
+  data->preset = g_strdup (spec->rows != NULL ? DS_PRESET_CUSTOM : spec->preset);
   data->count = spec->count;
   data->duration_s = (double) spec->duration_ns / 1e9;
   data->warmup_s = (double) spec->warmup_ns / 1e9;
@@ -396,8 +397,22 @@ mark_run (DsRun   *run,
   data->test_size_bytes = runner.region_bytes;
 
   runner.plan = plan;
-  runner.total_ns = (uint64_t) plan->len * (spec->warmup_ns + spec->count * spec->duration_ns) +
-                    (plan->len - 1) * spec->pause_ns;
+  runner.total_ns = (plan->len - 1) * spec->pause_ns;
+  for (guint i = 0; i < plan->len; i++)
+    {
+      const DsPresetStep *def = &g_array_index (plan, DsPresetStep, i);
+
+      runner.total_ns += spec->warmup_ns + spec->count * ds_preset_step_duration (spec, def);
+      /* Before any step runs: a row the device cannot take. */
+      if (def->row->block_size_bytes % target->logical_block_size != 0)
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                       _("row %s: the block size, %u bytes, must be a multiple of %s's "
+                       "logical block size (%u bytes)"), def->row->label,
+                       def->row->block_size_bytes, target->path, target->logical_block_size);
+          return -EINVAL;
+        }
+    }
 
   run->target = target;
   for (guint i = 0; i < plan->len && ret >= 0; i++)

@@ -285,19 +285,13 @@ GArray *
 ds_preset_steps (const DsBenchSpec  *spec,
                  GError            **error)
 {
-  const DsPreset *preset = ds_preset_lookup (spec->preset);
+  const DsPreset *preset = ds_preset_for_spec (spec, error);
   g_autoptr (GArray) steps = NULL;
   g_auto (GStrv) wanted = NULL;
   g_autofree gboolean *used = NULL;
 
   if (preset == NULL)
-    {
-      g_autofree char *names = ds_preset_names ();
-
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("unknown preset “%s”: use %s"),
-                   spec->preset ? spec->preset : "", names);
-      return NULL;
-    }
+    return NULL;
 
   if (spec->steps != NULL && spec->steps[0] != '\0')
     {
@@ -371,7 +365,7 @@ ds_preset_step_spec (const DsBenchSpec  *spec,
     ret_spec->pattern = row->random ? DS_PATTERN_RANDWRITE : DS_PATTERN_WRITE;
   else
     ret_spec->pattern = row->random ? DS_PATTERN_RANDRW : DS_PATTERN_RW;
-  ret_spec->duration_ns = spec->duration_ns;
+  ret_spec->duration_ns = ds_preset_step_duration (spec, step);
   ret_spec->interval_ns = spec->interval_ns;
   ret_spec->seed = spec->seed;
   ret_spec->span_bytes = spec->test_size_bytes;
@@ -380,9 +374,11 @@ ds_preset_step_spec (const DsBenchSpec  *spec,
 char *
 ds_preset_row_cdm_name (const DsPresetRow *row)
 {
-  gboolean mib = row->block_size_bytes >= MIB;
+  uint32_t bytes = row->block_size_bytes;
+  gboolean mib = bytes % MIB == 0;
+  gboolean kib = bytes % KIB == 0;
 
   return g_strdup_printf ("%s %4u%s (Q=%3u, T=%2u)", row->random ? "RND" : "SEQ",
-                          mib ? row->block_size_bytes / MIB : row->block_size_bytes / KIB,
-                          mib ? "MiB" : "KiB", row->queue_depth, row->threads);
+                          mib ? bytes / MIB : kib ? bytes / KIB : bytes,
+                          mib ? "MiB" : kib ? "KiB" : "B", row->queue_depth, row->threads);
 }

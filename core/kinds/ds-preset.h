@@ -37,6 +37,8 @@ typedef struct {
   unsigned    threads;
   unsigned    columns;           /* DS_MARK_COLUMN() of the directions */
   unsigned    mix_percent;       /* reads in the row's own Mix column */
+  uint64_t    duration_ns;       /* custom rows: the row's own time per
+                                  * run; 0: the spec's duration */
 } DsPresetRow;
 
 typedef enum {
@@ -102,6 +104,45 @@ GArray         *ds_preset_steps  (const DsBenchSpec *spec,
 void            ds_preset_step_spec (const DsBenchSpec  *spec,
                                      const DsPresetStep *step,
                                      DsBenchSpec        *ret_spec);
+
+/* Custom rows (ds-preset-rows.c): the user's own grid, as CrystalDiskMark's
+ * Settings dialog lets each row be changed.  spec->rows holds them as text,
+ * one row per ";" (or line):
+ *
+ *   PATTERN,BLOCK[,qdN][,tN][,mixN][,TIME]
+ *
+ * PATTERN is read, write, randread, randwrite, randrw or rw (one column),
+ * or seq or rnd (a Read and a Write column, as CrystalDiskMark's rows);
+ * BLOCK a size ("4k", "1m", "512"); qdN the queue depth per thread (also
+ * "qN", or "q32t4" with the threads), tN the threads, mixN the percentage
+ * of reads of randrw and rw (70), TIME the row's own time per run ("10s").
+ * A spec with rows runs the "custom" preset: its rows, row after row. */
+#define DS_PRESET_CUSTOM      "custom"
+#define DS_PRESET_ROWS_MAX    16u
+
+/* Parses one row; @ret_row's id and label are NULL.  DS_ERROR_INVALID
+ * naming what is wrong (the pattern, the block size not a multiple of 512,
+ * the queue depth × threads over DS_LIMIT_IN_FLIGHT_MAX …). */
+gboolean        ds_preset_row_parse     (const char        *text,
+                                         DsPresetRow       *ret_row,
+                                         GError           **error);
+/* The row as ds_preset_row_parse() reads it, shortest form:
+ * "randread,4k,qd32,t4", "randrw,8k,qd4,t1,mix70,10s". */
+char           *ds_preset_row_to_string (const DsPresetRow *row);
+/* The pattern word of a row ("randread", "seq"). */
+const char     *ds_preset_row_pattern   (const DsPresetRow *row);
+/* Parses a list of rows (";" or newlines between them) into its canonical
+ * text (rows joined by ";"); errors say which row ("row 2 “…”: …"). */
+char           *ds_preset_rows_normalize (const char       *text,
+                                          GError          **error);
+/* The preset @spec runs: its custom rows when spec->rows is set (made
+ * once per distinct list and kept for the process, as interned strings
+ * are), else the named preset; NULL with DS_ERROR_INVALID. */
+const DsPreset *ds_preset_for_spec      (const DsBenchSpec *spec,
+                                         GError           **error);
+/* The time one measured run of @step lasts. */
+uint64_t        ds_preset_step_duration (const DsBenchSpec  *spec,
+                                         const DsPresetStep *step);
 
 /* "SEQ 1MiB (Q=  8, T= 1)" as CrystalDiskMark's text names a row. */
 char           *ds_preset_row_cdm_name (const DsPresetRow *row);

@@ -64,11 +64,13 @@ ds_interval_hist_add (DsIntervalHist *hist,
 }
 
 /* The sum of several threads' histograms for one interval and direction. */
-typedef struct {
+/* Also typedef'd in ds-bench.h (an interval sample carries one). */
+typedef struct _DsIntervalSum DsIntervalSum;
+struct _DsIntervalSum {
   uint64_t ios;
   uint64_t bytes;
   uint64_t buckets[DS_INTERVAL_HIST_BUCKETS];
-} DsIntervalSum;
+};
 
 void ds_interval_sum_add    (DsIntervalSum        *sum,
                              const DsIntervalHist *hist);

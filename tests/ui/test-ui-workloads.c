@@ -33,6 +33,7 @@
 #include "ds-test-util.h"
 #include "ds-ui-test-util.h"
 #include "ds-window.h"
+#include "ds-settings.h"
 #include "ds-workloads-page.h"
 
 #define MiB (UINT64_C (1) << 20)
@@ -217,6 +218,11 @@ START_TEST (test_all_with_write_confirmation)
              ds_series_get_n_points (layer_series (page, "rate_layer")) >= 2;
     }
   ck_assert_msg (live, "no live series while the preset ran");
+  /* The histogram too, before the step ends. */
+  ck_assert_msg (ds_series_get_n_points (layer_series (page, "histogram_layer")) > 0,
+                 "no live histogram while the step measured");
+  ck_assert_ptr_nonnull (strstr (gtk_label_get_label (page_child (page, "histogram_title")),
+                                 "so far"));
   /* The menus rest while it runs: what they say is what runs. */
   ck_assert (!gtk_widget_get_sensitive (page_child (page, "preset_dropdown")));
   ck_assert (!gtk_widget_get_sensitive (page_child (page, "all_button")));
@@ -452,6 +458,113 @@ START_TEST (test_histogram_bars)
 }
 END_TEST
 
+/* Custom rows: edited in the editor, kept in the settings, run one row at
+ * a time (a write row after the typed name); a row's Start keeps the other
+ * rows' figures. */
+START_TEST (test_custom_rows)
+{
+  g_autofree char *loop = ds_test_loop_new (64 * MiB, FALSE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSettings) settings = ds_settings_new (NULL, NULL);
+  g_autofree char *saved = NULL;
+  g_autofree char *write_text = NULL;
+  Finished finished = { 0 };
+  DsWindow *window = open_window (&finished, loop);
+  DsWorkloadsPage *page = get_page (window);
+  GtkWindow *editor;
+  GtkGrid *grid = page_child (page, "grid");
+  AdwMessageDialog *dialog;
+  const DsResult *result;
+  const DsMarkData *data;
+  GtkWidget *row_button;
+  GtkWidget *label;
+
+  ck_assert (settings != NULL);
+  set_quick (page, "cdm-default", FALSE);
+  gtk_drop_down_set_selected (page_child (page, "mix_dropdown"), 0);     /* no +Mix column */
+
+  /* Two rows: the first as CrystalDiskMark's Settings would change it, a
+   * write row; the other two removed; a bad row refused by the editor. */
+  editor = ds_workloads_page_edit_rows (page);
+  ck_assert (GTK_IS_WINDOW (editor));
+  ck_assert (!ds_workloads_rows_editor_set (editor, 0, "randread,4k,qd4096,t16", &error));
+  ck_assert_ptr_nonnull (strstr (error->message, "I/Os in flight"));
+  g_clear_error (&error);
+  ck_assert (ds_workloads_rows_editor_set (editor, 0, "randread,4k,qd4,t2", &error));
+  ck_assert (ds_workloads_rows_editor_set (editor, 1, "randwrite,64k,qd2,t1", &error));
+  ck_assert (ds_workloads_rows_editor_set (editor, 3, NULL, &error));
+  ck_assert (ds_workloads_rows_editor_set (editor, 2, NULL, &error));
+  ds_ui_test_spin (100);
+  ds_ui_test_shoot (GTK_WIDGET (editor), "workloads-rows-editor");
+  ds_workloads_rows_editor_save (editor);
+  ds_ui_test_spin (50);
+
+  ck_assert_str_eq (ds_workloads_page_get_preset (page), "custom");
+  saved = g_settings_get_string (settings, "workloads-rows");
+  ck_assert_str_eq (saved, "randread,4k,qd4,t2;randwrite,64k,qd2,t1");
+  label = gtk_grid_get_child_at (grid, 0, 1);
+  ck_assert (GTK_IS_LABEL (label) || GTK_IS_BUTTON (label));
+  ck_assert_ptr_nonnull (ds_workloads_page_get_figure (page, 0, DS_MARK_READ));
+  ck_assert_ptr_null (ds_workloads_page_get_figure (page, 0, DS_MARK_WRITE));
+  ck_assert_ptr_nonnull (ds_workloads_page_get_figure (page, 1, DS_MARK_WRITE));
+  ck_assert_ptr_null (ds_workloads_page_get_figure (page, 2, DS_MARK_READ));
+  set_quick (page, "custom", FALSE);
+
+  /* The write row: its Start asks for the device's name. */
+  row_button = gtk_grid_get_child_at (grid, 0, 2);
+  ck_assert (GTK_IS_BUTTON (row_button));
+  g_signal_emit_by_name (row_button, "clicked");
+  ds_ui_test_spin (50);
+  dialog = ds_ui_test_find_dialog (window);
+  ck_assert_msg (dialog != NULL, "no confirmation for a custom row that writes (page: %s)",
+                 gtk_label_get_label (page_child (page, "error_label")));
+  gtk_editable_set_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog)), loop);
+  adw_message_dialog_response (dialog, "destroy");
+  /* As its button would: a response given from code leaves it open. */
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  ds_ui_test_wait_for (&finished.finished, 60000, "the end of the write row");
+  ck_assert_msg (finished.success, "the row failed: %s",
+                 ds_session_get_last_error (ds_window_get_session (window)));
+  ck_assert (figure (page, 1, DS_MARK_WRITE) > 1);
+  ck_assert_str_eq (ds_workloads_page_get_figure (page, 0, DS_MARK_READ), "—");
+  write_text = g_strdup (ds_workloads_page_get_figure (page, 1, DS_MARK_WRITE));
+
+  /* The read row: no question; the write row keeps its figure. */
+  finished.finished = FALSE;
+  row_button = gtk_grid_get_child_at (grid, 0, 1);
+  g_signal_emit_by_name (row_button, "clicked");
+  ds_ui_test_spin (50);
+  dialog = ds_ui_test_find_dialog (window);
+  ck_assert_msg (dialog == NULL, "a dialog for a row that only reads: %s — %s",
+                 adw_message_dialog_get_heading (dialog), adw_message_dialog_get_body (dialog));
+  ds_ui_test_wait_for (&finished.finished, 60000, "the end of the read row");
+  ck_assert (finished.success);
+  ck_assert (figure (page, 0, DS_MARK_READ) > 1);
+  ck_assert_str_eq (ds_workloads_page_get_figure (page, 1, DS_MARK_WRITE), write_text);
+
+  /* The result is the rows that ran, and says which rows they were. */
+  result = ds_session_get_result (ds_window_get_session (window), DS_BENCH_MARK);
+  data = result->data;
+  ck_assert_str_eq (result->spec.rows, "randread,4k,qd4,t2;randwrite,64k,qd2,t1");
+  ck_assert_uint_eq (data->steps->len, 1);
+  ck_assert_str_eq (((DsMarkStep *) data->steps->pdata[0])->id, "rnd4k-q4t2-read");
+  ck_assert_uint_eq (((DsMarkStep *) data->steps->pdata[0])->threads, 2);
+  ds_workloads_page_select (page, 0, DS_MARK_READ);
+  check_screenshot (window, "workloads-custom.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* The next start keeps the rows. */
+  finished.finished = FALSE;
+  window = open_window (&finished, loop);
+  page = get_page (window);
+  ck_assert_str_eq (ds_workloads_page_get_preset (page), "custom");
+  ck_assert_ptr_nonnull (ds_workloads_page_get_figure (page, 1, DS_MARK_WRITE));
+  ck_assert_ptr_null (ds_workloads_page_get_figure (page, 2, DS_MARK_READ));
+  gtk_window_destroy (GTK_WINDOW (window));
+  ds_test_loop_detach (loop);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -469,6 +582,7 @@ main (void)
   tcase_add_test (tc, test_row_start_reads_only);
   tcase_add_test (tc, test_stop_and_close);
   tcase_add_test (tc, test_scripted_start);
+  tcase_add_test (tc, test_custom_rows);
   suite_add_tcase (suite, tc);
 
   tc = tcase_create ("histogram");
