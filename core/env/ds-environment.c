@@ -371,35 +371,33 @@ void
 ds_result_environment_to_json (const DsResult *result,
                                JsonObject     *env)
 {
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *node;
+  g_autoptr (GList) names = NULL;
 
   if (result->environment == NULL)
     return;
 
-  json_object_iter_init (&iter, result->environment);
-  while (json_object_iter_next (&iter, &name, &node))
-    if (!is_base_member (name))
-      json_object_set_member (env, name, json_node_copy (node));
+  /* In the order they were set (an iterator goes in hash order). */
+  names = json_object_get_members (result->environment);
+  for (GList *l = names; l != NULL; l = l->next)
+    if (!is_base_member (l->data))
+      json_object_set_member (env, l->data,
+                              json_node_copy (json_object_get_member (result->environment, l->data)));
 }
 
 void
 ds_result_environment_from_json (DsResult   *result,
                                  JsonObject *env)
 {
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *node;
+  g_autoptr (GList) names = json_object_get_members (env);
 
   g_clear_pointer (&result->environment, json_object_unref);
-  json_object_iter_init (&iter, env);
-  while (json_object_iter_next (&iter, &name, &node))
+  for (GList *l = names; l != NULL; l = l->next)
     {
-      if (is_base_member (name))
+      if (is_base_member (l->data))
         continue;
       if (result->environment == NULL)
         result->environment = json_object_new ();
-      json_object_set_member (result->environment, name, json_node_copy (node));
+      json_object_set_member (result->environment, l->data,
+                              json_node_copy (json_object_get_member (env, l->data)));
     }
 }

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "ds-bench.h"
-#include "ds-io-loop.h"
+#include "ds-run.h"
 
 G_BEGIN_DECLS
 
