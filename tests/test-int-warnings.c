@@ -22,25 +22,6 @@
 #define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
 #define MIB (UINT64_C (1) << 20)
 
-/* losetup with direct I/O as asked (ds_test_loop_attach() always sets it). */
-static char *
-attach (const char *backing,
-        gboolean    direct)
-{
-  const char *argv[] = { "losetup", "--find", "--show",
-                         direct ? "--direct-io=on" : "--direct-io=off", backing, NULL };
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-
-  const char *settle[] = { "udevadm", "settle", "--timeout=10", NULL };
-
-  ck_assert_msg (ds_test_run (argv, &out, &err) == 0, "losetup: %s", err);
-  /* udev reads a new device to probe it: that is other I/O, but not the
-   * kind these tests look for (test_other_reader makes its own). */
-  ds_test_run (settle, NULL, NULL);
-  return g_strdup (g_strstrip (out));
-}
-
 /* A workload run's JSON (saved to @save when not NULL). */
 static JsonNode *
 run_json (const char *device,
@@ -113,7 +94,7 @@ n_warnings (JsonNode *root)
 START_TEST (test_loop_without_direct_io)
 {
   g_autofree char *file = ds_test_make_file ("nodio.img", 64 * MIB, 11);
-  g_autofree char *dev = attach (file, FALSE);
+  g_autofree char *dev = ds_test_loop_attach_dio (file, FALSE);
   g_autoptr (JsonNode) root = run_json (dev, "randread", "4K", "1s", NULL);
   const char *m = warning (root, "loop_no_direct_io");
 
@@ -139,7 +120,7 @@ START_TEST (test_sparse_zero_reads)
   /* Never written: every block a hole. */
   ck_assert (g_file_set_contents (file, "", 0, NULL));
   ck_assert (truncate (file, 64 * MIB) == 0);
-  dev = attach (file, TRUE);
+  dev = ds_test_loop_attach_dio (file, TRUE);
 
   /* Random access: rows by transfer size; each must be named. */
   rc = ds_test_cli (&out, &err, "random-access", dev, "--accuracy", "1", "--json",
@@ -164,7 +145,7 @@ new_session (gpointer data)
 START_TEST (test_other_reader)
 {
   g_autofree char *file = ds_test_make_file ("busy.img", 128 * MIB, 12);
-  g_autofree char *dev = attach (file, TRUE);
+  g_autofree char *dev = ds_test_loop_attach_dio (file, TRUE);
   g_autofree char *script = g_strdup_printf ("while :; do dd if=%s of=/dev/null bs=1M "
                                              "iflag=direct status=none; done", dev);
   /* Bounded by timeout even if this test dies before it stops it. */
@@ -195,7 +176,7 @@ END_TEST
 START_TEST (test_clean_and_environment)
 {
   g_autofree char *file = ds_test_make_file ("clean.img", 64 * MIB, 13);
-  g_autofree char *dev = attach (file, TRUE);
+  g_autofree char *dev = ds_test_loop_attach_dio (file, TRUE);
   g_autofree char *saved = ds_test_scratch_path ("clean.json");
   g_autofree char *name = g_path_get_basename (dev);
   g_autoptr (JsonNode) root = NULL;

@@ -66,17 +66,6 @@ bcache_cache_bytes (const char *sysfs,
   return g_ascii_strtoull (size, NULL, 10) * 512;
 }
 
-static void
-set_string (JsonObject *o,
-            const char *member,
-            const char *value)
-{
-  if (value != NULL && g_utf8_validate (value, -1, NULL))
-    json_object_set_string_member (o, member, value);
-  else
-    json_object_set_null_member (o, member);
-}
-
 /* What one layer is: its type and what matters of it. */
 static JsonObject *
 describe (DsEnvironment *env,
@@ -95,7 +84,7 @@ describe (DsEnvironment *env,
 
       json_object_set_string_member (o, "type", "loop");
       env->virtual_layer = TRUE;
-      set_string (o, "backing_file", backing);
+      ds_environment_set_string (o, "backing_file", backing);
       json_object_set_boolean_member (o, "direct_io", direct);
       if (!direct && env->loop_no_dio == NULL)
         env->loop_no_dio = g_strdup_printf ("%s over %s", name, backing ? backing : "?");
@@ -127,15 +116,15 @@ describe (DsEnvironment *env,
         }
 
       json_object_set_string_member (o, "type", type);
-      set_string (o, "dm_name", dm_name);
-      set_string (o, "dm_uuid", uuid);
+      ds_environment_set_string (o, "dm_name", dm_name);
+      ds_environment_set_string (o, "dm_uuid", uuid);
     }
   else if (has_attr (sysfs, name, "md"))
     {
       g_autofree char *level = read_attr (sysfs, name, "md/level");
 
       json_object_set_string_member (o, "type", "md");
-      set_string (o, "raid_level", level);
+      ds_environment_set_string (o, "raid_level", level);
     }
   else if (g_str_has_prefix (name, "bcache"))
     {
@@ -200,7 +189,7 @@ walk (DsEnvironment *env,
       o = json_object_new ();
       json_object_set_string_member (o, "name", name);
       json_object_set_string_member (o, "type", "partition");
-      set_string (o, "partition_of", disk);
+      ds_environment_set_string (o, "partition_of", disk);
       json_array_add_object_element (out, o);
       if (disk != NULL)
         walk (env, sysfs, disk, out, depth + 1);

@@ -24,10 +24,10 @@ read_text (const char *path)
   return g_strstrip (text);
 }
 
-static void
-set_string (JsonObject *o,
-            const char *member,
-            const char *value)
+void
+ds_environment_set_string (JsonObject *o,
+                           const char *member,
+                           const char *value)
 {
   if (value != NULL && g_utf8_validate (value, -1, NULL))
     json_object_set_string_member (o, member, value);
@@ -89,14 +89,14 @@ queue_settings (JsonObject *o,
     "physical_block_size",
   };
 
-  set_string (o, "scheduler", sched);
+  ds_environment_set_string (o, "scheduler", sched);
   for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
     {
       g_autofree char *path = g_strdup_printf ("%s/%s", q, numbers[i]);
       set_number (o, numbers[i], path);
     }
   /* "write back" or "write through". */
-  set_string (o, "write_cache", wc);
+  ds_environment_set_string (o, "write_cache", wc);
   if (rot != NULL)
     {
       env->rotational = strcmp (rot, "1") == 0;
@@ -158,18 +158,18 @@ mount_of (JsonObject *o,
       dash++;
     superopts = best[dash] && best[dash + 1] && best[dash + 2] ? best[dash + 3] : NULL;
 
-    set_string (fs, "mount_point", best[4]);
-    set_string (fs, "type", best[dash] ? best[dash + 1] : NULL);
-    set_string (fs, "source", best[dash] && best[dash + 1] ? best[dash + 2] : NULL);
-    set_string (fs, "mount_options", best[5]);
-    set_string (fs, "super_options", superopts);
+    ds_environment_set_string (fs, "mount_point", best[4]);
+    ds_environment_set_string (fs, "type", best[dash] ? best[dash + 1] : NULL);
+    ds_environment_set_string (fs, "source", best[dash] && best[dash + 1] ? best[dash + 2] : NULL);
+    ds_environment_set_string (fs, "mount_options", best[5]);
+    ds_environment_set_string (fs, "super_options", superopts);
 
     /* btrfs says compress=zstd:3 (or compress-force=) among its options. */
     opts = superopts ? g_strsplit (superopts, ",", -1) : NULL;
     for (guint i = 0; opts != NULL && opts[i] != NULL; i++)
       if (g_str_has_prefix (opts[i], "compress"))
         compress = strchr (opts[i], '=') ? strchr (opts[i], '=') + 1 : opts[i];
-    set_string (fs, "compression", compress);
+    ds_environment_set_string (fs, "compression", compress);
 
     if (ret_source != NULL && best[dash] && best[dash + 1] && best[dash + 2])
       *ret_source = g_strdup (best[dash + 2]);
@@ -216,7 +216,7 @@ ds_environment_collect (const char *path,
   if (sysfs == NULL)
     sysfs = "/sys";
 
-  set_string (o, "cpu_governor", governor);
+  ds_environment_set_string (o, "cpu_governor", governor);
   json_object_set_int_member (o, "memory_bytes", (gint64) env->ram_bytes);
 
   if (path == NULL || stat (path, &st) != 0)
@@ -247,7 +247,7 @@ ds_environment_collect (const char *path,
       env->diskstats_name = block_name (sysfs, st.st_rdev);
     }
 
-  set_string (o, "device", env->diskstats_name);
+  ds_environment_set_string (o, "device", env->diskstats_name);
   if (env->diskstats_name == NULL)
     return env;
 

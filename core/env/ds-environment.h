@@ -43,6 +43,11 @@ JsonArray     *ds_environment_stack   (DsEnvironment *env,
                                        const char    *sysfs,
                                        const char    *name);
 
+/* @value as a string member, or null when NULL or not UTF-8. */
+void           ds_environment_set_string (JsonObject  *o,
+                                          const char  *member,
+                                          const char  *value);
+
 /* A short "Environment" block for the text report, from a result's
  * environment members. */
 void           ds_environment_report  (JsonObject    *environment,

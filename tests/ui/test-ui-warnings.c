@@ -16,21 +16,6 @@
 
 #define MIB (UINT64_C (1) << 20)
 
-static char *
-attach (const char *backing,
-        gboolean    direct)
-{
-  const char *argv[] = { "losetup", "--find", "--show",
-                         direct ? "--direct-io=on" : "--direct-io=off", backing, NULL };
-  const char *settle[] = { "udevadm", "settle", "--timeout=10", NULL };
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-
-  ck_assert_msg (ds_test_run (argv, &out, &err) == 0, "losetup: %s", err);
-  ds_test_run (settle, NULL, NULL);
-  return g_strdup (g_strstrip (out));
-}
-
 static GtkWidget *
 find_named (GtkWidget  *widget,
             const char *name)
@@ -71,8 +56,8 @@ START_TEST (test_run_shows_warnings)
 {
   g_autofree char *file = ds_test_make_file ("nodio.img", 64 * MIB, 5);
   g_autofree char *clean_file = ds_test_make_file ("clean.img", 32 * MIB, 6);
-  g_autofree char *dev = attach (file, FALSE);
-  g_autofree char *clean = attach (clean_file, TRUE);
+  g_autofree char *dev = ds_test_loop_attach_dio (file, FALSE);
+  g_autofree char *clean = ds_test_loop_attach_dio (clean_file, TRUE);
   g_autofree char *saved = ds_test_scratch_path ("clean.json");
   g_autofree char *text = NULL;
   g_autofree char *out = NULL, *err = NULL;
