@@ -309,14 +309,17 @@ ds_environment_report (JsonObject *e,
                        GString    *out)
 {
   g_autofree char *b1 = NULL, *b2 = NULL, *b3 = NULL, *b4 = NULL, *b5 = NULL, *b6 = NULL;
+  const char *governor;
   JsonArray *stack;
   JsonObject *fs;
 
   if (e == NULL || !json_object_has_member (e, "device"))
     return;
 
-  g_string_append_printf (out, "Environment: kernel %s, CPU governor %s\n",
-                          kernel ? kernel : "?", member_text (e, "cpu_governor", &b1));
+  governor = member_text (e, "cpu_governor", &b1);
+  /* A VM or a kernel without cpufreq has no governor to say. */
+  g_string_append_printf (out, "Environment: kernel %s, CPU governor %s\n", kernel ? kernel : "?",
+                          strcmp (governor, "?") == 0 ? "not reported" : governor);
   g_string_append_printf (out, "  Queue: scheduler %s, read-ahead %s KiB, write cache %s, "
                           "rotational %s, nr_requests %s\n",
                           member_text (e, "scheduler", &b5), member_text (e, "read_ahead_kb", &b2),
