@@ -144,7 +144,7 @@ START_TEST (test_rules_each)
   w = ds_warnings_judge (&f);
   ck_assert (!has_code (w, "other_io"));
   g_clear_pointer (&w, g_ptr_array_unref);
-  f = (DsWarnFacts) { .other_judged = TRUE, .other_bytes = MIB - 1, .ours_bytes = 1 };
+  f = (DsWarnFacts) { .other_judged = TRUE, .other_bytes = 4 * MIB - 1, .ours_bytes = 1 };
   w = ds_warnings_judge (&f);
   ck_assert (!has_code (w, "other_io"));
   g_clear_pointer (&w, g_ptr_array_unref);

@@ -23,8 +23,10 @@ void       ds_warning_free (DsWarning  *warning);
 
 /* Other I/O on the device above this share of the run's own is reported. */
 #define DS_WARN_OTHER_IO_FRACTION 0.05
-/* ... and only above this many bytes (a superblock read is not a run). */
-#define DS_WARN_OTHER_IO_MIN_BYTES (1024 * 1024)
+/* ... and only above this many bytes: blkid or udisks probing every
+ * device (another program listing disks) reads about a megabyte of it,
+ * once; that is not a workload sharing the disk. */
+#define DS_WARN_OTHER_IO_MIN_BYTES (4 * 1024 * 1024)
 /* Writes this many times faster than reads: a cache absorbs them. */
 #define DS_WARN_WRITE_BACK_RATIO 10.0
 /* A rotating disk seeks: random reads faster than this come from a cache. */
