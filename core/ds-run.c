@@ -12,6 +12,7 @@
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-run.h"
+#include "ds-run-watch.h"
 
 /* ---- the run context ---------------------------------------------------- */
 
@@ -110,6 +111,9 @@ ds_run (const DsBenchSpec *spec,
   /* A workload whose pattern writes is a write test: same gate. */
   result->spec.write = ds_bench_spec_is_write_test (spec);
 
+  /* The environment, and /proc/diskstats, before the first byte. */
+  ds_run_watch_start (&run);
+
   if (ops->opens_target)
     {
       if (!ds_run_open_target (&run, &error))
@@ -117,6 +121,7 @@ ds_run (const DsBenchSpec *spec,
           if (ds_run_cancelled (&run))
             result->cancelled = TRUE;
           ds_result_set_error (result, error, run.error_errno, run.error_offset_bytes);
+          ds_run_watch_finish (&run);
           g_clear_pointer (&run.target, ds_target_free);
           return result;
         }
@@ -142,6 +147,7 @@ ds_run (const DsBenchSpec *spec,
       ds_run_set_progress (&run, 1.0);
     }
 
+  ds_run_watch_finish (&run);
   if (ops->opens_target)
     g_clear_pointer (&run.target, ds_target_free);
 

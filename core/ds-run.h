@@ -44,6 +44,8 @@ struct _DsRun {
   int                error_errno;
   int64_t            error_offset_bytes;
   gboolean           noted_fallback;
+  /* What the run watches for its warnings (env/ds-run-watch.h). */
+  struct _DsRunWatch *watch;
 };
 
 gboolean ds_run_cancelled (DsRun          *run);

@@ -372,6 +372,23 @@ ds_test_loop_attach (const char *backing,
 }
 
 char *
+ds_test_loop_attach_dio (const char *backing,
+                         gboolean    direct_io)
+{
+  const char *argv[] = { "losetup", "--find", "--show",
+                         direct_io ? "--direct-io=on" : "--direct-io=off", backing, NULL };
+  const char *settle[] = { "udevadm", "settle", "--timeout=10", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  if (ds_test_run (argv, &out, &err) != 0)
+    g_error ("losetup %s failed: %s", backing, err ? err : "");
+  ds_test_run (settle, NULL, NULL);
+
+  return g_strdup (g_strstrip (out));
+}
+
+char *
 ds_test_loop_new (uint64_t size_bytes,
                   gboolean read_only)
 {

@@ -42,6 +42,10 @@ char     *ds_test_make_file   (const char *name,
  * returns "/dev/loopN".  Aborts the test on failure. */
 char     *ds_test_loop_attach (const char *backing,
                                gboolean    read_only);
+/* Attaches @backing read-write with direct I/O on or off as asked, and
+ * waits for udev to have probed it (its reads are not the test's). */
+char     *ds_test_loop_attach_dio (const char *backing,
+                                   gboolean    direct_io);
 /* ds_test_make_file() + ds_test_loop_attach(). */
 char     *ds_test_loop_new    (uint64_t    size_bytes,
                                gboolean    read_only);

@@ -30,6 +30,7 @@ struct _DsWindow
   GCancellable         *open_cancellable;
   guint                 pages_running;   /* _ds_window_is_running()'s count */
   GtkWindow            *library_window;  /* weak: the one open, or NULL */
+  GtkWidget            *warnings_bar;    /* the visible result's warnings */
 
   /* Template widgets */
   GtkDropDown          *device_dropdown;

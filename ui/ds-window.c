@@ -19,6 +19,7 @@
 #include "ds-save.h"
 #include "ds-settings.h"
 #include "ds-tab-stop.h"
+#include "ds-warnings-bar.h"
 #include "ds-window-private.h"
 
 G_DEFINE_FINAL_TYPE (DsWindow, ds_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -156,6 +157,11 @@ update_opened (DsWindow *self)
   g_autofree char *text = NULL;
   g_autofree char *title = NULL;
 
+  /* The visible page's result says when it is likely fooled; a run in
+   * progress has no warnings yet. */
+  ds_warnings_bar_set_result (self->warnings_bar,
+                              kind == ds_session_get_running_kind (self->session) ? NULL : result);
+
   if (file == NULL || result == NULL)
     {
       gtk_info_bar_set_revealed (self->opened_bar, FALSE);
@@ -258,6 +264,7 @@ running_changed_cb (DsWindow *self)
   gboolean running = _ds_window_is_running (self);
 
   set_running_ui (self, running);
+  update_opened (self);
   /* The drop-down is locked while a test runs: the list catches up after. */
   ds_device_list_set_frozen (self->devices, running);
 
@@ -310,6 +317,7 @@ run_finished_cb (DsWindow       *self,
    * always show. */
   if (result != NULL && result->cancelled)
     _ds_window_toast (self, _("Test stopped"));
+  update_opened (self);
 
   _ds_window_update_actions (self);
   g_signal_emit (self, signals[RUN_FINISHED], 0, success);
@@ -616,6 +624,9 @@ ds_window_init (DsWindow *self)
   g_autofree char *page = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->warnings_bar = ds_warnings_bar_new ();
+  gtk_widget_insert_after (self->warnings_bar, gtk_widget_get_parent (GTK_WIDGET (self->opened_bar)),
+                           GTK_WIDGET (self->opened_bar));
 
   /* The application checked for the schema before any window opens. */
   self->settings = ds_settings_new (NULL, &error);

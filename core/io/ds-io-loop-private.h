@@ -13,6 +13,7 @@
 #include "ds-engine.h"
 #include "ds-io-loop.h"
 #include "ds-io-series.h"
+#include "ds-run-watch.h"
 
 G_BEGIN_DECLS
 
@@ -63,6 +64,10 @@ typedef struct {
   int64_t    error_offset;
   gboolean   error_write;
   gboolean   setup_failed;
+  /* For the run's warnings (env/ds-run-watch.h): every byte moved, ramp
+   * included, and the read buffers sampled for all zeros. */
+  uint64_t   reads_seen;
+  DsWatchCounts watch;
 } Worker;
 
 /* ds-io-worker.c: one I/O thread, from its setup to its last completion. */

@@ -176,6 +176,7 @@ ds_run_io (DsRun           *run,
   g_autoptr (GError) thread_error = NULL;
   unsigned started = 0;
   int ret = 0;
+  DsWatchCounts watch = { 0 };
 
   g_return_val_if_fail (target != NULL, -EINVAL);
   g_return_val_if_fail (plan->depth >= 1, -EINVAL);
@@ -290,6 +291,10 @@ ds_run_io (DsRun           *run,
       merge_dir (&ret_stats->write, &w->stats.write);
       ret_stats->cpu_user_ns += w->stats.cpu_user_ns;
       ret_stats->cpu_system_ns += w->stats.cpu_system_ns;
+      watch.read_bytes += w->watch.read_bytes;
+      watch.written_bytes += w->watch.written_bytes;
+      watch.zero_sampled += w->watch.zero_sampled;
+      watch.zero_found += w->watch.zero_found;
       if (w->first_ns != 0 && w->first_ns < first)
         first = w->first_ns;
       if (w->last_ns > last)
@@ -304,6 +309,7 @@ ds_run_io (DsRun           *run,
    * I/O's submission to the last completion (all threads). */
   if (last > first)
     ret_stats->elapsed_ns = last - first;
+  ds_run_watch_io (run, plan, ret_stats, &watch);
 
   if (sh.series != NULL)
     {

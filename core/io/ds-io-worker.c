@@ -120,6 +120,19 @@ account (Worker     *w,
       return;
     }
 
+  if (io->write)
+    w->watch.written_bytes += io->len_bytes;
+  else
+    {
+      w->watch.read_bytes += io->len_bytes;
+      if (w->reads_seen++ % DS_WATCH_ZERO_SAMPLE_EVERY == 0)
+        {
+          w->watch.zero_sampled++;
+          if (ds_buffer_is_zero (io->buf, io->len_bytes))
+            w->watch.zero_found++;
+        }
+    }
+
   /* The ramp: I/O that started before it ended is not counted. */
   if (io->start_ns < sh->ramp_end_ns)
     return;

@@ -6,8 +6,10 @@
 
 #include <string.h>
 
+#include "ds-environment.h"
 #include "ds-report.h"
 #include "ds-text.h"
+#include "ds-warnings.h"
 
 static void
 pad_to (GString *out,
@@ -140,6 +142,7 @@ append_one (GString        *out,
   const DsBenchOps *ops = ds_bench_get (result->kind);
 
   ds_report_header (out, result, units);
+  ds_warnings_report (result->warnings, out);
 
   if (ops != NULL && ops->report != NULL && result->data != NULL)
     {
@@ -164,6 +167,15 @@ append_one (GString        *out,
     }
   else if (!result->complete)
     g_string_append (out, "\nIncomplete run\n");
+
+  if (result->environment != NULL)
+    {
+      gsize start = out->len;
+
+      g_string_append_c (out, '\n');
+      ds_environment_report (result->environment, result->kernel, out);
+      sanitize_lines (out, start);
+    }
 }
 
 char *

@@ -8,11 +8,13 @@
 #include <errno.h>
 #include <string.h>
 
+#include "ds-environment.h"
 #include "ds-error.h"
 #include "ds-params.h"
 #include "ds-preset.h"
 #include "ds-result-json.h"
 #include "ds-save.h"
+#include "ds-warnings.h"
 
 /* ---- writing ------------------------------------------------------------ */
 
@@ -122,12 +124,14 @@ ds_result_to_json (const DsResult *result)
   ds_json_set_string_or_null (env, "started_at", result->started_at);
   ds_json_set_string_or_null (env, "hostname", result->hostname);
   ds_json_set_string_or_null (env, "kernel", result->kernel);
+  ds_result_environment_to_json (result, env);
   json_object_set_object_member (root, "environment", env);
 
   ds_json_set_string_or_null (root, "engine", result->engine);
   for (guint i = 0; result->notes != NULL && i < result->notes->len; i++)
     json_array_add_string_element (notes, result->notes->pdata[i]);
   json_object_set_array_member (root, "notes", notes);
+  ds_warnings_to_json (result->warnings, root);
 
   ds_annotation_to_json (&result->annotation, root);
 

@@ -16,12 +16,14 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "ds-environment.h"
 #include "ds-error.h"
 #include "ds-limits.h"
 #include "ds-params.h"
 #include "ds-preset.h"
 #include "ds-result-json.h"
 #include "ds-text.h"
+#include "ds-warnings.h"
 
 /* Reads @member (a string or null) and, when present, @member"_bytes":
  * the exact bytes of a path that is not UTF-8. */
@@ -300,6 +302,7 @@ environment_from_json (JsonObject  *o,
       !ds_json_get_optional_string (env, "environment", "hostname", &result->hostname, error) ||
       !ds_json_get_optional_string (env, "environment", "kernel", &result->kernel, error))
     return FALSE;
+  ds_result_environment_from_json (result, env);
 
   if (result->started_at != NULL)
     {
@@ -501,7 +504,8 @@ ds_result_from_json (JsonNode  *root,
 
   if (!environment_from_json (o, result, error) ||
       !ds_json_get_optional_string (o, "result", "engine", &result->engine, error) ||
-      !notes_from_json (o, result, error))
+      !notes_from_json (o, result, error) ||
+      !ds_warnings_from_json (o, result->warnings, error))
     return NULL;
   if (!ds_annotation_from_json (o, &result->annotation, error))
     return NULL;

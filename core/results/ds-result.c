@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 
 #include "ds-result.h"
+#include "ds-warnings.h"
 
 DsResult *
 ds_result_new_blank (DsBenchKind kind)
@@ -16,6 +17,7 @@ ds_result_new_blank (DsBenchKind kind)
   result->kind = kind;
   ds_bench_spec_init (&result->spec, kind);
   result->notes = g_ptr_array_new_with_free_func (g_free);
+  result->warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_warning_free);
   result->error_offset_bytes = -1;
 
   return result;
@@ -72,6 +74,8 @@ ds_result_free (DsResult *result)
   g_free (result->kernel);
   g_free (result->engine);
   g_clear_pointer (&result->notes, g_ptr_array_unref);
+  g_clear_pointer (&result->warnings, g_ptr_array_unref);
+  g_clear_pointer (&result->environment, json_object_unref);
   g_clear_error (&result->error);
   ds_annotation_clear (&result->annotation);
   g_free (result);

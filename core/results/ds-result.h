@@ -5,6 +5,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 #include <stdint.h>
 
 #include "ds-annotation.h"
@@ -35,6 +36,10 @@ struct _DsResult {
   char         *kernel;
   char         *engine;          /* the engine that ran ("io_uring", ...) */
   GPtrArray    *notes;           /* char*: e.g. "io_uring refused (EPERM): used threads" */
+  /* The rest of the JSON's "environment" (env/ds-environment.h): queue,
+   * device stack, filesystem, governor; NULL when not recorded. */
+  JsonObject   *environment;
+  GPtrArray    *warnings;        /* DsWarning* (env/ds-warnings.h) */
 
   gboolean      complete;        /* ran to the end */
   gboolean      cancelled;       /* stopped by the user */
