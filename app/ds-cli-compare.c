@@ -114,7 +114,7 @@ ds_cli_compare (int    argc,
     _("A, B, ... are result files or ids from the results library (`diskscope-cli results list`;\n"
     "any unique part of an id will do).  Each figure gets a column per result and a ratio to\n"
     "the first (B/A); * marks the better value (higher rates and IOPS, lower times).\n"
-    "Transfer curves of disks of different sizes are compared on % of capacity."));
+    "Transfer curves of disks of different sizes are compared by percentage of capacity."));
 
   if (!ds_cli_parse_options (context, &argc, &argv, &status))
     return status;

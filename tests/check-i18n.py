@@ -175,10 +175,21 @@ def find_unmarked(toks):
     return problems
 
 
+# A GLib format macro glued into a marked string: xgettext cuts the msgid
+# at the macro, so no translation ever matches it (use PRIu64 and the like,
+# which xgettext understands).
+GLUED_MACRO = re.compile(r'N?_\s*\(\s*"(?:[^"\\]|\\.)*"\s*G_G?U?INT(?:8|16|32|64|PTR|SIZE)_FORMAT')
+
+
 def check_file(path, rel, allow):
     with open(path, encoding="utf-8") as f:
-        toks = tokens(f.read())
+        text = f.read()
+    toks = tokens(text)
     out = []
+    for m in GLUED_MACRO.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        out.append(f"{rel}:{line}: a G_*_FORMAT macro inside _() cuts the msgid short "
+                   "(use PRIu64 and friends)")
     for where, call, literal, _ in find_unmarked(toks):
         if not WORD.search(literal.replace("\\n", " ").replace("\\t", " ")):
             continue

@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "ds-error.h"
@@ -96,7 +98,7 @@ ds_warnings_judge (const DsWarnFacts *f)
       g_autofree char *rows = join_rows (f->zero_rows);
 
       add (out, "zero_reads",
-           g_strdup_printf (_("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " sampled "
+           g_strdup_printf (_("%" PRIu64 " of %" PRIu64 " sampled "
                               "reads returned only zeros (%s): never-written space on a "
                               "sparse file, a thin-provisioned LUN or a TRIMmed SSD is "
                               "returned without touching the media, so those figures "

@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n-lib.h>
 
 #include <errno.h>
@@ -203,7 +205,7 @@ sustain_run (DsRun   *run,
   if (region < spec->block_size_bytes)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("the region to write (%" G_GUINT64_FORMAT " bytes) is smaller than one block"),
+                   _("the region to write (%" PRIu64 " bytes) is smaller than one block"),
                    region);
       return -EINVAL;
     }
