@@ -62,9 +62,10 @@ run_fio (const char  *prefix,
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *fio = g_find_program_in_path ("fio");
   int rc;
 
-  ck_assert_msg (g_find_program_in_path ("fio") != NULL, "fio is not installed (tools/install-deps)");
+  ck_assert_msg (fio != NULL, "fio is not installed (tools/install-deps)");
   for (const char *const *a = (const char *const[]) {
          "fio", "--name=rr", "--rw=randread", "--bs=4k", "--direct=1", "--ioengine=psync",
          "--time_based=1", "--runtime=6", "--numjobs=2", "--output-format=json", NULL };

@@ -195,6 +195,13 @@ if [ -n "$app" ]; then
   app=$work/bin/diskscope
   cp "$build_root/data/gschemas.compiled" "$work/schemas/"
 fi
+# A sanitizer build reads its leak suppressions at exit: from a copy
+# `nobody` can read too.
+supp=$(sed -n 's/^\(.*:\)\{0,1\}suppressions=\([^:]*\).*/\2/p' <<<"${LSAN_OPTIONS:-}")
+if [ -n "$supp" ] && [ -r "$supp" ]; then
+  cp "$supp" "$work/bin/lsan.supp"
+  export LSAN_OPTIONS=${LSAN_OPTIONS/"$supp"/$work/bin/lsan.supp}
+fi
 chmod -R a+rX "$work/bin" "$work/schemas"
 
 # A plain user may not open it: the test means nothing otherwise.

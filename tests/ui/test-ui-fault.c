@@ -201,8 +201,9 @@ START_TEST (test_vanish_scripted)
   };
   /* A sanitizer's leak check at exit, and its exact unwinding on every
    * allocation of the app's teardown (ui/ds-asan-options.c), take time
-   * of their own. */
-  const gint64 limit_us = (sanitized () ? 8 : 2) * G_USEC_PER_SEC;
+   * of their own (10.6 s seen on an idle machine); the plain build holds
+   * the 2 s bar, this run looks for memory errors on the way out. */
+  const gint64 limit_us = (sanitized () ? 20 : 2) * G_USEC_PER_SEC;
   g_autoptr(DsFaultProc) proc = NULL;
   g_autofree char *err = NULL;
   gint64 vanished_us;

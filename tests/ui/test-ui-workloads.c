@@ -174,8 +174,10 @@ check_screenshot (DsWindow   *window,
   gdk_texture_download (texture, pixels, width * 4);
   for (gsize i = 0; i < width * height; i++)
     g_hash_table_add (colours, GUINT_TO_POINTER (((guint32 *) (gpointer) pixels)[i]));
-  /* Text, the big figures, a filled curve and bars: many colours. */
-  ck_assert_uint_ge (g_hash_table_size (colours), 200);
+  /* Text, the big figures, a filled curve and bars: many colours (a
+   * blank or unpainted page has a few dozen; a slow sanitized run draws
+   * fewer interval points, 190 colours seen). */
+  ck_assert_uint_ge (g_hash_table_size (colours), 120);
 }
 
 START_TEST (test_all_with_write_confirmation)
