@@ -116,10 +116,19 @@ fi
 # programs run with an empty environment but PATH, HOME and the language.
 # The package manager's trigger compiles the schemas, as meson install does
 # without a DESTDIR.
+# A sanitizer build's runtime settings (its leak suppressions) are not the
+# app's environment: they pass through.
+sanitizer_env=()
+for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
+  if [ -n "${!v:-}" ]; then
+    sanitizer_env+=("$v=${!v}")
+  fi
+done
 as_installed () {   # as_installed COMMAND...: in the installed tree, env -i
   unshare --mount --propagation private \
     sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' _ "$root" "$prefix" \
-    env -i PATH="$prefix/bin:/usr/bin:/bin" HOME="$dest/home" LANG=C.UTF-8 LANGUAGE=ru "$@"
+    env -i PATH="$prefix/bin:/usr/bin:/bin" HOME="$dest/home" LANG=C.UTF-8 LANGUAGE=ru \
+      "${sanitizer_env[@]}" "$@"
 }
 catalog () {   # what the installed ru catalog makes of MSGID
   as_installed env TEXTDOMAINDIR="$prefix/share/locale" gettext diskscope "$1"
