@@ -24,11 +24,7 @@ static const char *device;
 static void
 setup (void)
 {
-  char *reason = NULL;
-
-  ck_assert_msg (ds_faultdisk_available (&reason), "no fault-injecting disk: %s", reason);
-  disk = ds_faultdisk_new (128 * MIB, 15);
-  device = ds_faultdisk_attach (disk, FALSE);
+  disk = ds_faultdisk_start (128 * MIB, 15, &device);
 }
 
 static void

@@ -23,11 +23,7 @@ static const char *device;
 static void
 setup (void)
 {
-  char *reason = NULL;
-
-  ck_assert_msg (ds_faultdisk_available (&reason), "no fault-injecting disk: %s", reason);
-  disk = ds_faultdisk_new (256 * MIB, 14);
-  device = ds_faultdisk_attach (disk, FALSE);
+  disk = ds_faultdisk_start (256 * MIB, 14, &device);
 }
 
 static void

@@ -30,11 +30,7 @@ static const char *device;
 static void
 setup (void)
 {
-  char *reason = NULL;
-
-  ck_assert_msg (ds_faultdisk_available (&reason), "no fault-injecting disk: %s", reason);
-  disk = ds_faultdisk_new (64 * MIB, 12);
-  device = ds_faultdisk_attach (disk, FALSE);
+  disk = ds_faultdisk_start (64 * MIB, 12, &device);
 }
 
 static void

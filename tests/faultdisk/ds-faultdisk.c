@@ -362,6 +362,21 @@ ds_faultdisk_get_device (DsFaultDisk *self)
   return self->device;
 }
 
+DsFaultDisk *
+ds_faultdisk_start (uint64_t     size_bytes,
+                    uint64_t     seed,
+                    const char **ret_device)
+{
+  g_autofree char *reason = NULL;
+  DsFaultDisk *self;
+
+  if (!ds_faultdisk_available (&reason))
+    g_error ("no fault-injecting disk: %s", reason);
+  self = ds_faultdisk_new (size_bytes, seed);
+  *ret_device = ds_faultdisk_attach (self, FALSE);
+  return self;
+}
+
 const char *
 ds_faultdisk_attach (DsFaultDisk *self,
                      gboolean     read_only)

@@ -39,6 +39,12 @@ gboolean     ds_faultdisk_available   (char      **ret_reason);
  * mounted.  Aborts the test on failure. */
 DsFaultDisk *ds_faultdisk_new         (uint64_t     size_bytes,
                                        uint64_t     seed);
+/* The three above in one, as most tests' fixtures want it: the disk of
+ * ds_faultdisk_new() attached read-write; *@ret_device is "/dev/loopN"
+ * (owned by the disk).  Aborts the test, saying why, when there is none. */
+DsFaultDisk *ds_faultdisk_start       (uint64_t     size_bytes,
+                                       uint64_t     seed,
+                                       const char **ret_device);
 /* MOUNT/disk: the served file. */
 const char  *ds_faultdisk_get_file    (DsFaultDisk *self);
 
