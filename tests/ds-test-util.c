@@ -220,8 +220,13 @@ ds_test_run (const char *const *argv,
 {
   g_autoptr (GError) error = NULL;
   int status = 0;
+  GSpawnFlags flags = G_SPAWN_SEARCH_PATH;
 
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH,
+  /* The test's own stdout is the TAP stream: an output nobody asked for
+   * goes nowhere rather than into it. */
+  if (ret_out == NULL)
+    flags |= G_SPAWN_STDOUT_TO_DEV_NULL;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, flags,
                      NULL, NULL, ret_out, ret_err, &status, &error))
     {
       g_printerr ("spawn %s: %s\n", argv[0], error->message);

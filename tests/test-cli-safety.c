@@ -29,7 +29,7 @@
 
 #define MiB (UINT64_C (1) << 20)
 
-#define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
+#define note ds_test_note
 
 static gboolean
 contains (const char *haystack,

@@ -24,7 +24,7 @@
 #define MiB (UINT64_C (1024) * 1024)
 #define DEVICE_BYTES (32 * MiB)
 
-#define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
+#define note ds_test_note
 
 /* Bytes of @path that are not zero, read with O_DIRECT. */
 static uint64_t

@@ -37,7 +37,7 @@
 #define SEEK_BASE_US 4000.0
 #define SEEK_FULL_US 56000.0
 
-#define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
+#define note ds_test_note
 
 /* Others may read the test's device while it runs (any program probing
  * block devices, e.g. other test suites listing devices), so checks of the

@@ -28,7 +28,7 @@
 /* Small helpers */
 
 /* A TAP comment, flushed at once (a failing forked test ends with _exit). */
-#define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
+#define note ds_test_note
 
 static DsFaultDisk *
 start_disk (uint64_t seed)

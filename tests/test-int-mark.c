@@ -23,7 +23,7 @@
 #include "ds-run.h"
 #include "ds-test-util.h"
 
-#define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
+#define note ds_test_note
 
 /* Several lines, each a TAP comment. */
 static void

@@ -22,7 +22,7 @@
 #define RATE (16 * MiB)        /* fio --rate=16m: MiB/s */
 #define BLOCK (1024 * 1024)   /* few I/Os: fio keeps its rate on a busy machine */
 
-#define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
+#define note ds_test_note
 
 static DsFaultProc *
 start_fio (const char *dev,

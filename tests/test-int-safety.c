@@ -31,7 +31,7 @@
 #define MiB (1024 * 1024)
 
 /* A TAP comment, flushed at once (a failing forked test ends with _exit). */
-#define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
+#define note ds_test_note
 
 static gboolean
 contains_ci (const char *haystack,

@@ -28,7 +28,7 @@
 #define DISK_BYTES (64 * MiB)
 #define BLOCK (128 * UINT64_C (1024))
 
-#define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
+#define note ds_test_note
 
 typedef struct {
   uint64_t offset;

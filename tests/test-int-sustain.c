@@ -17,7 +17,7 @@
 #include "ds-faultdisk.h"
 #include "ds-test-util.h"
 
-#define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
+#define note ds_test_note
 #define MIB (UINT64_C (1) << 20)
 
 static DsFaultDisk *disk;

@@ -16,7 +16,7 @@
 #include "ds-faultdisk.h"
 #include "ds-test-util.h"
 
-#define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
+#define note ds_test_note
 #define MIB (UINT64_C (1) << 20)
 
 /* Four actuators, each I/O 5 ms: 200 IOPS per outstanding I/O up to 4,

@@ -19,7 +19,7 @@
 #include "ds-test-util.h"
 #include "ds-warnings.h"
 
-#define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
+#define note ds_test_note
 #define MIB (UINT64_C (1) << 20)
 
 /* A workload run's JSON (saved to @save when not NULL). */

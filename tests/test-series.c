@@ -12,7 +12,7 @@
 #include "ds-io-series.h"
 #include "ds-test-util.h"
 
-#define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
+#define note ds_test_note
 
 #define T0   (UINT64_C (1000) * DS_NS_PER_SEC)
 #define IV   (100 * DS_NS_PER_MSEC)

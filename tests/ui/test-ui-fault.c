@@ -31,7 +31,7 @@
 #define MiB (UINT64_C (1) << 20)
 #define DISK_SIZE (32 * MiB)
 
-#define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
+#define note ds_test_note
 
 static gboolean
 sanitized (void)

@@ -43,7 +43,7 @@
 #define DISK_SIZE (32 * MiB)
 #define BLOCK (128 * KiB)
 
-#define note(...) (printf ("# " __VA_ARGS__), printf ("\n"), fflush (stdout))
+#define note ds_test_note
 
 typedef struct {
   gboolean finished;
