@@ -369,7 +369,7 @@ START_TEST (test_sigint_keeps_partial_result)
   GPid pid;
   int out_fd;
   int status;
-  uint64_t t0, stopped_ns;
+  uint64_t t0, printed_ns = 0, exited_ns;
   GString *buf = g_string_new (NULL);
   char chunk[65536];
   ssize_t n;
@@ -382,16 +382,27 @@ START_TEST (test_sigint_keeps_partial_result)
   t0 = g_get_monotonic_time ();
   kill (pid, SIGINT);
   while ((n = read (out_fd, chunk, sizeof chunk)) > 0)
-    g_string_append_len (buf, chunk, n);
+    {
+      if (printed_ns == 0)
+        printed_ns = (uint64_t) (g_get_monotonic_time () - t0) * 1000;
+      g_string_append_len (buf, chunk, n);
+    }
   ck_assert_int_eq (waitpid (pid, &status, 0), pid);
-  stopped_ns = (uint64_t) (g_get_monotonic_time () - t0) * 1000;
+  exited_ns = (uint64_t) (g_get_monotonic_time () - t0) * 1000;
   close (out_fd);
   out = g_string_free (buf, FALSE);
 
   ck_assert (WIFEXITED (status));
   ck_assert_int_eq (WEXITSTATUS (status), 130);
-  /* 100 ms for the run, plus printing 200 points' worth of JSON. */
-  ck_assert_msg (stopped_ns < 150 * 1000000ull, "took %.1f ms to stop", stopped_ns / 1e6);
+  /* The run stops within 100 ms: its result starts to come out within
+   * 150 ms (the stop plus building 200 points' worth of JSON).  Leaving the
+   * process takes what the C library (and a sanitizer's leak check at
+   * exit) takes on top, which is not the run's. */
+  ds_test_note ("SIGINT: result printed after %.1f ms, exited after %.1f ms",
+                printed_ns / 1e6, exited_ns / 1e6);
+  ck_assert_msg (printed_ns > 0, "nothing printed");
+  ck_assert_msg (printed_ns < 150 * 1000000ull, "took %.1f ms to print its result", printed_ns / 1e6);
+  ck_assert_msg (exited_ns < 5000 * 1000000ull, "took %.1f ms to exit", exited_ns / 1e6);
 
   ck_assert_msg (json_parser_load_from_data (parser, out, -1, NULL), "not JSON: %.200s", out);
   root = json_node_get_object (json_parser_get_root (parser));
