@@ -3,9 +3,13 @@
  * Random reads over working sets doubling from 16 MiB, each read once
  * first: IOPS and mean access time against the set's size (log2), the
  * estimated read-cache size marked and said in words, hot against cold
- * access time, and a table of the sets, each as it finishes.  The probe
- * and its estimate are the core's (kinds/ds-bench-cache.c); it only
- * reads.
+ * access time, and a table of the sets, each as it finishes.  With
+ * "Write-back cache" checked it is the write variant instead: each set
+ * flushed, written once at random (the curve and the table are the
+ * writes', plus the reads' mean after them), and the estimate is the
+ * write-back cache's.  That one overwrites the device: Start asks for its
+ * name first (the window's confirmation, as for every write).  The probe
+ * and its estimates are the core's (kinds/ds-bench-cache.c).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -32,10 +36,11 @@ enum {
   COLUMN_RATE,
   COLUMN_MEAN,
   COLUMN_P99,
+  COLUMN_READ,                 /* the write variant's reads after the writes */
 };
 
 static const uint64_t maxima[] = { 0, 256 * MiB, GiB, 4 * GiB, 16 * GiB, 64 * GiB };
-static const uint64_t blocks[] = { 4096, 8192, 65536 };
+static const uint64_t blocks[] = { 4096, 8192, 65536, 256 * 1024, MiB };
 static const uint64_t depths[] = { 1, 4, 16, 32 };
 static const uint64_t set_times[] = { 1, 2, 5, 10, 30 };   /* seconds */
 
@@ -48,6 +53,7 @@ struct _DsCachePage
   DsSeries        *estimate;
   GArray          *live;       /* DsCacheSet so far, while a run goes */
   DsUnits          units;
+  gboolean         write;      /* what is shown is the write variant */
 
   /* Template widgets */
   GtkInfoBar      *error_bar;
@@ -56,6 +62,7 @@ struct _DsCachePage
   GtkDropDown     *block_dropdown;
   GtkDropDown     *qd_dropdown;
   GtkDropDown     *time_dropdown;
+  GtkCheckButton  *write_button;
   DsGraph         *graph;
   DsGraphLayer    *iops_layer;
   DsGraphLayer    *latency_layer;
@@ -96,6 +103,12 @@ show_sets (DsCachePage           *self,
       g_autofree char *mean = ds_format_ms (set->lat_mean_s);
       g_autofree char *p99 = ds_format_ms (set->lat_p99_s);
 
+      if (self->write)
+        {
+          g_autofree char *read = ds_format_ms (set->read_lat_mean_s);
+
+          ds_table_set_cell (self->table, i + 1, COLUMN_READ, read);
+        }
       ds_table_set_cell (self->table, i + 1, COLUMN_SET, size);
       ds_table_set_cell (self->table, i + 1, COLUMN_IOPS, iops);
       ds_table_set_cell (self->table, i + 1, COLUMN_RATE, rate);
@@ -120,22 +133,39 @@ show_sets (DsCachePage           *self,
 
       ds_series_append (self->estimate, e->estimate_bytes, 0, 0);
       ds_graph_layer_set_title (self->estimate_layer, title);
-      words = g_strdup_printf (_("A read cache of about %s: random reads over %s stay fast; past it "
-                                 "IOPS drop to %.2f of that (hot %s, cold %s a read)."),
-                               size, fast, e->drop_ratio, hot, cold);
+      if (self->write)
+        words = g_strdup_printf (_("A write-back cache of about %s as the host sees it (it drains while it "
+                                   "fills): writes of sets up to %s stay fast; past it write IOPS drop to "
+                                   "%.2f of that (%s a write into the cache, %s past it)."),
+                                 size, fast, e->drop_ratio, hot, cold);
+      else
+        words = g_strdup_printf (_("A read cache of about %s: random reads over %s stay fast; past it "
+                                   "IOPS drop to %.2f of that (hot %s, cold %s a read)."),
+                                 size, fast, e->drop_ratio, hot, cold);
     }
   else if (!final)
-    words = g_strdup (sets->len == 0 ? _("Reading the first working set…") :
+    words = g_strdup (sets->len == 0 ? (self->write ? _("Writing the first working set…") :
+                                                      _("Reading the first working set…")) :
+                      self->write ? _("No cache edge yet: every set so far writes alike.") :
                       _("No cache edge yet: every set so far reads alike."));
+  else if (sets->len < 2)
+    words = g_strdup (_("No estimate: fewer than two working sets were measured."));
+  else if (self->write)
+    words = g_strdup (_("No estimate: no set's writes were faster than half the first set's IOPS and "
+                        "then slower (no write-back cache seen up to the largest set, or none as small "
+                        "as the first)."));
   else
-    words = g_strdup (sets->len < 2 ? _("No estimate: fewer than two working sets were measured.") :
-                      _("No estimate: no set read faster than half the first set's IOPS and then slower "
+    words = g_strdup (_("No estimate: no set read faster than half the first set's IOPS and then slower "
                         "(no cache seen up to the largest set, or none as small as the first)."));
 
-  ds_table_set_cell (self->figures_table, 1, 0, _("Hot access time (first set)"));
+  ds_table_set_cell (self->figures_table, 1, 0, self->write ? _("Write into the cache (first set)") :
+                                                              _("Hot access time (first set)"));
   ds_table_set_cell (self->figures_table, 1, 1, sets->len > 0 ? hot : NULL);
-  ds_table_set_cell (self->figures_table, 2, 0, e->found ? _("Cold access time (past the cache)") :
-                                                          _("Cold access time (largest set)"));
+  ds_table_set_cell (self->figures_table, 2, 0,
+                     self->write ? (e->found ? _("Write past the cache (the sets' pace)") :
+                                               _("Write time (largest set)")) :
+                     e->found ? _("Cold access time (past the cache)") :
+                                _("Cold access time (largest set)"));
   ds_table_set_cell (self->figures_table, 2, 1, sets->len > 1 ? cold : NULL);
   if (e->found)
     {
@@ -158,10 +188,30 @@ set_running (DsCachePage *self,
 {
   GtkWidget *controls[] = {
     GTK_WIDGET (self->max_dropdown), GTK_WIDGET (self->block_dropdown),
-    GTK_WIDGET (self->qd_dropdown), GTK_WIDGET (self->time_dropdown), NULL,
+    GTK_WIDGET (self->qd_dropdown), GTK_WIDGET (self->time_dropdown),
+    GTK_WIDGET (self->write_button), NULL,
   };
 
   ds_probe_set_running (controls, running);
+}
+
+/* The table's columns and the curves' names (the graph's accessible name
+ * follows them) for the read probe or the write variant. */
+static void
+set_mode (DsCachePage *self,
+          gboolean     write)
+{
+  const char *read_headings[] = { _("Working set"), _("IOPS"), _("Rate"), _("Mean"), _("p99"), NULL };
+  const char *write_headings[] = { _("Working set"), _("Write IOPS"), _("Write rate"), _("Write mean"),
+                                   _("Write p99"), _("Read mean"), NULL };
+
+  self->write = write;
+  ds_table_remove_rows (self->table);
+  if (!write && gtk_grid_get_child_at (self->table, COLUMN_READ, 0) != NULL)
+    gtk_grid_remove_column (self->table, COLUMN_READ);
+  ds_table_set_headings (self->table, write ? write_headings : read_headings);
+  ds_graph_layer_set_title (self->iops_layer, write ? _("Write IOPS") : _("IOPS"));
+  ds_graph_layer_set_title (self->latency_layer, write ? _("Mean write time") : _("Mean access time"));
 }
 
 static void
@@ -182,7 +232,10 @@ show_live (DsCachePage *self)
 {
   DsCacheEstimate estimate = { 0 };
 
-  ds_cache_estimate (self->live, &estimate);
+  if (self->write)
+    ds_cache_estimate_writes (self->live, &estimate);
+  else
+    ds_cache_estimate (self->live, &estimate);
   show_sets (self, self->live, &estimate, FALSE);
 }
 
@@ -211,6 +264,7 @@ ds_cache_page_configure (DsPage       *page,
   spec->queue_depth = (unsigned) ds_probe_choice (self->qd_dropdown, depths, G_N_ELEMENTS (depths));
   spec->duration_ns = ds_probe_choice (self->time_dropdown, set_times, G_N_ELEMENTS (set_times)) *
                       DS_NS_PER_SEC;
+  spec->write = gtk_check_button_get_active (self->write_button);
 
   return TRUE;
 }
@@ -233,6 +287,8 @@ ds_cache_page_begin (DsPage            *page,
   DsCachePage *self = DS_CACHE_PAGE (page);
 
   ds_cache_page_show_error (page, NULL);
+  if (spec != NULL)
+    set_mode (self, spec->write);
   clear (self);
   ds_graph_set_x_max (self->graph, spec != NULL ? (double) spec->span_bytes : 0);
   if (spec == NULL)
@@ -272,9 +328,16 @@ ds_cache_page_add_samples (DsPage         *page,
       else if (sample->kind == DS_SAMPLE_PHASE && sample->bytes > 0)
         {
           g_autofree char *size = ds_format_size_iec (sample->bytes);
-          g_autofree char *text = g_strcmp0 (sample->name, "prefill") == 0 ?
-                                  g_strdup_printf (_("Reading %s once (not timed)…"), size) :
-                                  g_strdup_printf (_("Random reads over %s…"), size);
+          g_autofree char *text = NULL;
+
+          if (g_strcmp0 (sample->name, "prefill") == 0)
+            text = g_strdup_printf (_("Reading %s once (not timed)…"), size);
+          else if (g_strcmp0 (sample->name, "flush") == 0)
+            text = g_strdup_printf (_("Flushing the device's cache before %s…"), size);
+          else if (g_strcmp0 (sample->name, "write") == 0)
+            text = g_strdup_printf (_("Writing %s once at random…"), size);
+          else
+            text = g_strdup_printf (_("Random reads over %s…"), size);
 
           gtk_label_set_label (self->status_label, text);
         }
@@ -294,11 +357,14 @@ ds_cache_page_show_result (DsPage         *page,
 
   g_return_if_fail (result->kind == DS_BENCH_CACHE);
 
+  set_mode (self, data != NULL && data->write);
   clear (self);
   set_running (self, FALSE);
   ds_cache_page_show_error (page, error);
   if (data == NULL || data->sets == NULL)
     return;
+
+  gtk_check_button_set_active (self->write_button, data->write);
 
   ds_probe_select (self->max_dropdown, maxima, G_N_ELEMENTS (maxima), result->spec.span_bytes);
   ds_probe_select (self->block_dropdown, blocks, G_N_ELEMENTS (blocks), data->block_size_bytes);
@@ -308,6 +374,11 @@ ds_cache_page_show_result (DsPage         *page,
   show_sets (self, data->sets, &data->estimate, TRUE);
   gtk_label_set_label (self->status_label,
                        result->cancelled ? _("Stopped. The table shows the working sets that finished.") :
+                       data->write ?
+                       _("Each set: a flush, then every block written once at random (timed), then "
+                         "random reads (the media's pace without the cache). A set is fast when its "
+                         "write IOPS are at least half the first set's; the time the sets past the "
+                         "last fast one took gives the pace past the cache, and so the cache's size.") :
                        _("A set is fast when its IOPS are at least half the first set's. Past the last "
                          "fast set, the first slow set's access time, between hot and cold, gives the "
                          "share of its reads the cache still served, and so the cache's size."));
@@ -370,6 +441,7 @@ ds_cache_page_class_init (DsCachePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DsCachePage, block_dropdown);
   gtk_widget_class_bind_template_child (widget_class, DsCachePage, qd_dropdown);
   gtk_widget_class_bind_template_child (widget_class, DsCachePage, time_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DsCachePage, write_button);
   gtk_widget_class_bind_template_child (widget_class, DsCachePage, graph);
   gtk_widget_class_bind_template_child (widget_class, DsCachePage, iops_layer);
   gtk_widget_class_bind_template_child (widget_class, DsCachePage, latency_layer);
@@ -384,7 +456,6 @@ ds_cache_page_class_init (DsCachePageClass *klass)
 static void
 ds_cache_page_init (DsCachePage *self)
 {
-  const char *headings[] = { _("Working set"), _("IOPS"), _("Rate"), _("Mean"), _("p99"), NULL };
   const char *figure_headings[] = { _("Access time"), _("Value"), NULL };
 
   self->iops = ds_series_new ();
@@ -397,7 +468,7 @@ ds_cache_page_init (DsCachePage *self)
   ds_graph_layer_set_series (self->iops_layer, self->iops);
   ds_graph_layer_set_series (self->latency_layer, self->latency);
   ds_graph_layer_set_series (self->estimate_layer, self->estimate);
-  ds_table_set_headings (self->table, headings);
+  set_mode (self, FALSE);
   ds_table_set_headings (self->figures_table, figure_headings);
   gtk_drop_down_set_selected (self->time_dropdown, 2);   /* 5 s */
 }

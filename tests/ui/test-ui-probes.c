@@ -36,6 +36,7 @@
 #include "ds-bench-sustain.h"
 #include "ds-bench-sweep.h"
 #include "ds-cache-page.h"
+#include "ds-page.h"
 #include "ds-faultdisk.h"
 #include "ds-sustain-page.h"
 #include "ds-sweep-page.h"
@@ -570,6 +571,75 @@ START_TEST (test_cache_estimate)
 }
 END_TEST
 
+/* The write variant: a 24 MiB write-back cache taking 200 MB/s and
+ * draining at 20 MB/s.  Start asks for the device's name; the sets are
+ * written (16 + 32 + 64 + 128 MiB, nothing more) and the page finds the
+ * write-back cache within 25 %. */
+START_TEST (test_cache_write)
+{
+  g_autoptr(DsFaultDisk) disk = start_disk (128 * MiB, 27);
+  const char *device = ds_faultdisk_get_device (disk);
+  Finished finished = { 0 };
+  DsWindow *window = open_window (&finished, "cache", device);
+  GtkWidget *page = get_page (window, "cache");
+  const double cache = 24.0 * MiB;
+  g_autofree char *finding = NULL;
+  const DsCacheData *data;
+  GtkGrid *table;
+
+  ck_assert (ds_faultdisk_control (disk, "write-cache %" G_GUINT64_FORMAT " 200000000 20000000",
+                                   (uint64_t) cache));
+  gtk_drop_down_set_selected (child (page, "max_dropdown"), 0);     /* the whole 128 MiB */
+  gtk_drop_down_set_selected (child (page, "block_dropdown"), 3);   /* 256 KiB */
+  gtk_drop_down_set_selected (child (page, "time_dropdown"), 0);    /* 1 s of reads a set */
+  ck_assert (!gtk_check_button_get_active (child (page, "write_button")));
+  gtk_check_button_set_active (child (page, "write_button"), TRUE);
+  ck_assert (ds_faultdisk_control (disk, "reset-counters"));
+  start (window);
+  confirm (window, device);
+  ck_assert_msg (spin_until (has_one_point, child (page, "iops_layer"), 60000) &&
+                 ds_session_is_running (session (window)), "no set shown while the probe ran");
+  ck_assert (!gtk_widget_get_sensitive (child (page, "write_button")));
+  ds_ui_test_wait_for (&finished.finished, 120000, "the end of the write-back cache probe");
+  ck_assert_msg (finished.success, "the probe failed: %s", ds_session_get_last_error (session (window)));
+  ds_ui_test_spin (100);
+
+  data = ds_session_get_result (session (window), DS_BENCH_CACHE)->data;
+  ck_assert (data->write);
+  ck_assert_uint_eq (data->sets->len, 4);
+  ck_assert_uint_eq (table_rows (page, "table"), 4);
+  /* The reads after the writes have a column of their own. */
+  table = child (page, "table");
+  ck_assert_str_eq (gtk_label_get_label (GTK_LABEL (gtk_grid_get_child_at (table, 5, 0))), "Read mean");
+  ck_assert_str_eq (gtk_label_get_label (GTK_LABEL (gtk_grid_get_child_at (table, 1, 0))), "Write IOPS");
+  ck_assert_msg (data->estimate.found, "no estimate");
+  ck_assert_msg (fabs (data->estimate.estimate_bytes - cache) <= 0.25 * cache, "estimate %.1f MiB",
+                 data->estimate.estimate_bytes / MiB);
+  finding = g_strdup (ds_cache_page_get_finding (DS_CACHE_PAGE (page)));
+  ck_assert_msg (g_str_has_prefix (finding, "A write-back cache of about "), "the page says: %s", finding);
+  ck_assert_uint_eq (ds_series_get_n_points (ds_graph_layer_get_series (child (page, "estimate_layer"))), 1);
+  /* Each set written once, in full: nothing more. */
+  ck_assert_uint_eq (ds_faultdisk_counter (disk, "write_bytes"), 240 * MiB);
+  printf ("# %s\n", finding);
+  check_screenshot (window, "cache-write.png");
+  check_reopened (window, DS_BENCH_CACHE, "cache", cache_finding, finding);
+  ck_assert (gtk_check_button_get_active (child (page, "write_button")));
+
+  /* A read probe begun after it takes the read columns back. */
+  {
+    DsBenchSpec read_spec;
+
+    ds_bench_spec_init (&read_spec, DS_BENCH_CACHE);
+    ds_page_begin (DS_PAGE (page), &read_spec);
+    ck_assert_ptr_null (gtk_grid_get_child_at (table, 5, 0));
+    ck_assert_str_eq (gtk_label_get_label (GTK_LABEL (gtk_grid_get_child_at (table, 1, 0))), "IOPS");
+    ds_page_begin (DS_PAGE (page), NULL);
+    ds_bench_spec_clear (&read_spec);
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+END_TEST
+
 START_TEST (test_cache_stop)
 {
   g_autoptr(DsFaultDisk) disk = start_disk (256 * MiB, 26);
@@ -623,6 +693,7 @@ main (void)
   tcase_add_test (tc, test_sustain_cliff);
   tcase_add_test (tc, test_sustain_stop);
   tcase_add_test (tc, test_cache_estimate);
+  tcase_add_test (tc, test_cache_write);
   tcase_add_test (tc, test_cache_stop);
   suite_add_tcase (suite, tc);
 
