@@ -161,6 +161,23 @@ START_TEST (test_states)
   assert_has (before->test, "whole device");
   assert_has (before->test, "not run yet");
 
+  /* The cache probe's write variant says so. */
+  {
+    g_autoptr(DsCaption) probe = NULL;
+    g_autoptr(DsCaption) write_probe = NULL;
+
+    ds_bench_spec_init (&spec, DS_BENCH_CACHE);
+    spec.target_path = g_strdup ("/dev/sda");
+    spec.block_size_bytes = 256 * 1024;
+    probe = ds_caption_new ("Cache Probe", NULL, NULL, &spec, device);
+    ck_assert_ptr_null (strstr (probe->test, "write-back"));
+    spec.write = TRUE;
+    write_probe = ds_caption_new ("Cache Probe", NULL, NULL, &spec, device);
+    ds_bench_spec_clear (&spec);
+    assert_has (write_probe->test, "Cache Probe: write-back cache");
+    assert_has (write_probe->test, "block 256 KiB");
+  }
+
   /* A page without a test is named alone. */
   info = ds_caption_new ("Info", NULL, NULL, NULL, device);
   ck_assert_str_eq (info->test, "Info");

@@ -177,6 +177,8 @@ test_line (const char        *test_title,
         if (spec->kind == DS_BENCH_SUSTAIN)
           g_ptr_array_add (parts, g_strdup (spec->pattern == DS_PATTERN_RANDWRITE ? _("random write") :
                                             _("sequential write")));
+        else if (spec->write)
+          g_ptr_array_add (parts, g_strdup (_("write-back cache")));
         g_ptr_array_add (parts, g_strdup_printf (_("block %s"), block));
         g_ptr_array_add (parts, g_strdup_printf (_("queue depth %u"), spec->queue_depth));
         if (spec->span_bytes > 0)
