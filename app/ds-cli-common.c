@@ -10,6 +10,7 @@
 
 #include "ds-cli-agent.h"
 #include "ds-cli-common.h"
+#include "ds-text.h"
 #include "ds-error.h"
 #include "ds-udisks.h"
 
@@ -58,6 +59,21 @@ int
 ds_cli_fail (const GError *error)
 {
   return ds_cli_complain (ds_cli_status_for_error (error), "%s", error->message);
+}
+
+void
+ds_cli_notice (const char *text,
+               int         progress_width)
+{
+  g_autofree char *clean = NULL;
+
+  if (text == NULL)
+    return;
+  clean = ds_text_sanitize (text);
+  if (progress_width > 0)
+    fprintf (stderr, "\r%*s\r", progress_width, "");
+  fprintf (stderr, "diskscope-cli: %s\n", clean);
+  fflush (stderr);
 }
 
 int

@@ -32,6 +32,13 @@ int      ds_cli_complain         (int           status,
                                   const char   *format,
                                   ...) G_GNUC_PRINTF (2, 3);
 
+/* A notice from a run (DS_SAMPLE_NOTICE: it waits for something outside
+ * it): on a line of its own on stderr, with or without a progress line
+ * (@progress_width: the progress line's width on a terminal, blanked
+ * first; 0 if none is drawn).  NULL (the wait is over) prints nothing. */
+void     ds_cli_notice           (const char   *text,
+                                  int           progress_width);
+
 /* Flushes stdout: when what was printed did not reach it (a full disk, a
  * closed stdout, a reader gone), says so and returns DS_CLI_FAILED;
  * otherwise @status. */

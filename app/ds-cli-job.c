@@ -115,6 +115,10 @@ progress_sink (const DsSample *sample,
       if (sample->value > 0)
         p->rate = sample->value;
       break;
+    case DS_SAMPLE_NOTICE:
+      /* The bar is 30 cells, its figures fit in 80 columns. */
+      ds_cli_notice (sample->name, p->enabled && p->printed ? 80 : 0);
+      return;
     case DS_SAMPLE_ACCESS:
     case DS_SAMPLE_ROW:
     default:

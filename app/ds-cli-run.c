@@ -128,6 +128,9 @@ progress_sink (const DsSample *sample,
           p->p99_ns = (uint64_t) (MAX (pt->read.p99_s, pt->write.p99_s) * 1e9);
         }
       break;
+    case DS_SAMPLE_NOTICE:
+      ds_cli_notice (sample->name, p->enabled ? p->width : 0);
+      return;
     case DS_SAMPLE_ACCESS:
     default:
       break;

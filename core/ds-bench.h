@@ -191,6 +191,9 @@ typedef enum {
                         * end), value (read + write bytes/s), interval.
                         * Provisional: the result's series is final (the
                         * last point is shortened to the run's end). */
+  DS_SAMPLE_NOTICE,    /* the run waits for something outside it: name is
+                        * a sentence for the user (valid during the sink
+                        * call only), NULL once the wait is over */
 } DsSampleKind;
 
 typedef struct _DsIntervalPoint DsIntervalPoint;   /* ds-interval.h */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <blkid.h>
 
@@ -185,6 +186,67 @@ ds_device_probe_signature (const char  *path,
   if (blkid_probe_lookup_value (probe, "LABEL", &value, NULL) == 0 &&
       value[0] != '\0')
     *ret_label = g_strdup (value);
+}
+
+/* ---- who has it open ---- */
+
+/* The first line of /proc/PID/comm ("systemd-udevd"), or NULL. */
+static char *
+process_name (const char *pid)
+{
+  g_autofree char *path = g_build_filename ("/proc", pid, "comm", NULL);
+  char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  g_strchomp (text);
+  return text;
+}
+
+static gboolean
+process_has_open (const char *pid,
+                  dev_t       rdev)
+{
+  g_autofree char *fd_dir = g_build_filename ("/proc", pid, "fd", NULL);
+  g_autoptr (GDir) dir = g_dir_open (fd_dir, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *link = g_build_filename (fd_dir, name, NULL);
+      struct stat st;
+
+      /* stat() follows the fd's link to the open file itself, so a
+       * device opened through any name (or deleted node) is found. */
+      if (stat (link, &st) == 0 && S_ISBLK (st.st_mode) && st.st_rdev == rdev)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+char *
+ds_block_device_openers (dev_t rdev)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  g_autoptr (GString) who = g_string_new (NULL);
+  g_autofree char *self = g_strdup_printf ("%d", (int) getpid ());
+  const char *pid;
+
+  while (proc != NULL && (pid = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *comm = NULL;
+
+      if (!g_ascii_isdigit (pid[0]) || g_str_equal (pid, self) || !process_has_open (pid, rdev))
+        continue;
+      comm = process_name (pid);
+      if (who->len > 0)
+        g_string_append (who, ", ");
+      /* Translators: a program that has a device open: "fio (pid 9120)". */
+      g_string_append_printf (who, _("%s (pid %s)"), comm != NULL ? comm : "?", pid);
+    }
+
+  return who->len > 0 ? g_string_free (g_steal_pointer (&who), FALSE) : NULL;
 }
 
 /* ---- in use ---- */

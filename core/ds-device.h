@@ -5,6 +5,7 @@
 #pragma once
 
 #include <glib.h>
+#include <sys/types.h>
 #include <stdint.h>
 
 G_BEGIN_DECLS
@@ -85,6 +86,11 @@ DsDevice     *ds_device_lookup_identity (const char   *path,
  * swap.  @ret_reason gets a user-facing sentence ("mounted at /mnt"). */
 gboolean      ds_device_in_use       (const DsDevice  *device,
                                       char           **ret_reason);
+
+/* The programs that have the block device @rdev open, from /proc/PID/fd:
+ * "systemd-udevd (pid 412), fio (pid 9120)"; NULL when none does (or none
+ * this process may see).  This process is left out. */
+char         *ds_block_device_openers (dev_t           rdev);
 
 const char   *ds_device_type_to_string (DsDeviceType   type);
 

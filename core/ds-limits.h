@@ -108,3 +108,13 @@
 #define DS_LIMIT_TEST_SIZE_MAX       (UINT64_C (64) << 30)
 #define DS_LIMIT_COUNT_MAX           9u
 #define DS_LIMIT_PAUSE_MAX_NS        (UINT64_C (600) * 1000000000)
+
+/* A block device a write opens O_EXCL is refused (EBUSY) while another
+ * program holds it exclusively.  Right after a write test closed it,
+ * udev's watch rule probes it (blkid, a partition rescan that claims the
+ * disk for a moment): a script's next test waits for that, this long at
+ * most, trying again every DS_BUSY_POLL_NS, and says so once the wait
+ * passes DS_BUSY_NOTICE_NS. */
+#define DS_BUSY_WAIT_NS              (UINT64_C (10) * 1000000000u)
+#define DS_BUSY_POLL_NS              (UINT64_C (20) * 1000000u)
+#define DS_BUSY_NOTICE_NS            (UINT64_C (200) * 1000000u)

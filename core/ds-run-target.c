@@ -11,7 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ds-clock.h"
+#include "ds-device.h"
 #include "ds-error.h"
+#include "ds-limits.h"
 #include "ds-run.h"
 #include "ds-units.h"
 
@@ -110,6 +113,117 @@ ds_run_fill (DsRun     *run,
   return TRUE;
 }
 
+static gboolean
+is_busy_block (const char *path,
+               GError     *error,
+               dev_t      *ret_rdev)
+{
+  struct stat st;
+
+  if (!g_error_matches (error, DS_ERROR, DS_ERROR_BUSY) ||
+      stat (path, &st) != 0 || !S_ISBLK (st.st_mode))
+    return FALSE;
+  *ret_rdev = st.st_rdev;
+  return TRUE;
+}
+
+/* Still busy after the wait: who has it open, or that no program does
+ * (the kernel holds it: a filesystem mounted in another mount namespace,
+ * a device-mapper or md array being set up). */
+static void
+name_holders (GError     *error,
+              const char *path,
+              dev_t       rdev,
+              uint64_t    waited_ns)
+{
+  g_autofree char *openers = ds_block_device_openers (rdev);
+  g_autofree char *message = NULL;
+
+  if (openers != NULL)
+    message = g_strdup_printf (_("%s is in use by another program: %s has it open "
+                                 "(still after %.0f s). Stop it first"),
+                               path, openers, (double) waited_ns / 1e9);
+  else
+    message = g_strdup_printf (_("%s is in use (opened exclusively, still after %.0f s), "
+                                 "and no program has it open: the kernel holds it (a "
+                                 "filesystem mounted in another mount namespace or "
+                                 "container, or a device-mapper or RAID set over it)"),
+                               path, (double) waited_ns / 1e9);
+  g_free (error->message);
+  error->message = g_steal_pointer (&message);
+}
+
+DsTarget *
+ds_run_open_path (DsRun              *run,
+                  const char         *path,
+                  DsTargetOpenFlags   flags,
+                  const char         *confirm,
+                  GError            **error)
+{
+  uint64_t start_ns = ds_clock_ns ();
+  uint64_t waited_ns = 0;
+  gboolean noticed = FALSE;
+  DsTarget *target;
+  dev_t rdev = 0;
+
+  for (;;)
+    {
+      g_autoptr (GError) local = NULL;
+
+      target = ds_target_open_full (path, flags, confirm, run->cancel, &local);
+      waited_ns = ds_clock_ns () - start_ns;
+      if (target != NULL || (flags & DS_TARGET_OPEN_WRITE) == 0 ||
+          !is_busy_block (path, local, &rdev) || ds_run_cancelled (run))
+        {
+          if (target == NULL)
+            g_propagate_error (error, g_steal_pointer (&local));
+          break;
+        }
+      if (waited_ns >= DS_BUSY_WAIT_NS)
+        {
+          name_holders (local, path, rdev, waited_ns);
+          g_propagate_error (error, g_steal_pointer (&local));
+          break;
+        }
+      if (!noticed && waited_ns >= DS_BUSY_NOTICE_NS)
+        {
+          g_autofree char *openers = ds_block_device_openers (rdev);
+          g_autofree char *text = NULL;
+          DsSample notice = { .kind = DS_SAMPLE_NOTICE };
+
+          /* udev's worker shows as systemd-udevd while it probes; a
+           * partition rescan holds the disk with no process to name. */
+          if (openers != NULL)
+            text = g_strdup_printf (_("Waiting for %s: %s has it open exclusively; "
+                                      "waiting up to %.0f s"),
+                                    path, openers, (double) DS_BUSY_WAIT_NS / 1e9);
+          else
+            text = g_strdup_printf (_("Waiting for %s: it is held exclusively (udev's "
+                                      "probe after the last write, most likely); waiting "
+                                      "up to %.0f s"),
+                                    path, (double) DS_BUSY_WAIT_NS / 1e9);
+          notice.name = text;
+          ds_run_emit (run, &notice);
+          noticed = TRUE;
+        }
+      g_usleep (DS_BUSY_POLL_NS / 1000);
+    }
+
+  if (noticed)
+    {
+      DsSample over = { .kind = DS_SAMPLE_NOTICE };
+
+      ds_run_emit (run, &over);
+    }
+  if (target != NULL && noticed)
+    ds_result_add_note (run->result,
+                        _("Waited %.2f s for %s to be free: it was held exclusively "
+                        "by another program (udev's probe after a previous write, "
+                        "most likely)"), (double) waited_ns / 1e9, path);
+
+  return target;
+}
+
 gboolean
 ds_run_open_target (DsRun   *run,
                     GError **error)
@@ -128,8 +242,7 @@ ds_run_open_target (DsRun   *run,
   if (spec->write && ds_bench_get (spec->kind)->writes == DS_BENCH_WRITES_ALWAYS)
     flags |= DS_TARGET_OPEN_ERASE;
 
-  target = ds_target_open_full (spec->target_path, flags, spec->destroy_data,
-                                run->cancel, error);
+  target = ds_run_open_path (run, spec->target_path, flags, spec->destroy_data, error);
   if (target == NULL)
     {
       struct stat st;

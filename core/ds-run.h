@@ -68,6 +68,15 @@ void     ds_run_describe_target (DsRun          *run,
  * spec.write_confirmed and the result's target; FALSE with @error else. */
 gboolean ds_run_open_target (DsRun    *run,
                              GError  **error);
+/* ds_target_open_full() for a run: a block device that is busy (EBUSY on
+ * the O_EXCL open of a write) is tried again for up to
+ * DS_BUSY_WAIT_NS, with a DS_SAMPLE_NOTICE to say so and a note in the
+ * result; still busy, the error names the programs that have it open. */
+DsTarget *ds_run_open_path  (DsRun              *run,
+                             const char         *path,
+                             DsTargetOpenFlags   flags,
+                             const char         *confirm,
+                             GError            **error);
 /* Writes @bytes of random data from offset 0 of run->target, after
  * reserving them (fallocate): a test file is read only after every byte of
  * it was written.  Sets run->target->size_bytes. */

@@ -174,7 +174,7 @@ app_as_user () {   # app_as_user SHOT: the app's status, scripted under Xvfb
 app_waited () {   # app_waited WHAT
   if grep -q "status: Waiting for permission to open $loop…" "$work/app.log" &&
      grep -A1000 "status: Waiting for permission" "$work/app.log" |
-       grep -q "status: permission answered"; then
+       grep -q "status: the wait is over"; then
     ok "$1: the window showed it was waiting for permission, then cleared it"
   else
     fail "$1: the window showed it was waiting for permission, then cleared it" \

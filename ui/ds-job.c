@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "ds-bench-cache.h"
 #include "ds-bench-mark.h"
 #include "ds-bench-sweep.h"
@@ -119,6 +121,15 @@ job_deliver (gpointer owner,
   g_signal_emit (self, signals[SAMPLES], 0, samples);
 }
 
+/* Main thread: the run waits for something outside it (@message says
+ * what), or the wait is over (NULL). */
+static void
+job_waiting_news (gpointer owner,
+                  gpointer message)
+{
+  g_signal_emit (owner, signals[WAITING], 0, message);
+}
+
 /* Worker thread: called by the core for each sample.  Quick, no GTK. */
 static void
 job_sink (const DsSample *sample,
@@ -131,6 +142,13 @@ job_sink (const DsSample *sample,
 
   if (g_atomic_int_get (ds_worker_bridge_get_cancel_flag (bridge)))
     return;
+  /* The run waits (a busy device): the sentence is the news, in order
+   * with the samples; its text lives only during this call. */
+  if (sample->kind == DS_SAMPLE_NOTICE)
+    {
+      ds_worker_bridge_post (bridge, job_waiting_news, g_strdup (sample->name), g_free);
+      return;
+    }
 
   /* A step's figures are copied outside the lock (a step ends rarely). */
   step = sample->step != NULL ? ds_mark_step_copy (sample->step) : NULL;
@@ -154,14 +172,6 @@ job_sink (const DsSample *sample,
   ds_worker_bridge_unlock (bridge);
 }
 
-/* Main thread: udisks2 waits for polkit (@path), or it answered (NULL). */
-static void
-job_waiting_news (gpointer owner,
-                  gpointer path)
-{
-  g_signal_emit (owner, signals[WAITING], 0, path);
-}
-
 /* Worker thread: udisks2 waits for polkit (a password prompt), or the
  * answer came.  Handed to the main loop in order, like the samples. */
 static void
@@ -169,7 +179,9 @@ job_waiting (const char *path,
              gboolean    waiting,
              gpointer    user_data)
 {
-  ds_worker_bridge_post (user_data, job_waiting_news, waiting ? g_strdup (path) : NULL, g_free);
+  char *message = waiting ? g_strdup_printf (_("Waiting for permission to open %s…"), path) : NULL;
+
+  ds_worker_bridge_post (user_data, job_waiting_news, message, g_free);
 }
 
 static void
@@ -361,9 +373,10 @@ ds_job_class_init (DsJobClass *klass)
 
   /**
    * DsJob::waiting:
-   * @path: (nullable): the device udisks2 waits for permission to open
-   *   (polkit may be showing a password prompt), or NULL when the answer
-   *   came
+   * @message: (nullable): what the run waits for, as a sentence for the
+   *   user ("Waiting for permission to open /dev/sdb…": polkit may be
+   *   showing a password prompt; a busy device), or NULL when the wait is
+   *   over
    *
    * Emitted on the main thread.
    */

@@ -157,11 +157,11 @@ ds_session_check_write (DsSession          *self,
 
 static void
 job_waiting_cb (DsSession  *self,
-                const char *path,
+                const char *message,
                 DsJob      *job)
 {
   if (job == self->job)
-    g_signal_emit (self, signals[WAITING], 0, path);
+    g_signal_emit (self, signals[WAITING], 0, message);
 }
 
 static void
@@ -616,8 +616,9 @@ ds_session_class_init (DsSessionClass *klass)
 
   /**
    * DsSession::waiting:
-   * @path: (nullable): the device the run waits for permission to open
-   *   (udisks2 asks polkit), NULL once the answer came
+   * @message: (nullable): what the run waits for, as a sentence (udisks2
+   *   asks polkit for the device; the device is busy), NULL once the wait
+   *   is over
    */
   signals[WAITING] =
     g_signal_new ("waiting", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,

@@ -229,22 +229,22 @@ set_running_ui (DsWindow *self,
     gtk_widget_set_visible (GTK_WIDGET (self->waiting_label), FALSE);
 }
 
-/* udisks2 asks polkit to let the run open @path: a password prompt may be
- * up (or may be missing, in a session without an agent); NULL: answered. */
+/* The run waits for something outside it, @message says what: udisks2
+ * asks polkit to let it open the device (a password prompt may be up, or
+ * missing in a session without an agent), or the device is busy; NULL:
+ * the wait is over. */
 static void
 waiting_cb (DsWindow   *self,
-            const char *path)
+            const char *message)
 {
-  if (path != NULL)
+  if (message != NULL)
     {
-      g_autofree char *text = g_strdup_printf (_("Waiting for permission to open %s…"), path);
-
-      gtk_label_set_label (self->waiting_label, text);
-      g_debug ("status: %s", text);
+      gtk_label_set_label (self->waiting_label, message);
+      g_debug ("status: %s", message);
     }
   else
-    g_debug ("status: permission answered");
-  gtk_widget_set_visible (GTK_WIDGET (self->waiting_label), path != NULL);
+    g_debug ("status: the wait is over");
+  gtk_widget_set_visible (GTK_WIDGET (self->waiting_label), message != NULL);
 }
 
 static void

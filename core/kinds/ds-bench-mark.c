@@ -326,8 +326,8 @@ open_target (DsRun       *run,
       return target;
     }
 
-  target = ds_target_open_full (path, writes ? DS_TARGET_OPEN_WRITE : DS_TARGET_OPEN_READ,
-                                spec->destroy_data, run->cancel, error);
+  target = ds_run_open_path (run, path, writes ? DS_TARGET_OPEN_WRITE : DS_TARGET_OPEN_READ,
+                             spec->destroy_data, error);
   if (target == NULL)
     {
       if (writes && error != NULL && g_error_matches (*error, DS_ERROR, DS_ERROR_REFUSED))
