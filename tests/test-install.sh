@@ -118,6 +118,14 @@ fi
 # without a DESTDIR.
 # A sanitizer build's runtime settings (its leak suppressions) are not the
 # app's environment: they pass through.
+# A prefix of a user's own (the quick start's ~/.local) is found the way the
+# user's session finds it, as XDG_DATA_HOME; a system prefix (/usr,
+# /usr/local) through the default XDG_DATA_DIRS.
+prefix_env=()
+case "$prefix/share" in
+  /usr/share|/usr/local/share) ;;
+  *) prefix_env=("XDG_DATA_HOME=$prefix/share") ;;
+esac
 sanitizer_env=()
 for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
   if [ -n "${!v:-}" ]; then
@@ -128,7 +136,7 @@ as_installed () {   # as_installed COMMAND...: in the installed tree, env -i
   unshare --mount --propagation private \
     sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' _ "$root" "$prefix" \
     env -i PATH="$prefix/bin:/usr/bin:/bin" HOME="$dest/home" LANG=C.UTF-8 LANGUAGE=ru \
-      "${sanitizer_env[@]}" "$@"
+      "${prefix_env[@]}" "${sanitizer_env[@]}" "$@"
 }
 catalog () {   # what the installed ru catalog makes of MSGID
   as_installed env TEXTDOMAINDIR="$prefix/share/locale" gettext diskscope "$1"

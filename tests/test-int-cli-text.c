@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ds-faultdisk.h"
 #include "ds-test-util.h"
 
 /* Runs diskscope-cli with @args (NULL-terminated); stdout and stderr in
@@ -214,7 +215,10 @@ END_TEST
 
 /* The progress line on a terminal (script(1) gives the run one): time
  * elapsed and left; a workload's live MB/s, IOPS and p99 as fio's status
- * line has them. */
+ * line has them.  The line is drawn at most ten times a second, so the
+ * runs must last: the workload 2 s, the benchmark on a fault disk whose
+ * every I/O takes 2 ms (about 2 s for its 200 points; on a plain loop
+ * device it took 0.3 s, and a loaded machine drew no line mid-run). */
 static char *
 run_on_terminal (const char *command_line)
 {
@@ -231,13 +235,22 @@ START_TEST (test_progress_lines)
 {
   g_autofree char *image = ds_test_make_file ("progress.img", 64 << 20, 3);
   g_autofree char *device = ds_test_loop_attach (image, TRUE);
+  const char *slow = NULL;
+  g_autoptr (DsFaultDisk) disk = ds_faultdisk_start (64 << 20, 3, &slow);
   g_autofree char *workload = g_strdup_printf ("%s workload %s --pattern randread --queue-depth 4 "
                                                "--duration 2s --json >/dev/null",
                                                ds_test_cli_path (), device);
   g_autofree char *benchmark = g_strdup_printf ("%s benchmark %s --accuracy 1 --json >/dev/null",
-                                                ds_test_cli_path (), device);
-  g_autofree char *w = run_on_terminal (workload);
-  g_autofree char *b = run_on_terminal (benchmark);
+                                                ds_test_cli_path (), slow);
+  g_autofree char *w = NULL;
+  g_autofree char *b = NULL;
+  gint64 start;
+
+  ck_assert (ds_faultdisk_control (disk, "delay 2000"));
+  w = run_on_terminal (workload);
+  start = g_get_monotonic_time ();
+  b = run_on_terminal (benchmark);
+  ds_test_note ("the benchmark took %.1f s", (double) (g_get_monotonic_time () - start) / 1e6);
 
   ck_assert_msg (strstr (w, " left)") != NULL, "no time left in:\n%s", w);
   ck_assert_msg (strstr (w, " IOPS") != NULL, "no IOPS in:\n%s", w);
@@ -290,6 +303,7 @@ main (void)
 
   ds_test_init ("int-cli-text");
   ds_test_require_root ("runs the CLI as another user");
+  ds_faultdisk_init ();
 
   s = suite_create ("int-cli-text");
   tc = tcase_create ("cli-text");
