@@ -231,16 +231,10 @@ ds_cli_job_print (const DsResult        *result,
 
   if (json)
     text = ds_result_to_data (result, NULL);
-  else if (result->data != NULL && (result->complete || result->engine != NULL) &&
-           !g_error_matches (result->error, DS_ERROR, DS_ERROR_INVALID) &&
-           !g_error_matches (result->error, DS_ERROR, DS_ERROR_UNSUPPORTED) &&
-           !g_error_matches (result->error, DS_ERROR, DS_ERROR_REFUSED) &&
-           !g_error_matches (result->error, DS_ERROR, DS_ERROR_NOT_FOUND) &&
-           !g_error_matches (result->error, DS_ERROR, DS_ERROR_PERMISSION) &&
-           !g_error_matches (result->error, DS_ERROR, DS_ERROR_BUSY))
+  else if (ds_result_has_measurements (result))
     /* A refused or impossible run, or one whose target would not open,
      * measured nothing: only its reason, on stderr (not a table of
-     * dashes). */
+     * dashes).  A stopped or failed one that measured is reported. */
     text = options->text != NULL ? options->text (result, options->text_data) :
                                    ds_report_text (result, options->units);
   if (text != NULL && !print_result (text))

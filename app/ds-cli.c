@@ -38,7 +38,7 @@ static const Command commands[] = {
   { "report",        ds_cli_report, "RESULT.json..." },
   { "health",        ds_cli_health, "TARGET [--json] [--self-test short|long [--wait]] | --from-json FILE" },
   { "scan",          ds_cli_scan,   "TARGET [--quick] [--range A-B] [--json]" },
-  { "erase",         ds_cli_erase,  "TARGET --destroy-data=TARGET [--zeros|--random|--discard|--secure] [--verify]" },
+  { "erase",         ds_cli_erase,  "TARGET --destroy-data=TARGET [--zeros|--random|--discard|--secure] [--verify|--no-verify]" },
   { "monitor",       ds_cli_monitor, "[DEVICE] [--interval 1s] [--count N] [--json-lines]" },
   { "compare",       ds_cli_compare, "A B [C...] [--json|--csv|--markdown] [--svg|--pdf|--png FILE]" },
   { "export-fio",    ds_cli_export_fio, "RESULT [-o JOB.fio] [--filename PATH]" },

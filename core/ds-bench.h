@@ -264,6 +264,10 @@ typedef struct {
   void       (*report)    (const DsResult *result,
                            DsUnits         units,
                            GString        *out);
+  /* TRUE when the data of a run that did not finish holds anything
+   * measured (ds_result_has_measurements()).  NULL: the kind measures
+   * only through the I/O loop, which names its engine in the result. */
+  gboolean   (*measured)  (const DsResult *result);
 
   /* What the CLI offers and the gate checks (ds_bench_spec_is_write_test,
    * ds_bench_spec_check_target): */

@@ -12,13 +12,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "ds-bench-erase.h"
 #include "ds-buffer.h"
 #include "ds-faultdisk.h"
+#include "ds-result-json.h"
 #include "ds-test-util.h"
 
 #define MiB (UINT64_C (1024) * 1024)
@@ -44,6 +47,27 @@ count_nonzero (const char *path)
   ds_buffer_free (buf);
 
   return nonzero;
+}
+
+/* All of @path (@size bytes), read with O_DIRECT. */
+static uint8_t *
+read_all (const char *path,
+          uint64_t    size)
+{
+  uint8_t *buf = ds_buffer_alloc (size, 4096);
+  int fd = open (path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+
+  ck_assert_int_ge (fd, 0);
+  for (uint64_t done = 0; done < size;)
+    {
+      ssize_t n = pread (fd, buf + done, MIN (size - done, 1 << 20), (off_t) done);
+
+      ck_assert_int_gt (n, 0);
+      done += (uint64_t) n;
+    }
+  close (fd);
+
+  return buf;
 }
 
 static int
@@ -220,6 +244,161 @@ START_TEST (test_erase_write_errors_are_reported)
 }
 END_TEST
 
+/* A device that accepts a discard and keeps every byte (a loop device over
+ * a filesystem that cannot punch holes) is caught: a discard is read back
+ * by default, and the result says the old data survived.  One that
+ * returns 0xff after it fails too, without that claim; one that zeros
+ * passes. */
+START_TEST (test_erase_dropped_discard_is_caught)
+{
+  g_autoptr (DsFaultDisk) disk = ds_faultdisk_new (DEVICE_BYTES, 6);
+  const char *dev = ds_faultdisk_attach (disk, FALSE);
+  g_autofree char *confirm = g_strdup_printf ("--destroy-data=%s", dev);
+  g_autofree char *before = ds_test_checksum (dev);
+  g_autofree char *after = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  JsonArray *survived;
+  JsonObject *r;
+
+  ck_assert (ds_faultdisk_control (disk, "discard drop"));
+  ck_assert_int_eq (cli (&out, &err, "erase", dev, confirm, "--discard", "--json", NULL), 1);
+  ck_assert_uint_ge (ds_faultdisk_counter (disk, "discards"), 1);
+  ck_assert_msg (strstr (err, "still read back as the old data") && strstr (err, "kept the data"),
+                 "%s", err);
+  after = ds_test_checksum (dev);
+  ck_assert_str_eq (before, after);
+  root = parse (out);
+  r = results_of (root);
+  ck_assert (json_object_get_boolean_member (r, "verify"));
+  ck_assert (!json_object_get_boolean_member (r, "verified"));
+  ck_assert_int_eq (json_object_get_int_member (r, "bytes_verified"), DEVICE_BYTES);
+  survived = json_object_get_array_member (r, "survived");
+  ck_assert_uint_eq (json_array_get_length (survived), 1);
+  ck_assert_int_eq (json_object_get_int_member (json_array_get_object_element (survived, 0),
+                                                "length_bytes"), DEVICE_BYTES);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&root, json_node_unref);
+
+  /* The text says it too; --no-verify does not read back, and says that
+   * it does not know. */
+  ck_assert_int_eq (cli (&out, &err, "erase", dev, confirm, "--discard", NULL), 1);
+  ck_assert_msg (strstr (out, "still hold the old data"), "%s", out);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  ck_assert_int_eq (cli (&out, &err, "erase", dev, confirm, "--discard", "--no-verify", NULL), 0);
+  ck_assert_msg (strstr (out, "not asked (--no-verify)"), "%s", out);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  ck_assert (ds_faultdisk_control (disk, "discard ones"));
+  ck_assert_int_eq (cli (&out, &err, "erase", dev, confirm, "--discard", "--json", NULL), 1);
+  ck_assert_msg (strstr (err, "did not read back as zeros"), "%s", err);
+  root = parse (out);
+  r = results_of (root);
+  ck_assert_uint_eq (json_array_get_length (json_object_get_array_member (r, "survived")), 0);
+  ck_assert_uint_eq (json_array_get_length (json_object_get_array_member (r, "mismatches")), 1);
+  ck_assert_uint_eq (count_nonzero (dev), DEVICE_BYTES);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&root, json_node_unref);
+
+  ck_assert (ds_faultdisk_control (disk, "discard zero"));
+  ck_assert_int_eq (cli (&out, &err, "erase", dev, confirm, "--discard", "--json", NULL), 0);
+  ck_assert (json_object_get_boolean_member (results_of (root = parse (out)), "verified"));
+  ck_assert_uint_eq (count_nonzero (dev), 0);
+}
+END_TEST
+
+/* The same through a regular file on the FUSE disk: a punched hole the
+ * filesystem accepts and ignores. */
+START_TEST (test_erase_dropped_hole_in_a_file)
+{
+  g_autoptr (DsFaultDisk) disk = ds_faultdisk_new (8 * MiB, 9);
+  const char *file = ds_faultdisk_get_file (disk);
+  g_autofree char *confirm = g_strdup_printf ("--destroy-data=%s", file);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  ck_assert_int_eq (cli (&out, &err, "erase", file, confirm, "--discard", "--no-library", NULL), 1);
+  ck_assert_msg (strstr (err, "filesystem accepted the punched hole and kept the data"), "%s", err);
+  ck_assert_uint_gt (count_nonzero (file), 8 * MiB / 2);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  ck_assert (ds_faultdisk_control (disk, "discard zero"));
+  ck_assert_int_eq (cli (&out, &err, "erase", file, confirm, "--discard", "--no-library", NULL), 0);
+  ck_assert_uint_eq (count_nonzero (file), 0);
+}
+END_TEST
+
+/* SIGINT in the middle of an erase of a slow disk: the report says which
+ * bytes were overwritten, and exactly those are zeros now; the rest is
+ * what it was. */
+START_TEST (test_erase_stopped_says_which_bytes)
+{
+  g_autoptr (DsFaultDisk) disk = ds_faultdisk_new (DEVICE_BYTES, 10);
+  const char *dev = ds_faultdisk_attach (disk, FALSE);
+  g_autofree char *confirm = g_strdup_printf ("--destroy-data=%s", dev);
+  g_autofree char *json = ds_test_scratch_path ("stopped-erase.json");
+  const char *argv[] = { ds_test_cli_path (), "erase", dev, confirm, "--block-size", "64K",
+                         "--verify", "--no-library", "-o", json, NULL };
+  const char *prefix = "Overwritten before the stop: bytes 0 – ";
+  uint8_t *old = read_all (dev, DEVICE_BYTES);
+  uint8_t *now;
+  g_autoptr (DsFaultProc) proc = NULL;
+  g_autoptr (DsResult) saved = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const DsEraseData *data;
+  const char *line;
+  uint64_t reached;
+  int rc;
+
+  /* 512 writes of 64 KiB at 3 ms each: 1.5 s at least. */
+  ck_assert (ds_faultdisk_control (disk, "delay 3000"));
+  proc = ds_fault_proc_spawn (argv);
+  g_usleep (700 * 1000);
+  ck_assert_msg (ds_fault_proc_end_time (proc) == 0, "the erase ended on its own");
+  ds_fault_proc_signal (proc, SIGINT);
+  rc = ds_fault_proc_wait (proc, 10000);
+  out = ds_fault_proc_stdout (proc);
+  err = ds_fault_proc_stderr (proc);
+  ck_assert_msg (rc == 130, "exit %d: %s", rc, err);
+
+  line = strstr (out, prefix);
+  ck_assert_msg (line != NULL, "no overwritten range in: %s", out);
+  note ("%.*s", (int) strcspn (line, "\n"), line);
+  reached = g_ascii_strtoull (line + strlen (prefix), NULL, 10) + 1;
+  saved = ds_result_load (json, &error);
+  ck_assert_msg (saved != NULL, "%s", error ? error->message : "");
+  data = saved->data;
+  ck_assert_uint_eq (data->reached_bytes, reached);
+  ck_assert_uint_eq (data->bytes_done, reached);
+  ck_assert_uint_eq (data->bytes_verified, 0);
+  ck_assert_uint_gt (reached, 0);
+  ck_assert_uint_lt (reached, DEVICE_BYTES);
+  ck_assert_msg (strstr (out, "Verified              : not reached"), "%s", out);
+
+  ds_faultdisk_control (disk, "delay 0");
+  now = read_all (dev, DEVICE_BYTES);
+  {
+    uint64_t i = 0;
+
+    while (i < reached && now[i] == 0)
+      i++;
+    ck_assert_msg (i == reached, "byte %" PRIu64 " (before the stop) is not zero", i);
+  }
+  ck_assert_msg (memcmp (now + reached, old + reached, DEVICE_BYTES - reached) == 0,
+                 "bytes past %" PRIu64 " were changed", reached);
+  ds_buffer_free (now);
+  ds_buffer_free (old);
+}
+END_TEST
+
 /* sysfs takes a plain write (g_file_set_contents renames a temporary). */
 static gboolean
 write_sysfs (const char *path,
@@ -237,7 +416,7 @@ write_sysfs (const char *path,
 
 /* zram0 is one device shared by every session on this machine: only
  * under the lock, only when nobody set it up, and reset afterwards. */
-START_TEST (test_erase_discard_zram)
+START_TEST (test_erase_zram_every_method)
 {
   int lock = open ("/tmp/diskscope-zram.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   g_autofree char *size = NULL;
@@ -274,34 +453,64 @@ START_TEST (test_erase_discard_zram)
     }
   ck_assert (write_sysfs ("/sys/block/zram0/disksize", "33554432"));
 
-  /* Data first (random, so zram stores it), then erase it. */
-  buf = ds_buffer_alloc (1 << 20, 4096);
-  fd = open (dev, O_WRONLY | O_DIRECT | O_CLOEXEC);
-  ck_assert_int_ge (fd, 0);
-  for (int i = 0; i < 32; i++)
-    {
-      DsRng rng;
-      ds_rng_seed (&rng, (uint64_t) i + 1);
-      ds_buffer_fill (buf, 1 << 20, &rng);
-      ck_assert_int_eq (pwrite (fd, buf, 1 << 20, (off_t) i << 20), 1 << 20);
-    }
-  close (fd);
-  ds_buffer_free (buf);
-  ck_assert_uint_gt (count_nonzero (dev), 16 * MiB);
-
+  /* For each method: data first (random, so zram stores it), then erase
+   * it and count what is left.  zram is reset before any assertion. */
   {
-    int rc = cli (&out, &err, "erase", dev, "--destroy-data=/dev/zram0", "--discard",
-                  "--verify", "--json", NULL);
-    uint64_t left = count_nonzero (dev);
+    static const char *const methods[] = { "--zeros", "--random", "--discard", "--secure" };
+    int rc[G_N_ELEMENTS (methods)];
+    uint64_t had[G_N_ELEMENTS (methods)], left[G_N_ELEMENTS (methods)];
+    char *outs[G_N_ELEMENTS (methods)];
 
+    buf = ds_buffer_alloc (1 << 20, 4096);
+    for (guint m = 0; m < G_N_ELEMENTS (methods); m++)
+      {
+        fd = open (dev, O_WRONLY | O_DIRECT | O_CLOEXEC);
+        for (int i = 0; fd >= 0 && i < 32; i++)
+          {
+            DsRng rng;
+            ds_rng_seed (&rng, (uint64_t) i + 1 + m * 100);
+            ds_buffer_fill (buf, 1 << 20, &rng);
+            if (pwrite (fd, buf, 1 << 20, (off_t) i << 20) != 1 << 20)
+              break;
+          }
+        if (fd >= 0)
+          close (fd);
+        had[m] = count_nonzero (dev);
+        outs[m] = NULL;
+        /* An overwrite verifies when asked; a discard by default. */
+        rc[m] = cli (&outs[m], &err, "erase", dev, "--destroy-data=/dev/zram0", methods[m],
+                     "--json", m < 2 ? "--verify" : NULL, NULL);
+        left[m] = count_nonzero (dev);
+        g_clear_pointer (&err, g_free);
+      }
+    ds_buffer_free (buf);
     write_sysfs ("/sys/block/zram0/reset", "1");
     close (lock);
-    ck_assert_int_eq (rc, 0);
-    ck_assert_uint_eq (left, 0);
+
+    for (guint m = 0; m < G_N_ELEMENTS (methods); m++)
+      {
+        note ("zram %s: exit %d, %" PRIu64 " non-zero bytes before, %" PRIu64 " after",
+              methods[m], rc[m], had[m], left[m]);
+        ck_assert_uint_gt (had[m], 16 * MiB);
+        if (strcmp (methods[m], "--secure") == 0 && rc[m] == 1)
+          {
+            /* zram has no secure erase: refused, nothing written. */
+            ck_assert_uint_eq (left[m], had[m]);
+            g_free (outs[m]);
+            continue;
+          }
+        ck_assert_int_eq (rc[m], 0);
+        if (strcmp (methods[m], "--random") == 0)
+          ck_assert_uint_gt (left[m], 32 * MiB / 256 * 250);
+        else
+          ck_assert_uint_eq (left[m], 0);
+        root = parse (outs[m]);
+        ck_assert (json_object_get_boolean_member (results_of (root), "verified"));
+        ck_assert_int_eq (json_object_get_int_member (results_of (root), "bytes_verified"), 32 * MiB);
+        g_clear_pointer (&root, json_node_unref);
+        g_free (outs[m]);
+      }
   }
-  root = parse (out);
-  ck_assert_str_eq (json_object_get_string_member (results_of (root), "method"), "discard");
-  ck_assert (json_object_get_boolean_member (results_of (root), "verified"));
 }
 END_TEST
 
@@ -317,7 +526,10 @@ erase_suite (void)
   tcase_add_test (tc, test_erase_refusals_leave_the_device_alone);
   tcase_add_test (tc, test_erase_discard_loop);
   tcase_add_test (tc, test_erase_write_errors_are_reported);
-  tcase_add_test (tc, test_erase_discard_zram);
+  tcase_add_test (tc, test_erase_zram_every_method);
+  tcase_add_test (tc, test_erase_dropped_discard_is_caught);
+  tcase_add_test (tc, test_erase_dropped_hole_in_a_file);
+  tcase_add_test (tc, test_erase_stopped_says_which_bytes);
   suite_add_tcase (suite, tc);
 
   return suite;

@@ -13,6 +13,7 @@
 
 #include <check.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -372,6 +373,55 @@ START_TEST (test_cli_scan_refuses_bad_ranges)
 }
 END_TEST
 
+/* SIGINT a second into a scan of 2048 blocks: the report of the blocks read
+ * so far is printed (it was "stopped before anything was measured"), and
+ * the saved result holds the same count. */
+START_TEST (test_cli_stopped_scan_prints_the_report)
+{
+  g_autoptr (DsFaultDisk) disk = ds_faultdisk_new (128 * MiB, 4);
+  const char *dev = ds_faultdisk_attach (disk, TRUE);
+  g_autofree char *json = ds_test_scratch_path ("stopped-scan.json");
+  const char *argv[] = { ds_test_cli_path (), "scan", dev, "--block-size", "64K",
+                         "--no-library", "-o", json, NULL };
+  g_autoptr (DsFaultProc) proc = NULL;
+  g_autoptr (DsResult) saved = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *line = NULL;
+  const DsScanData *data;
+  int rc;
+
+  ck_assert (ds_faultdisk_control (disk, "read-error %" PRIu64 " 4096", 2 * MiB));
+  ck_assert (ds_faultdisk_control (disk, "delay 1500"));
+  proc = ds_fault_proc_spawn (argv);
+  g_usleep (1000 * 1000);
+  ck_assert_msg (ds_fault_proc_end_time (proc) == 0, "the scan ended on its own");
+  ds_fault_proc_signal (proc, SIGINT);
+  rc = ds_fault_proc_wait (proc, 10000);
+  out = ds_fault_proc_stdout (proc);
+  err = ds_fault_proc_stderr (proc);
+  note ("stopped scan: exit %d: %s", rc, err);
+  ck_assert_int_eq (rc, 130);
+  ck_assert_msg (strstr (err, "the partial result was printed") != NULL, "%s", err);
+
+  saved = ds_result_load (json, &error);
+  ck_assert_msg (saved != NULL, "%s", error ? error->message : "");
+  ck_assert (saved->cancelled);
+  data = saved->data;
+  note ("%" PRIu64 " of %" PRIu64 " blocks read before the stop", data->blocks_read,
+        data->geometry.n_reads);
+  ck_assert_uint_eq (data->geometry.n_reads, 2048);
+  ck_assert_uint_gt (data->blocks_read, 32);
+  ck_assert_uint_lt (data->blocks_read, 2048);
+  /* The text says the same: the count, the bad sector, the stop. */
+  line = g_strdup_printf ("Blocks read           : %" PRIu64 " of 2048", data->blocks_read);
+  ck_assert_msg (strstr (out, line) != NULL, "“%s” is not in: %s", line, out);
+  ck_assert_msg (strstr (out, "offset 2097152, 4096 bytes") != NULL, "%s", out);
+  ck_assert_msg (strstr (out, "Stopped by the user") != NULL, "%s", out);
+}
+END_TEST
+
 static Suite *
 scan_suite (void)
 {
@@ -384,6 +434,7 @@ scan_suite (void)
   tcase_add_test (tc, test_stop_keeps_the_map);
   tcase_add_test (tc, test_cli_scan_json_and_range);
   tcase_add_test (tc, test_cli_scan_refuses_bad_ranges);
+  tcase_add_test (tc, test_cli_stopped_scan_prints_the_report);
   suite_add_tcase (suite, tc);
 
   return suite;

@@ -32,6 +32,7 @@ struct _DsErasePage
   DsUnits              units;
   gint64               started_us;
   const char          *phase;
+  DsEraseMethod        shown_method;
 
   /* Template widgets */
   GtkInfoBar          *error_bar;
@@ -104,6 +105,13 @@ update_button (DsErasePage *self)
 static void
 method_toggled_cb (DsErasePage *self)
 {
+  DsEraseMethod method = chosen_method (self);
+
+  /* A device may accept a discard and keep every byte: a discard is read
+   * back unless the user turns it off. */
+  if (!ds_erase_method_overwrites (method) && method != self->shown_method)
+    gtk_switch_set_active (self->verify_switch, TRUE);
+  self->shown_method = method;
   update_button (self);
 }
 
@@ -135,7 +143,7 @@ ds_erase_page_set_device (DsPage         *page,
    * asked for. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->discard_row), discard);
   adw_action_row_set_subtitle (self->discard_row, discard || device == NULL ?
-                               _("The device is told every block is free: seconds on SSDs, thin volumes and zram") :
+                               _("The device is told every block is free (SSDs, thin volumes, zram), then read back: a device may keep the data") :
                                _("This device does not support discard"));
   gtk_widget_set_sensitive (GTK_WIDGET (self->secure_row), discard);
   if (!discard && (gtk_check_button_get_active (self->discard_check) ||
@@ -308,6 +316,37 @@ add_ranges (DsErasePage       *self,
   g_string_free (text, TRUE);
 }
 
+/* A run that ended part way: exactly which bytes it changed. */
+static void
+add_reached (DsErasePage    *self,
+             const DsResult *result)
+{
+  const DsEraseData *data = result->data;
+  gboolean overwrites = ds_erase_method_overwrites (data->method);
+  g_autofree char *size = NULL;
+  g_autofree char *text = NULL;
+  const char *title;
+
+  if (data->reached_bytes >= data->size_bytes)
+    return;
+  title = overwrites ? _("Overwritten Before the Stop") : _("Discarded Before the Stop");
+  if (!result->cancelled)
+    title = overwrites ? _("Overwritten Before the Error") : _("Discarded Before the Error");
+  if (data->reached_bytes == 0)
+    text = g_strdup (_("Nothing: every byte is untouched"));
+  else
+    {
+      g_autofree char *last = g_strdup_printf ("%" G_GUINT64_FORMAT, data->reached_bytes - 1);
+      g_autofree char *all = g_strdup_printf ("%" G_GUINT64_FORMAT, data->size_bytes);
+
+      size = g_format_size_full (data->reached_bytes, G_FORMAT_SIZE_IEC_UNITS);
+      /* Translators: the last byte changed, its size, all bytes: "Bytes 0 –
+       * 114294783 (109.0 MiB) of 268435456; the rest is untouched" */
+      text = g_strdup_printf (_("Bytes 0 – %s (%s) of %s; the rest is untouched"), last, size, all);
+    }
+  ds_rows_add_figure (self->rows, self->result_group, title, text, "warning");
+}
+
 static void
 ds_erase_page_show_result (DsPage         *page,
                            const DsResult *result)
@@ -358,12 +397,23 @@ ds_erase_page_show_result (DsPage         *page,
   ds_rows_add_figure (self->rows, self->result_group,
                       data->method == DS_ERASE_DISCARD || data->method == DS_ERASE_SECURE_DISCARD ?
                       _("Discarded") : _("Written"), done, NULL);
+  add_reached (self, result);
   if (data->verify)
     {
       g_autofree char *read = bytes_in_time (self, data->bytes_verified, data->verify_ns);
+      g_autofree char *kept = NULL;
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, data->survived.total_bytes);
+      const char *verdict = data->verified ? _("Yes") : _("No");
 
-      ds_rows_add_figure (self->rows, self->result_group, _("Verified"),
-                          data->verified ? _("Yes") : _("No"), data->verified ? "success" : "error");
+      if (data->bytes_verified < data->size_bytes)
+        verdict = _("Not to the end");
+      else if (data->survived.total_bytes > 0)
+        /* Translators: the bytes a discard left as they were */
+        verdict = kept = g_strdup_printf (_("No: at least %s bytes still hold the old data "
+                                            "(the device accepted the discard and kept them)"),
+                                          count);
+      ds_rows_add_figure (self->rows, self->result_group, _("Verified"), verdict,
+                          data->verified ? "success" : "error");
       ds_rows_add_figure (self->rows, self->result_group, _("Read Back"), read, NULL);
     }
   else
@@ -371,6 +421,8 @@ ds_erase_page_show_result (DsPage         *page,
 
   if (data->write_errors.ranges->len > 0)
     add_ranges (self, _("Could Not Be Written"), &data->write_errors);
+  if (data->survived.ranges->len > 0)
+    add_ranges (self, _("Still Hold the Old Data"), &data->survived);
   if (data->mismatches.ranges->len > 0)
     add_ranges (self, _("Read Back Otherwise"), &data->mismatches);
   for (guint i = 0; result->notes != NULL && i < result->notes->len; i++)

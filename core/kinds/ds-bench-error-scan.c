@@ -366,6 +366,15 @@ scan_report (const DsResult *result,
   ds_scan_data_report (result->data, out);
 }
 
+/* A block was read (or failed to be): the map and the counts hold it. */
+static gboolean
+scan_measured (const DsResult *result)
+{
+  const DsScanData *data = result->data;
+
+  return data->blocks_read > 0;
+}
+
 const DsBenchOps ds_bench_error_scan = {
   .kind = DS_BENCH_ERROR_SCAN,
   .name = "error-scan",
@@ -377,5 +386,6 @@ const DsBenchOps ds_bench_error_scan = {
   .to_json = scan_to_json,
   .from_json = scan_from_json,
   .report = scan_report,
+  .measured = scan_measured,
   .writes = DS_BENCH_WRITES_NEVER,
 };

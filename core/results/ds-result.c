@@ -6,6 +6,7 @@
 
 #include <sys/utsname.h>
 
+#include "ds-error.h"
 #include "ds-result.h"
 #include "ds-warnings.h"
 
@@ -106,4 +107,30 @@ ds_result_set_error (DsResult     *result,
   result->error_errno = ABS (errno_value);
   result->error_offset_bytes = offset_bytes;
   result->complete = FALSE;
+}
+
+gboolean
+ds_result_has_measurements (const DsResult *result)
+{
+  const DsBenchOps *ops;
+
+  if (result->data == NULL)
+    return FALSE;
+  if (result->complete)
+    return TRUE;
+
+  ops = ds_bench_get (result->kind);
+  if (ops != NULL && ops->measured != NULL)
+    return ops->measured (result);
+
+  /* The I/O loop names its engine as it starts.  A run it refused then
+   * (a depth the engine cannot take, ...) or one refused before it, whose
+   * target would not open, measured nothing. */
+  return result->engine != NULL &&
+         !g_error_matches (result->error, DS_ERROR, DS_ERROR_INVALID) &&
+         !g_error_matches (result->error, DS_ERROR, DS_ERROR_UNSUPPORTED) &&
+         !g_error_matches (result->error, DS_ERROR, DS_ERROR_REFUSED) &&
+         !g_error_matches (result->error, DS_ERROR, DS_ERROR_NOT_FOUND) &&
+         !g_error_matches (result->error, DS_ERROR, DS_ERROR_PERMISSION) &&
+         !g_error_matches (result->error, DS_ERROR, DS_ERROR_BUSY);
 }

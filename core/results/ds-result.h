@@ -73,6 +73,12 @@ void      ds_result_set_error  (DsResult          *result,
                                 int                errno_value,
                                 int64_t            offset_bytes);
 
+/* TRUE when @result holds anything measured: it ran to the end, or its
+ * kind says its partial data holds figures (DsBenchOps.measured).  A
+ * stopped or failed run that does is reported; one that does not was
+ * refused or stopped before its first I/O, and only its reason is said. */
+gboolean  ds_result_has_measurements (const DsResult *result);
+
 void      ds_target_info_clear (DsTargetInfo      *info);
 
 G_END_DECLS

@@ -65,13 +65,14 @@ gboolean     ds_faultdisk_detach      (DsFaultDisk *self);
  *   "seek BASE_US US_PER_GIB", "seek-sqrt BASE_US FULL_US [MAX_BYTES]",
  *   "actuators N SERVICE_US", "write-cache BYTES FAST_BPS MEDIA_BPS",
  *   "read-cache BYTES HIT_US MISS_US", "write-stall PERIOD_US LENGTH_US",
- *   "vanish", "clear", "reset-counters".
+ *   "discard drop|zero|ones", "vanish", "clear", "reset-counters".
  * FALSE (with a message on stderr) when the server refused it. */
 gboolean     ds_faultdisk_control     (DsFaultDisk *self,
                                        const char  *format,
                                        ...) G_GNUC_PRINTF (2, 3);
 /* A counter from MOUNT/ctl: "reads", "writes", "read_bytes",
- * "write_bytes", "read_errors", "write_errors", "inflight_max", ...;
+ * "write_bytes", "read_errors", "write_errors", "inflight_max",
+ * "discards", "discard_bytes", ...;
  * G_MAXUINT64 if unknown. */
 uint64_t     ds_faultdisk_counter     (DsFaultDisk *self,
                                        const char  *name);

@@ -46,11 +46,20 @@
  *                           stall for the first LENGTH_US of the period: a
  *                           write arriving then waits until it ends (a cache
  *                           flushing to the media now and then); 0 0 off
+ *   discard drop|zero|ones  what a discard (the loop device's punched hole,
+ *                           a write-zeroes) does: drop (the default, as a
+ *                           filesystem that cannot punch holes behaves
+ *                           under a loop device) accepts it and keeps every
+ *                           byte; zero makes the range read as zeros; ones
+ *                           makes it read as 0xff bytes (a device that
+ *                           returns neither zeros nor the old data).  A
+ *                           write-zeroes (FALLOC_FL_ZERO_RANGE) always zeros
  *   vanish                  every later I/O on disk fails with EIO
  *   clear                   no errors, no delay, not vanished
  *
  * Reading MOUNT/ctl gives counters ("reads N", "writes N", "read_errors N",
- * "write_errors N", "inflight_max N", "vanished 0|1", ...), one per line.
+ * "write_errors N", "inflight_max N", "vanished 0|1", "discards N",
+ * "discard_bytes N", ...), one per line.
  *
  * Usage: faultdisk [--size BYTES] [--seed N] [--backing FILE] MOUNTPOINT
  * Runs in the foreground, multithreaded (so queued I/O with a delay
@@ -64,6 +73,7 @@
 #include <fcntl.h>
 #include <fuse.h>
 #include <inttypes.h>
+#include <linux/falloc.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -129,6 +139,7 @@ typedef struct {
   uint64_t  stall_period_us;
   uint64_t  stall_length_us;
   double    stall_t0_s;
+  int       discard_mode;    /* DISCARD_DROP, _ZERO, _ONES */
 
   /* Counters. */
   uint64_t  reads;
@@ -139,7 +150,11 @@ typedef struct {
   uint64_t  write_fail;
   unsigned  inflight;
   unsigned  inflight_max;
+  uint64_t  discards;
+  uint64_t  discard_bytes;
 } Disk;
+
+enum { DISCARD_DROP, DISCARD_ZERO, DISCARD_ONES };
 
 static Disk disk = {
   .backing_fd = -1,
@@ -524,12 +539,15 @@ ctl_read (char   *buf,
                   "vanished %d\n"
                   "delay_us %" PRIu64 "\n"
                   "seek %" PRIu64 " %" PRIu64 "\n"
-                  "seek_sqrt %" PRIu64 " %" PRIu64 "\n",
+                  "seek_sqrt %" PRIu64 " %" PRIu64 "\n"
+                  "discards %" PRIu64 "\n"
+                  "discard_bytes %" PRIu64 "\n",
                   disk.size_bytes, disk.reads, disk.writes, disk.read_bytes,
                   disk.write_bytes, disk.read_fail, disk.write_fail,
                   disk.inflight, disk.inflight_max, disk.vanished,
                   disk.delay_us, disk.seek_base_us, disk.seek_us_per_gib,
-                  disk.seek_sqrt_base_us, disk.seek_sqrt_full_us);
+                  disk.seek_sqrt_base_us, disk.seek_sqrt_full_us,
+                  disk.discards, disk.discard_bytes);
   pthread_mutex_unlock (&disk.lock);
 
   if (offset >= len)
@@ -553,7 +571,22 @@ ctl_command (char *line)
     return 0;  /* blank line */
 
   pthread_mutex_lock (&disk.lock);
-  if ((strcmp (word, "read-error") == 0 || strcmp (word, "write-error") == 0) && n == 3)
+  if (strcmp (word, "discard") == 0)
+    {
+      char how[8];
+
+      if (sscanf (line, "%*s %7s", how) != 1)
+        goto bad;
+      if (strcmp (how, "drop") == 0)
+        disk.discard_mode = DISCARD_DROP;
+      else if (strcmp (how, "zero") == 0)
+        disk.discard_mode = DISCARD_ZERO;
+      else if (strcmp (how, "ones") == 0)
+        disk.discard_mode = DISCARD_ONES;
+      else
+        goto bad;
+    }
+  else if ((strcmp (word, "read-error") == 0 || strcmp (word, "write-error") == 0) && n == 3)
     {
       int is_write = word[0] == 'w';
       Range *ranges = is_write ? disk.write_errors : disk.read_errors;
@@ -640,11 +673,13 @@ ctl_command (char *line)
       rcache_set (0, 0, 0);
       pthread_cond_broadcast (&disk.actuator_free);
       disk.vanished = 0;
+      disk.discard_mode = DISCARD_DROP;
     }
   else if (strcmp (word, "reset-counters") == 0 && n == 1)
     {
       disk.reads = disk.writes = 0;
       disk.read_bytes = disk.write_bytes = 0;
+      disk.discards = disk.discard_bytes = 0;
       disk.read_fail = disk.write_fail = 0;
       disk.inflight_max = disk.inflight;
     }
@@ -790,6 +825,68 @@ fd_fsync (const char            *path,
   return 0;
 }
 
+/* Fills [@off, @off + @len) of the disk with @byte. */
+static int
+fill_range (uint64_t off,
+            uint64_t len,
+            uint8_t  byte)
+{
+  uint8_t chunk[65536];
+
+  if (disk.memory != NULL)
+    {
+      memset (disk.memory + off, byte, len);
+      return 0;
+    }
+  memset (chunk, byte, sizeof chunk);
+  for (uint64_t done = 0; done < len;)
+    {
+      size_t n = (size_t) (len - done < sizeof chunk ? len - done : sizeof chunk);
+      ssize_t w = pwrite (disk.backing_fd, chunk, n, (off_t) (off + done));
+
+      if (w <= 0)
+        return w < 0 ? -errno : -EIO;
+      done += (uint64_t) w;
+    }
+  return 0;
+}
+
+/* The loop device turns a discard into a punched hole and a write-zeroes
+ * into a zeroed range; preallocation is a no-op on a disk of fixed size. */
+static int
+fd_fallocate (const char            *path,
+              int                    mode,
+              off_t                  offset,
+              off_t                  length,
+              struct fuse_file_info *fi)
+{
+  uint64_t off = (uint64_t) offset;
+  uint64_t len = (uint64_t) length;
+  int how;
+
+  if (strcmp (path, DISK_PATH) != 0)
+    return -EOPNOTSUPP;
+  if (!(mode & (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE)) || off >= disk.size_bytes)
+    return 0;
+  if (len > disk.size_bytes - off)
+    len = disk.size_bytes - off;
+
+  pthread_mutex_lock (&disk.lock);
+  if (disk.vanished)
+    {
+      pthread_mutex_unlock (&disk.lock);
+      return -EIO;
+    }
+  disk.discards++;
+  disk.discard_bytes += len;
+  how = (mode & FALLOC_FL_ZERO_RANGE) ? DISCARD_ZERO : disk.discard_mode;
+  pthread_mutex_unlock (&disk.lock);
+
+  if (how == DISCARD_DROP)
+    return 0;
+  return fill_range (off, len, how == DISCARD_ZERO ? 0 : 0xff);
+}
+
 static const struct fuse_operations ops = {
   .init = fd_init,
   .getattr = fd_getattr,
@@ -799,6 +896,7 @@ static const struct fuse_operations ops = {
   .read = fd_read,
   .write = fd_write,
   .fsync = fd_fsync,
+  .fallocate = fd_fallocate,
 };
 
 static uint64_t

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ds-bench-erase.h"
 #include "ds-block-map.h"
 #include "ds-faultdisk.h"
 #include "ds-test-util.h"
@@ -427,6 +428,40 @@ ask_erase (DsWindow *window)
   return dialog;
 }
 
+/* The value of the result row titled @title under @widget, or NULL. */
+static const char *
+row_value (GtkWidget  *widget,
+           const char *title)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      const char *found;
+
+      if (ADW_IS_ACTION_ROW (child) &&
+          g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (child)), title) == 0)
+        {
+          GtkWidget *stack[64];
+          int top = 0;
+
+          stack[top++] = child;
+          while (top > 0)
+            {
+              GtkWidget *w = stack[--top];
+
+              if (GTK_IS_LABEL (w) && gtk_widget_has_css_class (w, "numeric"))
+                return gtk_label_get_label (GTK_LABEL (w));
+              for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL && top < 64;
+                   c = gtk_widget_get_next_sibling (c))
+                stack[top++] = c;
+            }
+        }
+      if ((found = row_value (child, title)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 START_TEST (test_erase)
 {
   g_autofree char *loop = ds_test_loop_new (32 * MiB, FALSE);
@@ -442,6 +477,12 @@ START_TEST (test_erase)
   const DsResult *result;
 
   ck_assert_str_ne (before, zeros);
+  /* A discard is read back unless turned off: choosing it turns the
+   * switch on. */
+  gtk_switch_set_active (ds_ui_test_page_child (window, "erase", "verify_switch"), FALSE);
+  gtk_check_button_set_active (ds_ui_test_page_child (window, "erase", "discard_check"), TRUE);
+  ck_assert (gtk_switch_get_active (ds_ui_test_page_child (window, "erase", "verify_switch")));
+  gtk_check_button_set_active (ds_ui_test_page_child (window, "erase", "zeros_check"), TRUE);
   gtk_switch_set_active (ds_ui_test_page_child (window, "erase", "verify_switch"), TRUE);
 
   /* A wrong name: the button stays off, and a forced answer does nothing. */
@@ -544,6 +585,22 @@ START_TEST (test_erase_progress)
   ck_assert (!gtk_widget_get_visible (ds_ui_test_page_child (window, "erase", "progress_box")));
   ck_assert_str_eq (adw_preferences_group_get_title (ds_ui_test_page_child (window, "erase", "result_group")),
                     "Stopped: the device is partly erased");
+  /* Which bytes: exactly those the result holds. */
+  {
+    const DsResult *result = ds_session_get_result (ds_window_get_session (window), DS_BENCH_ERASE);
+    const DsEraseData *data = result->data;
+    const char *where = row_value (ds_ui_test_page_child (window, "erase", "result_group"),
+                                   "Overwritten Before the Stop");
+    g_autofree char *want = g_strdup_printf ("Bytes 0 – %" G_GUINT64_FORMAT " (",
+                                             data->reached_bytes - 1);
+
+    note ("stopped erase: %s", where ? where : "(no row)");
+    ck_assert_uint_gt (data->reached_bytes, 0);
+    ck_assert_uint_lt (data->reached_bytes, data->size_bytes);
+    ck_assert_msg (where != NULL && g_str_has_prefix (where, want) &&
+                   g_str_has_suffix (where, "; the rest is untouched"), "%s", where);
+  }
+  ds_ui_test_keep_screenshot (window, "erase-stopped.png");
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
