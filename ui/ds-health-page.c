@@ -44,9 +44,12 @@ show_status (DsHealthPage *self,
              const char   *title,
              const char   *description)
 {
+  /* The description is markup: smartctl's words and a file's are not. */
+  g_autofree char *escaped = g_markup_escape_text (description != NULL ? description : "", -1);
+
   adw_status_page_set_icon_name (self->error_status, icon_name);
   adw_status_page_set_title (self->error_status, title);
-  adw_status_page_set_description (self->error_status, description);
+  adw_status_page_set_description (self->error_status, escaped);
   gtk_spinner_stop (self->reading_spinner);
   gtk_stack_set_visible_child_name (self->stack, "error");
   self->has_content = FALSE;

@@ -328,6 +328,11 @@ START_TEST (test_no_smart)
   fake = stand_in ("echo 'smartctl 6.0: unrecognized option --json'; exit 1");
   read_health (window, &finished, loop);
   ck_assert_str_eq (adw_status_page_get_title (status), "smartctl Gave No Usable Output");
+  /* Its words ("<data>:1:8: Parse error") are shown as they are, not as markup. */
+  ck_assert_msg (pango_parse_markup (adw_status_page_get_description (status), -1, 0, NULL, NULL,
+                                     NULL, NULL), "%s", adw_status_page_get_description (status));
+  ck_assert_msg (strstr (adw_status_page_get_description (status), "&lt;data&gt;") != NULL,
+                 "%s", adw_status_page_get_description (status));
   g_unsetenv ("DISKSCOPE_SMARTCTL");
 
   gtk_window_destroy (GTK_WINDOW (window));
