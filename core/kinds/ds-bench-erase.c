@@ -379,9 +379,14 @@ erase_run (DsRun   *run,
       expect = ds_buffer_alloc (data->block_bytes, align);
       if (buf == NULL || expect == NULL)
         {
+          g_autofree char *block = ds_format_block (data->block_bytes);
+
           ds_buffer_free (buf);
           ds_buffer_free (expect);
-          ds_set_error_from_errno (error, ENOMEM, target->path);
+          g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
+                       _("%s: could not allocate the erase's buffers (2 × %s blocks, to "
+                       "write and to verify): %s; lower --block-size; nothing was written"),
+                       target->path, block, g_strerror (ENOMEM));
           return -ENOMEM;
         }
     }
