@@ -44,9 +44,12 @@ show_status (DsHealthPage *self,
              const char   *title,
              const char   *description)
 {
+  /* The description is markup: smartctl's words and a file's are not. */
+  g_autofree char *escaped = g_markup_escape_text (description != NULL ? description : "", -1);
+
   adw_status_page_set_icon_name (self->error_status, icon_name);
   adw_status_page_set_title (self->error_status, title);
-  adw_status_page_set_description (self->error_status, description);
+  adw_status_page_set_description (self->error_status, escaped);
   gtk_spinner_stop (self->reading_spinner);
   gtk_stack_set_visible_child_name (self->stack, "error");
   self->has_content = FALSE;
@@ -101,6 +104,7 @@ show_verdict (DsHealthPage   *self,
 {
   static const char *const classes[] = { "success", "warning", "error" };
   const char *icon, *title, *lead;
+  const char *css = NULL;
   GString *reasons = g_string_new (NULL);
   g_autofree char *model = NULL;
   g_autofree char *source = NULL;
@@ -112,17 +116,27 @@ show_verdict (DsHealthPage   *self,
       icon = "dialog-error-symbolic";
       title = _("Failing");
       lead = _("Back up the data now and plan to replace the drive:");
+      css = "error";
       break;
     case DS_HEALTH_WARNING:
       icon = "dialog-warning-symbolic";
       title = _("Warning");
       lead = _("Back up what matters and keep an eye on the drive:");
+      css = "warning";
+      break;
+    case DS_HEALTH_UNDETERMINED:
+      /* No colour: neither good nor a warning the drive gave. */
+      icon = "dialog-question-symbolic";
+      title = _("Unknown");
+      lead = _("The SMART data is missing or does not make sense, so the drive’s health "
+               "cannot be judged:");
       break;
     case DS_HEALTH_GOOD:
     default:
       icon = "emblem-ok-symbolic";
       title = _("Good");
       lead = _("Nothing in the drive’s SMART data points to a problem.");
+      css = "success";
       break;
     }
 
@@ -131,8 +145,11 @@ show_verdict (DsHealthPage   *self,
       gtk_widget_remove_css_class (GTK_WIDGET (self->verdict_icon), classes[i]);
       gtk_widget_remove_css_class (GTK_WIDGET (self->verdict_label), classes[i]);
     }
-  gtk_widget_add_css_class (GTK_WIDGET (self->verdict_icon), classes[h->verdict]);
-  gtk_widget_add_css_class (GTK_WIDGET (self->verdict_label), classes[h->verdict]);
+  if (css != NULL)
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->verdict_icon), css);
+      gtk_widget_add_css_class (GTK_WIDGET (self->verdict_label), css);
+    }
   gtk_image_set_from_icon_name (self->verdict_icon, icon);
   gtk_label_set_label (self->verdict_label, title);
 

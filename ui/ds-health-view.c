@@ -44,23 +44,56 @@ add_row (DsHealthPage        *self,
   ds_rows_add_figure (self->rows, group, title, value, css_class);
 }
 
-/* A row of a number (with @unit after it, if any), or nothing when the
- * drive did not report it; @css_class marks it when above 0. */
+/* Says under the last row added why its figure is not plausible. */
 static void
-add_number (DsHealthPage        *self,
+flag_last_row (DsHealthPage *self,
+               const char   *why)
+{
+  AdwActionRow *row = self->rows->pdata[self->rows->len - 1];
+
+  /* Translators: under a figure the drive reported that cannot be real */
+  g_autofree char *text = g_strdup_printf (_("Not plausible: %s"), why);
+
+  adw_action_row_set_subtitle (row, text);
+}
+
+/* @value as shown, "(not plausible)" after it when it is not, and then
+ * the first reason in @why; NULL when not reported. */
+static char *
+short_text (DsHealthFigure   figure,
+            int64_t          value,
+            const char     **why)
+{
+  g_autofree char *text = ds_health_figure_value (figure, value);
+  const char *reason = ds_health_implausible_why (figure, value);
+
+  if (text == NULL || reason == NULL)
+    return g_steal_pointer (&text);
+  if (*why == NULL)
+    *why = reason;
+  /* Translators: a figure as the drive reported it, flagged */
+  return g_strdup_printf (_("%s (not plausible)"), text);
+}
+
+/* A row of a figure, or nothing when the drive did not report it; when it
+ * is not plausible, flagged (marked "warning", the reason under it), else
+ * marked with @css_class when above 0. */
+static void
+add_figure (DsHealthPage        *self,
             AdwPreferencesGroup *group,
             const char          *title,
+            DsHealthFigure       figure,
             int64_t              value,
-            const char          *unit,
             const char          *css_class)
 {
-  g_autofree char *text = NULL;
+  const char *why = NULL;
+  g_autofree char *text = short_text (figure, value, &why);
 
-  if (value == DS_HEALTH_UNKNOWN)
+  if (text == NULL)
     return;
-
-  text = g_strdup_printf ("%" G_GINT64_FORMAT "%s", value, unit ? unit : "");
-  add_row (self, group, title, text, value > 0 ? css_class : NULL);
+  add_row (self, group, title, text, why != NULL ? "warning" : value > 0 ? css_class : NULL);
+  if (why != NULL)
+    flag_last_row (self, why);
 }
 
 /* A note in the "smartctl Says" group: a line of text with an icon. */
@@ -90,6 +123,8 @@ verdict_word (DsHealthVerdict verdict)
       return _("Failing");
     case DS_HEALTH_WARNING:
       return _("Warning");
+    case DS_HEALTH_UNDETERMINED:
+      return _("Unknown");
     case DS_HEALTH_GOOD:
     default:
       return _("OK");
@@ -105,6 +140,7 @@ verdict_class (DsHealthVerdict verdict)
     case DS_HEALTH_FAILING:
       return "error";
     case DS_HEALTH_WARNING:
+    case DS_HEALTH_UNDETERMINED:
       return "warning";
     case DS_HEALTH_GOOD:
     default:
@@ -118,28 +154,20 @@ fill_condition (DsHealthPage   *self,
 {
   AdwPreferencesGroup *group = self->condition_group;
 
-  if (h->temperature_c != DS_HEALTH_UNKNOWN)
-    {
-      g_autofree char *text = g_strdup_printf (_("%d °C"), (int) h->temperature_c);
-      gboolean hot = h->has_scsi && h->scsi.trip_temperature_c != DS_HEALTH_UNKNOWN &&
-                     h->temperature_c >= h->scsi.trip_temperature_c;
+  {
+    gboolean hot = ds_health_plausible (DS_HEALTH_TEMPERATURE, h->temperature_c) && h->has_scsi &&
+                   ds_health_plausible (DS_HEALTH_TEMPERATURE, h->scsi.trip_temperature_c) &&
+                   h->temperature_c >= h->scsi.trip_temperature_c;
 
-      add_row (self, group, _("Temperature"), text, hot ? "warning" : NULL);
-    }
-  if (h->power_on_hours != DS_HEALTH_UNKNOWN)
-    {
-      g_autofree char *hours = g_strdup_printf ("%" G_GINT64_FORMAT, h->power_on_hours);
-      /* Translators: power-on hours, then the same in years */
-      g_autofree char *text = g_strdup_printf (_("%s h (%.1f years)"), hours,
-                                               (double) h->power_on_hours / (24 * 365.25));
-
-      add_row (self, group, _("Power-On Time"), text, NULL);
-    }
-  add_number (self, group, _("Power Cycles"), h->power_cycles, NULL, NULL);
+    add_figure (self, group, _("Temperature"), DS_HEALTH_TEMPERATURE, h->temperature_c,
+                hot ? "warning" : NULL);
+  }
+  add_figure (self, group, _("Power-On Time"), DS_HEALTH_HOURS, h->power_on_hours, NULL);
+  add_figure (self, group, _("Power Cycles"), DS_HEALTH_COUNT, h->power_cycles, NULL);
   add_row (self, group, _("Drive’s Own Assessment"),
            !h->has_overall ? _("Not reported") : h->overall_passed ? _("Passed") : _("FAILED"),
            h->has_overall && !h->overall_passed ? "error" : NULL);
-  add_number (self, group, _("Error Log Entries"), h->error_log_count, NULL, NULL);
+  add_figure (self, group, _("Error Log Entries"), DS_HEALTH_COUNT, h->error_log_count, NULL);
   if (!h->smart_enabled)
     add_row (self, group, _("SMART"), h->smart_available ? _("Disabled") : _("Not available"),
              "warning");
@@ -165,14 +193,7 @@ fill_drive (DsHealthPage   *self,
     }
   if (h->protocol != NULL)
     add_row (self, group, _("Interface"), h->protocol, NULL);
-  if (h->rotation_rate > 0)
-    {
-      g_autofree char *rpm = g_strdup_printf (_("%d rpm"), (int) h->rotation_rate);
-
-      add_row (self, group, _("Rotation"), rpm, NULL);
-    }
-  else if (h->rotation_rate == 0)
-    add_row (self, group, _("Rotation"), _("Solid state"), NULL);
+  add_figure (self, group, _("Rotation"), DS_HEALTH_ROTATION, h->rotation_rate, NULL);
 }
 
 static void
@@ -195,9 +216,13 @@ fill_attributes (DsHealthPage   *self,
       const DsHealthAttribute *a = &g_array_index (h->attributes, DsHealthAttribute, i);
       guint row = i + 1;
       g_autofree char *id = g_strdup_printf ("%u", a->id);
-      g_autofree char *value = g_strdup_printf ("%d", a->value);
-      g_autofree char *worst = g_strdup_printf ("%d", a->worst);
-      g_autofree char *threshold = g_strdup_printf ("%d", a->threshold);
+      g_autofree char *value = a->value >= 0 ? g_strdup_printf ("%d", a->value) : NULL;
+      g_autofree char *worst = a->worst >= 0 ? g_strdup_printf ("%d", a->worst) : NULL;
+      g_autofree char *threshold = a->threshold >= 0 ? g_strdup_printf ("%d", a->threshold) : NULL;
+      /* Translators: an attribute's raw value that cannot be what the drive
+       * measured (the verdict's reasons say why) */
+      g_autofree char *raw = a->not_plausible == NULL ? g_strdup (a->raw_string) :
+        g_strdup_printf (_("%s (not plausible)"), a->raw_string ? a->raw_string : "?");
       g_autofree char *name = g_strdelimit (g_strdup (a->name), "_", ' ');
       const char *when = g_str_equal (a->when_failed, "now") ? _("Now") :
                          g_str_equal (a->when_failed, "past") ? _("In the past") : NULL;
@@ -208,7 +233,7 @@ fill_attributes (DsHealthPage   *self,
       ds_table_set_cell (self->attributes_table, row, ATTR_VALUE, value);
       ds_table_set_cell (self->attributes_table, row, ATTR_WORST, worst);
       ds_table_set_cell (self->attributes_table, row, ATTR_THRESHOLD, threshold);
-      ds_table_set_cell (self->attributes_table, row, ATTR_RAW, a->raw_string);
+      ds_table_set_cell (self->attributes_table, row, ATTR_RAW, raw);
       ds_table_set_cell (self->attributes_table, row, ATTR_WHEN_FAILED, when);
       ds_table_set_cell (self->attributes_table, row, ATTR_STATUS, verdict_word (a->status));
       if (css != NULL)
@@ -227,7 +252,9 @@ fill_nvme (DsHealthPage       *self,
   AdwPreferencesGroup *group = self->nvme_group;
   g_auto(GStrv) bits = ds_health_nvme_warning_bits (n->critical_warning);
 
-  if (bits[0] == NULL)
+  if (!n->critical_warning_known)
+    add_row (self, group, _("Critical Warning"), _("Unreadable"), "warning");
+  else if (bits[0] == NULL)
     add_row (self, group, _("Critical Warning"), _("None"), NULL);
   else
     {
@@ -237,41 +264,51 @@ fill_nvme (DsHealthPage       *self,
     }
   if (n->available_spare != DS_HEALTH_UNKNOWN)
     {
-      /* Translators: available spare, then its threshold, in percent */
-      g_autofree char *text = g_strdup_printf (_("%d %% (threshold %d %%)"),
-                                               (int) n->available_spare,
-                                               (int) n->available_spare_threshold);
+      const char *why = NULL;
+      g_autofree char *spare = short_text (DS_HEALTH_PERCENT, n->available_spare, &why);
+      g_autofree char *threshold = short_text (DS_HEALTH_PERCENT, n->available_spare_threshold,
+                                               &why);
+      /* Translators: available spare, then its threshold, both in percent */
+      g_autofree char *text = g_strdup_printf (_("%s (threshold %s)"), spare,
+                                               threshold != NULL ? threshold : "–");
 
       add_row (self, group, _("Available Spare"), text,
-               n->available_spare < n->available_spare_threshold ? "warning" : NULL);
+               why != NULL || n->available_spare < n->available_spare_threshold ? "warning" : NULL);
+      if (why != NULL)
+        flag_last_row (self, why);
     }
-  if (n->percentage_used != DS_HEALTH_UNKNOWN)
-    {
-      g_autofree char *text = g_strdup_printf ("%" G_GINT64_FORMAT " %%", n->percentage_used);
-
-      add_row (self, group, _("Wear (Percentage Used)"), text,
-               n->percentage_used >= 100 ? "warning" : NULL);
-    }
-  add_number (self, group, _("Media Errors"), n->media_errors, NULL, "warning");
-  add_number (self, group, _("Unsafe Shutdowns"), n->unsafe_shutdowns, NULL, NULL);
-  add_number (self, group, _("Error Log Entries"), n->error_log_entries, NULL, NULL);
+  add_figure (self, group, _("Wear (Percentage Used)"), DS_HEALTH_PERCENT_USED, n->percentage_used,
+              n->percentage_used >= 100 ? "warning" : NULL);
+  add_figure (self, group, _("Media Errors"), DS_HEALTH_COUNT, n->media_errors, "warning");
+  add_figure (self, group, _("Unsafe Shutdowns"), DS_HEALTH_COUNT, n->unsafe_shutdowns, NULL);
+  add_figure (self, group, _("Error Log Entries"), DS_HEALTH_COUNT, n->error_log_entries, NULL);
   if (n->data_units_read != DS_HEALTH_UNKNOWN && n->data_units_written != DS_HEALTH_UNKNOWN)
     {
+      const char *why = NULL;
       /* NVMe counts data in units of 1000 sectors of 512 bytes. */
-      g_autofree char *read = ds_format_size ((uint64_t) n->data_units_read * 512000);
-      g_autofree char *written = ds_format_size ((uint64_t) n->data_units_written * 512000);
+      g_autofree char *read = short_text (DS_HEALTH_DATA_UNITS, n->data_units_read, &why);
+      g_autofree char *written = short_text (DS_HEALTH_DATA_UNITS, n->data_units_written, &why);
       /* Translators: bytes read, then bytes written over the drive's life */
       g_autofree char *text = g_strdup_printf (_("%s read, %s written"), read, written);
 
-      add_row (self, group, _("Data Transferred"), text, NULL);
+      add_row (self, group, _("Data Transferred"), text, why != NULL ? "warning" : NULL);
+      if (why != NULL)
+        flag_last_row (self, why);
     }
   if (n->n_sensors > 0)
     {
       GString *sensors = g_string_new (NULL);
+      const char *why = NULL;
 
       for (guint i = 0; i < n->n_sensors; i++)
-        g_string_append_printf (sensors, "%s%" G_GINT64_FORMAT " °C", i ? ", " : "", n->sensors_c[i]);
-      add_row (self, group, _("Temperature Sensors"), sensors->str, NULL);
+        {
+          g_autofree char *t = short_text (DS_HEALTH_TEMPERATURE, n->sensors_c[i], &why);
+
+          g_string_append_printf (sensors, "%s%s", i ? ", " : "", t != NULL ? t : "–");
+        }
+      add_row (self, group, _("Temperature Sensors"), sensors->str, why != NULL ? "warning" : NULL);
+      if (why != NULL)
+        flag_last_row (self, why);
       g_string_free (sensors, TRUE);
     }
 }
@@ -282,10 +319,12 @@ fill_scsi (DsHealthPage       *self,
 {
   AdwPreferencesGroup *group = self->scsi_group;
 
-  add_number (self, group, _("Grown Defects"), s->grown_defects, NULL, "warning");
-  add_number (self, group, _("Trip Temperature"), s->trip_temperature_c, " °C", NULL);
-  add_number (self, group, _("Uncorrected Read Errors"), s->read_uncorrected, NULL, "warning");
-  add_number (self, group, _("Uncorrected Write Errors"), s->write_uncorrected, NULL, "warning");
+  add_figure (self, group, _("Grown Defects"), DS_HEALTH_COUNT, s->grown_defects, "warning");
+  add_figure (self, group, _("Trip Temperature"), DS_HEALTH_TEMPERATURE, s->trip_temperature_c, NULL);
+  add_figure (self, group, _("Uncorrected Read Errors"), DS_HEALTH_COUNT, s->read_uncorrected,
+              "warning");
+  add_figure (self, group, _("Uncorrected Write Errors"), DS_HEALTH_COUNT, s->write_uncorrected,
+              "warning");
 }
 
 static void
@@ -303,10 +342,10 @@ fill_log (DsHealthPage   *self,
   for (guint i = 0; i < h->self_tests->len; i++)
     {
       const DsHealthSelfTest *t = h->self_tests->pdata[i];
-      g_autofree char *hours = t->hours != DS_HEALTH_UNKNOWN ?
-        g_strdup_printf ("%" G_GINT64_FORMAT, t->hours) : NULL;
-      g_autofree char *lba = t->lba != DS_HEALTH_UNKNOWN ?
-        g_strdup_printf ("%" G_GINT64_FORMAT, t->lba) : NULL;
+      g_autofree char *hours = ds_health_plausible (DS_HEALTH_HOURS, t->hours) ?
+        g_strdup_printf ("%" G_GINT64_FORMAT, t->hours) :
+        ds_health_figure_text (DS_HEALTH_HOURS, t->hours);
+      g_autofree char *lba = t->lba >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, t->lba) : NULL;
 
       ds_table_set_cell (self->log_table, i + 1, LOG_TYPE, t->type);
       ds_table_set_cell (self->log_table, i + 1, LOG_STATUS, t->status);

@@ -8,10 +8,11 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "ds-error.h"
-#include "ds-health.h"
+#include "ds-health-private.h"
 
 static void
 attribute_clear (gpointer p)
@@ -21,6 +22,7 @@ attribute_clear (gpointer p)
   g_free (a->name);
   g_free (a->raw_string);
   g_free (a->when_failed);
+  g_free (a->not_plausible);
 }
 
 static void
@@ -41,6 +43,7 @@ ds_health_free (DsHealth *h)
 
   g_free (h->device);
   g_free (h->protocol);
+  g_free (h->device_type);
   g_free (h->model);
   g_free (h->serial);
   g_free (h->firmware);
@@ -51,92 +54,69 @@ ds_health_free (DsHealth *h)
   g_clear_pointer (&h->self_tests, g_ptr_array_unref);
   g_clear_pointer (&h->reasons, g_ptr_array_unref);
   g_clear_pointer (&h->notes, g_ptr_array_unref);
+  g_clear_pointer (&h->unreadable, g_ptr_array_unref);
   g_clear_pointer (&h->raw, json_node_unref);
   g_free (h);
 }
 
-/* ---- lenient getters ---------------------------------------------------- */
+/* ---- what is there but cannot be read --------------------------------- */
 
-static JsonNode *
-member (JsonObject *o,
-        const char *name)
+static void
+unreadable (DsHealth   *h,
+            const char *format,
+            ...) G_GNUC_PRINTF (2, 3);
+
+static void
+unreadable (DsHealth   *h,
+            const char *format,
+            ...)
 {
-  return o != NULL ? json_object_get_member (o, name) : NULL;
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (h->unreadable, g_strdup_vprintf (format, args));
+  va_end (args);
 }
 
+/* @o's member @name as an object: NULL when it is absent, and when it is
+ * there but no object (then said, as @what). */
 static JsonObject *
-obj (JsonObject *o,
-     const char *name)
-{
-  JsonNode *n = member (o, name);
-
-  return n != NULL && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
-}
-
-static JsonArray *
-arr (JsonObject *o,
-     const char *name)
-{
-  JsonNode *n = member (o, name);
-
-  return n != NULL && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
-}
-
-static int64_t
-node_num (JsonNode *n)
-{
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
-    return DS_HEALTH_UNKNOWN;
-  switch (json_node_get_value_type (n))
-    {
-    case G_TYPE_INT64:
-      return json_node_get_int (n);
-    case G_TYPE_DOUBLE:
-      return (int64_t) json_node_get_double (n);
-    case G_TYPE_BOOLEAN:
-      return json_node_get_boolean (n);
-    default:
-      return DS_HEALTH_UNKNOWN;
-    }
-}
-
-static int64_t
-num (JsonObject *o,
-     const char *name)
-{
-  return node_num (member (o, name));
-}
-
-static const char *
-str (JsonObject *o,
-     const char *name)
-{
-  JsonNode *n = member (o, name);
-
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (n);
-}
-
-static gboolean
-boolean (JsonObject *o,
+section (DsHealth   *h,
+         JsonObject *o,
          const char *name,
-         gboolean   *ret)
+         const char *what)
 {
   JsonNode *n = member (o, name);
 
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_BOOLEAN)
-    return FALSE;
-  *ret = json_node_get_boolean (n);
-  return TRUE;
+  if (n == NULL)
+    return NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (n))
+    {
+      unreadable (h, _("%s is not an object, as smartctl writes it: it cannot be read"), what);
+      return NULL;
+    }
+  return json_node_get_object (n);
 }
 
-/* {"value": N, "string": "..."}: the string. */
-static const char *
-value_string (JsonObject *o,
-              const char *name)
+/* A true/false member: FALSE when absent, and when it is something else
+ * (then said). */
+static gboolean
+flag (DsHealth   *h,
+      JsonObject *o,
+      const char *section_name,
+      const char *name,
+      gboolean   *ret)
 {
-  return str (obj (o, name), "string");
+  JsonNode *n = member (o, name);
+
+  if (n == NULL)
+    return FALSE;
+  if (!boolean (o, name, ret))
+    {
+      unreadable (h, _("“%s.%s” is not true or false"), section_name, name);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* ---- sections ----------------------------------------------------------- */
@@ -164,6 +144,12 @@ parse_identity (DsHealth   *h,
         h->device = g_strdup (json_node_get_string (last));
     }
   h->protocol = g_strdup (str (device, "protocol"));
+  h->device_type = g_strdup (str (device, "type"));
+  /* smartctl's USB bridge types: usbjmicron, usbcypress, ... and sntjmicron,
+   * sntasmedia, ... for NVMe behind USB; "/dev/sdb [USB JMicron]". */
+  h->behind_usb = (h->device_type != NULL && (g_str_has_prefix (h->device_type, "usb") ||
+                                              g_str_has_prefix (h->device_type, "snt"))) ||
+                  (str (device, "info_name") != NULL && strstr (str (device, "info_name"), "USB"));
   if (model == NULL)
     model = str (root, "scsi_model_name");
   h->model = g_strdup (model);
@@ -173,31 +159,42 @@ parse_identity (DsHealth   *h,
     h->firmware = g_strdup (str (root, "scsi_revision"));
   {
     int64_t bytes = num (obj (root, "user_capacity"), "bytes");
+    int64_t blocks = num (obj (root, "user_capacity"), "blocks");
+    int64_t lbs = num (root, "logical_block_size");
+
     if (bytes == DS_HEALTH_UNKNOWN)
       bytes = num (root, "nvme_total_capacity");
     h->capacity_bytes = bytes > 0 ? (uint64_t) bytes : 0;
+    /* What the counters of sectors are held to (ds-health-range.c). */
+    h->sectors = blocks > 0 ? (uint64_t) blocks :
+                 h->capacity_bytes / (lbs >= 512 && lbs <= (1 << 20) ? (uint64_t) lbs : 512);
   }
   h->rotation_rate = num (root, "rotation_rate");
   if (version != NULL && json_array_get_length (version) >= 2)
-    h->smartctl_version = g_strdup_printf ("%" G_GINT64_FORMAT ".%" G_GINT64_FORMAT,
-                                           node_num (json_array_get_element (version, 0)),
-                                           node_num (json_array_get_element (version, 1)));
+    {
+      int64_t major = node_num (json_array_get_element (version, 0));
+      int64_t minor = node_num (json_array_get_element (version, 1));
+
+      if (major >= 0 && major < 1000 && minor >= 0 && minor < 1000)
+        h->smartctl_version = g_strdup_printf ("%" G_GINT64_FORMAT ".%" G_GINT64_FORMAT,
+                                               major, minor);
+    }
 }
 
 static void
 parse_common (DsHealth   *h,
               JsonObject *root)
 {
-  JsonObject *support = obj (root, "smart_support");
-  JsonObject *status = obj (root, "smart_status");
+  JsonObject *support = section (h, root, "smart_support", "smart_support");
+  JsonObject *status = section (h, root, "smart_status", _("the SMART self-assessment"));
   JsonArray *messages = arr (obj (root, "smartctl"), "messages");
 
   /* Absent smart_support (some NVMe outputs): SMART is the health log. */
   h->smart_available = TRUE;
   h->smart_enabled = TRUE;
-  boolean (support, "available", &h->smart_available);
-  boolean (support, "enabled", &h->smart_enabled);
-  h->has_overall = boolean (status, "passed", &h->overall_passed);
+  flag (h, support, "smart_support", "available", &h->smart_available);
+  flag (h, support, "smart_support", "enabled", &h->smart_enabled);
+  h->has_overall = flag (h, status, "smart_status", "passed", &h->overall_passed);
 
   h->temperature_c = num (obj (root, "temperature"), "current");
   h->power_on_hours = num (obj (root, "power_on_time"), "hours");
@@ -213,53 +210,111 @@ parse_common (DsHealth   *h,
 
       if (s != NULL)
         g_ptr_array_add (h->messages, g_strdup (s));
+      if (s != NULL && strstr (s, "USB") != NULL)
+        h->behind_usb = TRUE;
     }
+}
+
+/* A normalized value (value, worst, thresh): a byte, or -1 when absent
+ * (smartctl leaves them out where the drive has none). */
+static int
+normalized (DsHealthAttribute *attr,
+            JsonObject        *a,
+            const char        *name)
+{
+  int64_t v = num (a, name);
+
+  if (v == DS_HEALTH_UNKNOWN)
+    return -1;
+  if (v >= 0 && v <= 255)
+    return (int) v;
+  if (attr->not_plausible == NULL)
+    attr->not_plausible = v == DS_HEALTH_INVALID ?
+      g_strdup_printf (_("its “%s” is not a number"), name) :
+      g_strdup_printf (_("its “%s” of %" PRId64 " is not a normalized value (0 to 255)"),
+                       name, v);
+  return -1;
+}
+
+/* One entry of the attribute table, or FALSE when it cannot be one. */
+static gboolean
+parse_attribute (DsHealth          *h,
+                 JsonNode          *n,
+                 DsHealthAttribute *attr)
+{
+  JsonObject *a, *raw;
+  const char *when;
+  int64_t id;
+
+  if (!JSON_NODE_HOLDS_OBJECT (n))
+    return FALSE;
+  a = json_node_get_object (n);
+  id = num (a, "id");
+  if (id < 1 || id > 255)
+    return FALSE;
+  attr->id = (unsigned) id;
+  attr->name = g_strdup (str (a, "name") ? str (a, "name") : "Unknown_Attribute");
+  attr->value = normalized (attr, a, "value");
+  attr->worst = normalized (attr, a, "worst");
+  attr->threshold = normalized (attr, a, "thresh");
+  raw = obj (a, "raw");
+  attr->raw = num (raw, "value");
+  attr->raw_string = g_strdup (str (raw, "string"));
+  when = str (a, "when_failed");
+  attr->when_failed = g_strdup (when ? when : "");
+  if (member (a, "when_failed") != NULL && (when == NULL ||
+      (when[0] != '\0' && strcmp (when, "past") != 0 && strcmp (when, "now") != 0)) &&
+      attr->not_plausible == NULL)
+    attr->not_plausible = g_strdup (_("its “when_failed” is none of “”, “past” "
+                                      "and “now”"));
+  boolean (obj (a, "flags"), "prefailure", &attr->prefailure);
+  ds_health_decode_attribute (attr, h->sectors);
+  return TRUE;
 }
 
 static void
 parse_ata (DsHealth   *h,
            JsonObject *root)
 {
-  JsonArray *table = arr (obj (root, "ata_smart_attributes"), "table");
+  JsonObject *attributes = section (h, root, "ata_smart_attributes", _("the attribute table"));
+  JsonNode *table_node = member (attributes, "table");
+  JsonArray *table = arr (attributes, "table");
+  guint bad = 0;
 
+  if (table_node != NULL && table == NULL)
+    unreadable (h, _("the attribute table is not a list, as smartctl writes it: it cannot be read"));
   for (guint i = 0; table != NULL && i < json_array_get_length (table); i++)
     {
-      JsonNode *n = json_array_get_element (table, i);
-      JsonObject *a;
       DsHealthAttribute attr = { 0 };
-      JsonObject *raw;
-      int64_t id;
 
-      if (!JSON_NODE_HOLDS_OBJECT (n))
-        continue;
-      a = json_node_get_object (n);
-      id = num (a, "id");
-      if (id < 1 || id > 255)
-        continue;
-      raw = obj (a, "raw");
-      attr.id = (unsigned) id;
-      attr.name = g_strdup (str (a, "name") ? str (a, "name") : "Unknown_Attribute");
-      attr.value = (int) CLAMP (num (a, "value"), -1, 255);
-      attr.worst = (int) CLAMP (num (a, "worst"), -1, 255);
-      attr.threshold = (int) CLAMP (num (a, "thresh"), -1, 255);
-      attr.raw = num (raw, "value");
-      attr.raw_string = g_strdup (str (raw, "string"));
-      attr.when_failed = g_strdup (str (a, "when_failed") ? str (a, "when_failed") : "");
-      boolean (obj (a, "flags"), "prefailure", &attr.prefailure);
-      g_array_append_val (h->attributes, attr);
+      if (parse_attribute (h, json_array_get_element (table, i), &attr))
+        g_array_append_val (h->attributes, attr);
+      else
+        {
+          attribute_clear (&attr);
+          bad++;
+        }
     }
+  if (bad > 0)
+    unreadable (h, g_dngettext (GETTEXT_PACKAGE, "%u entry of the attribute table has no "
+                                "attribute id (1 to 255): it cannot be read",
+                                "%u entries of the attribute table have no attribute id "
+                                "(1 to 255): they cannot be read", bad), bad);
 
+  /* smartctl's power_on_time comes from attribute 9; a file without it
+   * may still have the attribute (its count, decoded). */
   if (h->power_on_hours == DS_HEALTH_UNKNOWN)
     for (guint i = 0; i < h->attributes->len; i++)
       if (g_array_index (h->attributes, DsHealthAttribute, i).id == 9)
-        h->power_on_hours = g_array_index (h->attributes, DsHealthAttribute, i).raw;
+        h->power_on_hours = g_array_index (h->attributes, DsHealthAttribute, i).count;
 }
 
 static void
 parse_nvme (DsHealth   *h,
             JsonObject *root)
 {
-  JsonObject *log = obj (root, "nvme_smart_health_information_log");
+  JsonObject *log = section (h, root, "nvme_smart_health_information_log",
+                             _("the NVMe health log"));
   JsonArray *sensors;
   DsHealthNvme *n = &h->nvme;
   int64_t cw;
@@ -268,7 +323,13 @@ parse_nvme (DsHealth   *h,
     return;
   h->has_nvme = TRUE;
   cw = num (log, "critical_warning");
-  n->critical_warning = cw > 0 ? (unsigned) (cw & 0xff) : 0;
+  /* A byte (NVMe base specification, SMART / Health Information log). */
+  n->critical_warning_known = cw >= 0 && cw <= 255;
+  n->critical_warning = n->critical_warning_known ? (unsigned) cw : 0;
+  if (!n->critical_warning_known)
+    unreadable (h, cw == DS_HEALTH_UNKNOWN ?
+                _("the NVMe health log has no critical-warning byte") :
+                _("the NVMe health log's critical warning is not a byte (0 to 255)"));
   n->media_errors = num (log, "media_errors");
   n->percentage_used = num (log, "percentage_used");
   n->available_spare = num (log, "available_spare");
@@ -297,7 +358,7 @@ static void
 parse_scsi (DsHealth   *h,
             JsonObject *root)
 {
-  JsonObject *errors = obj (root, "scsi_error_counter_log");
+  JsonObject *errors = section (h, root, "scsi_error_counter_log", _("the SCSI error counter log"));
 
   if (member (root, "scsi_grown_defect_list") == NULL && errors == NULL &&
       g_strcmp0 (h->protocol, "SCSI") != 0)
@@ -307,199 +368,6 @@ parse_scsi (DsHealth   *h,
   h->scsi.trip_temperature_c = num (obj (root, "temperature"), "drive_trip");
   h->scsi.read_uncorrected = num (obj (errors, "read"), "total_uncorrected_errors");
   h->scsi.write_uncorrected = num (obj (errors, "write"), "total_uncorrected_errors");
-}
-
-static void
-add_self_test (DsHealth   *h,
-               const char *type,
-               const char *status,
-               gboolean    passed,
-               int64_t     hours,
-               int64_t     lba)
-{
-  DsHealthSelfTest *t = g_new0 (DsHealthSelfTest, 1);
-
-  t->type = g_strdup (type ? type : "?");
-  t->status = g_strdup (status ? status : "?");
-  t->passed = passed;
-  t->hours = hours;
-  t->lba = lba;
-  g_ptr_array_add (h->self_tests, t);
-}
-
-static void
-parse_self_tests (DsHealth   *h,
-                  JsonObject *root)
-{
-  JsonObject *ata = obj (obj (root, "ata_smart_data"), "self_test");
-  JsonObject *ata_log = obj (root, "ata_smart_self_test_log");
-  JsonObject *nvme_log = obj (root, "nvme_self_test_log");
-  JsonArray *table;
-
-  if (ata != NULL)
-    {
-      JsonObject *status = obj (ata, "status");
-      JsonObject *polling = obj (ata, "polling_minutes");
-      int64_t value = num (status, "value");
-
-      h->self_test_status = g_strdup (str (status, "string"));
-      h->self_test_remaining_percent = num (status, "remaining_percent");
-      /* Status byte 0xF_: in progress, the low nibble tens of % left. */
-      h->self_test_running = (value != DS_HEALTH_UNKNOWN && (value >> 4) == 0xf) ||
-                             h->self_test_remaining_percent != DS_HEALTH_UNKNOWN;
-      if (h->self_test_running && h->self_test_remaining_percent == DS_HEALTH_UNKNOWN)
-        h->self_test_remaining_percent = (value & 0xf) * 10;
-      h->short_test_minutes = num (polling, "short");
-      h->long_test_minutes = num (polling, "extended");
-    }
-
-  /* --xall reads the extended (GPL) log where the drive has one. */
-  table = arr (obj (ata_log, "extended"), "table");
-  if (table == NULL)
-    table = arr (obj (ata_log, "standard"), "table");
-  for (guint i = 0; table != NULL && i < json_array_get_length (table); i++)
-    {
-      JsonNode *n = json_array_get_element (table, i);
-      JsonObject *e, *status;
-      gboolean passed = TRUE;
-
-      if (!JSON_NODE_HOLDS_OBJECT (n))
-        continue;
-      e = json_node_get_object (n);
-      status = obj (e, "status");
-      boolean (status, "passed", &passed);
-      add_self_test (h, value_string (e, "type"), str (status, "string"), passed,
-                     num (e, "lifetime_hours"), num (e, "lba"));
-    }
-
-  if (nvme_log != NULL)
-    {
-      JsonObject *op = obj (nvme_log, "current_self_test_operation");
-      int64_t done = num (nvme_log, "current_self_test_completion_percent");
-
-      if (num (op, "value") > 0)
-        {
-          h->self_test_running = TRUE;
-          h->self_test_remaining_percent = done != DS_HEALTH_UNKNOWN ? 100 - done : DS_HEALTH_UNKNOWN;
-        }
-      g_free (h->self_test_status);
-      h->self_test_status = g_strdup (str (op, "string"));
-      table = arr (nvme_log, "table");
-      for (guint i = 0; table != NULL && i < json_array_get_length (table); i++)
-        {
-          JsonNode *n = json_array_get_element (table, i);
-          JsonObject *e;
-          int64_t result;
-
-          if (!JSON_NODE_HOLDS_OBJECT (n))
-            continue;
-          e = json_node_get_object (n);
-          result = num (obj (e, "self_test_result"), "value");
-          if (result == 15)   /* an unused entry */
-            continue;
-          add_self_test (h, value_string (e, "self_test_code"),
-                         value_string (e, "self_test_result"), result == 0,
-                         num (e, "power_on_hours"), num (e, "lba"));
-        }
-    }
-
-  /* SCSI: scsi_self_test_0 .. _19, newest first. */
-  for (guint i = 0; i < 20; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("scsi_self_test_%u", i);
-      JsonObject *e = obj (root, name);
-
-      if (e == NULL)
-        break;
-      add_self_test (h, value_string (e, "code"), value_string (e, "result"),
-                     num (obj (e, "result"), "value") == 0,
-                     num (obj (e, "power_on_time"), "hours"), num (e, "lba_first_failure"));
-    }
-  {
-    gboolean running = FALSE;
-    if (boolean (root, "self_test_in_progress", &running) && running)
-      h->self_test_running = TRUE;
-  }
-}
-
-/* ---- errors smartctl reported ------------------------------------------ */
-
-static gboolean
-any_message_contains (DsHealth   *h,
-                      const char *needle)
-{
-  for (guint i = 0; i < h->messages->len; i++)
-    if (strstr (h->messages->pdata[i], needle) != NULL)
-      return TRUE;
-
-  return FALSE;
-}
-
-/* FALSE with @error when smartctl could not read the device at all. */
-static gboolean
-check_readable (DsHealth  *h,
-                GError   **error)
-{
-  g_autofree char *said = g_strdup ("no message");
-  const char *dev = h->device ? h->device : "the device";
-
-  if (h->messages->len > 0)
-    {
-      g_free (said);
-      g_ptr_array_add (h->messages, NULL);
-      said = g_strjoinv ("; ", (char **) h->messages->pdata);
-      g_ptr_array_remove_index (h->messages, h->messages->len - 1);
-    }
-
-  /* smartctl's messages say more than its bits (an undetectable device
-   * type sets bit 0, as if the command line were wrong). */
-  if (any_message_contains (h, "Permission denied") ||
-      any_message_contains (h, "Operation not permitted"))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
-                   _("smartctl could not open %s: %s. Reading SMART needs root "
-                   "(sudo diskscope-cli health ...)"), dev, said);
-      return FALSE;
-    }
-  if (any_message_contains (h, "Unable to detect device type"))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                   _("%s has no SMART that smartctl can read (%s): loop, zram, "
-                   "virtual and RAID-volume devices have none; a disk behind a USB "
-                   "bridge or a RAID controller may need smartctl's -d option"),
-                   dev, said);
-      return FALSE;
-    }
-  if ((h->exit_status & 0x3) && (any_message_contains (h, "No such device") ||
-                                 any_message_contains (h, "No such file")))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND, _("%s: no such device (%s)"), dev, said);
-      return FALSE;
-    }
-  if (h->exit_status & 0x1)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
-                   _("smartctl did not accept its command line (exit status %d)%s%s"),
-                   h->exit_status, ": ", said);
-      return FALSE;
-    }
-  if (h->exit_status & 0x2)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                   _("smartctl could not read %s (exit status %d: the device could not be "
-                   "opened, did not identify itself, or is asleep)%s%s"),
-                   dev, h->exit_status, ": ", said);
-      return FALSE;
-    }
-  if (!h->smart_available)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                   _("%s%s%s does not support SMART: there is no health data to read"),
-                   dev, h->model ? " " : "", h->model ? h->model : "");
-      return FALSE;
-    }
-
-  return TRUE;
 }
 
 /* ---- entry points ------------------------------------------------------- */
@@ -541,6 +409,7 @@ ds_health_parse_node (JsonNode  *root,
   h->self_tests = g_ptr_array_new_with_free_func (self_test_free);
   h->reasons = g_ptr_array_new_with_free_func (g_free);
   h->notes = g_ptr_array_new_with_free_func (g_free);
+  h->unreadable = g_ptr_array_new_with_free_func (g_free);
   h->self_test_remaining_percent = DS_HEALTH_UNKNOWN;
   h->short_test_minutes = DS_HEALTH_UNKNOWN;
   h->long_test_minutes = DS_HEALTH_UNKNOWN;
@@ -549,18 +418,22 @@ ds_health_parse_node (JsonNode  *root,
   if (exit_status < 0)
     {
       int64_t s = num (smartctl, "exit_status");
+
       exit_status = s >= 0 && s <= 255 ? (int) s : 0;
+      /* Bits 2-7 say what went wrong: without them nothing says it did not. */
+      if (s != DS_HEALTH_UNKNOWN && exit_status != s)
+        unreadable (h, _("smartctl's exit status is not a byte (0 to 255)"));
     }
   h->exit_status = exit_status;
 
   parse_identity (h, o);
   parse_common (h, o);
-  if (!check_readable (h, error))
+  if (!_ds_health_check_readable (h, error))
     return NULL;
   parse_ata (h, o);
   parse_nvme (h, o);
   parse_scsi (h, o);
-  parse_self_tests (h, o);
+  _ds_health_parse_self_tests (h, o);
   ds_health_judge (h);
 
   return g_steal_pointer (&h);

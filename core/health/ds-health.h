@@ -19,10 +19,47 @@
  *              NVMe media errors; SCSI grown defects or uncorrected errors;
  *              a temperature at or above the drive's trip point; the most
  *              recent self-test failed (bit 7);
- *   good     - none of these.
+ *   unknown  - none of these, and the output lacks the evidence "good"
+ *              needs (below), or a figure a rule reads is unreadable or
+ *              outside its physical range (ds-health-range.c), so the
+ *              rule cannot be checked;
+ *   good     - none of these, with evidence.
  * Each rule that fires adds one plain sentence to the reasons, the worst
  * first.  The drive's error log holding records (bit 6) is a note, not a
  * warning: it often records old cable or power-loss errors.
+ *
+ * The evidence "good" needs, at least one of:
+ *   - the drive's own self-assessment, passed (smart_status.passed true);
+ *   - an ATA attribute table with readable entries;
+ *   - an NVMe SMART/health log (log page 02h) whose critical-warning byte
+ *     is readable;
+ *   - for SCSI, a readable grown-defect count or error counter log.
+ * A passed self-assessment alone is evidence (the drive vouches for
+ * itself), with a note when the attributes or the health log are missing.
+ * And nothing smartctl wrote may be damaged: a section or entry that is
+ * there but not what smartctl writes (a log that is not an object, an
+ * attribute without an id, a number that is a string) is listed in
+ * `unreadable` and makes the verdict unknown at best, as does a figure a
+ * rule reads that is out of its range.  A figure only shown (power-on
+ * hours, power cycles, a temperature with no trip point) that is out of
+ * range is flagged where it is shown and noted; it judges nothing.
+ *
+ * smartctl's exit status (smartctl(8), "RETURN VALUES"), bit by bit:
+ *   0  the command line did not parse: no data (an error, not a verdict;
+ *      smartctl also sets it for a device type it cannot detect, e.g. an
+ *      unknown USB bridge: its message says which);
+ *   1  the device could not be opened or did not identify itself: no data
+ *      (an error);
+ *   2  a SMART or other command failed, or a SMART structure had a bad
+ *      checksum: what was read is used, what is missing is not evidence;
+ *      with nothing read, the verdict is unknown;
+ *   3  SMART status says DISK FAILING: failing, whatever else was read;
+ *   4  prefail attributes at or below threshold: failing;
+ *   5  some attribute was at or below its threshold in the past: warning;
+ *   6  the error log holds records: a note;
+ *   7  the self-test log holds errors: warning.
+ * None of the bits is evidence of health: bit-free output still needs
+ * the evidence above.
  */
 #pragma once
 
@@ -32,29 +69,51 @@
 
 G_BEGIN_DECLS
 
+/* In order of severity: a worse verdict is a larger value. */
 typedef enum {
   DS_HEALTH_GOOD,
+  DS_HEALTH_UNDETERMINED,     /* "unknown": not enough evidence to judge */
   DS_HEALTH_WARNING,
   DS_HEALTH_FAILING,
 } DsHealthVerdict;
 
 /* An unknown number (not reported by the drive). */
 #define DS_HEALTH_UNKNOWN INT64_MIN
+/* A number that is there but is none (a string, a fraction, an object,
+ * an integer beyond 64 bits): shown flagged, never judged. */
+#define DS_HEALTH_INVALID (INT64_MIN + 1)
+
+/* What a figure is, and so its physical range (ds-health-range.c). */
+typedef enum {
+  DS_HEALTH_TEMPERATURE,      /* °C, -40 .. 125 */
+  DS_HEALTH_HOURS,            /* 0 .. 30 years */
+  DS_HEALTH_PERCENT,          /* 0 .. 100 (NVMe available spare, threshold) */
+  DS_HEALTH_PERCENT_USED,     /* 0 .. 255 (NVMe percentage used may pass 100) */
+  DS_HEALTH_COUNT,            /* >= 0 */
+  DS_HEALTH_DATA_UNITS,       /* >= 0, units of 512 000 bytes that fit 64 bits */
+  DS_HEALTH_ROTATION,         /* rpm: 0 (solid state) or 1 000 .. 30 000 */
+} DsHealthFigure;
 
 typedef struct {
   unsigned  id;
   char     *name;
-  int       value;
-  int       worst;
-  int       threshold;
-  int64_t   raw;
+  int       value;            /* normalized, 0 .. 255; -1: not reported */
+  int       worst;            /* the same */
+  int       threshold;        /* the same */
+  int64_t   raw;              /* raw.value: the raw bytes as one number */
   char     *raw_string;       /* smartctl's rendering ("34 (Min/Max 20/45)") */
   char     *when_failed;      /* "", "past" or "now" */
   gboolean  prefailure;
+  int64_t   count;            /* what a counter (5, 9, 187, 197, 198) holds,
+                               * decoded as ds-health-range.c says; else
+                               * DS_HEALTH_UNKNOWN */
+  char     *not_plausible;    /* why its figures cannot be what the drive
+                               * measured, or NULL */
   DsHealthVerdict status;     /* this attribute's own verdict */
 } DsHealthAttribute;
 
 typedef struct {
+  gboolean critical_warning_known;  /* read, and a byte */
   unsigned critical_warning;  /* bits, NVMe 1.4 figure 194 */
   int64_t  media_errors;
   int64_t  percentage_used;
@@ -90,10 +149,13 @@ typedef struct {
   /* The drive. */
   char     *device;           /* smartctl's device.name */
   char     *protocol;         /* "ATA", "NVMe", "SCSI" */
+  char     *device_type;      /* smartctl's -d: "sat", "nvme", "scsi", ... */
+  gboolean  behind_usb;       /* smartctl reached it through a USB bridge */
   char     *model;
   char     *serial;
   char     *firmware;
   uint64_t  capacity_bytes;
+  uint64_t  sectors;          /* logical sectors, or 0: not known */
   int64_t   rotation_rate;    /* rpm; 0 for an SSD */
 
   char     *smartctl_version; /* "7.3" */
@@ -121,6 +183,9 @@ typedef struct {
   int64_t   short_test_minutes;
   int64_t   long_test_minutes;
   GPtrArray *self_tests;      /* DsHealthSelfTest*, newest first */
+
+  /* What is there but could not be read, in words (the parser's). */
+  GPtrArray *unreadable;      /* char* */
 
   /* ds_health_judge(). */
   DsHealthVerdict verdict;
@@ -155,5 +220,22 @@ const char *ds_health_verdict_to_string (DsHealthVerdict verdict);
 GStrv       ds_health_exit_bits       (int              exit_status);
 /* The NVMe critical-warning bits in words, one string per bit set. */
 GStrv       ds_health_nvme_warning_bits (unsigned       critical_warning);
+
+/* ds-health-range.c: TRUE when @value was reported and lies in @figure's
+ * physical range. */
+gboolean    ds_health_plausible       (DsHealthFigure   figure,
+                                       int64_t          value);
+/* Why @value cannot be a measured @figure, in words; NULL when it is
+ * plausible or was not reported. */
+const char *ds_health_implausible_why (DsHealthFigure   figure,
+                                       int64_t          value);
+/* @value as shown ("33 °C", "44668 h (5.1 years)", "unreadable"), without
+ * a flag; NULL when not reported. */
+char       *ds_health_figure_value    (DsHealthFigure   figure,
+                                       int64_t          value);
+/* The same, flagged when it is not plausible ("-273 °C (not plausible:
+ * drives work at -40 to 125 °C)"); NULL when not reported. */
+char       *ds_health_figure_text     (DsHealthFigure   figure,
+                                       int64_t          value);
 
 G_END_DECLS

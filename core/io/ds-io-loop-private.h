@@ -49,6 +49,14 @@ typedef struct {
   gint            finished;       /* atomic: threads that have returned */
 } Shared;
 
+/* What an I/O thread could not allocate: the run says how much it needed. */
+typedef enum {
+  DS_IO_ALLOC_OK,
+  DS_IO_ALLOC_BUFFERS,            /* its I/O buffers and slots */
+  DS_IO_ALLOC_HISTOGRAMS,         /* its latency histograms */
+  DS_IO_ALLOC_SERIES,             /* the run's per-interval rings */
+} DsIoAlloc;
+
 typedef struct {
   Shared    *shared;
   unsigned   id;
@@ -64,6 +72,7 @@ typedef struct {
   int64_t    error_offset;
   gboolean   error_write;
   gboolean   setup_failed;
+  DsIoAlloc  alloc_failed;        /* with error -ENOMEM */
   /* For the run's warnings (env/ds-run-watch.h): every byte moved, ramp
    * included, and the read buffers sampled for all zeros. */
   uint64_t   reads_seen;

@@ -15,6 +15,7 @@
 #include "ds-error.h"
 #include "ds-io-loop-private.h"
 #include "ds-run.h"
+#include "ds-units.h"
 
 void
 ds_io_stats_init (DsIoStats *stats)
@@ -158,6 +159,60 @@ merge_dir (DsIoDirStats       *dst,
     }
 }
 
+/* The memory this run needed for @what and could not have, in its own
+ * terms: how much, made of what, and which options lower it.  Buffers are
+ * one slot of the largest block (aligned) per I/O in flight, per thread. */
+static void
+set_alloc_error (GError         **error,
+                 const char      *path,
+                 const DsIoPlan  *plan,
+                 DsIoAlloc        what,
+                 unsigned         n_threads,
+                 unsigned         depth,
+                 uint64_t         slot_bytes)
+{
+  unsigned threads = MAX (plan->threads, 1);
+  g_autofree char *threads_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thread",
+                                                                "%u threads", threads), threads);
+  g_autofree char *io_threads = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u I/O thread",
+                                                              "%u I/O threads", n_threads),
+                                                 n_threads);
+  g_autofree char *block = ds_format_block (slot_bytes);
+  g_autofree char *total = NULL;
+  g_autofree char *each = NULL;
+
+  switch (what)
+    {
+    case DS_IO_ALLOC_HISTOGRAMS:
+      total = ds_format_size_iec ((uint64_t) n_threads * 2 * sizeof (DsHistogram));
+      each = ds_format_size_iec (sizeof (DsHistogram));
+      g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
+                   _("%s: could not allocate %s of latency histograms (%s × reads and "
+                   "writes × %s): %s; lower --threads"),
+                   path, total, io_threads, each, g_strerror (ENOMEM));
+      break;
+    case DS_IO_ALLOC_SERIES:
+      /* A ring of intervals per thread. */
+      total = ds_format_size_iec ((uint64_t) n_threads * DS_IO_RING_SLOTS * sizeof (DsIoSlot));
+      each = ds_format_size_iec (DS_IO_RING_SLOTS * sizeof (DsIoSlot));
+      g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
+                   _("%s: could not allocate %s for the per-interval series (%s × %s): %s; "
+                   "lower --threads"),
+                   path, total, io_threads, each, g_strerror (ENOMEM));
+      break;
+    case DS_IO_ALLOC_OK:
+    case DS_IO_ALLOC_BUFFERS:
+    default:
+      total = ds_format_size_iec ((uint64_t) n_threads * depth * slot_bytes);
+      g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
+                   /* Translators: the size, then queue depth × block size × threads */
+                   _("%s: could not allocate %s of I/O buffers (queue depth %u × %s blocks × "
+                   "%s): %s; lower --queue-depth, --threads or --block-size"),
+                   path, total, plan->depth, block, threads_text, g_strerror (ENOMEM));
+      break;
+    }
+}
+
 int
 ds_run_io (DsRun           *run,
            const DsIoPlan  *plan,
@@ -228,7 +283,14 @@ ds_run_io (DsRun           *run,
   sh.max_ios = plan->max_ios;
   sh.max_bytes = plan->max_bytes;
   if (plan->interval_ns != 0)
-    sh.series = ds_io_series_new (n_threads, 0, plan->interval_ns);
+    {
+      sh.series = ds_io_series_new (n_threads, 0, plan->interval_ns);
+      if (sh.series == NULL)
+        {
+          set_alloc_error (error, target->path, plan, DS_IO_ALLOC_SERIES, n_threads, depth, 0);
+          return -ENOMEM;
+        }
+    }
   g_mutex_init (&sh.start_lock);
   g_cond_init (&sh.start_cond);
 
@@ -352,7 +414,10 @@ ds_run_io (DsRun           *run,
           run->error_offset_bytes = failed->error_offset;
         }
 
-      if (failed->error_offset >= 0)
+      if (failed->alloc_failed != DS_IO_ALLOC_OK)
+        set_alloc_error (error, target->path, plan, failed->alloc_failed, n_threads, depth,
+                         ds_align_up (sh.block_max, target->mem_align));
+      else if (failed->error_offset >= 0)
         {
           DsError code = ds_error_from_errno (e);
 

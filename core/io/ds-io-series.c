@@ -40,14 +40,26 @@ ds_io_series_new (unsigned n_rings,
 
   series->interval_ns = interval_ns;
   series->n_rings = n_rings;
-  series->rings = g_new0 (DsIoRing, n_rings);
+  series->rings = g_try_new0 (DsIoRing, n_rings);
   series->points = g_array_new (FALSE, TRUE, sizeof (DsIntervalPoint));
+  if (series->rings == NULL)
+    {
+      series->n_rings = 0;
+      ds_io_series_free (series);
+      return NULL;
+    }
   for (unsigned i = 0; i < n_rings; i++)
     {
       DsIoRing *ring = &series->rings[i];
 
       ring->series = series;
-      ring->slots = g_new0 (DsIoSlot, DS_IO_RING_SLOTS);
+      /* A thousand threads' rings are 74 MB: the system may say no. */
+      ring->slots = g_try_new0 (DsIoSlot, DS_IO_RING_SLOTS);
+      if (ring->slots == NULL)
+        {
+          ds_io_series_free (series);
+          return NULL;
+        }
       ring->interval_ns = interval_ns;
       ring->writable = TRUE;
     }

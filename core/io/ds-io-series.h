@@ -51,7 +51,9 @@ typedef struct {
   gint        done;            /* atomic: the thread has finished */
 } DsIoRing;
 
-/* @n_rings rings for intervals of @interval_ns counted from @t0_ns. */
+/* @n_rings rings for intervals of @interval_ns counted from @t0_ns; NULL
+ * when the memory for them cannot be had (each ring is DS_IO_RING_SLOTS
+ * DsIoSlots). */
 DsIoSeries *ds_io_series_new      (unsigned     n_rings,
                                    uint64_t     t0_ns,
                                    uint64_t     interval_ns);

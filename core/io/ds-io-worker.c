@@ -169,10 +169,14 @@ worker_setup (Worker *w)
   w->engine.depth = sh->depth;
   w->engine.buffer_bytes = slot_bytes;
   w->engine.buffers = ds_buffer_alloc (slot_bytes * sh->depth, MAX (target->mem_align, 4096));
-  w->ios = g_new0 (DsIo, sh->depth);
-  w->done = g_new0 (DsIo *, sh->depth);
-  if (w->engine.buffers == NULL)
-    return -ENOMEM;
+  w->ios = g_try_new0 (DsIo, sh->depth);
+  w->done = g_try_new0 (DsIo *, sh->depth);
+  if (w->engine.buffers == NULL || w->ios == NULL || w->done == NULL)
+    {
+      w->alloc_failed = DS_IO_ALLOC_BUFFERS;
+      w->setup_failed = TRUE;
+      return -ENOMEM;
+    }
 
   /* Incompressible from the start; refreshed before every write. */
   if (sh->plan->read_percent < 100)
@@ -186,8 +190,14 @@ worker_setup (Worker *w)
 
   if (sh->plan->histogram)
     {
-      w->stats.read.histogram = g_new0 (DsHistogram, 1);
-      w->stats.write.histogram = g_new0 (DsHistogram, 1);
+      w->stats.read.histogram = g_try_new0 (DsHistogram, 1);
+      w->stats.write.histogram = g_try_new0 (DsHistogram, 1);
+      if (w->stats.read.histogram == NULL || w->stats.write.histogram == NULL)
+        {
+          w->alloc_failed = DS_IO_ALLOC_HISTOGRAMS;
+          w->setup_failed = TRUE;
+          return -ENOMEM;
+        }
     }
 
   r = sh->ops->init (&w->engine);

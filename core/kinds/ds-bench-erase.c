@@ -257,10 +257,12 @@ erase_prepare (Erase    *e,
   *ret_expect = ds_buffer_alloc (data->block_bytes, align);
   if (*ret_buf == NULL || *ret_expect == NULL)
     {
-      g_autofree char *size = g_format_size_full (data->block_bytes * 2, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *block = ds_format_block (data->block_bytes);
 
       g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
-                   _("%s: no memory for the erase's buffers (%s)"), target->path, size);
+                   _("%s: could not allocate the erase's buffers (2 × %s blocks, to "
+                   "write and to verify): %s; lower --block-size; nothing was written"),
+                   target->path, block, g_strerror (ENOMEM));
       return -ENOMEM;
     }
 

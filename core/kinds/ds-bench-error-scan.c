@@ -238,7 +238,11 @@ scan_run (DsRun   *run,
   s.buf = ds_buffer_alloc (g->block_bytes, MAX (target->mem_align, 4096));
   if (s.buf == NULL)
     {
-      ds_set_error_from_errno (error, ENOMEM, target->path);
+      g_autofree char *block = ds_format_block (g->block_bytes);
+
+      g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
+                   _("%s: could not allocate the scan's %s block buffer: %s; lower "
+                   "--block-size"), target->path, block, g_strerror (ENOMEM));
       return -ENOMEM;
     }
 

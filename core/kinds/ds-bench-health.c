@@ -129,6 +129,61 @@ set_num (JsonObject *o,
     json_object_set_int_member (o, name, v);
 }
 
+/* A figure with a physical range that is not plausible goes into
+ * @flagged with what was reported and why it cannot be what the drive
+ * measured: TRUE then. */
+static gboolean
+list_implausible (JsonArray      *flagged,
+                  const char     *name,
+                  DsHealthFigure  figure,
+                  int64_t         v)
+{
+  const char *why = ds_health_implausible_why (figure, v);
+  JsonObject *f;
+
+  if (why == NULL)
+    return FALSE;
+  f = json_object_new ();
+  json_object_set_string_member (f, "figure", name);
+  if (v == DS_HEALTH_INVALID)
+    json_object_set_null_member (f, "reported");
+  else
+    json_object_set_int_member (f, "reported", v);
+  json_object_set_string_member (f, "why", why);
+  json_array_add_object_element (flagged, f);
+  return TRUE;
+}
+
+/* The number when plausible; null when not reported, and when not
+ * plausible (then listed in @flagged). */
+static void
+set_figure (JsonObject     *o,
+            const char     *section,
+            const char     *name,
+            DsHealthFigure  figure,
+            int64_t         v,
+            JsonArray      *flagged)
+{
+  g_autofree char *path = section != NULL ? g_strdup_printf ("%s.%s", section, name) : NULL;
+
+  if (list_implausible (flagged, path != NULL ? path : name, figure, v))
+    json_object_set_null_member (o, name);
+  else
+    set_num (o, name, v);
+}
+
+/* A normalized attribute value: -1 is not reported. */
+static void
+set_normalized (JsonObject *o,
+                const char *name,
+                int         v)
+{
+  if (v < 0)
+    json_object_set_null_member (o, name);
+  else
+    json_object_set_int_member (o, name, v);
+}
+
 static void
 set_str (JsonObject *o,
          const char *name,
@@ -169,11 +224,13 @@ attributes_row (const DsHealthAttribute *a)
 
   json_object_set_int_member (o, "id", a->id);
   json_object_set_string_member (o, "name", a->name);
-  json_object_set_int_member (o, "value", a->value);
-  json_object_set_int_member (o, "worst", a->worst);
-  json_object_set_int_member (o, "threshold", a->threshold);
-  set_num (o, "raw", a->raw);
+  set_normalized (o, "value", a->value);
+  set_normalized (o, "worst", a->worst);
+  set_normalized (o, "threshold", a->threshold);
+  set_num (o, "raw", a->raw == DS_HEALTH_INVALID ? DS_HEALTH_UNKNOWN : a->raw);
   set_str (o, "raw_string", a->raw_string);
+  set_num (o, "count", a->count);
+  set_str (o, "not_plausible", a->not_plausible);
   json_object_set_string_member (o, "when_failed", a->when_failed);
   json_object_set_boolean_member (o, "prefailure", a->prefailure);
   json_object_set_string_member (o, "status", ds_health_verdict_to_string (a->status));
@@ -182,28 +239,40 @@ attributes_row (const DsHealthAttribute *a)
 }
 
 static JsonObject *
-nvme_to_json (const DsHealthNvme *n)
+nvme_to_json (const DsHealthNvme *n,
+              JsonArray          *flagged)
 {
   JsonObject *o = json_object_new ();
   JsonArray *sensors = json_array_new ();
   g_auto (GStrv) bits = ds_health_nvme_warning_bits (n->critical_warning);
 
-  json_object_set_int_member (o, "critical_warning", n->critical_warning);
+  if (n->critical_warning_known)
+    json_object_set_int_member (o, "critical_warning", n->critical_warning);
+  else
+    json_object_set_null_member (o, "critical_warning");
   json_object_set_array_member (o, "critical_warning_bits", strv_array (bits));
-  set_num (o, "media_errors", n->media_errors);
-  set_num (o, "percentage_used", n->percentage_used);
-  set_num (o, "available_spare", n->available_spare);
-  set_num (o, "available_spare_threshold", n->available_spare_threshold);
-  set_num (o, "temperature_c", n->temperature_c);
+  set_figure (o, "nvme", "media_errors", DS_HEALTH_COUNT, n->media_errors, flagged);
+  set_figure (o, "nvme", "percentage_used", DS_HEALTH_PERCENT_USED, n->percentage_used, flagged);
+  set_figure (o, "nvme", "available_spare", DS_HEALTH_PERCENT, n->available_spare, flagged);
+  set_figure (o, "nvme", "available_spare_threshold", DS_HEALTH_PERCENT, n->available_spare_threshold,
+              flagged);
+  set_figure (o, "nvme", "temperature_c", DS_HEALTH_TEMPERATURE, n->temperature_c, flagged);
   for (guint i = 0; i < n->n_sensors; i++)
-    json_array_add_int_element (sensors, n->sensors_c[i]);
+    {
+      g_autofree char *name = g_strdup_printf ("nvme.temperature_sensors_c[%u]", i);
+
+      if (list_implausible (flagged, name, DS_HEALTH_TEMPERATURE, n->sensors_c[i]))
+        json_array_add_null_element (sensors);
+      else
+        json_array_add_int_element (sensors, n->sensors_c[i]);
+    }
   json_object_set_array_member (o, "temperature_sensors_c", sensors);
-  set_num (o, "power_on_hours", n->power_on_hours);
-  set_num (o, "power_cycles", n->power_cycles);
-  set_num (o, "unsafe_shutdowns", n->unsafe_shutdowns);
-  set_num (o, "data_units_read", n->data_units_read);
-  set_num (o, "data_units_written", n->data_units_written);
-  set_num (o, "error_log_entries", n->error_log_entries);
+  set_figure (o, "nvme", "power_on_hours", DS_HEALTH_HOURS, n->power_on_hours, flagged);
+  set_figure (o, "nvme", "power_cycles", DS_HEALTH_COUNT, n->power_cycles, flagged);
+  set_figure (o, "nvme", "unsafe_shutdowns", DS_HEALTH_COUNT, n->unsafe_shutdowns, flagged);
+  set_figure (o, "nvme", "data_units_read", DS_HEALTH_DATA_UNITS, n->data_units_read, flagged);
+  set_figure (o, "nvme", "data_units_written", DS_HEALTH_DATA_UNITS, n->data_units_written, flagged);
+  set_figure (o, "nvme", "error_log_entries", DS_HEALTH_COUNT, n->error_log_entries, flagged);
 
   return o;
 }
@@ -227,8 +296,9 @@ self_test_to_json (const DsHealth *h)
       json_object_set_string_member (e, "type", t->type);
       json_object_set_string_member (e, "status", t->status);
       json_object_set_boolean_member (e, "passed", t->passed);
-      set_num (e, "hours", t->hours);
-      set_num (e, "lba", t->lba);
+      set_num (e, "hours", ds_health_plausible (DS_HEALTH_HOURS, t->hours) ? t->hours :
+                           DS_HEALTH_UNKNOWN);
+      set_num (e, "lba", t->lba >= 0 ? t->lba : DS_HEALTH_UNKNOWN);
       json_array_add_object_element (log, e);
     }
   json_object_set_array_member (o, "log", log);
@@ -244,6 +314,7 @@ health_to_json (const DsResult *result)
   JsonObject *o = json_object_new ();
   JsonNode *node = ds_json_node_take_object (o);
   JsonObject *device, *smartctl;
+  JsonArray *flagged = json_array_new ();
   g_auto (GStrv) bits = NULL;
 
   if (h == NULL)
@@ -251,15 +322,17 @@ health_to_json (const DsResult *result)
       /* The run failed before smartctl answered: the error says why. */
       json_object_set_null_member (o, "verdict");
       json_object_set_null_member (o, "smartctl_output");
+      json_array_unref (flagged);
       return node;
     }
 
   json_object_set_string_member (o, "verdict", ds_health_verdict_to_string (h->verdict));
   json_object_set_array_member (o, "reasons", strings (h->reasons));
   json_object_set_array_member (o, "notes", strings (h->notes));
-  set_num (o, "temperature_c", h->temperature_c);
-  set_num (o, "power_on_hours", h->power_on_hours);
-  set_num (o, "power_cycles", h->power_cycles);
+  json_object_set_array_member (o, "unreadable", strings (h->unreadable));
+  set_figure (o, NULL, "temperature_c", DS_HEALTH_TEMPERATURE, h->temperature_c, flagged);
+  set_figure (o, NULL, "power_on_hours", DS_HEALTH_HOURS, h->power_on_hours, flagged);
+  set_figure (o, NULL, "power_cycles", DS_HEALTH_COUNT, h->power_cycles, flagged);
   set_str (o, "protocol", h->protocol);
 
   device = json_object_new ();
@@ -268,7 +341,7 @@ health_to_json (const DsResult *result)
   set_str (device, "serial", h->serial);
   set_str (device, "firmware", h->firmware);
   json_object_set_int_member (device, "capacity_bytes", (gint64) h->capacity_bytes);
-  set_num (device, "rotation_rate", h->rotation_rate);
+  set_figure (device, "device", "rotation_rate", DS_HEALTH_ROTATION, h->rotation_rate, flagged);
   json_object_set_object_member (o, "device", device);
 
   smartctl = json_object_new ();
@@ -296,17 +369,20 @@ health_to_json (const DsResult *result)
       json_object_set_array_member (o, "attributes", attrs);
     }
   if (h->has_nvme)
-    json_object_set_object_member (o, "nvme", nvme_to_json (&h->nvme));
+    json_object_set_object_member (o, "nvme", nvme_to_json (&h->nvme, flagged));
   if (h->has_scsi)
     {
       JsonObject *s = json_object_new ();
 
-      set_num (s, "grown_defects", h->scsi.grown_defects);
-      set_num (s, "trip_temperature_c", h->scsi.trip_temperature_c);
-      set_num (s, "read_uncorrected", h->scsi.read_uncorrected);
-      set_num (s, "write_uncorrected", h->scsi.write_uncorrected);
+      set_figure (s, "scsi", "grown_defects", DS_HEALTH_COUNT, h->scsi.grown_defects, flagged);
+      set_figure (s, "scsi", "trip_temperature_c", DS_HEALTH_TEMPERATURE, h->scsi.trip_temperature_c,
+                  flagged);
+      set_figure (s, "scsi", "read_uncorrected", DS_HEALTH_COUNT, h->scsi.read_uncorrected, flagged);
+      set_figure (s, "scsi", "write_uncorrected", DS_HEALTH_COUNT, h->scsi.write_uncorrected, flagged);
       json_object_set_object_member (o, "scsi", s);
     }
+  /* Every figure written as null because it was not plausible. */
+  json_object_set_array_member (o, "not_plausible", flagged);
   json_object_set_object_member (o, "self_test", self_test_to_json (h));
   json_object_set_member (o, "smartctl_output", json_node_copy (h->raw));
 
@@ -343,159 +419,6 @@ health_from_json (JsonObject  *o,
   return data;
 }
 
-/* ---- report ------------------------------------------------------------- */
-
-static char *
-num_text (int64_t     v,
-          const char *unit)
-{
-  if (v == DS_HEALTH_UNKNOWN)
-    return g_strdup ("–");
-  return g_strdup_printf ("%" G_GINT64_FORMAT "%s", v, unit);
-}
-
-static void
-report_attributes (const DsHealth *h,
-                   GString        *out)
-{
-  g_string_append_printf (out, "\n%3s %-26s %5s %5s %6s %-6s %-8s %s\n",
-                          "ID", "Attribute", "Value", "Worst", "Thresh", "Failed", "Status", "Raw");
-  for (guint i = 0; i < h->attributes->len; i++)
-    {
-      const DsHealthAttribute *a = &g_array_index (h->attributes, DsHealthAttribute, i);
-
-      g_string_append_printf (out, "%3u %-26s %5d %5d %6d %-6s %-8s %s\n",
-                              a->id, a->name, a->value, a->worst, a->threshold,
-                              a->when_failed[0] ? a->when_failed : "-",
-                              ds_health_verdict_to_string (a->status),
-                              a->raw_string ? a->raw_string : "");
-    }
-}
-
-static void
-report_nvme (const DsHealthNvme *n,
-             GString            *out)
-{
-  g_autofree char *cw = g_strdup_printf ("0x%02x", n->critical_warning);
-  g_autofree char *spare = n->available_spare != DS_HEALTH_UNKNOWN ?
-    g_strdup_printf ("%" G_GINT64_FORMAT " %% (threshold %" G_GINT64_FORMAT " %%)",
-                     n->available_spare, n->available_spare_threshold) : g_strdup ("–");
-  g_autofree char *used = num_text (n->percentage_used, " %");
-  g_autofree char *media = num_text (n->media_errors, "");
-  g_autofree char *unsafe = num_text (n->unsafe_shutdowns, "");
-  g_autofree char *errlog = num_text (n->error_log_entries, "");
-  GString *sensors = g_string_new (NULL);
-
-  for (guint i = 0; i < n->n_sensors; i++)
-    g_string_append_printf (sensors, "%s%" G_GINT64_FORMAT " °C", i ? ", " : "", n->sensors_c[i]);
-
-  g_string_append (out, "\nNVMe health log\n");
-  ds_report_figure (out, "Critical warning", cw);
-  ds_report_figure (out, "Available spare", spare);
-  ds_report_figure (out, "Percentage used", used);
-  ds_report_figure (out, "Media errors", media);
-  ds_report_figure (out, "Unsafe shutdowns", unsafe);
-  ds_report_figure (out, "Error log entries", errlog);
-  if (sensors->len > 0)
-    ds_report_figure (out, "Temperature sensors", sensors->str);
-  g_string_free (sensors, TRUE);
-}
-
-static void
-report_self_tests (const DsHealth *h,
-                   GString        *out)
-{
-  if (h->self_test_running)
-    {
-      g_autofree char *line = h->self_test_remaining_percent != DS_HEALTH_UNKNOWN ?
-        g_strdup_printf ("running, %" G_GINT64_FORMAT " %% left", h->self_test_remaining_percent) :
-        g_strdup ("running");
-      ds_report_figure (out, "Self-test", line);
-    }
-  else if (h->self_test_status != NULL)
-    ds_report_figure (out, "Self-test", h->self_test_status);
-
-  if (h->self_tests->len == 0)
-    return;
-  g_string_append (out, "\nSelf-test log (newest first)\n");
-  for (guint i = 0; i < h->self_tests->len && i < 21; i++)
-    {
-      const DsHealthSelfTest *t = h->self_tests->pdata[i];
-      g_autofree char *hours = num_text (t->hours, " h");
-      g_autofree char *lba = t->lba != DS_HEALTH_UNKNOWN ?
-        g_strdup_printf ("LBA %" G_GINT64_FORMAT, t->lba) : g_strdup ("");
-      const char *cells[] = { t->type, t->status, hours, lba };
-
-      g_string_append (out, "  ");
-      ds_report_row (out, cells, G_N_ELEMENTS (cells), 20, 12);
-    }
-}
-
-static void
-health_report (const DsResult *result,
-               DsUnits         units,
-               GString        *out)
-{
-  const DsHealthData *data = result->data;
-  const DsHealth *h = data->health;
-  g_autofree char *verdict = NULL;
-  g_autofree char *temp = NULL;
-  g_autofree char *hours = NULL;
-  g_autofree char *cycles = NULL;
-  g_autofree char *smartctl = NULL;
-  g_auto (GStrv) bits = NULL;
-
-  if (h == NULL)
-    return;
-
-  verdict = g_ascii_strup (ds_health_verdict_to_string (h->verdict), -1);
-  ds_report_figure (out, "Health", verdict);
-  for (guint i = 0; i < h->reasons->len; i++)
-    g_string_append_printf (out, "  - %s\n", (const char *) h->reasons->pdata[i]);
-  g_string_append_c (out, '\n');
-
-  if (h->model != NULL)
-    ds_report_figure (out, "Model", h->model);
-  if (h->serial != NULL)
-    ds_report_figure (out, "Serial number", h->serial);
-  if (h->firmware != NULL)
-    ds_report_figure (out, "Firmware", h->firmware);
-  if (h->protocol != NULL)
-    ds_report_figure (out, "Interface", h->protocol);
-  temp = num_text (h->temperature_c, " °C");
-  ds_report_figure (out, "Temperature", temp);
-  hours = h->power_on_hours != DS_HEALTH_UNKNOWN ?
-    g_strdup_printf ("%" G_GINT64_FORMAT " (%.1f years)", h->power_on_hours,
-                     (double) h->power_on_hours / (24 * 365.25)) : g_strdup ("–");
-  ds_report_figure (out, "Power-on hours", hours);
-  cycles = num_text (h->power_cycles, "");
-  ds_report_figure (out, "Power cycles", cycles);
-  ds_report_figure (out, "SMART self-assessment",
-                    !h->has_overall ? "not reported" : h->overall_passed ? "passed" : "FAILED");
-  if (h->has_scsi)
-    {
-      g_autofree char *defects = num_text (h->scsi.grown_defects, "");
-      g_autofree char *trip = num_text (h->scsi.trip_temperature_c, " °C");
-
-      ds_report_figure (out, "Grown defects", defects);
-      ds_report_figure (out, "Trip temperature", trip);
-    }
-  bits = ds_health_exit_bits (h->exit_status);
-  smartctl = g_strdup_printf ("%s, exit status %d", h->smartctl_version ? h->smartctl_version : "?",
-                              h->exit_status);
-  ds_report_figure (out, "smartctl", smartctl);
-  for (guint i = 0; bits[i] != NULL; i++)
-    g_string_append_printf (out, "  bit: %s\n", bits[i]);
-  report_self_tests (h, out);
-
-  if (h->attributes->len > 0)
-    report_attributes (h, out);
-  if (h->has_nvme)
-    report_nvme (&h->nvme, out);
-  for (guint i = 0; i < h->notes->len; i++)
-    g_string_append_printf (out, "%sNote: %s\n", i == 0 ? "\n" : "", (const char *) h->notes->pdata[i]);
-}
-
 const DsBenchOps ds_bench_health = {
   .kind = DS_BENCH_HEALTH,
   .name = "health",
@@ -506,6 +429,6 @@ const DsBenchOps ds_bench_health = {
   .run = health_run,
   .to_json = health_to_json,
   .from_json = health_from_json,
-  .report = health_report,
+  .report = ds_health_report,
   .writes = DS_BENCH_WRITES_NEVER,
 };

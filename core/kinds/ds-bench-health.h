@@ -14,6 +14,7 @@
 
 #include "ds-health.h"
 #include "ds-result.h"
+#include "ds-units.h"
 
 G_BEGIN_DECLS
 
@@ -25,5 +26,10 @@ typedef struct {
  * `diskscope-cli health --from-json` and the app's Open show). */
 DsResult *ds_health_result_from_file (const char  *path,
                                       GError     **error);
+
+/* ds-health-report.c: the report of a health result (its ops' .report). */
+void      ds_health_report           (const DsResult *result,
+                                      DsUnits         units,
+                                      GString        *out);
 
 G_END_DECLS

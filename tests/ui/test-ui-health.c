@@ -3,7 +3,8 @@
  * Runs under Xvfb (suite "ui").  A saved smartctl output opened in the
  * window (as Open Result does) shows its verdict in words with its
  * reasons, and marks the failing or warning attribute rows; an NVMe drive
- * with a critical warning shows its health log.  Read from a device (as
+ * with a critical warning shows its health log; one whose figures cannot
+ * be real says Unknown and flags each where it is shown.  Read from a device (as
  * root: a loop device, which has no SMART), and with smartctl missing or
  * printing no JSON, the page says so in a status page.  With a stand-in
  * smartctl, the self-test buttons start a test and the page reads the
@@ -170,6 +171,101 @@ START_TEST (test_fixture_verdict_and_rows)
 }
 END_TEST
 
+/* The action row titled @title under @widget, or NULL. */
+static AdwActionRow *
+find_row (GtkWidget  *widget,
+          const char *title)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      AdwActionRow *found;
+
+      if (ADW_IS_ACTION_ROW (child) &&
+          g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (child)), title) == 0)
+        return ADW_ACTION_ROW (child);
+      found = find_row (child, title);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The suffix label of @row (its value). */
+static GtkLabel *
+row_value (AdwActionRow *row)
+{
+  GtkLabel *value = NULL;
+  GtkWidget *stack[64];
+  int top = 0;
+
+  stack[top++] = GTK_WIDGET (row);
+  while (top > 0)
+    {
+      GtkWidget *w = stack[--top];
+
+      if (GTK_IS_LABEL (w) && gtk_widget_has_css_class (w, "numeric"))
+        value = GTK_LABEL (w);
+      for (GtkWidget *c = gtk_widget_get_last_child (w); c != NULL && top < 64;
+           c = gtk_widget_get_prev_sibling (c))
+        stack[top++] = c;
+    }
+  ck_assert_ptr_nonnull (value);
+  return value;
+}
+
+/* A saved output whose figures cannot be real (-273 °C, -5 hours, more
+ * reallocated sectors than the drive has): the verdict is Unknown, in no
+ * status colour, with why; each figure is flagged where it is shown. */
+START_TEST (test_flagged_unknown)
+{
+  DsWindow *window = open_window (NULL);
+  GtkWidget *verdict, *condition;
+  AdwActionRow *temperature, *hours;
+  g_autoptr(GPtrArray) reallocated = NULL;
+
+  open_fixture (window, "made/flagged-ata.json");
+  verdict = ds_ui_test_page_child (window, "health", "verdict_label");
+  ck_assert_str_eq (visible_state (window), "content");
+  ck_assert_str_eq (child_label (window, "verdict_label"), "Unknown");
+  ck_assert (!gtk_widget_has_css_class (verdict, "success"));
+  ck_assert (!gtk_widget_has_css_class (verdict, "warning"));
+  ck_assert (!gtk_widget_has_css_class (verdict, "error"));
+  ck_assert_str_eq (gtk_image_get_icon_name (GTK_IMAGE (ds_ui_test_page_child (window, "health",
+                                                                               "verdict_icon"))),
+                    "dialog-question-symbolic");
+  ck_assert_msg (strstr (child_label (window, "reasons_label"), "cannot be judged") != NULL &&
+                 strstr (child_label (window, "reasons_label"), "Reallocated_Sector_Ct") != NULL,
+                 "%s", child_label (window, "reasons_label"));
+
+  condition = ds_ui_test_page_child (window, "health", "condition_group");
+  temperature = find_row (condition, "Temperature");
+  hours = find_row (condition, "Power-On Time");
+  ck_assert (temperature != NULL && hours != NULL);
+  ck_assert_str_eq (gtk_label_get_label (row_value (temperature)), "-273 °C (not plausible)");
+  ck_assert (gtk_widget_has_css_class (GTK_WIDGET (row_value (temperature)), "warning"));
+  ck_assert_str_eq (adw_action_row_get_subtitle (temperature),
+                    "Not plausible: drives work at -40 to 125 °C");
+  ck_assert_str_eq (gtk_label_get_label (row_value (hours)), "-5 h (not plausible)");
+  ck_assert (gtk_widget_has_css_class (GTK_WIDGET (row_value (hours)), "warning"));
+
+  reallocated = attribute_row (window, "Reallocated Sector Ct");
+  ck_assert (reallocated != NULL);
+  ck_assert_str_eq (gtk_label_get_label (reallocated->pdata[5]), "281474976710655 (not plausible)");
+  ck_assert_str_eq (gtk_label_get_label (reallocated->pdata[7]), "Unknown");
+  ck_assert (gtk_widget_has_css_class (reallocated->pdata[5], "warning-row"));
+  ds_ui_test_keep_screenshot (window, "health-unknown.png");
+
+  /* No evidence at all: an NVMe log that is not one. */
+  open_fixture (window, "made/nvme-log-wrong-type.json");
+  ck_assert_str_eq (child_label (window, "verdict_label"), "Unknown");
+  ck_assert_msg (strstr (child_label (window, "reasons_label"), "the NVMe health log is not an object") != NULL,
+                 "%s", child_label (window, "reasons_label"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+END_TEST
+
 /* Starts the Health page's read of @device and waits for it. */
 static void
 read_health (DsWindow   *window,
@@ -232,6 +328,11 @@ START_TEST (test_no_smart)
   fake = stand_in ("echo 'smartctl 6.0: unrecognized option --json'; exit 1");
   read_health (window, &finished, loop);
   ck_assert_str_eq (adw_status_page_get_title (status), "smartctl Gave No Usable Output");
+  /* Its words ("<data>:1:8: Parse error") are shown as they are, not as markup. */
+  ck_assert_msg (pango_parse_markup (adw_status_page_get_description (status), -1, 0, NULL, NULL,
+                                     NULL, NULL), "%s", adw_status_page_get_description (status));
+  ck_assert_msg (strstr (adw_status_page_get_description (status), "&lt;data&gt;") != NULL,
+                 "%s", adw_status_page_get_description (status));
   g_unsetenv ("DISKSCOPE_SMARTCTL");
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -376,6 +477,20 @@ START_TEST (test_scripted)
   ck_assert_int_eq (g_stat (png, &st), 0);
   ck_assert_int_gt (st.st_size, 10000);
 
+  /* The flagged, unknown output: its picture, to look at. */
+  {
+    g_autofree char *flagged = g_build_filename (FIXTURES, "made", "flagged-ata.json", NULL);
+    g_autofree char *flagged_png = g_build_filename (ds_test_scratch_dir (), "health-unknown.png", NULL);
+    g_autofree char *err3 = NULL;
+    const char *flagged_argv[] = { gui, "--open", flagged, "--screenshot", flagged_png,
+                                   "--quit-when-done", NULL };
+
+    status = ds_test_run (flagged_argv, NULL, &err3);
+    ck_assert_msg (status == 0, "diskscope --open exited %d: %s", status, err3);
+    ck_assert_int_eq (g_stat (flagged_png, &st), 0);
+    ck_assert_int_gt (st.st_size, 10000);
+  }
+
   status = ds_test_run (start_argv, NULL, &err2);
   ck_assert_int_ne (status, 0);
   ck_assert_msg (strstr (err2, "SMART") != NULL, "%s", err2);
@@ -400,6 +515,7 @@ main (void)
   tcase_add_checked_fixture (tc, ds_ui_test_setup, NULL);
   tcase_set_timeout (tc, 240);
   tcase_add_test (tc, test_fixture_verdict_and_rows);
+  tcase_add_test (tc, test_flagged_unknown);
   tcase_add_test (tc, test_no_smart);
   tcase_add_test (tc, test_self_test);
   tcase_add_test (tc, test_scripted);
