@@ -247,7 +247,11 @@ START_TEST (test_symlinked_entry)
   after = load (real);
   ck_assert_str_eq (after->annotation.label, "via the link");
   ck_assert (after->spec.write_confirmed);
-  ck_assert_str_eq (ds_test_list_dir (elsewhere), "run.json");
+  {
+    g_autofree char *names = ds_test_list_dir (elsewhere);
+
+    ck_assert_str_eq (names, "run.json");
+  }
 
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
@@ -370,8 +374,13 @@ START_TEST (test_mark_records_confirmation)
       ck_assert_msg (r->spec.write_confirmed == runs[i].confirmed, "%s: destroy_data_confirmed is %s",
                      runs[i].row, r->spec.write_confirmed ? "true" : "false");
     }
-  ck_assert_str_eq (ds_test_list_dir (lib), "");   /* --no-library */
-  ck_assert_str_eq (ds_test_list_dir (folder), "");  /* its test file went */
+  {
+    g_autofree char *saved = ds_test_list_dir (lib);
+    g_autofree char *left = ds_test_list_dir (folder);
+
+    ck_assert_str_eq (saved, "");   /* --no-library */
+    ck_assert_str_eq (left, "");    /* its test file went */
+  }
 }
 END_TEST
 

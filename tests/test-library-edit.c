@@ -301,7 +301,11 @@ START_TEST (test_edit_after_plain_delete)
   ck_assert_msg (strstr (error->message, "deleted") != NULL, "%s", error->message);
   ck_assert (!g_file_test (path, G_FILE_TEST_EXISTS));
   ck_assert_ptr_null (ds_library_get_entry (lib, ID));
-  ck_assert_str_eq (ds_test_list_dir (dir), "");
+  {
+    g_autofree char *names = ds_test_list_dir (dir);
+
+    ck_assert_str_eq (names, "");
+  }
 }
 END_TEST
 
