@@ -39,6 +39,7 @@ typedef struct {
   char    *output;
   char    *units;
   gboolean no_progress;
+  gboolean no_library;
 } Options;
 
 static void
@@ -321,6 +322,7 @@ entries_for (Options *o)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, N_("Also save the JSON result to FILE"), N_("FILE") },
     { "units", 0, 0, G_OPTION_ARG_STRING, &o->units, o->mark ? N_("The table's figures: MB (MB/s, default), GB (GB/s), IOPS or us (µs)") : N_("Rates in MB/s (10^6, default) or MiB/s"), o->mark ? N_("UNITS") : N_("MB|MiB") },
     { "no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, N_("No progress line on stderr"), NULL },
+    { "no-library", 0, 0, G_OPTION_ARG_NONE, &o->no_library, N_("Do not save the result in the results library"), NULL },
     { NULL }
   };
 
@@ -411,6 +413,7 @@ run_preset (int       argc,
     .json = o.json,
     .output = o.output,
     .progress = !o.no_progress,
+    .no_library = o.no_library,
     .units = DS_UNITS_MB,
     .text = mark ? mark_text : NULL,
     .text_data = &mark_units,

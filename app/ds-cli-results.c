@@ -309,24 +309,24 @@ results_show (DsLibrary  *library,
   return DS_CLI_OK;
 }
 
-/* Looks @text up and copies the entry's annotation from its file. */
+/* Applies @edit to @entry's result, under its lock (two edits at
+ * once both count; a result deleted meanwhile stays deleted). */
 static DsLibraryEntry *
-lookup_annotation (DsLibrary     *library,
-                   const char    *text,
-                   DsAnnotation  *ret_annotation,
-                   GError       **error)
+edit_result (DsLibrary            *library,
+             DsLibraryEntry       *entry,
+             const DsLibraryEdit  *edit,
+             GError              **error)
 {
-  g_autoptr (DsLibraryEntry) entry = ds_library_lookup (library, text, error);
-  g_autoptr (DsResult) result = NULL;
+  DsLibraryEntry *updated = NULL;
+  const char *id = ds_library_entry_get_id (entry);
 
-  if (entry == NULL)
-    return NULL;
-  result = ds_library_entry_load (entry, error);
-  if (result == NULL)
-    return NULL;
-
-  ds_annotation_copy (ret_annotation, &result->annotation);
-  return g_steal_pointer (&entry);
+  if (!ds_library_annotate (library, id, edit, &updated, error))
+    {
+      if (!g_error_matches (*error, DS_ERROR, DS_ERROR_NOT_FOUND))
+        g_prefix_error (error, "%s: ", id);
+      return NULL;
+    }
+  return g_object_ref (updated);
 }
 
 static int
@@ -335,17 +335,19 @@ results_label (DsLibrary  *library,
                int         argc,
                char      **argv)
 {
-  g_auto (DsAnnotation) annotation = { 0 };
+  g_auto (DsLibraryEdit) edit = { 0 };
   g_autoptr (DsLibraryEntry) entry = NULL;
+  g_autoptr (DsLibraryEntry) updated = NULL;
   g_autoptr (GError) error = NULL;
-  DsLibraryEntry *updated = NULL;
 
   if (argc < 2 || argc > 3)
     return ds_cli_complain (DS_CLI_USAGE, _("results label needs a result id and a label (\"\" for the default)"));
 
-  entry = lookup_annotation (library, argv[1], &annotation, &error);
+  entry = ds_library_lookup (library, argv[1], &error);
   if (entry == NULL)
     return ds_cli_fail (error);
+  if (!ds_library_entry_is_readable (entry))
+    return ds_cli_complain (DS_CLI_FAILED, "%s", ds_library_entry_get_error_message (entry));
 
   if (argc == 2 && o->notes == NULL)
     {
@@ -353,12 +355,13 @@ results_label (DsLibrary  *library,
       printf ("\n");
       return DS_CLI_OK;
     }
-  if (argc == 3 && !ds_annotation_set_label (&annotation, argv[2], &error))
-    return ds_cli_fail (error);
-  if (o->notes != NULL && !ds_annotation_set_notes (&annotation, o->notes, &error))
-    return ds_cli_fail (error);
+  edit.set_label = argc == 3;
+  edit.label = g_strdup (argc == 3 ? argv[2] : NULL);
+  edit.set_notes = o->notes != NULL;
+  edit.notes = g_strdup (o->notes);
 
-  if (!ds_library_annotate (library, ds_library_entry_get_id (entry), &annotation, &updated, &error))
+  updated = edit_result (library, entry, &edit, &error);
+  if (updated == NULL)
     return ds_cli_fail (error);
 
   printf ("%s: ", ds_library_entry_get_id (updated));
@@ -373,29 +376,32 @@ results_tag (DsLibrary  *library,
              int         argc,
              char      **argv)
 {
-  g_auto (DsAnnotation) annotation = { 0 };
+  g_auto (DsLibraryEdit) edit = { 0 };
   g_autoptr (DsLibraryEntry) entry = NULL;
   g_autoptr (GError) error = NULL;
-  DsLibraryEntry *updated = NULL;
   g_autofree char *joined = NULL;
 
   if (argc < 2)
     return ds_cli_complain (DS_CLI_USAGE, _("results tag needs a result id, then tags to add (--remove TAG to remove)"));
 
-  entry = lookup_annotation (library, argv[1], &annotation, &error);
+  entry = ds_library_lookup (library, argv[1], &error);
   if (entry == NULL)
     return ds_cli_fail (error);
+  if (!ds_library_entry_is_readable (entry))
+    return ds_cli_complain (DS_CLI_FAILED, "%s", ds_library_entry_get_error_message (entry));
 
   if (argc > 2 || o->remove != NULL)
     {
+      g_autoptr (DsLibraryEntry) updated = NULL;
+      g_autoptr (GStrvBuilder) add = g_strv_builder_new ();
+
       for (int i = 2; i < argc; i++)
-        if (!ds_annotation_add_tag (&annotation, argv[i], &error))
-          return ds_cli_fail (error);
-      for (guint i = 0; o->remove != NULL && o->remove[i] != NULL; i++)
-        if (!ds_annotation_remove_tag (&annotation, o->remove[i]))
-          return ds_cli_complain (DS_CLI_FAILED, _("%s has no tag “%s”"),
-                                  ds_library_entry_get_id (entry), o->remove[i]);
-      if (!ds_library_annotate (library, ds_library_entry_get_id (entry), &annotation, &updated, &error))
+        g_strv_builder_add (add, argv[i]);
+      edit.add_tags = g_strv_builder_end (add);
+      edit.remove_tags = g_strdupv (o->remove);
+      edit.require_tags = TRUE;
+      updated = edit_result (library, entry, &edit, &error);
+      if (updated == NULL)
         return ds_cli_fail (error);
       g_set_object (&entry, updated);
     }

@@ -110,6 +110,8 @@ ds_run (const DsBenchSpec *spec,
 
   /* A workload whose pattern writes is a write test: same gate. */
   result->spec.write = ds_bench_spec_is_write_test (spec);
+  /* Only this run's gate confirms a write, not a spec loaded from a file. */
+  result->spec.write_confirmed = FALSE;
 
   /* The environment, and /proc/diskstats, before the first byte. */
   ds_run_watch_start (&run);

@@ -216,7 +216,13 @@ START_TEST (test_annotate_and_lookup)
   ck_assert (ds_annotation_add_tag (&ann, "RAID 5", &error));
   ck_assert (ds_annotation_add_tag (&ann, "FC 8G", &error));
   ck_assert (ds_annotation_add_tag (&ann, "RAID 5", &error));   /* once only */
-  ck_assert (ds_library_annotate (lib, id, &ann, &updated, &error));
+  {
+    g_auto (DsLibraryEdit) edit = { 0 };
+    const DsAnnotation none = { 0 };
+
+    ds_library_edit_init_diff (&edit, &none, &ann);
+    ck_assert (ds_library_annotate (lib, id, &edit, &updated, &error));
+  }
   ck_assert_str_eq (ds_library_entry_get_label (updated), "DX440 RAID 5");
   ck_assert (ds_library_entry_has_custom_label (updated));
   ck_assert_uint_eq (g_strv_length ((char **) ds_library_entry_get_tags (updated)), 2);
@@ -260,7 +266,12 @@ START_TEST (test_annotate_and_lookup)
   /* Back to the default label. */
   ck_assert (ds_annotation_set_label (&ann, "   ", &error));
   ck_assert_ptr_null (ann.label);
-  ck_assert (ds_library_annotate (again, id, &ann, &updated, &error));
+  {
+    DsLibraryEdit edit = { .set_label = TRUE, .label = (char *) "   " };
+
+    ck_assert (ds_library_annotate (again, id, &edit, &updated, &error));
+  }
+  ck_assert_uint_eq (g_strv_length ((char **) ds_library_entry_get_tags (updated)), 2);
   ck_assert (!ds_library_entry_has_custom_label (updated));
   ck_assert (g_str_has_prefix (ds_library_entry_get_label (updated), "DX440 · 2012-10-"));
 
@@ -422,7 +433,7 @@ START_TEST (test_async)
   g_autoptr (DsLibrary) lib = ds_library_new (dir);
   g_autoptr (GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   g_autoptr (GError) error = NULL;
-  g_auto (DsAnnotation) ann = { 0 };
+  DsLibraryEdit ann = { .set_label = TRUE, .label = (char *) "relabelled off the main thread" };
   AsyncState state = { .loop = loop };
 
   for (int i = 0; i < 20; i++)
@@ -453,7 +464,6 @@ START_TEST (test_async)
     ck_assert_uint_eq (g_list_model_get_n_items (G_LIST_MODEL (lib)), 21);
   }
 
-  ck_assert (ds_annotation_set_label (&ann, "relabelled off the main thread", &error));
   ds_library_annotate_async (lib, "20200101-000005-benchmark-loop9", &ann, NULL, on_annotated, &state);
   g_main_loop_run (loop);
   ck_assert_msg (state.ok, "%s", state.error ? state.error->message : "");

@@ -1,6 +1,7 @@
 /* ds-library-tasks.c: what the library window reads or writes
  *
- * Rename and tag (a dialog, then ds_library_annotate_async()), export (a
+ * Rename and tag (a dialog, then ds_library_annotate_async() with what the
+ * user changed in it), export (a
  * copy of the result as JSON, its text report or a fio job that
  * reproduces it, by the name's ending) and loading the results of a
  * comparison: files are read and written on worker threads, widgets are
@@ -70,20 +71,29 @@ edit_response_cb (AdwMessageDialog *dialog,
   GtkEditable *tags = g_object_get_data (G_OBJECT (dialog), "tags");
   GtkEditable *notes = g_object_get_data (G_OBJECT (dialog), "notes");
   const char *id = g_object_get_data (G_OBJECT (dialog), "id");
-  g_auto(DsAnnotation) annotation = { 0 };
+  const char *const *shown = g_object_get_data (G_OBJECT (dialog), "shown");
+  g_auto(DsAnnotation) before = { 0 };
+  g_auto(DsAnnotation) after = { 0 };
+  g_auto(DsLibraryEdit) edit = { 0 };
   g_autoptr(GError) error = NULL;
 
   if (g_strcmp0 (response, "save") != 0)
     return;
 
-  if (!annotation_from_rows (&annotation, gtk_editable_get_text (label), gtk_editable_get_text (tags),
+  /* What the dialog showed, read as what it saves: only the fields the
+   * user changed are changed, in the file as it is now (the CLI or
+   * another window may have tagged it meanwhile). */
+  if (!annotation_from_rows (&before, shown[0], shown[1], shown[2], NULL))
+    ds_annotation_clear (&before);
+  if (!annotation_from_rows (&after, gtk_editable_get_text (label), gtk_editable_get_text (tags),
                              gtk_editable_get_text (notes), &error))
     {
       _ds_library_window_toast (self, error->message);
       return;
     }
 
-  ds_library_annotate_async (self->library, id, &annotation, self->cancellable,
+  ds_library_edit_init_diff (&edit, &before, &after);
+  ds_library_annotate_async (self->library, id, &edit, self->cancellable,
                              annotate_done_cb, self);
 }
 
@@ -110,6 +120,8 @@ edit_action (GtkWidget  *widget,
   g_autofree char *tags = NULL;
   GtkWidget *dialog, *list;
   GtkEditable *label_row;
+  const char *label;
+  const char *notes;
 
   if (entry == NULL)
     return;
@@ -127,13 +139,19 @@ edit_action (GtkWidget  *widget,
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
   gtk_widget_add_css_class (list, "boxed-list");
   tags = g_strjoinv (", ", (char **) ds_library_entry_get_tags (entry));
-  label_row = add_row (GTK_LIST_BOX (list), _("Label"),
-                       ds_library_entry_has_custom_label (entry) ? ds_library_entry_get_label (entry) : NULL);
+  label = ds_library_entry_has_custom_label (entry) ? ds_library_entry_get_label (entry) : "";
+  notes = ds_library_entry_get_notes (entry) != NULL ? ds_library_entry_get_notes (entry) : "";
+  label_row = add_row (GTK_LIST_BOX (list), _("Label"), label);
   g_object_set_data (G_OBJECT (dialog), "label", label_row);
   g_object_set_data (G_OBJECT (dialog), "tags",
                      add_row (GTK_LIST_BOX (list), _("Tags, separated by commas"), tags));
-  g_object_set_data (G_OBJECT (dialog), "notes",
-                     add_row (GTK_LIST_BOX (list), _("Notes"), ds_library_entry_get_notes (entry)));
+  g_object_set_data (G_OBJECT (dialog), "notes", add_row (GTK_LIST_BOX (list), _("Notes"), notes));
+  {
+    const char *shown[] = { label, tags, notes, NULL };
+
+    g_object_set_data_full (G_OBJECT (dialog), "shown", g_strdupv ((char **) shown),
+                            (GDestroyNotify) g_strfreev);
+  }
   g_object_set_data_full (G_OBJECT (dialog), "id", g_strdup (ds_library_entry_get_id (entry)), g_free);
   gtk_widget_set_size_request (list, 360, -1);
   adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), list);

@@ -1,5 +1,5 @@
 /* ds-library-annotate.c: relabelling a saved result (its label, notes
- * and tags), here or on a worker thread
+ * and tags), here or on a worker thread (the file's side: ds-library-edit.c)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -8,53 +8,43 @@
 #include "ds-error.h"
 #include "ds-library.h"
 #include "ds-library-private.h"
-#include "ds-library-write.h"
-#include "ds-result-json.h"
 
-/* Load, annotate, save over: shared by the sync and async paths (no
- * DsLibrary access). */
-static DsLibraryEntry *
-annotate_file (const char          *id,
-               const char          *path,
-               const DsAnnotation  *annotation,
-               GError             **error)
+/* A result deleted meanwhile is gone from the list too. */
+static void
+drop_if_gone (DsLibrary    *self,
+              const char   *id,
+              const GError *error)
 {
-  g_autoptr (DsResult) result = ds_result_load (path, error);
-  g_autofree char *data = NULL;
-  gsize length = 0;
-
-  if (result == NULL)
-    return NULL;
-
-  ds_annotation_clear (&result->annotation);
-  ds_annotation_copy (&result->annotation, annotation);
-  data = ds_result_to_data (result, &length);
-  if (!ds_library_write_file (path, data, length, DS_LIBRARY_WRITE_REPLACE, error))
-    return NULL;
-
-  return ds_library_entry_new_for_result (id, path, result);
+  if (g_error_matches (error, DS_ERROR, DS_ERROR_NOT_FOUND))
+    ds_library_drop_entry (self, id);
 }
 
 gboolean
-ds_library_annotate (DsLibrary           *self,
-                     const char          *id,
-                     const DsAnnotation  *annotation,
-                     DsLibraryEntry     **ret_entry,
-                     GError             **error)
+ds_library_annotate (DsLibrary            *self,
+                     const char           *id,
+                     const DsLibraryEdit  *edit,
+                     DsLibraryEntry      **ret_entry,
+                     GError              **error)
 {
   g_autoptr (DsLibraryEntry) updated = NULL;
+  g_autoptr (GError) local = NULL;
+  g_autofree char *key = g_strdup (id);   /* @id may be the entry's own */
   DsLibraryEntry *entry;
 
   g_return_val_if_fail (DS_IS_LIBRARY (self), FALSE);
-  g_return_val_if_fail (annotation != NULL, FALSE);
+  g_return_val_if_fail (edit != NULL, FALSE);
 
-  entry = ds_library_require_entry (self, id, error);
+  entry = ds_library_require_entry (self, key, error);
   if (entry == NULL)
     return FALSE;
 
-  updated = annotate_file (id, ds_library_entry_get_path (entry), annotation, error);
+  updated = ds_library_edit_file (self->dir, key, ds_library_entry_get_path (entry), edit, &local);
   if (updated == NULL)
-    return FALSE;
+    {
+      drop_if_gone (self, key, local);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
 
   ds_library_replace_entry (self, updated);
   if (ret_entry != NULL)
@@ -63,17 +53,19 @@ ds_library_annotate (DsLibrary           *self,
 }
 
 typedef struct {
-  char         *id;
-  char         *path;
-  DsAnnotation  annotation;
+  char          *dir;
+  char          *id;
+  char          *path;
+  DsLibraryEdit  edit;
 } AnnotateData;
 
 static void
 annotate_data_free (AnnotateData *data)
 {
+  g_free (data->dir);
   g_free (data->id);
   g_free (data->path);
-  ds_annotation_clear (&data->annotation);
+  ds_library_edit_clear (&data->edit);
   g_free (data);
 }
 
@@ -90,7 +82,7 @@ annotate_thread (GTask        *task,
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  entry = annotate_file (data->id, data->path, &data->annotation, &error);
+  entry = ds_library_edit_file (data->dir, data->id, data->path, &data->edit, &error);
   if (entry == NULL)
     g_task_return_error (task, error);
   else
@@ -100,7 +92,7 @@ annotate_thread (GTask        *task,
 void
 ds_library_annotate_async (DsLibrary           *self,
                            const char          *id,
-                           const DsAnnotation  *annotation,
+                           const DsLibraryEdit *edit,
                            GCancellable        *cancellable,
                            GAsyncReadyCallback  callback,
                            gpointer             user_data)
@@ -111,7 +103,7 @@ ds_library_annotate_async (DsLibrary           *self,
   AnnotateData *data;
 
   g_return_if_fail (DS_IS_LIBRARY (self));
-  g_return_if_fail (annotation != NULL);
+  g_return_if_fail (edit != NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, ds_library_annotate_async);
@@ -124,9 +116,10 @@ ds_library_annotate_async (DsLibrary           *self,
     }
 
   data = g_new0 (AnnotateData, 1);
+  data->dir = g_strdup (self->dir);
   data->id = g_strdup (id);
   data->path = g_strdup (ds_library_entry_get_path (entry));
-  ds_annotation_copy (&data->annotation, annotation);
+  ds_library_edit_copy (&data->edit, edit);
   g_task_set_task_data (task, data, (GDestroyNotify) annotate_data_free);
   g_task_run_in_thread (task, annotate_thread);
 }
@@ -137,14 +130,22 @@ ds_library_annotate_finish (DsLibrary     *self,
                             GError       **error)
 {
   g_autoptr (DsLibraryEntry) entry = NULL;
+  g_autoptr (GError) local = NULL;
+  AnnotateData *data;
 
   g_return_val_if_fail (DS_IS_LIBRARY (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == ds_library_annotate_async, FALSE);
 
-  entry = g_task_propagate_pointer (G_TASK (result), error);
+  entry = g_task_propagate_pointer (G_TASK (result), &local);
   if (entry == NULL)
-    return FALSE;
+    {
+      data = g_task_get_task_data (G_TASK (result));
+      if (data != NULL)
+        drop_if_gone (self, data->id, local);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
 
   ds_library_replace_entry (self, entry);
   return TRUE;

@@ -4,6 +4,8 @@
  */
 #pragma once
 
+#include <sys/stat.h>
+
 #include "ds-library.h"
 
 G_BEGIN_DECLS
@@ -27,6 +29,10 @@ DsLibraryEntry *ds_library_require_entry (DsLibrary      *self,
 void            ds_library_replace_entry (DsLibrary      *self,
                                           DsLibraryEntry *entry);
 
+/* Drops the entry of @id, if any, as a change made here. */
+void            ds_library_drop_entry    (DsLibrary      *self,
+                                          const char     *id);
+
 /* "YYYYMMDD-HHMMSS-KIND-DEVICE" (or the hint for KIND-DEVICE), UTC. */
 char           *ds_library_file_stem     (const DsResult *result,
                                           const char     *name_hint);
@@ -39,5 +45,61 @@ gboolean        ds_library_write_new     (const char     *dir,
                                           char          **ret_id,
                                           char          **ret_path,
                                           GError        **error);
+
+/* ---- ds-library-edit.c -------------------------------------------------- */
+
+void            ds_library_edit_copy     (DsLibraryEdit       *dst,
+                                          const DsLibraryEdit *src);
+/* Applies @edit to the file of the entry @id at @path in @dir, safely
+ * against every other change (see ds-library-edit.c); the new entry.
+ * Touches no DsLibrary: safe on a worker thread. */
+DsLibraryEntry *ds_library_edit_file     (const char           *dir,
+                                          const char           *id,
+                                          const char           *path,
+                                          const DsLibraryEdit  *edit,
+                                          GError              **error);
+
+/* ---- ds-library-lock.c -------------------------------------------------- */
+
+/* A write lock on the result @id of the library in @dir, held until
+ * released: every change to an existing result's file (an edit, a
+ * deletion) is made under it, by every process and host.  Waits up to
+ * 30 s for another holder (then DS_ERROR_FAILED saying so).  In a folder that does
+ * not exist or is on a read-only filesystem nothing can change: the lock
+ * is then an empty one, and what the caller does there fails on its own. */
+typedef struct _DsLibraryLock DsLibraryLock;
+DsLibraryLock  *ds_library_lock_entry     (const char     *dir,
+                                           const char     *id,
+                                           GError        **error);
+void            ds_library_lock_release   (DsLibraryLock  *lock);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DsLibraryLock, ds_library_lock_release)
+
+/* ---- ds-library-write.c ------------------------------------------------- */
+
+/* Writes @data to a new hidden file ".NAME.XXXXXX" beside @path, synced,
+ * and returns its path; the mode (and, where allowed, the owner and
+ * group) of @like, else 0644.  The file is locked while it is written. */
+char           *ds_library_write_temp     (const char         *path,
+                                           const char         *data,
+                                           gsize               length,
+                                           const struct stat  *like,
+                                           GError            **error);
+/* DS_ERROR (NO_SPACE, PERMISSION, NOT_FOUND, ...) for errno @e while
+ * saving @path, saying what to do. */
+void            ds_library_set_write_error (GError    **error,
+                                            int         e,
+                                            const char *path);
+/* fsync of the folder holding @path, best effort. */
+void            ds_library_fsync_dir      (const char     *path);
+
+/* A temporary file a save left when it was killed (SIGKILL, a crash, a
+ * power cut) is removed by the next listing of the folder once it is this
+ * old and no process holds its lock: 15 minutes, far longer than a save
+ * takes, even of a large result to a slow network folder. */
+#define DS_LIBRARY_TEMP_STALE_S (15 * 60)
+/* ".ID.json.XXXXXX". */
+gboolean        ds_library_is_temp_name   (const char     *name);
+void            ds_library_remove_stale_temp (const char  *dir,
+                                              const char  *name);
 
 G_END_DECLS

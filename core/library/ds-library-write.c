@@ -21,16 +21,17 @@
 #include <glib/gi18n-lib.h>
 
 #include "ds-error.h"
+#include "ds-library-private.h"
 #include "ds-library-write.h"
 
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)
 #endif
 
-static void
-set_write_error (GError     **error,
-                 int          e,
-                 const char  *path)
+void
+ds_library_set_write_error (GError     **error,
+                            int          e,
+                            const char  *path)
 {
   g_autofree char *dir = g_path_get_dirname (path);
 
@@ -118,12 +119,23 @@ fsync_dir (const char *dir)
   close (fd);
 }
 
-gboolean
-ds_library_write_file (const char          *path,
-                       const char          *data,
-                       gsize                length,
-                       DsLibraryWriteFlags  flags,
-                       GError             **error)
+/* Locks a temporary file while it is written, so that the stale-file
+ * cleanup (below) can tell it from one a killed save left behind.  Best
+ * effort: without the lock the file's age alone protects it. */
+static void
+hold_temp (int fd)
+{
+  struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
+
+  (void) fcntl (fd, F_OFD_SETLK, &fl);
+}
+
+char *
+ds_library_write_temp (const char         *path,
+                       const char         *data,
+                       gsize               length,
+                       const struct stat  *like,
+                       GError            **error)
 {
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *base = g_path_get_basename (path);
@@ -131,29 +143,73 @@ ds_library_write_file (const char          *path,
   int fd;
   int r;
 
-  g_return_val_if_fail (path != NULL, FALSE);
-  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
 
   fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0644);
   if (fd < 0)
     {
-      set_write_error (error, errno, path);
-      return FALSE;
+      ds_library_set_write_error (error, errno, path);
+      return NULL;
     }
+  hold_temp (fd);
 
-  r = write_all (fd, data, length);
+  r = 0;
+  if (like != NULL)
+    {
+      /* The file it replaces keeps its mode (set before a byte is written:
+       * a private result is never readable on the way), and its owner and
+       * group where this user may give them (root editing a user's). */
+      if (fchmod (fd, like->st_mode & 0777) < 0)
+        r = -errno;
+      (void) !fchown (fd, geteuid () == 0 ? like->st_uid : (uid_t) -1, like->st_gid);
+    }
+  if (r == 0)
+    r = write_all (fd, data, length);
   if (r == 0 && fsync (fd) < 0)
     r = -errno;
   if (close (fd) < 0 && r == 0)
     r = -errno;
 
-  if (r == 0)
+  if (r < 0)
     {
-      if (flags & DS_LIBRARY_WRITE_NO_REPLACE)
-        r = rename_no_replace (tmp, path);
-      else if (rename (tmp, path) < 0)
-        r = -errno;
+      (void) unlink (tmp);
+      ds_library_set_write_error (error, -r, path);
+      return NULL;
     }
+
+  return g_steal_pointer (&tmp);
+}
+
+void
+ds_library_fsync_dir (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  fsync_dir (dir);
+}
+
+gboolean
+ds_library_write_file (const char          *path,
+                       const char          *data,
+                       gsize                length,
+                       DsLibraryWriteFlags  flags,
+                       GError             **error)
+{
+  g_autofree char *tmp = NULL;
+  int r = 0;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+
+  tmp = ds_library_write_temp (path, data, length, NULL, error);
+  if (tmp == NULL)
+    return FALSE;
+
+  if (flags & DS_LIBRARY_WRITE_NO_REPLACE)
+    r = rename_no_replace (tmp, path);
+  else if (rename (tmp, path) < 0)
+    r = -errno;
 
   if (r < 0)
     {
@@ -161,10 +217,51 @@ ds_library_write_file (const char          *path,
       if (r == -EEXIST)
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, _("%s already exists"), path);
       else
-        set_write_error (error, -r, path);
+        ds_library_set_write_error (error, -r, path);
       return FALSE;
     }
 
-  fsync_dir (dir);
+  ds_library_fsync_dir (path);
   return TRUE;
+}
+
+/* ---- temporary files a killed save left --------------------------------- */
+
+/* ".ID.json.XXXXXX": what ds_library_write_temp() makes for a result. */
+gboolean
+ds_library_is_temp_name (const char *name)
+{
+  gsize len = strlen (name);
+
+  if (name[0] != '.' || len < strlen (".x.json.XXXXXX") || name[len - 7] != '.')
+    return FALSE;
+  for (gsize i = len - 6; i < len; i++)
+    if (!g_ascii_isalnum (name[i]))
+      return FALSE;
+
+  return strncmp (name + len - 12, ".json", 5) == 0;
+}
+
+void
+ds_library_remove_stale_temp (const char *dir,
+                              const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
+  struct stat st, held;
+  int fd;
+
+  if (!ds_library_is_temp_name (name) || lstat (path, &st) < 0 || !S_ISREG (st.st_mode) ||
+      (gint64) st.st_mtime > g_get_real_time () / G_USEC_PER_SEC - DS_LIBRARY_TEMP_STALE_S)
+    return;
+
+  /* A save still writing it holds its lock; a killed one holds nothing.
+   * Only a file this user may write (and so may have written) goes. */
+  fd = open (path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  if (fcntl (fd, F_OFD_SETLK, &fl) == 0 && fstat (fd, &held) == 0 &&
+      lstat (path, &st) == 0 && st.st_ino == held.st_ino && st.st_dev == held.st_dev)
+    (void) unlink (path);
+  close (fd);
 }

@@ -182,7 +182,13 @@ scan_dir (const char    *dir,
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
-      if (name[0] == '.' || !g_str_has_suffix (name, ".json") || strlen (name) == strlen (".json"))
+      /* Hidden: the lock, temporary files (those a killed save left go). */
+      if (name[0] == '.')
+        {
+          ds_library_remove_stale_temp (dir, name);
+          continue;
+        }
+      if (!g_str_has_suffix (name, ".json") || strlen (name) == strlen (".json"))
         continue;
       g_ptr_array_add (entries, load_entry (dir, name));
     }
@@ -536,34 +542,14 @@ ds_library_require_entry (DsLibrary   *self,
   return entry;
 }
 
-gboolean
-ds_library_remove (DsLibrary   *self,
-                   const char  *id,
-                   GError     **error)
+void
+ds_library_drop_entry (DsLibrary  *self,
+                       const char *id)
 {
-  DsLibraryEntry *entry;
-  const char *path;
-  int i;
+  int i = find_index (self, id);
 
-  g_return_val_if_fail (DS_IS_LIBRARY (self), FALSE);
-
-  entry = ds_library_require_entry (self, id, error);
-  if (entry == NULL)
-    return FALSE;
-
-  path = ds_library_entry_get_path (entry);
-  if (g_unlink (path) < 0 && errno != ENOENT)
-    {
-      int e = errno;
-
-      g_set_error (error, DS_ERROR, error_code (e), _("could not delete %s: %s%s"),
-                   path, g_strerror (e),
-                   e == EROFS ? " (a read-only filesystem)" : "");
-      return FALSE;
-    }
-
-  i = find_index (self, id);
+  if (i < 0)
+    return;
   self->generation++;
   drop_index (self, (guint) i);
-  return TRUE;
 }

@@ -9,7 +9,11 @@
  * without ".json" is the result's id.  The user's label, notes and tags
  * live in the file itself (ds-annotation.h).  Files are written atomically
  * (ds-library-write.h); a file that cannot be read is listed as unreadable,
- * never fatal.  Hidden files (temporary ones among them) are not listed.
+ * never fatal.  Hidden files (temporary ones among them) are not listed;
+ * a listing removes the temporary files killed saves left behind.  Edits
+ * and deletions lock the result they change (ds-library-lock.c, the
+ * hidden file ".diskscope-lock"), so several CLIs, the app and other
+ * hosts can share one folder.
  *
  * DsLibrary is a GListModel of DsLibraryEntry, newest first, for a list
  * view; the CLI uses the same calls synchronously.  Every method runs on
@@ -88,20 +92,54 @@ DsLibraryEntry *ds_library_save_finish   (DsLibrary          *self,
                                           GAsyncResult       *result,
                                           GError            **error);
 
-/* Loads the result @id, replaces its annotation with @annotation and saves
- * it over the old file (atomically: the old file stays whole until the new
- * one is complete).  The entry is replaced by a new one (*@ret_entry,
- * transfer none, when not NULL). */
+/* A change to a result's label, notes and tags.  It is applied to what
+ * the result's file holds when the change is made, not to what a list
+ * showed earlier: two programs that tag one result at once both get
+ * their tag, and an edit never undoes another's. */
+typedef struct {
+  gboolean  set_label;
+  char     *label;          /* NULL or blank: the default label */
+  gboolean  set_notes;
+  char     *notes;          /* NULL or blank: none */
+  GStrv     add_tags;       /* NULL or NULL-terminated */
+  GStrv     remove_tags;
+  /* A tag of remove_tags that the result does not have is an error
+   * (DS_ERROR_FAILED, "it has no tag …"); else it is nothing to do. */
+  gboolean  require_tags;
+} DsLibraryEdit;
+
+void      ds_library_edit_clear (DsLibraryEdit *edit);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DsLibraryEdit, ds_library_edit_clear)
+/* What an editor changed: @after (what it saves) against @before (what it
+ * showed); fields equal in both are left as the file has them. */
+void      ds_library_edit_init_diff (DsLibraryEdit       *edit,
+                                     const DsAnnotation  *before,
+                                     const DsAnnotation  *after);
+/* Applies @edit to @annotation; DS_ERROR_INVALID for a label, notes or tag
+ * that breaks the rules (ds-annotation.h), and nothing changed then. */
+gboolean  ds_library_edit_apply   (const DsLibraryEdit *edit,
+                                   DsAnnotation        *annotation,
+                                   GError             **error);
+
+/* Applies @edit to the result @id's file and replaces the file atomically
+ * (the old one stays whole until the new one is complete, with the old
+ * one's mode).  Safe against every other change made at the same time by
+ * this or another process or host (ds-library-lock.c): no edit is lost,
+ * and a result deleted meanwhile stays deleted (DS_ERROR_NOT_FOUND, and
+ * its entry is dropped).  An entry that is a symbolic link is edited in
+ * the file it points to (which must be a regular file in a folder this
+ * user may write); the link stays.  The entry is replaced by a new one
+ * (*@ret_entry, transfer none, when not NULL). */
 gboolean        ds_library_annotate      (DsLibrary           *self,
                                           const char          *id,
-                                          const DsAnnotation  *annotation,
+                                          const DsLibraryEdit *edit,
                                           DsLibraryEntry     **ret_entry,
                                           GError             **error);
-/* The load and the save on a worker thread; the entry is replaced in
- * _finish(). */
+/* The same on a worker thread (@edit is copied); the entry is replaced
+ * in _finish(). */
 void            ds_library_annotate_async  (DsLibrary           *self,
                                             const char          *id,
-                                            const DsAnnotation  *annotation,
+                                            const DsLibraryEdit *edit,
                                             GCancellable        *cancellable,
                                             GAsyncReadyCallback  callback,
                                             gpointer             user_data);
@@ -110,7 +148,10 @@ gboolean        ds_library_annotate_finish (DsLibrary     *self,
                                             GError       **error);
 
 /* Deletes the file of @id and drops its entry (a GUI that offers undo
- * hides the entry first and calls this when the undo is gone). */
+ * hides the entry first and calls this when the undo is gone).  Under the
+ * result's lock, so an edit running at the same time cannot bring the
+ * file back.  An entry that is a symbolic link: the link goes, the file
+ * it points to stays. */
 gboolean        ds_library_remove        (DsLibrary     *self,
                                           const char    *id,
                                           GError       **error);

@@ -10,6 +10,7 @@
 #include "ds-annotation.h"
 #include "ds-error.h"
 #include "ds-result.h"
+#include "ds-text.h"
 
 void
 ds_annotation_clear (DsAnnotation *annotation)
@@ -140,8 +141,17 @@ ds_annotation_add_tag (DsAnnotation *annotation,
     }
   if ((problem = check_text (copy, DS_ANNOTATION_MAX_TAG, FALSE)) != NULL)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("the tag “%s” %s (at most %d characters)"),
-                   copy, problem, DS_ANNOTATION_MAX_TAG);
+      /* Its beginning only: the tag may be 70 KB of anything. */
+      g_autofree char *quoted = ds_text_sanitize_short (copy, 24);
+      glong length = g_utf8_validate (copy, -1, NULL) ? g_utf8_strlen (copy, -1) : 0;
+
+      if (length > DS_ANNOTATION_MAX_TAG)
+        g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                     _("the tag “%s” is too long: %ld characters, at most %d"),
+                     quoted, length, DS_ANNOTATION_MAX_TAG);
+      else
+        g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("the tag “%s” %s (at most %d characters)"),
+                     quoted, problem, DS_ANNOTATION_MAX_TAG);
       return FALSE;
     }
   if (ds_annotation_has_tag (annotation, copy))

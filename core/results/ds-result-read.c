@@ -175,6 +175,12 @@ params_from_json (JsonObject   *p,
 
   if (!ds_json_get_bool (p, where, "write", &spec->write, error))
     return FALSE;
+  /* What the gate accepted when it ran: kept through a load and a save
+   * (an import, a relabel), never asked of a file that lacks it. */
+  spec->write_confirmed = FALSE;
+  if (json_object_has_member (p, "destroy_data_confirmed") &&
+      !ds_json_get_bool (p, where, "destroy_data_confirmed", &spec->write_confirmed, error))
+    return FALSE;
 
   g_clear_pointer (&spec->engine, g_free);
   if (!ds_json_get_optional_string (p, where, "engine", &spec->engine, error))

@@ -255,6 +255,17 @@ START_TEST (test_library_and_compare)
     AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (find_window (ADW_TYPE_MESSAGE_DIALOG));
 
     ck_assert_msg (dialog != NULL, "no Rename and Tag dialog");
+    /* Meanwhile a CLI tags it: the dialog's save keeps that tag. */
+    {
+      g_autoptr(DsLibrary) cli = ds_library_new (dir);
+      const char *cli_tags[] = { "from the CLI", NULL };
+      DsLibraryEdit edit = { .add_tags = (GStrv) cli_tags };
+      g_autoptr(DsLibraryEntry) entry = g_list_model_get_item (rows, row);
+
+      ck_assert (ds_library_reload (cli, NULL, &error));
+      ck_assert_msg (ds_library_annotate (cli, ds_library_entry_get_id (entry), &edit, NULL, &error),
+                     "%s", error ? error->message : "");
+    }
     gtk_editable_set_text (g_object_get_data (G_OBJECT (dialog), "label"), "Array B");
     gtk_editable_set_text (g_object_get_data (G_OBJECT (dialog), "tags"), "RAID 10, FC 8G");
     adw_message_dialog_response (dialog, "save");
@@ -272,6 +283,8 @@ START_TEST (test_library_and_compare)
     ck_assert_msg (relabelled != NULL, "%s", error ? error->message : "");
     label = ds_result_dup_label (relabelled);
     ck_assert_str_eq (label, "Array B");
+    ck_assert (ds_annotation_has_tag (&relabelled->annotation, "RAID 10"));
+    ck_assert (ds_annotation_has_tag (&relabelled->annotation, "from the CLI"));
   }
   ds_library_window_search (library, "");
   wait_n_items (rows, 3, "no search");
