@@ -303,16 +303,19 @@ void
 ds_layer_from_loop_file (const DsLoopRecord *loop,
                          DsLayer            *ret_node)
 {
-  g_autofree char *label = g_strdup (loop->backing);
-  char *deleted = g_strrstr (label, " (deleted)");
   struct stat st;
+  gboolean here = stat (loop->backing, &st) == 0 && S_ISREG (st.st_mode) &&
+                  st.st_dev == loop->bdev && st.st_ino == loop->bino;
 
-  *ret_node = (DsLayer) { .file = TRUE, .dev = loop->bdev, .ino = loop->bino,
-                          .size = DS_LAYER_END_OPEN };
-  if (stat (loop->backing, &st) == 0 && S_ISREG (st.st_mode) &&
-      st.st_dev == loop->bdev && st.st_ino == loop->bino)
-    ret_node->size = (uint64_t) st.st_size;
-  else if (deleted != NULL)
-    *deleted = '\0';
-  ret_node->label = g_steal_pointer (&label);
+  /* sysfs says " (deleted)" itself; a file renamed away, or replaced by
+   * another under its name, is said so. */
+  *ret_node = (DsLayer) {
+    .file = TRUE,
+    .dev = loop->bdev,
+    .ino = loop->bino,
+    .label = here || g_str_has_suffix (loop->backing, " (deleted)")
+             ? g_strdup (loop->backing)
+             : g_strdup_printf (_("%s (no longer at that path)"), loop->backing),
+    .size = here ? (uint64_t) st.st_size : DS_LAYER_END_OPEN,
+  };
 }

@@ -494,7 +494,8 @@ attach_partitioned (const char *image)
 
 /* A partition of a loop-backed disk mounted: the whole disk, a loop over
  * the disk in that partition's region and the image are refused; the
- * other partition, and a loop over the disk in its region, run. */
+ * other partition, and a loop over the disk in its region, run; and the
+ * whole disk too once nothing uses its partitions. */
 START_TEST (test_partition_mounted)
 {
   g_autofree char *image = make_partitioned_image ("parted.img");
@@ -545,6 +546,8 @@ START_TEST (test_partition_mounted)
   }
   unmount (mnt);
   assert_fsck_clean (p1);
+  /* Partitions nobody uses are windows on the disk, no reason to refuse. */
+  assert_allowed (disk);
   ds_test_loop_detach (disk);
 }
 END_TEST
