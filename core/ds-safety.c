@@ -160,6 +160,61 @@ refuse (GError    **error,
   return FALSE;
 }
 
+/* Nothing at the path (or it cannot be looked at): only --create may go
+ * on, and only where nothing is, not even a dangling symlink. */
+static gboolean
+decide_missing (const DsTargetFacts  *facts,
+                DsSafetyIntent        intent,
+                GError              **error)
+{
+  const char *path = facts->path;
+
+  /* A dangling symlink is something at the path: --create neither
+   * follows it (the file would land where it points) nor replaces it. */
+  if (intent == DS_SAFETY_CREATE && facts->dangling_link != NULL)
+    return refuse (error, DS_ERROR_REFUSED,
+                   _("Refusing to create a test file at %s: it is a symbolic "
+                   "link (to %s, which does not exist), and --create never "
+                   "follows or replaces anything at the path. Name a path "
+                   "where nothing is"), path, facts->dangling_link);
+  if (intent == DS_SAFETY_CREATE && facts->stat_errno == ENOENT)
+    return TRUE;
+  if (facts->stat_errno == ENOENT && facts->dangling_link != NULL)
+    return refuse (error, DS_ERROR_NOT_FOUND,
+                   _("%s does not exist: it is a symbolic link to %s, which "
+                   "does not exist"), path, facts->dangling_link);
+  if (facts->stat_errno == ENOENT)
+    return refuse (error, DS_ERROR_NOT_FOUND,
+                   _("%s does not exist%s"), path,
+                   intent == DS_SAFETY_READ ? "" :
+                   _("; --create SIZE makes a test file of Diskscope's own there"));
+
+  ds_set_error_from_errno (error, facts->stat_errno, path);
+  return FALSE;
+}
+
+/* The refusal for a device stacked on the target's bytes: the way to it,
+ * its use, and where they meet. */
+static gboolean
+refuse_share (const char     *what,
+              const DsShare  *share,
+              GError        **error)
+{
+  g_autofree char *overlap = describe_overlap (share);
+
+  if (share->in_use != NULL)
+    return refuse (error, DS_ERROR_REFUSED,
+                   _("Refusing to write to %s: %s, which is %s%s. A write "
+                   "would change the data under it: stop what uses it first"),
+                   what, share->how, share->in_use, overlap);
+
+  return refuse (error, DS_ERROR_REFUSED,
+                 _("Refusing to write to %s: %s%s, and a write would change "
+                 "the data it shows. Detach it first (losetup -d for a loop "
+                 "device; dmsetup remove or mdadm --stop for a mapped or "
+                 "RAID device)"), what, share->how, overlap);
+}
+
 gboolean
 ds_safety_decide (const DsTargetFacts  *facts,
                   DsSafetyIntent        intent,
@@ -173,29 +228,7 @@ ds_safety_decide (const DsTargetFacts  *facts,
 
   /* 1. Something to test; for --create, nothing there yet. */
   if (facts->kind == DS_FACTS_MISSING)
-    {
-      /* A dangling symlink is something at the path: --create neither
-       * follows it (the file would land where it points) nor replaces it. */
-      if (intent == DS_SAFETY_CREATE && facts->dangling_link != NULL)
-        return refuse (error, DS_ERROR_REFUSED,
-                       _("Refusing to create a test file at %s: it is a symbolic "
-                       "link (to %s, which does not exist), and --create never "
-                       "follows or replaces anything at the path. Name a path "
-                       "where nothing is"), path, facts->dangling_link);
-      if (intent == DS_SAFETY_CREATE && facts->stat_errno == ENOENT)
-        return TRUE;
-      if (facts->stat_errno == ENOENT && facts->dangling_link != NULL)
-        return refuse (error, DS_ERROR_NOT_FOUND,
-                       _("%s does not exist: it is a symbolic link to %s, which "
-                       "does not exist"), path, facts->dangling_link);
-      if (facts->stat_errno == ENOENT)
-        return refuse (error, DS_ERROR_NOT_FOUND,
-                       _("%s does not exist%s"), path,
-                       intent == DS_SAFETY_READ ? "" :
-                       _("; --create SIZE makes a test file of Diskscope's own there"));
-      ds_set_error_from_errno (error, facts->stat_errno, path);
-      return FALSE;
-    }
+    return decide_missing (facts, intent, error);
   if (intent == DS_SAFETY_CREATE)
     return refuse (error, DS_ERROR_REFUSED,
                    _("Refusing to create a test file at %s: it exists, and "
@@ -237,20 +270,7 @@ ds_safety_decide (const DsTargetFacts  *facts,
                    what, facts->in_use,
                    signature != NULL ? _(" and ") : "", signature != NULL ? signature : "");
   if ((share = blocking_share (facts)) != NULL)
-    {
-      g_autofree char *overlap = describe_overlap (share);
-
-      if (share->in_use != NULL)
-        return refuse (error, DS_ERROR_REFUSED,
-                       _("Refusing to write to %s: %s, which is %s%s. A write "
-                       "would change the data under it: stop what uses it first"),
-                       what, share->how, share->in_use, overlap);
-      return refuse (error, DS_ERROR_REFUSED,
-                     _("Refusing to write to %s: %s%s, and a write would change "
-                     "the data it shows. Detach it first (losetup -d for a loop "
-                     "device; dmsetup remove or mdadm --stop for a mapped or "
-                     "RAID device)"), what, share->how, overlap);
-    }
+    return refuse_share (what, share, error);
   if (facts->locked_by != NULL)
     return refuse (error, DS_ERROR_REFUSED,
                    _("Refusing to write to %s: %s holds a lock on it (a virtual "
