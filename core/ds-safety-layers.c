@@ -14,6 +14,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <linux/loop.h>
@@ -126,12 +127,14 @@ decode_loop_dev (uint64_t value)
 
 /* Who the loop @loop is bound to, and where its window starts: the
  * driver knows (an open and an ioctl); without permission to ask, sysfs
- * (@sysdir) and the path it shows, when that still resolves. */
-static void
+ * (@sysdir) and the path it shows, when that still resolves.  FALSE when
+ * the loop came unbound meanwhile (another program detached it). */
+static gboolean
 loop_identify (DsLoopRecord *loop,
                const char   *sysdir)
 {
   g_autofree char *node = g_build_filename ("/dev", loop->name, NULL);
+  g_autofree char *still = NULL;
   struct loop_info64 info;
   struct stat st;
   int fd = open (node, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -139,6 +142,7 @@ loop_identify (DsLoopRecord *loop,
   if (fd >= 0)
     {
       int r = ioctl (fd, LOOP_GET_STATUS64, &info);
+      int e = errno;
 
       close (fd);
       if (r == 0)
@@ -148,18 +152,25 @@ loop_identify (DsLoopRecord *loop,
           loop->bdev = decode_loop_dev (loop->block ? info.lo_rdevice : info.lo_device);
           loop->bino = (ino_t) info.lo_inode;
           loop->offset = info.lo_offset;
-          return;
+          return TRUE;
         }
+      if (e == ENXIO)
+        return FALSE;   /* unbound since sysfs was read */
     }
 
   loop->offset = ds_sysfs_read_u64_or (sysdir, "loop/offset", 0);
+  if (!g_str_has_suffix (loop->backing, " (deleted)") && stat (loop->backing, &st) == 0)
+    {
+      loop->known = S_ISBLK (st.st_mode) || S_ISREG (st.st_mode);
+      loop->block = S_ISBLK (st.st_mode);
+      loop->bdev = loop->block ? st.st_rdev : st.st_dev;
+      loop->bino = loop->block ? 0 : st.st_ino;
+      return TRUE;
+    }
 
-  if (g_str_has_suffix (loop->backing, " (deleted)") || stat (loop->backing, &st) != 0)
-    return;
-  loop->known = S_ISBLK (st.st_mode) || S_ISREG (st.st_mode);
-  loop->block = S_ISBLK (st.st_mode);
-  loop->bdev = loop->block ? st.st_rdev : st.st_dev;
-  loop->bino = loop->block ? 0 : st.st_ino;
+  /* Not known: unless it is no longer bound at all. */
+  still = ds_sysfs_read_attr (sysdir, "loop/backing_file");
+  return still != NULL;
 }
 
 /* Every bound loop device, once per probe. */
@@ -193,8 +204,10 @@ ds_loop_records_read (void)
       loop->rdev = makedev (maj, min);
       loop->size = ds_sysfs_read_u64_or (sysdir, "size", 0) * 512;
       loop->backing = g_steal_pointer (&backing);
-      loop_identify (loop, sysdir);
-      g_ptr_array_add (loops, loop);
+      if (loop_identify (loop, sysdir))
+        g_ptr_array_add (loops, loop);
+      else
+        ds_loop_record_free (loop);
     }
 
   return loops;

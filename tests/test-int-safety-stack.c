@@ -67,6 +67,20 @@ attach (const char *backing,
   return ds_test_loop_attach_opts (backing, (const char *const *) options->pdata);
 }
 
+/* losetup -d, and until the device is unbound: a loop that was the
+ * backing of another is cleared only when that one lets go of it (the
+ * kernel's autoclear), a moment after its own detach. */
+static void
+detach (const char *dev)
+{
+  g_autofree char *attr = g_strdup_printf ("/sys/block/%s/loop/backing_file", dev + strlen ("/dev/"));
+
+  ds_test_loop_detach (dev);
+  for (int i = 0; i < 200 && g_file_test (attr, G_FILE_TEST_EXISTS); i++)
+    g_usleep (10000);
+  ck_assert_msg (!g_file_test (attr, G_FILE_TEST_EXISTS), "%s is still bound after losetup -d", dev);
+}
+
 static char *
 bytes (uint64_t value)
 {
@@ -284,8 +298,8 @@ START_TEST (test_loop_over_mounted_loop)
   assert_fsck_clean (image);
   /* Nothing uses LA now: LB may be written. */
   assert_allowed (lb);
-  ds_test_loop_detach (lb);
-  ds_test_loop_detach (la);
+  detach (lb);
+  detach (la);
 }
 END_TEST
 
@@ -329,10 +343,10 @@ START_TEST (test_mounted_top_of_three)
 
     assert_refused (la, image, words);
   }
-  ds_test_loop_detach (lc);
-  ds_test_loop_detach (lb);
+  detach (lc);
+  detach (lb);
   assert_allowed (la);
-  ds_test_loop_detach (la);
+  detach (la);
 }
 END_TEST
 
@@ -357,9 +371,9 @@ START_TEST (test_two_loops_one_file)
 
     assert_refused (l2, image, unused);
   }
-  ds_test_loop_detach (l1);
+  detach (l1);
   assert_allowed (l2);
-  ds_test_loop_detach (l2);
+  detach (l2);
 }
 END_TEST
 
@@ -394,7 +408,7 @@ START_TEST (test_offset_loops)
 
     assert_refused (inside, image, words);
   }
-  ds_test_loop_detach (inside);
+  detach (inside);
 
   across = attach (image, "-o", fifteen, "--sizelimit", eight, NULL);
   {
@@ -402,7 +416,7 @@ START_TEST (test_offset_loops)
 
     assert_refused (across, image, words);
   }
-  ds_test_loop_detach (across);
+  detach (across);
 
   /* From the region's end on: other bytes, nothing uses them. */
   past = attach (image, "-o", l16, "--sizelimit", eight, NULL);
@@ -423,10 +437,10 @@ START_TEST (test_offset_loops)
 
     assert_refused (image, l1, words);
   }
-  ds_test_loop_detach (past);
+  detach (past);
   unmount (mnt);
   assert_fsck_clean (l1);
-  ds_test_loop_detach (l1);
+  detach (l1);
 }
 END_TEST
 
@@ -530,11 +544,11 @@ START_TEST (test_partition_mounted)
 
     assert_refused (in_p1, image, words);
   }
-  ds_test_loop_detach (in_p1);
+  detach (in_p1);
 
   in_p2 = attach (disk, "-o", twenty, "--sizelimit", four, NULL);
   assert_allowed (in_p2);
-  ds_test_loop_detach (in_p2);
+  detach (in_p2);
   assert_allowed (p2);
   fs_after = ds_test_checksum (p1);
   ck_assert_str_eq (fs_before, fs_after);
@@ -548,7 +562,7 @@ START_TEST (test_partition_mounted)
   assert_fsck_clean (p1);
   /* Partitions nobody uses are windows on the disk, no reason to refuse. */
   assert_allowed (disk);
-  ds_test_loop_detach (disk);
+  detach (disk);
 }
 END_TEST
 
@@ -579,8 +593,8 @@ START_TEST (test_partition_of_held_disk)
   assert_allowed (p1);
   unmount (mnt);
   assert_fsck_clean (over);
-  ds_test_loop_detach (over);
-  ds_test_loop_detach (disk);
+  detach (over);
+  detach (disk);
 }
 END_TEST
 
@@ -606,9 +620,9 @@ START_TEST (test_mknod_backing)
 
     assert_refused (la, image, words);
   }
-  ds_test_loop_detach (lb);
+  detach (lb);
   assert_allowed (la);
-  ds_test_loop_detach (la);
+  detach (la);
 }
 END_TEST
 
@@ -635,14 +649,14 @@ START_TEST (test_loop_over_file_in_mounted_fs)
 
     assert_refused (inner_file, inner, words);
   }
-  ds_test_loop_detach (inner);
+  detach (inner);
   {
     const char *argv[] = { "umount", mnt, NULL };
 
     ds_test_run_ok (argv);
   }
   assert_fsck_clean (outer);
-  ds_test_loop_detach (outer);
+  detach (outer);
 }
 END_TEST
 
@@ -720,10 +734,10 @@ START_TEST (test_dm_linear)
 
     assert_refused (beside, image, words);
   }
-  ds_test_loop_detach (beside);
+  detach (beside);
   unmount (mnt);
   dm_remove (name);
-  ds_test_loop_detach (loop);
+  detach (loop);
 
   /* A partitioned disk held whole by a dm device: its partitions too. */
   {
@@ -737,7 +751,7 @@ START_TEST (test_dm_linear)
 
     assert_refused (p1, parted, words);
     dm_remove (whole);
-    ds_test_loop_detach (disk);
+    detach (disk);
   }
 }
 END_TEST
@@ -761,8 +775,8 @@ START_TEST (test_read_probe_stays_shallow)
   ck_assert_ptr_null (facts.unknown);
   ds_target_facts_clear (&facts);
 
-  ds_test_loop_detach (lb);
-  ds_test_loop_detach (la);
+  detach (lb);
+  detach (la);
 }
 END_TEST
 
