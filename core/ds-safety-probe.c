@@ -1,12 +1,11 @@
 /* ds-safety-probe.c: what is at a path, probed once for the write gate
  *
- * A block device: its identity, read-only flag, mounts, holders, swap and
- * signature (ds-device).  A regular file: its filesystem's read-only flag,
- * swap, the loop devices it backs (by the path sysfs shows and by the
- * inode the loop driver holds, so a renamed, hard-linked or replaced path
- * is still found), the locks other programs hold on it (/proc/locks:
- * QEMU locks its disk images) and its signature (libblkid reads files as
- * well as devices).
+ * A block device: its identity, read-only flag and signature (ds-device).
+ * A regular file: its filesystem's read-only flag, swap, the locks other
+ * programs hold on it (/proc/locks: QEMU locks its disk images) and its
+ * signature (libblkid reads files as well as devices).  For both, what
+ * shares their bytes (the loops, partitions, dm and md sets stacked over,
+ * under and beside them, and their mounts) comes from ds-safety-stack.c.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,7 +15,6 @@
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <linux/fs.h>
-#include <linux/loop.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -26,7 +24,7 @@
 #include <unistd.h>
 
 #include "ds-device-private.h"
-#include "ds-safety.h"
+#include "ds-safety-private.h"
 #include "ds-units.h"
 
 const char *
@@ -120,126 +118,18 @@ probe_block (DsTargetFacts *facts,
   facts->description = ds_device_describe (device);
   facts->size_bytes = device->size_bytes;
   facts->read_only = device->read_only || ioctl_read_only (path);
-  ds_device_in_use (device, &facts->in_use);
   facts->signature = g_steal_pointer (&device->signature);
   facts->signature_label = g_steal_pointer (&device->signature_label);
 }
 
 /* ---- regular files ---- */
 
-/* The loop driver encodes the backing file's device number the kernel's
- * "new" way (huge_encode_dev): minor's low byte, major, minor's rest. */
-static gboolean
-loop_info_names (const struct loop_info64 *info,
-                 const struct stat        *st)
-{
-  unsigned major = (unsigned) ((info->lo_device & 0xfff00) >> 8);
-  unsigned minor = (unsigned) ((info->lo_device & 0xff) | ((info->lo_device >> 12) & 0xfff00));
-
-  return major == major (st->st_dev) && minor == minor (st->st_dev) &&
-         info->lo_inode == (uint64_t) st->st_ino;
-}
-
-typedef enum {
-  LOOP_OTHER,     /* unbound, or bound to another file */
-  LOOP_BACKED,    /* bound to this file */
-  LOOP_UNSURE,    /* cannot tell (see loop_backs) */
-} LoopMatch;
-
-/* Is loop device @name bound to the file @st (found at @path)? */
-static LoopMatch
-loop_backs (const char        *name,
-            const char        *path,
-            const struct stat *st)
-{
-  g_autofree char *sysdir = g_build_filename ("/sys/block", name, NULL);
-  g_autofree char *backing = ds_sysfs_read_attr (sysdir, "loop/backing_file");
-  g_autofree char *node = g_build_filename ("/dev", name, NULL);
-  g_autofree char *backing_base = NULL;
-  g_autofree char *path_base = NULL;
-  struct loop_info64 info;
-  struct stat bst;
-  char *deleted;
-  int fd;
-
-  if (backing == NULL)
-    return LOOP_OTHER;   /* not bound */
-  if (stat (backing, &bst) == 0 && same_target (&bst, st))
-    return LOOP_BACKED;
-
-  /* The path sysfs shows may be stale (renamed, deleted, another mount
-   * namespace): ask the driver which inode it holds. */
-  fd = open (node, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd >= 0)
-    {
-      gboolean match = ioctl (fd, LOOP_GET_STATUS64, &info) == 0 && loop_info_names (&info, st);
-
-      close (fd);
-      return match ? LOOP_BACKED : LOOP_OTHER;
-    }
-
-  /* Without permission to ask (a plain user, who cannot attach loop
-   * devices either), a path that still names another file is another
-   * file; a stale path under this file's name is left in doubt. */
-  if (stat (backing, &bst) == 0)
-    return LOOP_OTHER;
-  backing_base = g_path_get_basename (backing);
-  path_base = g_path_get_basename (path);
-  deleted = g_strrstr (backing_base, " (deleted)");
-  if (deleted != NULL)
-    *deleted = '\0';
-
-  return g_str_equal (backing_base, path_base) ? LOOP_UNSURE : LOOP_OTHER;
-}
-
-/* "/dev/loop3 (mounted at /mnt)" for the first loop device bound to @st. */
-static void
-probe_loop_devices (DsTargetFacts     *facts,
-                    const char        *path,
-                    const struct stat *st)
-{
-  g_autoptr (GDir) dir = g_dir_open ("/sys/block", 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autoptr (DsDevice) loop = NULL;
-      g_autofree char *node = NULL;
-      g_autofree char *reason = NULL;
-      LoopMatch match;
-
-      if (!g_str_has_prefix (name, "loop"))
-        continue;
-      match = loop_backs (name, path, st);
-      if (match == LOOP_OTHER)
-        continue;
-
-      node = g_build_filename ("/dev", name, NULL);
-      if (match == LOOP_UNSURE)
-        {
-          if (facts->unknown == NULL)
-            facts->unknown = g_strdup_printf (_("%s is bound to a file of the same name "
-                                              "that no longer resolves, and %s cannot "
-                                              "be asked without permission to open it"),
-                                              node, node);
-          continue;
-        }
-
-      loop = ds_device_lookup_identity (name, NULL);
-      if (loop != NULL && ds_device_in_use (loop, &reason))
-        facts->loop_device = g_strdup_printf ("%s (%s)", node, reason);
-      else
-        facts->loop_device = g_steal_pointer (&node);
-      return;
-    }
-}
-
 /* Who holds a lock on @st: /proc/locks lines read
  *   "1: POSIX  ADVISORY  WRITE 1234 08:02:5678 0 EOF"
  * with the filesystem's major:minor in hex and the inode in decimal (an
  * OFD lock, as QEMU takes, shows pid -1). */
-static char *
-find_lock (const struct stat *st)
+char *
+ds_safety_find_lock (const struct stat *st)
 {
   g_autofree char *contents = NULL;
   g_auto (GStrv) lines = NULL;
@@ -288,8 +178,7 @@ probe_file (DsTargetFacts     *facts,
     facts->read_only = TRUE;
   if (ds_swap_uses (st))
     facts->in_use = g_strdup (_("used as swap"));
-  probe_loop_devices (facts, path, st);
-  facts->locked_by = find_lock (st);
+  facts->locked_by = ds_safety_find_lock (st);
   if (st->st_size > 0)
     ds_device_probe_signature (path, &facts->signature, &facts->signature_label);
 }
@@ -311,6 +200,9 @@ ds_safety_probe (DsTargetFacts *facts,
     {
       facts->kind = DS_FACTS_MISSING;
       facts->stat_errno = errno;
+      /* Not nothing: a symbolic link to nothing. */
+      if (errno == ENOENT && lstat (path, &st) == 0 && S_ISLNK (st.st_mode))
+        facts->dangling_link = g_file_read_link (path, NULL);
       return;
     }
 
@@ -344,4 +236,5 @@ ds_safety_probe (DsTargetFacts *facts,
     probe_block (facts, path);
   else
     probe_file (facts, path, &st);
+  ds_safety_probe_stack (facts, path, &st);
 }

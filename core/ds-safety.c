@@ -5,11 +5,13 @@
  *   2. it must be a block device or a non-empty regular file;
  *   3. a read test may go ahead;
  *   4. a write is refused, whatever the user confirms, when the target is
- *      read-only, in use (mounted, held, swap), the backing file of a loop
- *      device, locked by another program, a file that holds a filesystem
- *      or partition table (a disk image is not a test file; erase, whose
- *      point is destroying data, may take one once named), or when a fact
- *      could not be probed;
+ *      read-only, in use (mounted, swap), shares bytes with anything in
+ *      use or with a loop, dm or md device over them (stacked above,
+ *      below or beside it, at any offset: see DsShare), is locked by
+ *      another program, is a file that holds a filesystem or partition
+ *      table (a disk image is not a test file; erase, whose point is
+ *      destroying data, may take one once named), or when a fact could
+ *      not be probed;
  *   5. otherwise a write needs the user to name the target again
  *      (--destroy-data=TARGET; the name typed in the app).  A device's
  *      signature is named in that refusal, and confirming is the user's
@@ -37,10 +39,70 @@ ds_target_facts_clear (DsTargetFacts *facts)
   g_clear_pointer (&facts->in_use, g_free);
   g_clear_pointer (&facts->signature, g_free);
   g_clear_pointer (&facts->signature_label, g_free);
-  g_clear_pointer (&facts->loop_device, g_free);
+  g_clear_pointer (&facts->dangling_link, g_free);
   g_clear_pointer (&facts->locked_by, g_free);
   g_clear_pointer (&facts->unknown, g_free);
   g_clear_pointer (&facts->confirm, g_free);
+  for (unsigned i = 0; i < facts->n_shares; i++)
+    {
+      g_free (facts->shares[i].how);
+      g_free (facts->shares[i].in_use);
+      g_free (facts->shares[i].base);
+    }
+  g_clear_pointer (&facts->shares, g_free);
+  facts->n_shares = 0;
+}
+
+gboolean
+ds_share_overlaps (const DsShare *share)
+{
+  if (share->end == DS_SHARE_END_UNKNOWN || share->target_end == DS_SHARE_END_UNKNOWN)
+    return TRUE;
+
+  return share->start < share->target_end && share->target_start < share->end;
+}
+
+/* What stops a write among the shares: the first one on the target's
+ * bytes that is in use, else the first one there that counts unused (a
+ * loop, dm or md device); NULL when none does. */
+static const DsShare *
+blocking_share (const DsTargetFacts *facts)
+{
+  const DsShare *unused = NULL;
+
+  for (unsigned i = 0; i < facts->n_shares; i++)
+    {
+      const DsShare *share = &facts->shares[i];
+
+      if (!ds_share_overlaps (share))
+        continue;
+      if (share->in_use != NULL)
+        return share;
+      if (!share->only_in_use && unused == NULL)
+        unused = share;
+    }
+
+  return unused;
+}
+
+/* " (both cover bytes 1048576 to 5242879 of /x/f.img)" when they meet on
+ * part of the base only (an offset loop), else "". */
+static char *
+describe_overlap (const DsShare *share)
+{
+  g_autofree char *from = NULL;
+  g_autofree char *to = NULL;
+
+  if (share->base == NULL || share->end == DS_SHARE_END_UNKNOWN ||
+      share->target_end == DS_SHARE_END_UNKNOWN ||
+      (share->start == share->target_start && share->end == share->target_end))
+    return g_strdup ("");
+
+  from = g_strdup_printf ("%" G_GUINT64_FORMAT, MAX (share->start, share->target_start));
+  to = g_strdup_printf ("%" G_GUINT64_FORMAT, MIN (share->end, share->target_end) - 1);
+  /* Translators: byte offsets, then the file or device where two devices
+   * meet: " (both cover bytes 1048576 to 5242879 of /srv/disk.img)". */
+  return g_strdup_printf (_(" (both cover bytes %s to %s of %s)"), from, to, share->base);
 }
 
 static gboolean
@@ -98,6 +160,61 @@ refuse (GError    **error,
   return FALSE;
 }
 
+/* Nothing at the path (or it cannot be looked at): only --create may go
+ * on, and only where nothing is, not even a dangling symlink. */
+static gboolean
+decide_missing (const DsTargetFacts  *facts,
+                DsSafetyIntent        intent,
+                GError              **error)
+{
+  const char *path = facts->path;
+
+  /* A dangling symlink is something at the path: --create neither
+   * follows it (the file would land where it points) nor replaces it. */
+  if (intent == DS_SAFETY_CREATE && facts->dangling_link != NULL)
+    return refuse (error, DS_ERROR_REFUSED,
+                   _("Refusing to create a test file at %s: it is a symbolic "
+                   "link (to %s, which does not exist), and --create never "
+                   "follows or replaces anything at the path. Name a path "
+                   "where nothing is"), path, facts->dangling_link);
+  if (intent == DS_SAFETY_CREATE && facts->stat_errno == ENOENT)
+    return TRUE;
+  if (facts->stat_errno == ENOENT && facts->dangling_link != NULL)
+    return refuse (error, DS_ERROR_NOT_FOUND,
+                   _("%s does not exist: it is a symbolic link to %s, which "
+                   "does not exist"), path, facts->dangling_link);
+  if (facts->stat_errno == ENOENT)
+    return refuse (error, DS_ERROR_NOT_FOUND,
+                   _("%s does not exist%s"), path,
+                   intent == DS_SAFETY_READ ? "" :
+                   _("; --create SIZE makes a test file of Diskscope's own there"));
+
+  ds_set_error_from_errno (error, facts->stat_errno, path);
+  return FALSE;
+}
+
+/* The refusal for a device stacked on the target's bytes: the way to it,
+ * its use, and where they meet. */
+static gboolean
+refuse_share (const char     *what,
+              const DsShare  *share,
+              GError        **error)
+{
+  g_autofree char *overlap = describe_overlap (share);
+
+  if (share->in_use != NULL)
+    return refuse (error, DS_ERROR_REFUSED,
+                   _("Refusing to write to %s: %s, which is %s%s. A write "
+                   "would change the data under it: stop what uses it first"),
+                   what, share->how, share->in_use, overlap);
+
+  return refuse (error, DS_ERROR_REFUSED,
+                 _("Refusing to write to %s: %s%s, and a write would change "
+                 "the data it shows. Detach it first (losetup -d for a loop "
+                 "device; dmsetup remove or mdadm --stop for a mapped or "
+                 "RAID device)"), what, share->how, overlap);
+}
+
 gboolean
 ds_safety_decide (const DsTargetFacts  *facts,
                   DsSafetyIntent        intent,
@@ -107,20 +224,11 @@ ds_safety_decide (const DsTargetFacts  *facts,
   const char *what = facts->description != NULL ? facts->description : path;
   gboolean file = facts->kind == DS_FACTS_FILE;
   g_autofree char *signature = NULL;
+  const DsShare *share;
 
   /* 1. Something to test; for --create, nothing there yet. */
   if (facts->kind == DS_FACTS_MISSING)
-    {
-      if (intent == DS_SAFETY_CREATE && facts->stat_errno == ENOENT)
-        return TRUE;
-      if (facts->stat_errno == ENOENT)
-        return refuse (error, DS_ERROR_NOT_FOUND,
-                       _("%s does not exist%s"), path,
-                       intent == DS_SAFETY_READ ? "" :
-                       _("; --create SIZE makes a test file of Diskscope's own there"));
-      ds_set_error_from_errno (error, facts->stat_errno, path);
-      return FALSE;
-    }
+    return decide_missing (facts, intent, error);
   if (intent == DS_SAFETY_CREATE)
     return refuse (error, DS_ERROR_REFUSED,
                    _("Refusing to create a test file at %s: it exists, and "
@@ -161,12 +269,8 @@ ds_safety_decide (const DsTargetFacts  *facts,
                    "Unmount it and stop what uses it first"),
                    what, facts->in_use,
                    signature != NULL ? _(" and ") : "", signature != NULL ? signature : "");
-  if (facts->loop_device != NULL)
-    return refuse (error, DS_ERROR_REFUSED,
-                   _("Refusing to write to %s: it is the backing file of the "
-                   "loop device %s, and writing it would write under that "
-                   "device. Detach the loop device first (losetup -d)"),
-                   what, facts->loop_device);
+  if ((share = blocking_share (facts)) != NULL)
+    return refuse_share (what, share, error);
   if (facts->locked_by != NULL)
     return refuse (error, DS_ERROR_REFUSED,
                    _("Refusing to write to %s: %s holds a lock on it (a virtual "

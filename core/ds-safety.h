@@ -28,6 +28,41 @@ typedef enum {
   DS_FACTS_OTHER,     /* a folder, character device, FIFO, socket */
 } DsFactsKind;
 
+/* Where a device or file that shares bytes with the target stands. */
+typedef enum {
+  DS_SHARE_ABOVE,   /* built on the target: a loop over it, a device-mapper
+                     * or RAID set holding it, a partition of it, or
+                     * anything built on those */
+  DS_SHARE_BELOW,   /* what the target is built on: a loop's backing, a
+                     * partition's disk, a dm or md set's members */
+  DS_SHARE_BESIDE,  /* built on what the target is built on: another way
+                     * to the same bytes (two loops over one file) */
+} DsShareWhere;
+
+/* The end of a byte range that cannot be known (a device-mapper or RAID
+ * set maps its members in ways sysfs does not show): all of it. */
+#define DS_SHARE_END_UNKNOWN UINT64_MAX
+
+/* One device or file that sees some of the target's bytes, with the way
+ * from the target to it and the byte ranges both cover where they meet.
+ * Ranges are [start, end) in bytes of @base. */
+typedef struct {
+  DsShareWhere  where;
+  char         *how;           /* "/dev/loop3 is the backing of /dev/loop4"
+                                * (the way from the target to it) */
+  char         *in_use;        /* "mounted at /mnt/x"; NULL: nothing uses it */
+  gboolean      only_in_use;   /* counts only when in use: a partition (a
+                                * window the kernel keeps on a disk) and
+                                * what the target is built on; a loop, dm
+                                * or md device over the bytes counts always */
+  char         *base;          /* where both meet: "/x/f.img", "/dev/loop0" */
+  uint64_t      target_start;  /* the target's bytes on @base */
+  uint64_t      target_end;
+  uint64_t      start;         /* its bytes on @base; end DS_SHARE_END_UNKNOWN:
+                                * cannot be known (taken as all of them) */
+  uint64_t      end;
+} DsShare;
+
 /* Everything the gate needs to know about a target.  Plain data:
  * ds_safety_probe() fills it from the system, the table-driven tests fill
  * it by hand.  Strings are NULL when there is nothing to say. */
@@ -43,12 +78,18 @@ typedef struct {
                                   * file /x/y.bin (16.8 MB)" */
   /* Deep facts, probed only for a write. */
   gboolean     read_only;        /* BLOCK: ro or BLKROGET; FILE: ro mount */
-  char        *in_use;           /* "mounted at /mnt; held by dm-0", "used
-                                  * as swap" */
+  char        *in_use;           /* the target's own use: "mounted at /mnt",
+                                  * "used as swap" (what is stacked on it
+                                  * is in @shares) */
   char        *signature;        /* "ext4", "gpt", "swap"... (libblkid) */
   char        *signature_label;
-  char        *loop_device;      /* FILE: the loop device it backs, with its
-                                  * use ("/dev/loop3, mounted at /mnt") */
+  char        *dangling_link;    /* MISSING: the path is a symbolic link to
+                                  * this, which does not exist */
+  /* Everything stacked with the target on the same bytes: loops over it
+   * or under it (backing files and devices, any offset and size limit),
+   * holders and members (dm, md), partitions and their disk. */
+  DsShare     *shares;
+  unsigned     n_shares;
   char        *locked_by;        /* FILE: who holds a lock on it */
   char        *unknown;          /* why a fact could not be probed: a write
                                   * is refused when in doubt */
@@ -58,7 +99,7 @@ typedef struct {
 } DsTargetFacts;
 
 /* Looks at @path once.  @deep: also the facts a write needs (mounts,
- * holders, swap, signature, loop devices, locks), which read the target's
+ * swap, signature, locks, and the stack of devices on the same bytes), which read the target's
  * first sectors (buffered): a read test skips them, so that nothing it
  * measures was cached by the probe.  @confirm: what the user named to
  * confirm a write (NULL: nothing). */
@@ -77,6 +118,10 @@ void      ds_target_facts_clear (DsTargetFacts       *facts);
 gboolean  ds_safety_decide      (const DsTargetFacts *facts,
                                  DsSafetyIntent       intent,
                                  GError             **error);
+
+/* TRUE if the target's bytes and @share's meet on its base (an unknown
+ * range meets everything). */
+gboolean  ds_share_overlaps     (const DsShare       *share);
 
 /* "a folder", "a character device", "a FIFO (named pipe)"...: what a path
  * is, for messages (static). */

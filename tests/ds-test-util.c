@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "ds-buffer.h"
@@ -55,6 +56,98 @@ read_sysfs (const char *path)
   return g_strstrip (contents);
 }
 
+/* The device-mapper names this suite gives its devices. */
+static char *
+dm_prefix (void)
+{
+  return g_strdup_printf ("dstest-%d-", (int) owner_pid);
+}
+
+/* TRUE if the block device @name is one of the suite's: a loop over the
+ * scratch folder or over one of @ours (a device name), one of its
+ * partitions, or a dm device of the suite's name. */
+static gboolean
+is_ours (const char *name,
+         GPtrArray  *ours)
+{
+  g_autofree char *backing = NULL;
+  g_autofree char *dm_name = NULL;
+  g_autofree char *prefix = dm_prefix ();
+  g_autofree char *path = g_strdup_printf ("/sys/block/%s/loop/backing_file", name);
+  struct stat st;
+
+  backing = read_sysfs (path);
+  if (backing != NULL && g_str_has_prefix (backing, scratch_dir))
+    return TRUE;
+  if (backing != NULL && stat (backing, &st) == 0 && S_ISBLK (st.st_mode))
+    {
+      g_autofree char *link = g_strdup_printf ("/sys/dev/block/%u:%u", major (st.st_rdev),
+                                               minor (st.st_rdev));
+      g_autofree char *real = realpath (link, NULL);
+      g_autofree char *base = real != NULL ? g_path_get_basename (real) : NULL;
+      g_autofree char *disk = NULL;
+
+      if (base == NULL)
+        return FALSE;
+      if (g_ptr_array_find_with_equal_func (ours, base, g_str_equal, NULL))
+        return TRUE;
+      /* A partition of one of ours. */
+      g_free (base);
+      base = g_path_get_dirname (real);
+      disk = g_path_get_basename (base);
+      return g_ptr_array_find_with_equal_func (ours, disk, g_str_equal, NULL);
+    }
+  g_free (path);
+  path = g_strdup_printf ("/sys/block/%s/dm/name", name);
+  dm_name = read_sysfs (path);
+
+  return dm_name != NULL && g_str_has_prefix (dm_name, prefix);
+}
+
+/* Removes the suite's stacked devices, those built last first: a loop
+ * over a loop, a dm device over a loop (the loops over files go after). */
+static void
+cleanup_stacks (void)
+{
+  g_autoptr (GPtrArray) ours = g_ptr_array_new_with_free_func (g_free);
+  gboolean grew = TRUE;
+
+  /* What is ours, to a fixpoint: each round adds what is built on it. */
+  while (grew)
+    {
+      g_autoptr (GDir) dir = g_dir_open ("/sys/block", 0, NULL);
+      const char *name;
+
+      grew = FALSE;
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        if (!g_ptr_array_find_with_equal_func (ours, name, g_str_equal, NULL) &&
+            is_ours (name, ours))
+          {
+            g_ptr_array_add (ours, g_strdup (name));
+            grew = TRUE;
+          }
+    }
+
+  for (guint i = ours->len; i-- > 0;)
+    {
+      const char *name = g_ptr_array_index (ours, i);
+      g_autofree char *path = g_strdup_printf ("/sys/block/%s/dm/name", name);
+      g_autofree char *dm_name = read_sysfs (path);
+      g_autofree char *dev = g_strdup_printf ("/dev/%s", name);
+      g_autofree char *backing_path = g_strdup_printf ("/sys/block/%s/loop/backing_file", name);
+      g_autofree char *backing = read_sysfs (backing_path);
+
+      if (dm_name != NULL)
+        {
+          const char *argv[] = { "dmsetup", "remove", "--retry", dm_name, NULL };
+
+          ds_test_run (argv, NULL, NULL);
+        }
+      else if (backing != NULL && !g_str_has_prefix (backing, scratch_dir))
+        ds_test_loop_detach (dev);
+    }
+}
+
 void
 ds_test_cleanup (void)
 {
@@ -88,6 +181,9 @@ ds_test_cleanup (void)
       }
   }
 
+  /* Stacks (loops over loops, device-mapper over loops) top first, then
+   * the loops over the scratch folder's files. */
+  cleanup_stacks ();
   dir = g_dir_open ("/sys/block", 0, NULL);
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     {
@@ -471,4 +567,34 @@ ds_test_run_suite (Suite *suite)
   srunner_free (runner);
 
   return failed == 0 ? 0 : 1;
+}
+
+char *
+ds_test_loop_attach_opts (const char        *backing,
+                          const char *const *options)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_ptr_array_add (argv, (gpointer) "losetup");
+  g_ptr_array_add (argv, (gpointer) "--find");
+  g_ptr_array_add (argv, (gpointer) "--show");
+  g_ptr_array_add (argv, (gpointer) "--direct-io=on");
+  for (guint i = 0; options != NULL && options[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) options[i]);
+  g_ptr_array_add (argv, (gpointer) backing);
+  g_ptr_array_add (argv, NULL);
+  if (ds_test_run ((const char *const *) argv->pdata, &out, &err) != 0)
+    g_error ("losetup %s failed: %s", backing, err ? err : "");
+
+  return g_strdup (g_strstrip (out));
+}
+
+char *
+ds_test_dm_name (const char *what)
+{
+  g_autofree char *prefix = dm_prefix ();
+
+  return g_strconcat (prefix, what, NULL);
 }

@@ -46,6 +46,15 @@ char     *ds_test_loop_attach (const char *backing,
  * waits for udev to have probed it (its reads are not the test's). */
 char     *ds_test_loop_attach_dio (const char *backing,
                                    gboolean    direct_io);
+/* Attaches @backing (a file or a device: loops over loops are detached
+ * by ds_test_cleanup() too, those built last first) with losetup
+ * --direct-io=on and the NULL-terminated @options ("-o", "1048576",
+ * "--sizelimit", "4194304"...).  Aborts the test on failure. */
+char     *ds_test_loop_attach_opts (const char        *backing,
+                                    const char *const *options);
+/* The device-mapper name for @what that ds_test_cleanup() removes:
+ * "dstest-PID-WHAT". */
+char     *ds_test_dm_name     (const char *what);
 /* ds_test_make_file() + ds_test_loop_attach(). */
 char     *ds_test_loop_new    (uint64_t    size_bytes,
                                gboolean    read_only);

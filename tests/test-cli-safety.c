@@ -307,6 +307,46 @@ START_TEST (test_create)
 }
 END_TEST
 
+/* A dangling symlink is something at the path: refused alike with and
+ * without --keep (issue 21: without --keep the run went ahead, with it
+ * the open said "File exists"), and nothing appears where it points. */
+START_TEST (test_create_dangling_symlink)
+{
+  g_autofree char *dir = ds_test_scratch_path ("dangling");
+  g_autofree char *link = ds_test_scratch_path ("dangling/link.bin");
+  g_autofree char *pointed = ds_test_scratch_path ("dangling/pointed.bin");
+  const char *variants[][12] = {
+    { "workload", link, "--create", "16M", "--pattern", "randwrite", "--duration", "200ms", NULL },
+    { "workload", link, "--create", "16M", "--keep", "--pattern", "randwrite",
+      "--duration", "200ms", NULL },
+    { "benchmark", link, "--create", "16M", "--accuracy", "1", NULL },
+    { "benchmark", link, "--create", "16M", "--keep", "--accuracy", "1", NULL },
+  };
+  g_autofree char *first = NULL;
+
+  ck_assert_int_eq (g_mkdir_with_parents (dir, 0700), 0);
+  /* Relative, into a folder that exists: following it would work. */
+  ck_assert_int_eq (symlink ("pointed.bin", link), 0);
+
+  for (guint v = 0; v < G_N_ELEMENTS (variants); v++)
+    {
+      g_autofree char *err = expect_exit (3, variants[v], link, "symbolic link", "pointed.bin",
+                                          "never follows or replaces", NULL);
+      g_autofree char *shown = g_file_read_link (link, NULL);
+      g_autofree char *listing = ds_test_list_dir (dir);
+
+      ck_assert_msg (!g_file_test (pointed, G_FILE_TEST_EXISTS), "%s %s: created %s",
+                     variants[v][0], variants[v][3], pointed);
+      ck_assert_str_eq (shown, "pointed.bin");
+      ck_assert_str_eq (listing, "link.bin");
+      /* The same words, --keep or not. */
+      if (first == NULL)
+        first = g_strdup (err);
+      ck_assert_str_eq (err, first);
+    }
+}
+END_TEST
+
 START_TEST (test_create_usage)
 {
   g_autofree char *file = ds_test_scratch_path ("usage-new.bin");
@@ -518,6 +558,7 @@ cli_safety_suite (void)
   tcase_add_test (writes, test_file_locked_refused);
   tcase_add_test (writes, test_erase_files);
   tcase_add_test (writes, test_create);
+  tcase_add_test (writes, test_create_dangling_symlink);
   tcase_add_test (writes, test_create_usage);
   suite_add_tcase (suite, writes);
 
