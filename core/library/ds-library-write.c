@@ -8,6 +8,14 @@
  * new result is made durable before it is listed, two runs saving at the
  * same second never overwrite each other (RENAME_NOREPLACE), and the error
  * says which folder is full or read-only.
+ *
+ * Only the library's own files come here, at names the library makes in
+ * its folder (core/io/ds-save.c is the save path for every other file):
+ * a new result never replaces anything (NO_REPLACE), and a relabelled one
+ * replaces only the regular file it was read from, keeping its mode and,
+ * where we may, its owner.  A name that holds anything else (a FIFO, a
+ * device node, a folder) is refused; a symbolic link is replaced by the
+ * file, never written through, so nothing outside the folder is touched.
  */
 #include "config.h"
 
@@ -118,6 +126,31 @@ fsync_dir (const char *dir)
   close (fd);
 }
 
+/* With DS_LIBRARY_WRITE_REPLACE: what is at @path now, if anything, may be
+ * replaced (a regular file, whose *@ret_st is kept, or a link); FALSE
+ * with the error otherwise. */
+static gboolean
+check_replaced (const char   *path,
+                struct stat  *ret_st,
+                gboolean     *ret_keep,
+                GError      **error)
+{
+  *ret_keep = FALSE;
+  if (lstat (path, ret_st) != 0)
+    return TRUE;
+  if (S_ISREG (ret_st->st_mode))
+    *ret_keep = TRUE;
+  else if (!S_ISLNK (ret_st->st_mode))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
+                   _("could not save %s: it is not a regular file; the results library "
+                   "replaces nothing else"), path);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 gboolean
 ds_library_write_file (const char          *path,
                        const char          *data,
@@ -128,17 +161,29 @@ ds_library_write_file (const char          *path,
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *base = g_path_get_basename (path);
   g_autofree char *tmp = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
+  struct stat old;
+  gboolean keep = FALSE;
   int fd;
   int r;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
 
+  if (!(flags & DS_LIBRARY_WRITE_NO_REPLACE) && !check_replaced (path, &old, &keep, error))
+    return FALSE;
+
   fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0644);
   if (fd < 0)
     {
       set_write_error (error, errno, path);
       return FALSE;
+    }
+  /* A result its owner made private stays private. */
+  if (keep)
+    {
+      if (geteuid () == 0)
+        (void) fchown (fd, old.st_uid, old.st_gid);
+      (void) fchmod (fd, old.st_mode & 07777);
     }
 
   r = write_all (fd, data, length);
