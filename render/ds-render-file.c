@@ -87,9 +87,11 @@ thread_stack_bytes (void)
   return size > 0 ? size : 8 << 20;
 }
 
-/* Whether @bytes more of address space (and of data, and of commit under
- * strict overcommit) can be mapped now: a writable mapping that is never
- * touched, so it costs no memory, and is given back at once. */
+/* Whether the room the text needs (*@ret_need bytes: FONT_ROOM and the
+ * threads' stacks the first time on this thread, LAYOUT_ROOM after) can
+ * be mapped now, in address space, data and, under strict overcommit,
+ * commit: a writable mapping that is never touched, so it costs no
+ * memory, and is given back at once. */
 static gboolean
 check_room (guint64  *ret_need)
 {

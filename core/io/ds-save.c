@@ -167,9 +167,11 @@ resolve (const char   *path,
         }
       dest->exists = TRUE;
 
-      /* A file its owner made read-only is not replaced behind its back
-       * (the folder would let the rename through). */
-      if (faccessat (AT_FDCWD, dest->real, W_OK, AT_EACCESS) != 0 && errno != EROFS)
+      /* A file its owner made read-only (or immutable) is not replaced
+       * behind its back: the folder would let the rename through.  A
+       * read-only filesystem is said by the folder's check. */
+      if (faccessat (AT_FDCWD, dest->real, W_OK, AT_EACCESS) != 0 &&
+          (errno == EACCES || errno == EPERM))
         {
           g_set_error (error, DS_ERROR, DS_ERROR_PERMISSION,
                        _("could not save to %s: the file is read-only for you "
