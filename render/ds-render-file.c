@@ -211,7 +211,7 @@ ds_render_comparison_to_bytes (const DsComparison    *cmp,
     {
       g_autofree char *size = g_format_size_full (need, G_FORMAT_SIZE_IEC_UNITS);
       g_autofree char *why = g_strdup_printf (_("drawing its text needs about %s more, which "
-                                                "the memory limits (ulimit -v) do not leave"),
+                                                "the memory limits (ulimit -v, ulimit -d) do not leave"),
                                               size);
 
       cairo_surface_destroy (surface);
