@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,7 +13,7 @@
 #include "ds-compare.h"
 #include "ds-compare-format.h"
 #include "ds-error.h"
-#include "ds-library-write.h"
+#include "ds-save.h"
 #include "ds-units.h"
 #ifdef HAVE_RENDER
 #include "ds-render.h"
@@ -44,15 +45,80 @@ options_clear (Options *o)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
 
+/* The files compare writes, by option. */
+typedef struct {
+  const char *option;
+  const char *path;
+} Output;
+
+static guint
+list_outputs (const Options *o,
+              Output         outputs[4])
+{
+  const Output all[] = {
+    { "--output", o->output }, { "--svg", o->svg }, { "--pdf", o->pdf }, { "--png", o->png },
+  };
+  guint n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    if (all[i].path != NULL)
+      outputs[n++] = all[i];
+
+  return n;
+}
+
+/* Before anything is written: every output can be saved, none is one of
+ * the results compared, and no two overwrite each other.  Exit 1 and
+ * nothing written otherwise. */
+static gboolean
+check_outputs (const Options    *o,
+               const DsSaveKeep *keep,
+               int              *ret_status)
+{
+  Output outputs[4];
+  guint n = list_outputs (o, outputs);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      if (!ds_save_check (outputs[i].path, keep, &error))
+        {
+          *ret_status = ds_cli_complain (DS_CLI_FAILED, _("%s: %s; nothing was written"),
+                                         outputs[i].option, error->message);
+          return FALSE;
+        }
+      for (guint j = 0; j < i; j++)
+        if (ds_save_same_file (outputs[i].path, outputs[j].path))
+          {
+            *ret_status = ds_cli_complain (DS_CLI_FAILED, _("%s and %s both name %s: give each "
+                                           "its own file; nothing was written"),
+                                           outputs[j].option, outputs[i].option, outputs[i].path);
+            return FALSE;
+          }
+    }
+
+  return TRUE;
+}
+
 static int
 write_graphs (const DsComparison *cmp,
               const Options      *o,
+              const DsSaveKeep   *keep,
               DsUnits             units)
 {
   const struct { const char *path; const char *name; } files[] = {
     { o->svg, "svg" }, { o->pdf, "pdf" }, { o->png, "png" },
   };
   int status = DS_CLI_OK;
+
+#if defined(HAVE_RENDER) && defined(M_ARENA_MAX)
+  /* Pango's font threads would each take a malloc arena of their own,
+   * 64 MiB of address space apiece: under `ulimit -v` that is what made a
+   * picture abort.  This command does no I/O that a shared arena slows. */
+  if (o->svg != NULL || o->pdf != NULL || o->png != NULL)
+    mallopt (M_ARENA_MAX, 1);
+#endif
 
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     {
@@ -68,10 +134,12 @@ write_graphs (const DsComparison *cmp,
         };
         DsRenderFormat format = i == 0 ? DS_RENDER_SVG : i == 1 ? DS_RENDER_PDF : DS_RENDER_PNG;
 
-        if (!ds_render_comparison_to_file (cmp, &ropts, format, files[i].path, &error))
-          status = ds_cli_fail (error);
+        /* Every failure is exit 1: the tables were written. */
+        if (!ds_render_comparison_to_file (cmp, &ropts, format, files[i].path, keep, &error))
+          status = ds_cli_complain (DS_CLI_FAILED, "--%s: %s", files[i].name, error->message);
       }
 #else
+      (void) keep;
       status = ds_cli_complain (DS_CLI_FAILED, _("--%s: this diskscope-cli was built without "
                                 "cairo, so it draws no graphs (tables only)"), files[i].name);
 #endif
@@ -87,11 +155,13 @@ ds_cli_compare (int    argc,
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_result_free);
   g_autoptr (GPtrArray) sources = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) inputs = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (DsComparison) cmp = NULL;
   g_autoptr (DsLibrary) library = NULL;
   g_autoptr (GError) error = NULL;
   g_auto (Options) o = { 0 };
   g_autofree char *text = NULL;
+  DsSaveKeep keep = { 0 };
   DsUnits units;
   int status;
   GOptionEntry entries[] = {
@@ -134,7 +204,12 @@ ds_cli_compare (int    argc,
         return ds_cli_fail (error);
       g_ptr_array_add (results, result);
       g_ptr_array_add (sources, source);
+      g_ptr_array_add (inputs, ds_cli_result_file (argv[i], library));
     }
+  g_ptr_array_add (inputs, NULL);
+  keep.inputs = (const char *const *) inputs->pdata;
+  if (!check_outputs (&o, &keep, &status))
+    return status;
 
   cmp = ds_comparison_new ((DsResult *const *) results->pdata, (const char *const *) sources->pdata,
                            results->len, &error);
@@ -150,22 +225,16 @@ ds_cli_compare (int    argc,
   else
     text = ds_comparison_to_text (cmp, units);
 
+  /* The table to stdout ("-") or a file, then the pictures: each failure
+   * is said, and the others are still written. */
   status = DS_CLI_OK;
-  if (o.output != NULL)
-    {
-      if (!ds_library_write_file (o.output, text, strlen (text), DS_LIBRARY_WRITE_REPLACE, &error))
-        status = ds_cli_fail (error);
-    }
-  else
-    {
-      fputs (text, stdout);
-      fflush (stdout);
-    }
+  if (!ds_save_file (o.output != NULL ? o.output : "-", text, strlen (text), &keep, &error))
+    status = ds_cli_complain (DS_CLI_FAILED, "%s", error->message);
 
   if (status == DS_CLI_OK)
-    status = write_graphs (cmp, &o, units);
+    status = write_graphs (cmp, &o, &keep, units);
   else
-    write_graphs (cmp, &o, units);
+    write_graphs (cmp, &o, &keep, units);
 
   return status;
 }

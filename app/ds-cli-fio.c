@@ -16,7 +16,7 @@
 #include "ds-cli-library.h"
 #include "ds-error.h"
 #include "ds-fio.h"
-#include "ds-library-write.h"
+#include "ds-save.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-units.h"
@@ -36,6 +36,9 @@ ds_cli_export_fio (int    argc,
   g_autofree char *job = NULL;
   g_autofree char *command = NULL;
   g_autofree char *json_out = NULL;
+  g_autofree char *input = NULL;
+  const char *inputs[2] = { NULL, NULL };
+  DsSaveKeep keep = { .inputs = inputs };
   int status;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the job file to FILE (default: stdout)"), N_("FILE") },
@@ -61,11 +64,20 @@ ds_cli_export_fio (int    argc,
   if (result == NULL)
     return ds_cli_fail (error);
 
+  /* Never over the result it is made from, nor the device or file the job
+   * runs on; checked before anything is made. */
+  input = ds_cli_result_file (argv[1], library);
+  inputs[0] = input;
+  keep.target = filename != NULL ? filename : result->spec.target_path;
+  if (output != NULL && !ds_save_check (output, &keep, &error))
+    return ds_cli_complain (DS_CLI_FAILED, _("-o: %s; nothing was written"), error->message);
+
   job = ds_fio_job_from_result (result, filename, &error);
   if (job == NULL)
     return ds_cli_fail (error);
 
-  if (output == NULL)
+  /* "-o -" is stdout, as without -o: the job alone there. */
+  if (output == NULL || strcmp (output, "-") == 0)
     {
       fputs (job, stdout);
       fflush (stdout);
@@ -74,8 +86,8 @@ ds_cli_export_fio (int    argc,
       return DS_CLI_OK;
     }
 
-  if (!ds_library_write_file (output, job, strlen (job), DS_LIBRARY_WRITE_REPLACE, &error))
-    return ds_cli_fail (error);
+  if (!ds_save_file (output, job, strlen (job), &keep, &error))
+    return ds_cli_complain (DS_CLI_FAILED, "%s", error->message);
 
   {
     g_autofree char *stem = g_str_has_suffix (output, ".fio") ?

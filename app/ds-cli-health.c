@@ -15,6 +15,7 @@
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-limits.h"
+#include "ds-save.h"
 #include "ds-smartctl.h"
 
 static gint stop_waiting;
@@ -106,9 +107,15 @@ ds_cli_health (int    argc,
   if (from_json != NULL)
     {
       g_autoptr (DsResult) result = NULL;
+      const char *inputs[] = { from_json, NULL };
+      const DsSaveKeep keep = { .inputs = inputs };
 
       if (argc > 1 || self_test != NULL || abort_test)
         return ds_cli_complain (DS_CLI_USAGE, _("--from-json reads a file: it takes no device and no self-test"));
+      /* --output never replaces the smartctl output it is read from. */
+      if (options.output != NULL && !ds_save_check (options.output, &keep, &error))
+        return ds_cli_complain (DS_CLI_FAILED, _("--output: %s; nothing was read"), error->message);
+      options.inputs = inputs;
       result = ds_health_result_from_file (from_json, &error);
       if (result == NULL)
         return ds_cli_fail (error);

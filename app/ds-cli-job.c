@@ -223,7 +223,8 @@ ds_cli_job_print (const DsResult        *result,
    * either fails the run.  "-o -" is --json: stdout holds the JSON alone. */
   if (g_strcmp0 (options->output, "-") == 0)
     json = TRUE;
-  else if (options->output != NULL && !ds_result_save (result, options->output, &error))
+  else if (options->output != NULL &&
+           !ds_result_save_from (result, options->output, options->inputs, &error))
     {
       ds_cli_fail (error);
       delivered = FALSE;

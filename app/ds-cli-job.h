@@ -23,6 +23,9 @@ typedef struct {
                           gpointer        data);
   gpointer    text_data;
   gboolean    no_library;    /* do not save the run in the results library */
+  const char *const *inputs; /* files the result is read from, which
+                              * --output never replaces (NULL-terminated;
+                              * NULL: none) */
 } DsCliJobOptions;
 
 /* The options every job command takes (--json, --output, --units,

@@ -39,6 +39,26 @@ ds_cli_library_open (const char  *option,
   return g_steal_pointer (&library);
 }
 
+/* "./x.json" or "/shared/x.json" is never taken for an id. */
+static gboolean
+names_a_file (const char *arg)
+{
+  return g_file_test (arg, G_FILE_TEST_EXISTS) || strchr (arg, '/') != NULL;
+}
+
+char *
+ds_cli_result_file (const char *arg,
+                    DsLibrary  *library)
+{
+  g_autoptr (DsLibraryEntry) entry = NULL;
+
+  if (names_a_file (arg) || library == NULL)
+    return g_strdup (arg);
+  entry = ds_library_lookup (library, arg, NULL);
+
+  return g_strdup (entry != NULL ? ds_library_entry_get_path (entry) : arg);
+}
+
 DsResult *
 ds_cli_load_result (const char  *arg,
                     const char  *dir_option,
@@ -49,8 +69,8 @@ ds_cli_load_result (const char  *arg,
   g_autoptr (DsLibraryEntry) entry = NULL;
   DsResult *result;
 
-  /* A path wins: "./x.json" or "/shared/x.json" is never taken for an id. */
-  if (g_file_test (arg, G_FILE_TEST_EXISTS) || strchr (arg, '/') != NULL)
+  /* A path wins. */
+  if (names_a_file (arg))
     {
       result = ds_result_load (arg, error);
       if (result != NULL && ret_source != NULL)

@@ -33,6 +33,12 @@ DsResult  *ds_cli_load_result      (const char  *arg,
                                     char       **ret_source,
                                     GError     **error);
 
+/* The file the result @arg names was read from (after
+ * ds_cli_load_result()): @arg itself when it is a path, else the file of
+ * its entry in @library.  What a command's output must not replace. */
+char      *ds_cli_result_file      (const char  *arg,
+                                    DsLibrary   *library);
+
 /* After a run: saves @result in the library unless @skip (--no-library) or
  * nothing was measured; says where on stderr when it is a terminal, and
  * why not (always) when saving failed.  Never changes the exit status:

@@ -4,16 +4,12 @@
  */
 #include "config.h"
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "ds-annotation.h"
-#include "ds-error.h"
-#include "ds-library-write.h"
 #include "ds-render.h"
 #include "ds-render-private.h"
 
@@ -401,85 +397,4 @@ ds_render_comparison (const DsComparison    *cmp,
   (void) height;
   pango_font_description_free (ctx.font);
   cairo_restore (cr);
-}
-
-/* ---- files -------------------------------------------------------------- */
-
-static cairo_status_t
-append_to_array (void                *closure,
-                 const unsigned char *data,
-                 unsigned int         length)
-{
-  g_byte_array_append (closure, data, length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
-gboolean
-ds_render_format_from_path (const char     *path,
-                            DsRenderFormat *ret_format)
-{
-  g_autofree char *lower = g_ascii_strdown (path, -1);
-
-  if (g_str_has_suffix (lower, ".png"))
-    *ret_format = DS_RENDER_PNG;
-  else if (g_str_has_suffix (lower, ".svg"))
-    *ret_format = DS_RENDER_SVG;
-  else if (g_str_has_suffix (lower, ".pdf"))
-    *ret_format = DS_RENDER_PDF;
-  else
-    return FALSE;
-
-  return TRUE;
-}
-
-gboolean
-ds_render_comparison_to_file (const DsComparison    *cmp,
-                              const DsRenderOptions *options,
-                              DsRenderFormat         format,
-                              const char            *path,
-                              GError               **error)
-{
-  g_autoptr (GByteArray) bytes = g_byte_array_new ();
-  double width = options->width > 0 ? options->width : DEFAULT_WIDTH;
-  double height = ds_render_comparison_height (cmp, options);
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  cairo_t *cr;
-
-  switch (format)
-    {
-    case DS_RENDER_SVG:
-      surface = cairo_svg_surface_create_for_stream (append_to_array, bytes, width, height);
-      break;
-    case DS_RENDER_PDF:
-      surface = cairo_pdf_surface_create_for_stream (append_to_array, bytes, width, height);
-      cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Diskscope " PACKAGE_VERSION);
-      break;
-    case DS_RENDER_PNG:
-    default:
-      surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) width, (int) height);
-      break;
-    }
-
-  cr = cairo_create (surface);
-  ds_render_comparison (cmp, options, cr, width, height);
-  status = cairo_status (cr);
-  cairo_destroy (cr);
-
-  if (status == CAIRO_STATUS_SUCCESS && format == DS_RENDER_PNG)
-    status = cairo_surface_write_to_png_stream (surface, append_to_array, bytes);
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_FAILED, _("could not draw %s: %s"),
-                   path, cairo_status_to_string (status));
-      return FALSE;
-    }
-
-  return ds_library_write_file (path, (const char *) bytes->data, bytes->len,
-                                DS_LIBRARY_WRITE_REPLACE, error);
 }

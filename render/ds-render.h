@@ -21,6 +21,7 @@
 #include <glib.h>
 
 #include "ds-compare.h"
+#include "ds-save.h"
 #include "ds-units.h"
 
 G_BEGIN_DECLS
@@ -92,12 +93,23 @@ void      ds_render_comparison         (const DsComparison    *comparison,
                                         cairo_t               *cr,
                                         double                 width,
                                         double                 height);
-/* To a file (written atomically: a temporary file renamed into place).
- * DS_ERROR naming @path when it cannot be written. */
+/* The picture as PNG, SVG or PDF bytes.  NULL with DS_ERROR_FAILED when
+ * it cannot be drawn: "not enough memory to draw the picture (W×H px)"
+ * when the pixels, or the room Pango and fontconfig need for the text, do
+ * not fit (they would abort); DS_ERROR_INVALID for a PNG taller or wider
+ * than cairo draws.  Never a crash for want of memory it can see. */
+GBytes   *ds_render_comparison_to_bytes (const DsComparison    *comparison,
+                                         const DsRenderOptions *options,
+                                         DsRenderFormat         format,
+                                         GError               **error);
+/* To a file under ds-save.h's rules, never over what @keep (NULL: nothing)
+ * protects: the destination is checked before the drawing, and nothing is
+ * left at @path when drawing or writing fails.  Errors name @path. */
 gboolean  ds_render_comparison_to_file (const DsComparison    *comparison,
                                         const DsRenderOptions *options,
                                         DsRenderFormat         format,
                                         const char            *path,
+                                        const DsSaveKeep      *keep,
                                         GError               **error);
 /* "png", "svg", "pdf" from a file name's end; FALSE when none matches. */
 gboolean  ds_render_format_from_path   (const char            *path,

@@ -372,6 +372,44 @@ START_TEST (test_write_file)
 
   names = listing (dir);
   ck_assert_str_eq (names, "x.json");
+
+  /* A relabelled result keeps the mode its owner gave it. */
+  ck_assert_int_eq (chmod (path, 0600), 0);
+  ck_assert (ds_library_write_file (path, "four", 4, DS_LIBRARY_WRITE_REPLACE, &error));
+  ck_assert_int_eq (g_stat (path, &st), 0);
+  ck_assert_int_eq (st.st_mode & 0777, 0600);
+}
+END_TEST
+
+/* What the library replaces: only a regular file; a FIFO (or any other
+ * node) at an entry's name stays, and a link is replaced by the file, the
+ * file outside the folder it pointed to untouched. */
+START_TEST (test_write_file_replaces_only_files)
+{
+  g_autofree char *lib = g_build_filename (dir, "library", NULL);
+  g_autofree char *fifo = g_build_filename (lib, "fifo.json", NULL);
+  g_autofree char *outside = g_build_filename (dir, "outside-of-library.json", NULL);
+  g_autofree char *link = g_build_filename (lib, "linked.json", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  GStatBuf st;
+
+  ck_assert_int_eq (g_mkdir_with_parents (lib, 0700), 0);
+  ck_assert_int_eq (mkfifo (fifo, 0600), 0);
+  ck_assert (!ds_library_write_file (fifo, "x", 1, DS_LIBRARY_WRITE_REPLACE, &error));
+  ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_REFUSED));
+  ck_assert_msg (strstr (error->message, fifo) != NULL, "%s", error->message);
+  ck_assert_int_eq (lstat (fifo, &st), 0);
+  ck_assert (S_ISFIFO (st.st_mode));
+  g_clear_error (&error);
+
+  ck_assert (g_file_set_contents (outside, "not the library's", -1, NULL));
+  ck_assert_int_eq (symlink (outside, link), 0);
+  ck_assert (ds_library_write_file (link, "new", 3, DS_LIBRARY_WRITE_REPLACE, &error));
+  ck_assert (g_file_get_contents (outside, &text, NULL, NULL));
+  ck_assert_str_eq (text, "not the library's");
+  ck_assert_int_eq (lstat (link, &st), 0);
+  ck_assert (S_ISREG (st.st_mode));
 }
 END_TEST
 
@@ -524,6 +562,7 @@ main (void)
   tcase_add_test (tc, test_annotate_and_lookup);
   tcase_add_test (tc, test_annotation_rules);
   tcase_add_test (tc, test_write_file);
+  tcase_add_test (tc, test_write_file_replaces_only_files);
   tcase_add_test (tc, test_async);
   suite_add_tcase (s, tc);
 

@@ -5,6 +5,8 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
+#include <sys/resource.h>
 
 #include <glib/gstdio.h>
 
@@ -89,7 +91,7 @@ START_TEST (test_transfer_png)
   cairo_surface_t *image;
   guint blue, orange;
 
-  ck_assert_msg (ds_render_comparison_to_file (cmp, &opts, DS_RENDER_PNG, png, &error),
+  ck_assert_msg (ds_render_comparison_to_file (cmp, &opts, DS_RENDER_PNG, png, NULL, &error),
                  "%s", error ? error->message : "");
   image = cairo_image_surface_create_from_png (png);
   ck_assert_int_eq (cairo_surface_status (image), CAIRO_STATUS_SUCCESS);
@@ -121,7 +123,7 @@ START_TEST (test_vector_formats)
   ck_assert (ds_render_format_from_path ("x.SVG", &format) && format == DS_RENDER_SVG);
   ck_assert (!ds_render_format_from_path ("x.jpg", &format));
 
-  ck_assert (ds_render_comparison_to_file (cmp, &opts, DS_RENDER_SVG, svg, &error));
+  ck_assert (ds_render_comparison_to_file (cmp, &opts, DS_RENDER_SVG, svg, NULL, &error));
   ck_assert (g_file_get_contents (svg, &text, &len, NULL));
   /* Vector: paths for the curves, not an embedded bitmap. */
   ck_assert (g_str_has_prefix (text, "<?xml"));
@@ -129,7 +131,7 @@ START_TEST (test_vector_formats)
   ck_assert_ptr_null (strstr (text, "<image"));
   g_clear_pointer (&text, g_free);
 
-  ck_assert (ds_render_comparison_to_file (cmp, &opts, DS_RENDER_PDF, pdf, &error));
+  ck_assert (ds_render_comparison_to_file (cmp, &opts, DS_RENDER_PDF, pdf, NULL, &error));
   ck_assert (g_file_get_contents (pdf, &text, &len, NULL));
   ck_assert (len > 1000 && g_str_has_prefix (text, "%PDF-"));
 
@@ -137,7 +139,7 @@ START_TEST (test_vector_formats)
   {
     g_autofree char *bad = g_build_filename (dir, "missing", "x.pdf", NULL);
 
-    ck_assert (!ds_render_comparison_to_file (cmp, &opts, DS_RENDER_PDF, bad, &error));
+    ck_assert (!ds_render_comparison_to_file (cmp, &opts, DS_RENDER_PDF, bad, NULL, &error));
     ck_assert_msg (strstr (error->message, bad) != NULL, "%s", error->message);
   }
 }
@@ -155,7 +157,7 @@ START_TEST (test_bars)
   cairo_surface_t *image;
   guint px[3];
 
-  ck_assert (ds_render_comparison_to_file (cmp, &opts, DS_RENDER_PNG, png, NULL));
+  ck_assert (ds_render_comparison_to_file (cmp, &opts, DS_RENDER_PNG, png, NULL, NULL));
   image = cairo_image_surface_create_from_png (png);
   ck_assert_int_eq (cairo_surface_status (image), CAIRO_STATUS_SUCCESS);
   /* Bars to scale: in the bar area, B (3x A's bandwidth, half its
@@ -205,6 +207,82 @@ START_TEST (test_series_styles)
 }
 END_TEST
 
+/* The address space this process holds now (VmSize), in bytes. */
+static guint64
+vm_size_bytes (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  ck_assert (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+  line = strstr (status, "VmSize:");
+  ck_assert_ptr_nonnull (line);
+  return g_ascii_strtoull (line + strlen ("VmSize:"), NULL, 10) * 1024;
+}
+
+/* Under an address-space limit that leaves 16 MiB (Check runs each test
+ * in a child of its own, so the limit dies with it): the picture fails
+ * with the size and the reason, and nothing is left at the path; with the
+ * limit lifted it draws.  Before the fix, Pango's font threads aborted the
+ * process (g_thread_new) or fontconfig crashed parsing its configuration. */
+START_TEST (test_not_enough_memory)
+{
+  g_autoptr (DsResult) a = NULL;
+  g_autoptr (DsResult) b = NULL;
+  g_autoptr (DsComparison) cmp = transfer_comparison (&a, &b);
+  g_autofree char *png = g_build_filename (dir, "tight.png", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  DsRenderOptions opts = { .units = DS_UNITS_MB, .show_access = TRUE };
+  struct rlimit old, tight;
+  g_autofree char *listing = NULL;
+
+  ck_assert_int_eq (getrlimit (RLIMIT_AS, &old), 0);
+  tight = old;
+  tight.rlim_cur = vm_size_bytes () + (16 << 20);
+  ck_assert_int_eq (setrlimit (RLIMIT_AS, &tight), 0);
+
+  for (int format = DS_RENDER_PNG; format <= DS_RENDER_PDF; format++)
+    {
+      g_clear_error (&error);
+      ck_assert (!ds_render_comparison_to_file (cmp, &opts, format, png, NULL, &error));
+      ds_test_note ("format %d, 16 MiB left: %s", format, error->message);
+      ck_assert_msg (strstr (error->message, "not enough memory to draw the picture (1200×") != NULL,
+                     "%s", error->message);
+      ck_assert_msg (strstr (error->message, png) != NULL, "%s", error->message);
+      ck_assert (!g_file_test (png, G_FILE_TEST_EXISTS));
+    }
+  listing = ds_test_list_dir (dir);
+  ck_assert_str_eq (listing, "");
+
+  ck_assert_int_eq (setrlimit (RLIMIT_AS, &old), 0);
+  g_clear_error (&error);
+  bytes = ds_render_comparison_to_bytes (cmp, &opts, DS_RENDER_PNG, &error);
+  ck_assert_msg (bytes != NULL, "%s", error ? error->message : "");
+  ck_assert (memcmp (g_bytes_get_data (bytes, NULL), "\x89PNG", 4) == 0);
+}
+END_TEST
+
+/* A PNG wider or taller than cairo draws is refused with what to do;
+ * the same picture as SVG is drawn. */
+START_TEST (test_png_too_large)
+{
+  g_autoptr (DsResult) a = NULL;
+  g_autoptr (DsResult) b = NULL;
+  g_autoptr (DsComparison) cmp = transfer_comparison (&a, &b);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) svg = NULL;
+  DsRenderOptions opts = { .units = DS_UNITS_MB, .width = 40000 };
+
+  ck_assert_ptr_null (ds_render_comparison_to_bytes (cmp, &opts, DS_RENDER_PNG, &error));
+  ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_INVALID));
+  ck_assert_msg (strstr (error->message, "40000×") != NULL && strstr (error->message, "SVG") != NULL,
+                 "%s", error->message);
+  svg = ds_render_comparison_to_bytes (cmp, &opts, DS_RENDER_SVG, NULL);
+  ck_assert_ptr_nonnull (svg);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -217,6 +295,8 @@ main (void)
   tcase_add_test (tc, test_vector_formats);
   tcase_add_test (tc, test_bars);
   tcase_add_test (tc, test_series_styles);
+  tcase_add_test (tc, test_not_enough_memory);
+  tcase_add_test (tc, test_png_too_large);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);

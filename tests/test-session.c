@@ -383,6 +383,31 @@ START_TEST (test_run_save_open)
   reopened = ds_session_get_report (other.session, DS_BENCH_TRANSFER, &error);
   ck_assert_str_eq (reopened, expected);
 
+  /* Saves never replace what they are made of: the opened file (by any
+   * page's save), nor the run's target. */
+  {
+    g_autofree char *before = NULL;
+    g_autofree char *after = NULL;
+    g_autofree char *target_before = ds_test_checksum (target);
+    g_autofree char *target_after = NULL;
+
+    ck_assert (g_file_get_contents (json_path, &before, NULL, NULL));
+    ck_assert (!ds_session_save_report (other.session, DS_BENCH_TRANSFER, json_path, &error));
+    ck_assert_msg (strstr (error->message, "one of the inputs") != NULL, "%s", error->message);
+    g_clear_error (&error);
+    ck_assert (!ds_session_save_result (other.session, DS_BENCH_TRANSFER, json_path, &error));
+    ck_assert_msg (strstr (error->message, "one of the inputs") != NULL, "%s", error->message);
+    g_clear_error (&error);
+    ck_assert (g_file_get_contents (json_path, &after, NULL, NULL));
+    ck_assert_str_eq (before, after);
+
+    ck_assert (!ds_session_save_report (f.session, DS_BENCH_TRANSFER, target, &error));
+    ck_assert_msg (strstr (error->message, "own target") != NULL, "%s", error->message);
+    g_clear_error (&error);
+    target_after = ds_test_checksum (target);
+    ck_assert_str_eq (target_before, target_after);
+  }
+
   /* A broken file: a clear error, and the result stays. */
   ck_assert (g_file_set_contents (broken_path, "{\"schema\": \"diskscope-result/1\", ", -1, NULL));
   ck_assert (!open_result (&other, broken_path));

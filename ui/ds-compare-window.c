@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "ds-compare-format.h"
 #include "ds-compare-window-private.h"
@@ -30,12 +31,15 @@
 #include "ds-line-layer.h"
 #include "ds-pages.h"
 #include "ds-render.h"
+#include "ds-save.h"
 
 /* The comparison and the results it borrows from, shared with exports
  * still running on a worker when the window closes (a GRcBox). */
 typedef struct {
   GPtrArray    *results;             /* DsResult *, the columns' */
   DsComparison *comparison;
+  GStrv         inputs;              /* the files they were read from: an
+                                      * export never replaces one */
 } Shared;
 
 static void
@@ -44,6 +48,7 @@ shared_clear (Shared *shared)
   /* The comparison borrows the results: it goes first. */
   g_clear_pointer (&shared->comparison, ds_comparison_free);
   g_clear_pointer (&shared->results, g_ptr_array_unref);
+  g_clear_pointer (&shared->inputs, g_strfreev);
 }
 
 static void
@@ -274,18 +279,21 @@ build (DsCompareWindow *self)
 
 /* ---- Export -------------------------------------------------------------- */
 
-/* Thread-safe: the comparison never changes once made. */
+/* Thread-safe: the comparison never changes once made.  Under ds-save.h's
+ * rules, and never over one of the compared results' files. */
 static gboolean
-export_comparison (const DsComparison    *cmp,
+export_comparison (const Shared          *shared,
                    const DsRenderOptions *options,
                    const char            *path,
                    GError               **error)
 {
+  const DsComparison *cmp = shared->comparison;
+  const DsSaveKeep keep = { .inputs = (const char *const *) shared->inputs };
   g_autofree char *text = NULL;
   DsRenderFormat format;
 
   if (ds_render_format_from_path (path, &format))
-    return ds_render_comparison_to_file (cmp, options, format, path, error);
+    return ds_render_comparison_to_file (cmp, options, format, path, &keep, error);
 
   if (g_str_has_suffix (path, ".csv"))
     text = ds_comparison_to_csv (cmp, options->units);
@@ -301,7 +309,7 @@ export_comparison (const DsComparison    *cmp,
       return FALSE;
     }
 
-  return g_file_set_contents (path, text, -1, error);
+  return ds_save_file (path, text, strlen (text), &keep, error);
 }
 
 /* The drawing as the window shows it: the dots drawn unless every run's
@@ -329,7 +337,7 @@ ds_compare_window_export (DsCompareWindow  *self,
   g_return_val_if_fail (DS_IS_COMPARE_WINDOW (self), FALSE);
 
   options = render_options (self);
-  return export_comparison (self->comparison, &options, path, error);
+  return export_comparison (self->shared, &options, path, error);
 }
 
 typedef struct {
@@ -351,7 +359,7 @@ export_job (gpointer     data,
 {
   ExportJob *job = data;
 
-  return export_comparison (job->shared->comparison, &job->options, path, error);
+  return export_comparison (job->shared, &job->options, path, error);
 }
 
 static void
@@ -462,4 +470,14 @@ ds_compare_window_new (GtkWindow          *parent,
 
   build (self);
   return self;
+}
+
+void
+ds_compare_window_set_inputs (DsCompareWindow    *self,
+                              const char *const  *files)
+{
+  g_return_if_fail (DS_IS_COMPARE_WINDOW (self));
+
+  g_clear_pointer (&self->shared->inputs, g_strfreev);
+  self->shared->inputs = g_strdupv ((char **) files);
 }

@@ -31,8 +31,14 @@ DsGraph            *ds_compare_window_get_graph      (DsCompareWindow    *self,
 void                ds_compare_window_set_show_access (DsCompareWindow   *self,
                                                        guint              column,
                                                        gboolean           show);
+/* The files the results were read from (NULL-terminated; a library
+ * entry's file, an opened result): an export never replaces one.  Set
+ * before the window is shown. */
+void                ds_compare_window_set_inputs     (DsCompareWindow    *self,
+                                                      const char *const  *files);
 /* Writes the comparison to @path: PNG, SVG or PDF (drawn), CSV or
- * Markdown (.md) tables, by the name's ending; blocking. */
+ * Markdown (.md) tables, by the name's ending, under ds-save.h's rules
+ * and never over one of its inputs; blocking. */
 gboolean            ds_compare_window_export         (DsCompareWindow    *self,
                                                       const char         *path,
                                                       GError            **error);

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "ds-compare-window.h"
 #include "ds-error.h"
@@ -20,6 +21,7 @@
 #include "ds-library-window-private.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
+#include "ds-save.h"
 
 /* ---- Rename and tag ----------------------------------------------------- */
 
@@ -176,31 +178,30 @@ export_data_free (ExportData *data)
 }
 
 /* By the name's ending: ".fio" a fio job, ".txt" the text report, any
- * other the result itself (JSON). */
+ * other the result itself (JSON); under ds-save.h's rules, never over the
+ * result's target nor its own file (@source). */
 gboolean
 _ds_library_export_result (const DsResult  *result,
-               const char      *path,
-               DsUnits          units,
-               GError         **error)
+                           const char      *source,
+                           const char      *path,
+                           DsUnits          units,
+                           GError         **error)
 {
+  const char *inputs[] = { source, NULL };
+  const DsSaveKeep keep = { .target = result->spec.target_path, .inputs = inputs };
   g_autofree char *text = NULL;
-  g_autofree char *basename = g_path_get_basename (path);
 
+  if (!g_str_has_suffix (path, ".fio") && !g_str_has_suffix (path, ".txt"))
+    return ds_result_save_from (result, path, inputs, error);
+
+  if (!ds_save_check (path, &keep, error))
+    return FALSE;
   if (g_str_has_suffix (path, ".fio"))
     text = ds_fio_job_from_result (result, NULL, error);
-  else if (g_str_has_suffix (path, ".txt"))
-    text = ds_report_text (result, units);
   else
-    return ds_result_save (result, path, error);
+    text = ds_report_text (result, units);
 
-  if (text == NULL)
-    return FALSE;
-  if (!g_file_set_contents (path, text, -1, error))
-    {
-      g_prefix_error (error, _("Could not save “%s”: "), basename);
-      return FALSE;
-    }
-  return TRUE;
+  return text != NULL && ds_save_file (path, text, strlen (text), &keep, error);
 }
 
 static gboolean
@@ -211,7 +212,9 @@ export_entry (gpointer     user_data,
   ExportData *data = user_data;
   g_autoptr(DsResult) result = ds_library_entry_load (data->entry, error);
 
-  return result != NULL && _ds_library_export_result (result, path, data->units, error);
+  return result != NULL &&
+         _ds_library_export_result (result, ds_library_entry_get_path (data->entry), path,
+                                    data->units, error);
 }
 
 static void
@@ -275,7 +278,9 @@ compare_done_cb (GObject      *object,
   GPtrArray *entries = g_task_get_task_data (G_TASK (result));
   g_autoptr(GPtrArray) results = NULL;
   g_autoptr(GStrvBuilder) sources = g_strv_builder_new ();
+  g_autoptr(GStrvBuilder) files = g_strv_builder_new ();
   g_auto(GStrv) source_names = NULL;
+  g_auto(GStrv) file_names = NULL;
   g_autoptr(GError) error = NULL;
   DsCompareWindow *window;
 
@@ -295,8 +300,12 @@ compare_done_cb (GObject      *object,
     }
 
   for (guint i = 0; i < entries->len; i++)
-    g_strv_builder_add (sources, ds_library_entry_get_id (entries->pdata[i]));
+    {
+      g_strv_builder_add (sources, ds_library_entry_get_id (entries->pdata[i]));
+      g_strv_builder_add (files, ds_library_entry_get_path (entries->pdata[i]));
+    }
   source_names = g_strv_builder_end (sources);
+  file_names = g_strv_builder_end (files);
 
   window = ds_compare_window_new (GTK_WINDOW (self), g_steal_pointer (&results),
                                   (const char *const *) source_names,
@@ -306,6 +315,7 @@ compare_done_cb (GObject      *object,
       _ds_library_window_toast (self, error->message);
       return;
     }
+  ds_compare_window_set_inputs (window, (const char *const *) file_names);
   gtk_window_present (GTK_WINDOW (window));
 }
 

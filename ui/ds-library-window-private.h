@@ -52,9 +52,12 @@ void            _ds_library_window_add_columns      (DsLibraryWindow      *self)
 /* ds-library-tasks.c */
 void            _ds_library_window_class_tasks_init (DsLibraryWindowClass *klass);
 void            _ds_library_window_tasks_dispose    (DsLibraryWindow      *self);
-/* Writes @result to @path as JSON, or as its text report (".txt") or a
- * fio job that reproduces it (".fio"); blocking. */
+/* Writes @result, read from @source (its library file; NULL: none), to
+ * @path as JSON, or as its text report (".txt") or a fio job that
+ * reproduces it (".fio"); never over @source or the result's target
+ * (ds-save.h); blocking. */
 gboolean        _ds_library_export_result           (const DsResult       *result,
+                                                     const char           *source,
                                                      const char           *path,
                                                      DsUnits               units,
                                                      GError              **error);

@@ -46,6 +46,25 @@ ds_session_get_report (DsSession    *self,
   return result != NULL ? ds_report_text (result, self->units) : NULL;
 }
 
+void
+ds_session_get_save_keep (DsSession     *self,
+                          DsBenchKind    kind,
+                          DsSessionKeep *ret_keep)
+{
+  const DsResult *result;
+  guint n = 0;
+
+  g_return_if_fail (DS_IS_SESSION (self));
+
+  *ret_keep = (DsSessionKeep) { 0 };
+  result = ds_session_get_result (self, kind);
+  ret_keep->keep.target = result != NULL ? result->spec.target_path : NULL;
+  for (guint k = 0; k < DS_BENCH_N_KINDS; k++)
+    if (self->opened_files[k] != NULL)
+      ret_keep->files[n++] = self->opened_files[k];
+  ret_keep->keep.inputs = ret_keep->files;
+}
+
 gboolean
 ds_session_save_report (DsSession    *self,
                         DsBenchKind   kind,
@@ -53,12 +72,16 @@ ds_session_save_report (DsSession    *self,
                         GError      **error)
 {
   g_autofree char *text = NULL;
+  DsSessionKeep keep;
 
   g_return_val_if_fail (DS_IS_SESSION (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
+  ds_session_get_save_keep (self, kind, &keep);
+  if (!ds_save_check (path, &keep.keep, error))
+    return FALSE;
   text = ds_session_get_report (self, kind, error);
-  return text != NULL && ds_save_contents_atomic (path, text, strlen (text), error);
+  return text != NULL && ds_save_file (path, text, strlen (text), &keep.keep, error);
 }
 
 gboolean
@@ -68,12 +91,14 @@ ds_session_save_result (DsSession    *self,
                         GError      **error)
 {
   const DsResult *result;
+  DsSessionKeep keep;
 
   g_return_val_if_fail (DS_IS_SESSION (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
   result = require_result (self, kind, error);
-  return result != NULL && ds_result_save (result, path, error);
+  ds_session_get_save_keep (self, kind, &keep);
+  return result != NULL && ds_result_save_from (result, path, keep.keep.inputs, error);
 }
 
 /* ---- Opening ----------------------------------------------------------- */

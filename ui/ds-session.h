@@ -9,6 +9,7 @@
 #include "ds-bench.h"
 #include "ds-library.h"
 #include "ds-result.h"
+#include "ds-save.h"
 #include "ds-units.h"
 
 G_BEGIN_DECLS
@@ -91,7 +92,9 @@ gboolean        ds_session_save_report    (DsSession          *self,
                                            DsBenchKind         kind,
                                            const char         *path,
                                            GError            **error);
-/* The JSON result (diskscope-result/1), saved atomically. */
+/* The JSON result (diskscope-result/1), saved atomically.  Both saves
+ * follow ds-save.h's rules and keep what ds_session_get_save_keep()
+ * names. */
 gboolean        ds_session_save_result    (DsSession          *self,
                                            DsBenchKind         kind,
                                            const char         *path,
@@ -116,6 +119,18 @@ DsBenchKind     ds_session_open_result_finish (DsSession           *self,
  * show those, not the device selected now. */
 const char     *ds_session_get_result_file    (DsSession           *self,
                                                DsBenchKind          kind);
+/* What a save of @kind's report, result or picture must never replace
+ * (ds-save.h): @kind's target, and every file the session opened a
+ * result from.  Filled in place (keep.inputs points into files): use
+ * &ret_keep->keep, do not copy it; valid until the session changes. */
+typedef struct {
+  DsSaveKeep  keep;
+  const char *files[DS_BENCH_N_KINDS + 1];
+} DsSessionKeep;
+
+void            ds_session_get_save_keep      (DsSession           *self,
+                                               DsBenchKind          kind,
+                                               DsSessionKeep       *ret_keep);
 /* Puts an opened result away: @kind's result is again the last run's, or
  * none ("result-closed").  Nothing happens unless it was opened. */
 void            ds_session_close_result       (DsSession           *self,

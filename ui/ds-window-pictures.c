@@ -147,12 +147,14 @@ save_captioned (DsWindow       *self,
   g_autoptr(GBytes) captioned = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
   g_auto(GStrv) text = NULL;
+  const DsPageInfo *info = _ds_window_get_visible_info (self);
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
   int width = gtk_widget_get_width (content);
   int height = gtk_widget_get_height (content);
   int full_width = width + 2 * padding;
   int strip_height;
   GtkSnapshot *snapshot;
+  DsSessionKeep keep;
 
   if (width <= 0 || height <= 0 || renderer == NULL)
     {
@@ -160,6 +162,14 @@ save_captioned (DsWindow       *self,
                            _("The window is not shown yet."));
       return FALSE;
     }
+
+  /* Never over the page's target (the device it would run on when it has
+   * no result yet) or an opened result; refused before anything is drawn. */
+  ds_session_get_save_keep (self->session, info != NULL ? info->kind : DS_BENCH_N_KINDS, &keep);
+  if (keep.keep.target == NULL)
+    keep.keep.target = self->device_path;
+  if (!ds_save_check (path, &keep.keep, error))
+    return FALSE;
 
   strip = caption_node (self, caption, full_width, &strip_height);
   paintable = gtk_widget_paintable_new (content);
@@ -185,8 +195,8 @@ save_captioned (DsWindow       *self,
 
   /* Safe to point at anything: a path that exists and is not a regular
    * file is refused, never replaced (ds-save.h). */
-  return ds_save_contents_atomic (path, g_bytes_get_data (captioned, NULL),
-                                  g_bytes_get_size (captioned), error);
+  return ds_save_file (path, g_bytes_get_data (captioned, NULL),
+                       g_bytes_get_size (captioned), &keep.keep, error);
 }
 
 gboolean

@@ -119,6 +119,31 @@ fsync_dir (const char *dir)
   close (fd);
 }
 
+/* With DS_LIBRARY_WRITE_REPLACE: what is at @path now, if anything, may be
+ * replaced (a regular file, whose *@ret_st is kept, or a link); FALSE
+ * with the error otherwise. */
+static gboolean
+check_replaced (const char   *path,
+                struct stat  *ret_st,
+                gboolean     *ret_keep,
+                GError      **error)
+{
+  *ret_keep = FALSE;
+  if (lstat (path, ret_st) != 0)
+    return TRUE;
+  if (S_ISREG (ret_st->st_mode))
+    *ret_keep = TRUE;
+  else if (!S_ISLNK (ret_st->st_mode))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
+                   _("could not save %s: it is not a regular file; the results library "
+                   "replaces nothing else"), path);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /* Locks a temporary file while it is written, so that the stale-file
  * cleanup (below) can tell it from one a killed save left behind.  Best
  * effort: without the lock the file's age alone protects it. */
@@ -197,12 +222,17 @@ ds_library_write_file (const char          *path,
                        GError             **error)
 {
   g_autofree char *tmp = NULL;
+  struct stat old;
+  gboolean keep = FALSE;
   int r = 0;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
 
-  tmp = ds_library_write_temp (path, data, length, NULL, error);
+  if (!(flags & DS_LIBRARY_WRITE_NO_REPLACE) && !check_replaced (path, &old, &keep, error))
+    return FALSE;
+  /* A result its owner made private stays private. */
+  tmp = ds_library_write_temp (path, data, length, keep ? &old : NULL, error);
   if (tmp == NULL)
     return FALSE;
 

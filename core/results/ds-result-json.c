@@ -180,14 +180,28 @@ ds_result_to_data (const DsResult *result,
 }
 
 gboolean
+ds_result_save_from (const DsResult     *result,
+                     const char         *path,
+                     const char *const  *inputs,
+                     GError            **error)
+{
+  const DsSaveKeep keep = { .target = result->spec.target_path, .inputs = inputs };
+  gsize length = 0;
+  g_autofree char *data = NULL;
+
+  /* Never over the run's own target nor what it came from; atomically, to
+   * regular files only.  Checked before the JSON is made. */
+  if (!ds_save_check (path, &keep, error))
+    return FALSE;
+  data = ds_result_to_data (result, &length);
+
+  return ds_save_file (path, data, length, &keep, error);
+}
+
+gboolean
 ds_result_save (const DsResult  *result,
                 const char      *path,
                 GError         **error)
 {
-  gsize length = 0;
-  g_autofree char *data = ds_result_to_data (result, &length);
-
-  /* Never over the run's own target; atomically, to regular files only. */
-  return ds_save_check_destination (path, result->spec.target_path, error) &&
-         ds_save_contents_atomic (path, data, length, error);
+  return ds_result_save_from (result, path, NULL, error);
 }

@@ -27,6 +27,12 @@ char     *ds_result_to_data   (const DsResult  *result,
 gboolean  ds_result_save      (const DsResult  *result,
                                const char      *path,
                                GError         **error);
+/* ds_result_save(), and never over one of @inputs (NULL-terminated; NULL:
+ * none), the files the result was read from. */
+gboolean  ds_result_save_from (const DsResult     *result,
+                               const char         *path,
+                               const char *const  *inputs,
+                               GError            **error);
 
 /* Strict: a truncated file, not JSON, another schema, missing keys, wrong
  * types, absurd values or more than the DS_JSON_MAX_* bounds of

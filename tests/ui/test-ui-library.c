@@ -188,6 +188,26 @@ check_export (DsCompareWindow *compare,
   ck_assert_msg (memmem (data, length, expect, strlen (expect)) != NULL, "%s lacks “%s”", name, expect);
 }
 
+/* Export to @name, a link to @input (a compared result's file): refused,
+ * and @input as it was. */
+static void
+check_export_kept (DsCompareWindow *compare,
+                   const char      *name,
+                   const char      *input)
+{
+  g_autofree char *path = g_build_filename (ds_test_scratch_dir (), name, NULL);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr(GError) error = NULL;
+
+  ck_assert (g_file_get_contents (input, &before, NULL, NULL));
+  ck_assert_int_eq (symlink (input, path), 0);
+  ck_assert_msg (!ds_compare_window_export (compare, path, &error), "%s: exported over %s", name, input);
+  ck_assert_msg (strstr (error->message, "one of the inputs") != NULL, "%s: %s", name, error->message);
+  ck_assert (g_file_get_contents (input, &after, NULL, NULL));
+  ck_assert_str_eq (after, before);
+}
+
 START_TEST (test_library_and_compare)
 {
   g_autofree char *dir = g_build_filename (ds_test_scratch_dir (), "results", NULL);
@@ -297,19 +317,46 @@ START_TEST (test_library_and_compare)
     g_autofree char *text = NULL;
     g_autoptr(DsResult) copy = NULL;
 
-    ck_assert (_ds_library_export_result (relabelled, json, DS_UNITS_MB, &error));
+    ck_assert (_ds_library_export_result (relabelled, NULL, json, DS_UNITS_MB, &error));
     copy = ds_result_load (json, &error);
     ck_assert_msg (copy != NULL, "%s", error ? error->message : "");
     ck_assert_str_eq (copy->target.path, large);
-    ck_assert (_ds_library_export_result (relabelled, txt, DS_UNITS_MB, &error));
+    ck_assert (_ds_library_export_result (relabelled, NULL, txt, DS_UNITS_MB, &error));
     ck_assert (g_file_get_contents (txt, &text, NULL, NULL));
     ck_assert_ptr_nonnull (strstr (text, "Transfer Rate"));
     g_clear_pointer (&text, g_free);
-    ck_assert_msg (_ds_library_export_result (relabelled, job, DS_UNITS_MB, &error), "%s",
+    ck_assert_msg (_ds_library_export_result (relabelled, NULL, job, DS_UNITS_MB, &error), "%s",
                    error ? error->message : "");
     ck_assert (g_file_get_contents (job, &text, NULL, NULL));
     ck_assert_ptr_nonnull (strstr (text, "direct=1"));
     ck_assert_ptr_nonnull (strstr (text, large));
+  }
+
+  /* Export never replaces the library file it copies: as JSON by its
+   * name, as a report or a job through a link to it. */
+  {
+    g_autoptr(DsLibraryEntry) entry = g_list_model_get_item (rows, find_row (rows, large_name));
+    const char *file = ds_library_entry_get_path (entry);
+    g_autofree char *txt = g_build_filename (ds_test_scratch_dir (), "to-entry.txt", NULL);
+    g_autofree char *fio = g_build_filename (ds_test_scratch_dir (), "to-entry.fio", NULL);
+    const char *paths[] = { file, txt, fio };
+    g_autofree char *before = NULL;
+
+    ck_assert (g_file_get_contents (file, &before, NULL, NULL));
+    ck_assert_int_eq (symlink (file, txt), 0);
+    ck_assert_int_eq (symlink (file, fio), 0);
+    for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+      {
+        g_autofree char *after = NULL;
+
+        g_clear_error (&error);
+        ck_assert_msg (!_ds_library_export_result (relabelled, file, paths[i], DS_UNITS_MB, &error),
+                       "exported over its own file through %s", paths[i]);
+        ck_assert_msg (strstr (error->message, "one of the inputs") != NULL, "%s", error->message);
+        ck_assert (g_file_get_contents (file, &after, NULL, NULL));
+        ck_assert_str_eq (after, before);
+      }
+    g_clear_error (&error);
   }
 
   /* The same through the window: Export → As a fio Job, the suggested
@@ -448,6 +495,21 @@ START_TEST (test_library_and_compare)
   check_export (compare, "cmp.pdf", "%PDF");
   check_export (compare, "cmp.csv", "B/A");
   check_export (compare, "cmp.md", "| B/A");
+  /* Never over a compared result: the window knows their library files. */
+  {
+    GListModel *model = G_LIST_MODEL (ds_session_get_library (ds_window_get_session (window)));
+
+    for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+      {
+        g_autoptr(DsLibraryEntry) entry = g_list_model_get_item (model, i);
+        const char *file = ds_library_entry_get_path (entry);
+        g_autofree char *png = g_strdup_printf ("to-entry-%u.png", i);
+        g_autofree char *md = g_strdup_printf ("to-entry-%u.md", i);
+
+        check_export_kept (compare, png, file);
+        check_export_kept (compare, md, file);
+      }
+  }
   {
     g_autofree char *bad = g_build_filename (ds_test_scratch_dir (), "cmp.doc", NULL);
 

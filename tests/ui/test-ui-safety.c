@@ -4,8 +4,9 @@
  *  - the window refuses an invalid spec with the very message diskscope-cli
  *    gives for it (one validator, ds_bench_spec_validate());
  *  - Save report, Save result and Save screenshot go through the core's
- *    one save path: a FIFO, a link to a device, a folder are refused
- *    (never opened: no hang), a regular file is written;
+ *    one save path: a FIFO, a link to a device, a folder, the opened
+ *    result's file and its target are refused (never opened: no hang), a
+ *    regular file is written; so does --screenshot;
  *  - the app's bad options exit 2 like the CLI's: --page bogus,
  *    --accuracy 9, --accuracy 0.
  *
@@ -108,7 +109,12 @@ START_TEST (test_saves_refuse_what_is_not_a_file)
   g_autofree char *to_null = g_build_filename (ds_test_scratch_dir (), "to-null", NULL);
   const SaveFunc savers[] = { save_report, save_result, ds_window_save_screenshot };
   const char *names[] = { "report", "result", "screenshot" };
-  const char *refused[] = { fifo, to_null, ds_test_scratch_dir () };
+  /* Nor what the page's result is made of: the file it was opened from,
+   * and the target it ran on. */
+  const char *refused[] = { fifo, to_null, ds_test_scratch_dir (), result, target };
+  g_autofree char *result_before = NULL;
+  g_autofree char *target_before = NULL;
+  g_autofree char *after = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *err = NULL;
   DsWindow *window;
@@ -117,6 +123,8 @@ START_TEST (test_saves_refuse_what_is_not_a_file)
 
   rc = ds_test_cli (NULL, &err, "random-access", target, "--duration", "20ms", "-o", result, NULL);
   ck_assert_msg (rc == 0, "random-access: exit %d: %s", rc, err);
+  ck_assert (g_file_get_contents (result, &result_before, NULL, NULL));
+  target_before = ds_test_checksum (target);
   ck_assert_int_eq (mkfifo (fifo, 0600), 0);
   ck_assert_int_eq (symlink ("/dev/null", to_null), 0);
 
@@ -149,8 +157,39 @@ START_TEST (test_saves_refuse_what_is_not_a_file)
   ck_assert (S_ISFIFO (st.st_mode));
   ck_assert_int_eq (lstat (to_null, &st), 0);
   ck_assert (S_ISLNK (st.st_mode));
+  ck_assert (g_file_get_contents (result, &after, NULL, NULL));
+  ck_assert_str_eq (after, result_before);
+  g_clear_pointer (&after, g_free);
+  after = ds_test_checksum (target);
+  ck_assert_str_eq (after, target_before);
 
   gtk_window_destroy (GTK_WINDOW (window));
+}
+END_TEST
+
+/* `diskscope --open r.json --screenshot r.json` keeps r.json: exit 1 and
+ * the reason, before anything is drawn. */
+START_TEST (test_screenshot_keeps_opened_file)
+{
+  g_autofree char *target = ds_test_make_file ("shot-target.bin", 16 * MiB, 2);
+  g_autofree char *result = g_build_filename (ds_test_scratch_dir (), "shot.json", NULL);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *err = NULL;
+  const char *args[] = { gui_path (), "--open", result, "--screenshot", result, "--quit-when-done", NULL };
+  int rc;
+
+  rc = ds_test_cli (NULL, &err, "random-access", target, "--duration", "20ms", "-o", result, NULL);
+  ck_assert_msg (rc == 0, "random-access: exit %d: %s", rc, err);
+  ck_assert (g_file_get_contents (result, &before, NULL, NULL));
+  g_clear_pointer (&err, g_free);
+
+  rc = ds_test_run (args, NULL, &err);
+  note ("--open X --screenshot X: exit %d: %s", rc, err ? g_strstrip (err) : "");
+  ck_assert_msg (rc == 1, "exit %d: %s", rc, err);
+  ck_assert_msg (strstr (err, "one of the inputs") != NULL, "%s", err);
+  ck_assert (g_file_get_contents (result, &after, NULL, NULL));
+  ck_assert_str_eq (after, before);
 }
 END_TEST
 
@@ -187,6 +226,7 @@ main (void)
   tcase_add_checked_fixture (tc, ds_ui_test_setup, NULL);
   tcase_add_test (tc, test_same_message_as_cli);
   tcase_add_test (tc, test_saves_refuse_what_is_not_a_file);
+  tcase_add_test (tc, test_screenshot_keeps_opened_file);
   tcase_add_test (tc, test_bad_options_exit_2);
   suite_add_tcase (suite, tc);
 
