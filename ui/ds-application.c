@@ -113,6 +113,7 @@ static const GOptionEntry option_entries[] = {
   { "reads-only", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Workloads: only the steps that read"), NULL },
   { "size", 0, 0, G_OPTION_ARG_STRING, NULL,
+    /* xgettext:no-c-format */
     N_("Sustained Write: how much to write (100% or a size its menu offers); "
        "Workloads: the test size"), N_("SIZE") },
   { "duration", 0, 0, G_OPTION_ARG_STRING, NULL,
