@@ -204,9 +204,17 @@ ds_window_start_confirmed (DsWindow    *self,
                            const char  *destroy_data,
                            GError     **error)
 {
+  g_autoptr(GError) local = NULL;
+
   g_return_val_if_fail (DS_IS_WINDOW (self), FALSE);
 
-  return start_visible (self, TRUE, destroy_data, error);
+  if (start_visible (self, TRUE, destroy_data, &local))
+    return TRUE;
+
+  /* On the page too, as Start shows it: a screenshot says why nothing ran. */
+  _ds_window_show_start_error (self, local->message);
+  g_propagate_error (error, g_steal_pointer (&local));
+  return FALSE;
 }
 
 /* ---- A script's settings ------------------------------------------------ */

@@ -39,7 +39,8 @@ gboolean    ds_window_start           (DsWindow    *self,
  * is asked.  A write test runs only when @destroy_data names its target by
  * the rule diskscope-cli's --destroy-data=TARGET follows (the write gate
  * decides); without it, or on a target that may not be written at all,
- * FALSE with the gate's DS_ERROR_REFUSED, and nothing is written. */
+ * FALSE with the gate's DS_ERROR_REFUSED, and nothing is written.  The
+ * page shows the error, as after Start. */
 gboolean    ds_window_start_confirmed (DsWindow    *self,
                                        const char  *destroy_data,
                                        GError     **error);
