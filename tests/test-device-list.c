@@ -8,11 +8,16 @@
  *    out, or listed last when asked for; empty devices left out;
  *  - the device a window starts on: the one used last if it is there, else
  *    the largest fixed disk (not a loop device, not removable), else the
- *    first device that is not a snap's.
+ *    first device that is not a snap's, never one that cannot be opened
+ *    (checked on this machine's own devices too).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "ds-device-item.h"
 #include "ds-device-list.h"
@@ -181,6 +186,24 @@ START_TEST (test_snaps)
 }
 END_TEST
 
+static gboolean
+not_nvme (const DsDevice *device)
+{
+  return !g_str_has_prefix (device->name, "nvme");
+}
+
+static gboolean
+not_snap (const DsDevice *device)
+{
+  return !ds_device_is_snap (device);
+}
+
+static gboolean
+nothing (const DsDevice *device)
+{
+  return FALSE;
+}
+
 START_TEST (test_start_device)
 {
   g_autoptr(GListModel) model = make_model (TRUE);
@@ -194,30 +217,65 @@ START_TEST (test_start_device)
   guint position = 99;
 
   /* The device used last, when it is there. */
-  ck_assert (ds_device_list_pick (model, "/dev/loop11", &position));
+  ck_assert (ds_device_list_pick (model, "/dev/loop11", NULL, &position));
   ck_assert_str_eq (path_at (model, position), "/dev/loop11");
 
   /* Else the largest fixed disk: the 1 TB NVMe, not the 4 TB USB stick,
    * not a loop device. */
-  ck_assert (ds_device_list_pick (model, "/dev/sdz", &position));
+  ck_assert (ds_device_list_pick (model, "/dev/sdz", NULL, &position));
   ck_assert_str_eq (path_at (model, position), "/dev/nvme0n1");
-  ck_assert (ds_device_list_pick (model, NULL, &position));
+  ck_assert (ds_device_list_pick (model, NULL, NULL, &position));
   ck_assert_str_eq (path_at (model, position), "/dev/nvme0n1");
 
   /* No disk at all: the first that is not a snap's. */
   g_list_store_append (loops, snap);
   g_list_store_append (loops, loop);
-  ck_assert (ds_device_list_pick (G_LIST_MODEL (loops), NULL, &position));
+  ck_assert (ds_device_list_pick (G_LIST_MODEL (loops), NULL, NULL, &position));
   ck_assert_uint_eq (position, 1);
 
   /* Only snaps: the first one rather than nothing. */
   g_list_store_append (snaps, snap);
-  ck_assert (ds_device_list_pick (G_LIST_MODEL (snaps), NULL, &position));
+  ck_assert (ds_device_list_pick (G_LIST_MODEL (snaps), NULL, NULL, &position));
   ck_assert_uint_eq (position, 0);
 
   position = 42;
-  ck_assert (!ds_device_list_pick (G_LIST_MODEL (empty), "/dev/sda", &position));
+  ck_assert (!ds_device_list_pick (G_LIST_MODEL (empty), "/dev/sda", NULL, &position));
   ck_assert_uint_eq (position, 42);
+
+  /* Devices that cannot be opened are passed over, the one used last
+   * too: the next largest disk, then what is left, then none. */
+  ck_assert (ds_device_list_pick (model, "/dev/nvme0n1", not_nvme, &position));
+  ck_assert_str_eq (path_at (model, position), "/dev/sda");
+  ck_assert (ds_device_list_pick (G_LIST_MODEL (snaps), NULL, not_snap, &position) == FALSE);
+  position = 42;
+  ck_assert (!ds_device_list_pick (model, NULL, nothing, &position));
+  ck_assert_uint_eq (position, 42);
+
+  /* The real test: what this machine lists.  The window never starts on
+   * a device the kernel refuses to open (here, maybe, the system disk a
+   * container keeps even root from). */
+  {
+    g_autoptr(GPtrArray) devices = ds_device_list (NULL);
+    g_autoptr(GPtrArray) items = devices ? ds_device_list_arrange (devices, FALSE) : NULL;
+    g_autoptr(GListStore) store = g_list_store_new (DS_TYPE_DEVICE_ITEM);
+
+    for (guint i = 0; items != NULL && i < items->len; i++)
+      g_list_store_append (store, items->pdata[i]);
+    if (ds_device_list_pick (G_LIST_MODEL (store), NULL, ds_device_list_can_open, &position))
+      {
+        g_autoptr(DsDeviceItem) item = g_list_model_get_item (G_LIST_MODEL (store), position);
+        const char *path = ds_device_item_get_path (item);
+        int fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        int err = errno;
+
+        ds_test_note ("this machine: the window starts on %s", path);
+        if (fd >= 0)
+          close (fd);
+        ck_assert_msg (fd >= 0 || err == EACCES, "%s does not open: %s", path, g_strerror (err));
+      }
+    else
+      ds_test_note ("this machine: no device to start on");
+  }
 }
 END_TEST
 

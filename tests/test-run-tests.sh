@@ -1,21 +1,23 @@
 #!/bin/sh
-# README's test command must work as root on a machine without sudo (CI, a
-# minimal Debian) and as a user with sudo.  tools/run-tests is run in its
-# dry-run mode (it prints the commands it would run) with a fake sudo first
-# on PATH that records each call.
+# README's two Quick start commands must work as root on a machine without
+# sudo (CI, a minimal Debian) and as a user with sudo.  tools/run-tests and
+# tools/quickstart are run in their dry-run modes (they print the commands
+# they would run) with a fake sudo first on PATH that records each call.
 #   test-run-tests.sh SOURCE_ROOT
 set -eu
 src=$1
 tmp=$(mktemp -d /tmp/ds-test-run-tests-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
-echo "1..3"
+echo "1..7"
 
-# 1. The Quick start's test command is the bare script: no sudo in front.
-line=$(sed -n '/^## Quick start/,/^## /p' "$src/README.md" | grep -E '^(sudo )?\./tools/run-tests' | head -n 1)
-case "$line" in
-  "./tools/run-tests"*) echo "ok 1 - README's test command is ./tools/run-tests" ;;
-  *) echo "not ok 1 - README's test command is '$line'"; exit 1 ;;
+# 1. The Quick start is two commands, the bare scripts (no sudo in front):
+# ./tools/quickstart, then ./tools/run-tests.
+commands=$(sed -n '/^## Quick start/,/^## /p' "$src/README.md" |
+           sed -n '/^```sh/,/^```/p' | grep -v '^```' | sed 's/ *#.*//' | grep -v '^$' | tr '\n' ';')
+case "$commands" in
+  "./tools/quickstart;./tools/run-tests;") echo "ok 1 - README's Quick start is ./tools/quickstart then ./tools/run-tests" ;;
+  *) echo "not ok 1 - README's Quick start commands are '$commands'"; exit 1 ;;
 esac
 
 mkdir "$tmp/bin"
@@ -59,4 +61,91 @@ else
     echo "not ok 3 - something besides the tests runs as root:"; printf '%s\n' "$out" | sed 's/^/# /'; exit 1
   fi
   echo "ok 3 - as a user the build runs as the user and the tests through sudo"
+fi
+
+# The quick start, dry-run, from a copy of the scripts in a folder anyone
+# may enter (and with no build/ of its own).
+mkdir -p "$tmp/qs/tools"
+cp "$src/tools/quickstart" "$tmp/qs/tools/"
+chmod -R a+rX "$tmp/qs"
+# quickstart [ENV-OPTIONS] [NAME=VALUE...]: as root
+quickstart() {
+  (cd "$tmp/qs" && env "$@" PATH="$tmp/bin:$PATH" DS_QUICKSTART_DRY_RUN=1 ./tools/quickstart 2>&1)
+}
+# the same as nobody (a user with the fake sudo)
+quickstart_nobody() {
+  (cd "$tmp/qs" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+     env "$@" HOME="$tmp/home" PATH="$tmp/bin:$PATH" DS_QUICKSTART_DRY_RUN=1 ./tools/quickstart 2>&1)
+}
+mkdir -p "$tmp/home"
+chmod 777 "$tmp/home"
+
+# 4. As root: everything runs directly into /usr/local; without a display
+# the app is installed, not started, the CLI named, and it succeeds.
+if [ "$(id -u)" -ne 0 ]; then
+  echo "ok 4 # SKIP not root: the root case runs in CI"
+else
+  rm -f "$tmp/sudo.log"
+  out=$(quickstart -u DISPLAY -u WAYLAND_DISPLAY) || {
+    echo "not ok 4 - quickstart as root failed: $out"; exit 1; }
+  if [ -e "$tmp/sudo.log" ] || printf '%s\n' "$out" | grep -q '^+ sudo'; then
+    echo "not ok 4 - quickstart as root called sudo:"; printf '%s\n' "$out" | sed 's/^/# /'; exit 1
+  fi
+  for want in '^+ meson setup build --prefix /usr/local$' '^+ meson install -C build' \
+              'no display: the app is installed; run diskscope-cli'; do
+    printf '%s\n' "$out" | grep -q -- "$want" || {
+      echo "not ok 4 - no '$want' in:"; printf '%s\n' "$out" | sed 's/^/# /'; exit 1; }
+  done
+  if printf '%s\n' "$out" | grep -q 'bin/diskscope'; then
+    echo "not ok 4 - the app started without a display:"; printf '%s\n' "$out" | sed 's/^/# /'; exit 1
+  fi
+  echo "ok 4 - as root the quick start installs into /usr/local without sudo; no display: it says so"
+fi
+
+# 5. With a display it says it starts the app, and how to stop it.
+if [ "$(id -u)" -ne 0 ]; then
+  echo "ok 5 # SKIP not root"
+else
+  out=$(quickstart DISPLAY=:5) || { echo "not ok 5 - quickstart failed: $out"; exit 1; }
+  if printf '%s\n' "$out" | grep -q '^+ /usr/local/bin/diskscope$' &&
+     printf '%s\n' "$out" | grep -q 'starting diskscope on the display :5: close its window'; then
+    echo "ok 5 - with a display the quick start says it starts the app and how to stop it"
+  else
+    echo "not ok 5 - no start, or no word of it:"; printf '%s\n' "$out" | sed 's/^/# /'; exit 1
+  fi
+fi
+
+# 6. As a user with sudo: builds as the user; only the install into
+# /usr/local (and the packages, inside install-deps) need root.
+if [ "$(id -u)" -ne 0 ]; then
+  echo "ok 6 # SKIP not root: cannot switch to another user here"
+elif setpriv --reuid=65534 --regid=65534 --clear-groups test -w /usr/local; then
+  echo "ok 6 # SKIP /usr/local is writable by anyone here: no sudo is needed to install"
+else
+  out=$(quickstart_nobody -u DISPLAY -u WAYLAND_DISPLAY) || {
+    echo "not ok 6 - quickstart as nobody failed: $out"; exit 1; }
+  if ! printf '%s\n' "$out" | grep -q '^+ sudo meson install -C build'; then
+    echo "not ok 6 - the install does not go through sudo:"; printf '%s\n' "$out" | sed 's/^/# /'; exit 1
+  fi
+  if printf '%s\n' "$out" | grep -E '^\+ sudo' | grep -qv 'meson install'; then
+    echo "not ok 6 - something besides the install runs as root:"; printf '%s\n' "$out" | sed 's/^/# /'; exit 1
+  fi
+  printf '%s\n' "$out" | grep -q '^+ ./tools/install-deps$' || {
+    echo "not ok 6 - no install-deps in:"; printf '%s\n' "$out" | sed 's/^/# /'; exit 1; }
+  echo "ok 6 - as a user the quick start builds as the user and installs through sudo"
+fi
+
+# 7. DISKSCOPE_PREFIX=~/.local: a user's own install, no sudo at all.
+if [ "$(id -u)" -ne 0 ]; then
+  echo "ok 7 # SKIP not root: cannot switch to another user here"
+else
+  rm -f "$tmp/sudo.log"
+  out=$(quickstart_nobody -u DISPLAY -u WAYLAND_DISPLAY DISKSCOPE_PREFIX="$tmp/home/.local") || {
+    echo "not ok 7 - quickstart as nobody into ~/.local failed: $out"; exit 1; }
+  if printf '%s\n' "$out" | grep -q '^+ sudo'; then
+    echo "not ok 7 - an install into ~/.local went through sudo:"; printf '%s\n' "$out" | sed 's/^/# /'; exit 1
+  fi
+  printf '%s\n' "$out" | grep -q "^+ meson setup build --prefix $tmp/home/.local\$" || {
+    echo "not ok 7 - not set up for ~/.local:"; printf '%s\n' "$out" | sed 's/^/# /'; exit 1; }
+  echo "ok 7 - DISKSCOPE_PREFIX=~/.local installs for the user without sudo"
 fi

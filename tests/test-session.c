@@ -6,7 +6,8 @@
  * random data in the scratch folder, and a GMainLoop waits for the
  * session's signals.  Settings live in a memory backend.  Covers:
  *  - the schema is found in the build tree with GSETTINGS_SCHEMA_DIR unset
- *    and nothing installed (main() clears both before anything runs);
+ *    and nothing installed (main() clears both before anything runs), and
+ *    taken before an older one installed (the quick start's /usr/local);
  *  - the spec is built from the settings (accuracy and what it implies,
  *    block size, file size) and --accuracy overrides it;
  *  - a run: "run-started", samples on the main thread, "run-finished";
@@ -231,6 +232,40 @@ START_TEST (test_schema_from_build_tree)
 
   settings = memory_settings ();
   ck_assert_uint_eq (g_settings_get_uint (settings, "accuracy"), DS_BENCH_DEFAULT_ACCURACY);
+}
+END_TEST
+
+/* An installed schema of an older version (a key fewer) does not hide
+ * the build tree's own from the binary built there. */
+START_TEST (test_build_tree_before_installed)
+{
+  g_autofree char *share = g_build_filename (ds_test_scratch_dir (), "share", NULL);
+  g_autofree char *dir = g_build_filename (share, "glib-2.0", "schemas", NULL);
+  g_autofree char *xml = g_build_filename (dir, APPLICATION_ID ".gschema.xml", NULL);
+  const char *compile[] = { "glib-compile-schemas", dir, NULL };
+  GSettingsSchemaSource *installed;
+  g_autoptr(GSettingsSchema) stale = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettings) settings = NULL;
+
+  ck_assert_int_eq (g_mkdir_with_parents (dir, 0755), 0);
+  ck_assert (g_file_set_contents (xml,
+    "<schemalist><schema id=\"" APPLICATION_ID "\" path=\"/io/github/diskscope/Diskscope/\">"
+    "<key name=\"accuracy\" type=\"u\"><default>3</default></key>"
+    "</schema></schemalist>", -1, NULL));
+  ds_test_run_ok (compile);
+  g_setenv ("XDG_DATA_DIRS", share, TRUE);
+
+  installed = g_settings_schema_source_get_default ();
+  ck_assert_ptr_nonnull (installed);
+  stale = g_settings_schema_source_lookup (installed, APPLICATION_ID, TRUE);
+  ck_assert_msg (stale != NULL && !g_settings_schema_has_key (stale, "units"),
+                 "the stale schema is not what GLib finds installed");
+
+  settings = memory_settings ();
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  ck_assert_msg (g_settings_schema_has_key (schema, "units"),
+                 "the binary in the build tree took the older installed schema");
 }
 END_TEST
 
@@ -591,6 +626,7 @@ main (void)
   tc = tcase_create ("session");
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_schema_from_build_tree);
+  tcase_add_test (tc, test_build_tree_before_installed);
   tcase_add_test (tc, test_spec_from_settings);
   tcase_add_test (tc, test_capacity_setting);
   tcase_add_test (tc, test_run_save_open);

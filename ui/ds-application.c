@@ -6,6 +6,15 @@
  *             --screenshot shot.png --quit-when-done [--accuracy 1]
  *   diskscope --folder /mnt/disk --start --quit-when-done   (File Benchmark)
  *   diskscope --open smartctl.json --screenshot health.png --quit-when-done
+ *   diskscope --device /dev/loop0 --page sustain --size 128M \
+ *             --destroy-data=/dev/loop0 --start --quit-when-done
+ *
+ * A script is never asked anything: a write test runs only when
+ * --destroy-data names its device (else it exits 3 with the gate's words),
+ * and the page's controls a script needs are options of their own
+ * (page_options below; each page takes its own, ds_page_set_option()).
+ * Exit statuses are diskscope-cli's (0 done, 1 failed, 2 bad usage, 3
+ * refused for safety), and 4: no display to open a window on.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,6 +25,7 @@
 
 #include "ds-application.h"
 #include "ds-bench.h"
+#include "ds-error.h"
 #include "ds-pages.h"
 #include "ds-preferences-window.h"
 #include "ds-settings.h"
@@ -34,16 +44,47 @@ struct _DsApplication
   gboolean        start;
   gboolean        quit_when_done;
   int             accuracy;
+  char           *destroy_data;
+  gboolean        option_given[8];   /* page_options[i] was given */
+  char           *option_value[8];   /* its value (NULL for a switch) */
 
   char           *page_help;     /* --page's description, from the page table */
 
   gboolean        scripted;      /* the options were applied once */
-  gboolean        run_ok;
+  int             run_status;    /* the exit status the script ends with */
   int             exit_status;
   guint           frames;
 };
 
 G_DEFINE_FINAL_TYPE (DsApplication, ds_application, ADW_TYPE_APPLICATION)
+
+/* diskscope-cli's exit statuses, and the app's own 4. */
+enum {
+  STATUS_OK = 0,
+  STATUS_FAILED = 1,
+  STATUS_USAGE = 2,
+  STATUS_REFUSED = 3,
+  STATUS_NO_DISPLAY = 4,
+};
+
+/* The page settings a script gives, each set on the page shown as the
+ * user sets its control (ds_window_set_page_option()); a page without it
+ * is bad usage.  Their help is in option_entries. */
+static const struct {
+  const char *name;
+  gboolean    takes_value;
+} page_options[] = {
+  { "write", FALSE },
+  { "preset", TRUE },
+  { "reads-only", FALSE },
+  { "size", TRUE },
+  { "duration", TRUE },
+  { "count", TRUE },
+  { "random", FALSE },
+  { "quick", FALSE },
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (page_options) ==
+                 G_N_ELEMENTS (((DsApplication *) NULL)->option_given));
 
 static const GOptionEntry option_entries[] = {
   { "device", 'd', 0, G_OPTION_ARG_FILENAME, NULL, N_("Select the device at PATH"), N_("PATH") },
@@ -61,14 +102,55 @@ static const GOptionEntry option_entries[] = {
   /* A string: GApplication drops an int option that equals its default
    * (0), and "--accuracy 0" must be refused, not ignored. */
   { "accuracy", 'a', 0, G_OPTION_ARG_STRING, NULL, N_("Accuracy of this run, 1 to 5"), N_("N") },
+  { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Confirm the page’s write test by naming its device again (DESTROYS ITS DATA); "
+       "without it a scripted write test is refused (exit status 3)"), N_("DEVICE") },
+  { "write", 'w', 0, G_OPTION_ARG_NONE, NULL,
+    N_("Benchmark, Extra Tests, Random Access, Block Size: the write test; "
+       "Cache Probe: the write-back cache (needs --destroy-data)"), NULL },
+  { "preset", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Workloads: the preset (diskscope-cli workload --list-presets)"), N_("NAME") },
+  { "reads-only", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Workloads: only the steps that read"), NULL },
+  { "size", 0, 0, G_OPTION_ARG_STRING, NULL,
+    /* xgettext:no-c-format */
+    N_("Sustained Write: how much to write (100% or a size its menu offers); "
+       "Workloads: the test size"), N_("SIZE") },
+  { "duration", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Sustained Write: the time limit; Workloads: the measure time (one its menu offers)"),
+    N_("TIME") },
+  { "count", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Workloads: runs per step, 1 to 9"), N_("N") },
+  { "random", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Sustained Write: random writes"), NULL },
+  { "quick", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Error Scan: the quick scan"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
 
+/* The exit status for what stopped a script, as diskscope-cli's. */
+static int
+status_for_error (const GError *error)
+{
+  if (error->domain == G_OPTION_ERROR)
+    return STATUS_USAGE;
+  if (error->domain != DS_ERROR)
+    return STATUS_FAILED;
+
+  switch (error->code)
+    {
+    case DS_ERROR_INVALID:
+      return STATUS_USAGE;
+    case DS_ERROR_REFUSED:
+    case DS_ERROR_BUSY:
+      return STATUS_REFUSED;
+    default:
+      return STATUS_FAILED;
+    }
+}
+
 static void
 script_finish (DsApplication *self,
                DsWindow      *window,
-               gboolean       success)
+               int            status)
 {
   if (self->screenshot != NULL)
     {
@@ -77,13 +159,14 @@ script_finish (DsApplication *self,
       if (!ds_window_save_screenshot (window, self->screenshot, &error))
         {
           g_printerr ("diskscope: %s\n", error->message);
-          success = FALSE;
+          if (status == STATUS_OK)
+            status = STATUS_FAILED;
         }
     }
 
   if (self->quit_when_done)
     {
-      self->exit_status = success ? 0 : 1;
+      self->exit_status = status;
       g_application_quit (G_APPLICATION (self));
     }
 }
@@ -100,7 +183,7 @@ script_tick_cb (GtkWidget     *widget,
   if (++self->frames < 3)
     return G_SOURCE_CONTINUE;
 
-  script_finish (self, DS_WINDOW (widget), self->run_ok);
+  script_finish (self, DS_WINDOW (widget), self->run_status);
   return G_SOURCE_REMOVE;
 }
 
@@ -116,7 +199,7 @@ script_settled_cb (gpointer user_data)
 
   if (window == NULL)
     {
-      self->exit_status = 1;
+      self->exit_status = STATUS_FAILED;
       g_application_quit (G_APPLICATION (self));
       return G_SOURCE_REMOVE;
     }
@@ -131,9 +214,9 @@ script_settled_cb (gpointer user_data)
 static void
 script_after_frames (DsApplication *self,
                      DsWindow      *window,
-                     gboolean       success)
+                     int            status)
 {
-  self->run_ok = success;
+  self->run_status = status;
   g_timeout_add (SCRIPT_SETTLE_MS, script_settled_cb, self);
 }
 
@@ -154,7 +237,7 @@ run_finished_cb (DsWindow      *window,
         g_printerr (_("diskscope: the test did not succeed\n"));
     }
 
-  script_after_frames (self, window, success);
+  script_after_frames (self, window, success ? STATUS_OK : STATUS_FAILED);
 }
 
 static void
@@ -170,7 +253,33 @@ script_opened_cb (GObject      *object,
     g_printerr ("diskscope: %s\n", error->message);
 
   if (window != NULL && (self->screenshot != NULL || self->quit_when_done))
-    script_after_frames (self, DS_WINDOW (window), error == NULL);
+    script_after_frames (self, DS_WINDOW (window), error == NULL ? STATUS_OK : STATUS_FAILED);
+}
+
+/* Says why the script stops here, and ends it with @status (the window
+ * stays open without --quit-when-done). */
+static void
+script_fail (DsApplication *self,
+             DsWindow      *window,
+             int            status,
+             const char    *message)
+{
+  g_printerr ("diskscope: %s\n", message);
+  script_after_frames (self, window, status);
+}
+
+/* The page settings given (--write, --preset …), on the page shown. */
+static gboolean
+apply_page_options (DsApplication  *self,
+                    DsWindow       *window,
+                    GError        **error)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (page_options); i++)
+    if (self->option_given[i] &&
+        !ds_window_set_page_option (window, page_options[i].name, self->option_value[i], error))
+      return FALSE;
+
+  return TRUE;
 }
 
 static void
@@ -186,19 +295,10 @@ apply_script (DsApplication *self,
   if (self->accuracy > 0)
     ds_session_set_accuracy (ds_window_get_session (window), self->accuracy);
 
-  if (self->device != NULL && !ds_window_select_device (window, self->device, &error))
+  if ((self->device != NULL && !ds_window_select_device (window, self->device, &error)) ||
+      (self->folder != NULL && !ds_window_set_folder (window, self->folder, &error)))
     {
-      g_printerr ("diskscope: %s\n", error->message);
-      if (self->quit_when_done)
-        script_after_frames (self, window, FALSE);
-      return;
-    }
-
-  if (self->folder != NULL && !ds_window_set_folder (window, self->folder, &error))
-    {
-      g_printerr ("diskscope: %s\n", error->message);
-      if (self->quit_when_done)
-        script_after_frames (self, window, FALSE);
+      script_fail (self, window, STATUS_FAILED, error->message);
       return;
     }
   if (self->folder != NULL && self->page == NULL)
@@ -206,9 +306,15 @@ apply_script (DsApplication *self,
 
   if (self->page != NULL && !ds_window_set_page (window, self->page))
     {
-      g_printerr (_("diskscope: no page called “%s”\n"), self->page);
-      if (self->quit_when_done)
-        script_after_frames (self, window, FALSE);
+      g_autofree char *message = g_strdup_printf (_("no page called “%s”"), self->page);
+
+      script_fail (self, window, STATUS_USAGE, message);
+      return;
+    }
+
+  if (!apply_page_options (self, window, &error))
+    {
+      script_fail (self, window, STATUS_USAGE, error->message);
       return;
     }
 
@@ -223,15 +329,15 @@ apply_script (DsApplication *self,
   if (self->start)
     {
       g_signal_connect (window, "run-finished", G_CALLBACK (run_finished_cb), self);
-      if (!ds_window_start (window, &error))
+      /* Never a dialog: --destroy-data confirms a write, or it is refused. */
+      if (!ds_window_start_confirmed (window, self->destroy_data, &error))
         {
           g_signal_handlers_disconnect_by_func (window, run_finished_cb, self);
-          g_printerr ("diskscope: %s\n", error->message);
-          script_after_frames (self, window, FALSE);
+          script_fail (self, window, status_for_error (error), error->message);
         }
     }
   else if (self->screenshot != NULL || self->quit_when_done)
-    script_after_frames (self, window, TRUE);
+    script_after_frames (self, window, STATUS_OK);
 }
 
 static void
@@ -247,6 +353,23 @@ ds_application_activate (GApplication *app)
   apply_script (self, DS_WINDOW (window));
 }
 
+static void
+say_no_display (void)
+{
+  const char *display = g_getenv ("WAYLAND_DISPLAY");
+
+  if (display == NULL || display[0] == '\0')
+    display = g_getenv ("DISPLAY");
+  if (display == NULL || display[0] == '\0')
+    g_printerr (_("diskscope: no display to open a window on (neither DISPLAY nor "
+                  "WAYLAND_DISPLAY is set: not a desktop session, or ssh without -X).\n"));
+  else
+    g_printerr (_("diskscope: cannot open the display “%s”.\n"), display);
+  g_printerr (_("The app needs a desktop session. Without one, diskscope-cli runs the same "
+                "tests: diskscope-cli list, diskscope-cli benchmark DEVICE (as root, or "
+                "with sudo); diskscope-cli --help lists them all.\n"));
+}
+
 static int
 ds_application_handle_local_options (GApplication *app,
                                      GVariantDict *options)
@@ -255,6 +378,7 @@ ds_application_handle_local_options (GApplication *app,
   g_autoptr(GSettings) settings = NULL;
   g_autoptr(GError) error = NULL;
   const char *accuracy = NULL;
+  gboolean scripted;
 
   if (g_variant_dict_contains (options, "version"))
     {
@@ -269,6 +393,15 @@ ds_application_handle_local_options (GApplication *app,
   g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
   g_variant_dict_lookup (options, "start", "b", &self->start);
   g_variant_dict_lookup (options, "quit-when-done", "b", &self->quit_when_done);
+  g_variant_dict_lookup (options, "destroy-data", "^ay", &self->destroy_data);
+  for (guint i = 0; i < G_N_ELEMENTS (page_options); i++)
+    {
+      if (page_options[i].takes_value)
+        self->option_given[i] = g_variant_dict_lookup (options, page_options[i].name, "s",
+                                                       &self->option_value[i]);
+      else
+        g_variant_dict_lookup (options, page_options[i].name, "b", &self->option_given[i]);
+    }
   /* Bad options are bad usage (2), as in diskscope-cli, and are said
    * before any window opens. */
   if (self->page != NULL && ds_pages_lookup (self->page) == NULL)
@@ -292,6 +425,14 @@ ds_application_handle_local_options (GApplication *app,
       self->accuracy = (int) value;
     }
 
+  /* Without a display GTK would stop with "cannot open display": say
+   * what that means and what works instead. */
+  if (!gtk_init_check ())
+    {
+      say_no_display ();
+      return STATUS_NO_DISPLAY;
+    }
+
   /* Without its settings schema GSettings would abort later: say why
    * and stop here. */
   settings = ds_settings_new (NULL, &error);
@@ -303,7 +444,11 @@ ds_application_handle_local_options (GApplication *app,
 
   /* A scripted run is its own instance: it must not hand its options to a
    * window that is already open. */
-  if (self->device || self->folder || self->open || self->page || self->screenshot || self->start || self->quit_when_done)
+  scripted = self->device || self->folder || self->open || self->page || self->screenshot ||
+             self->start || self->quit_when_done || self->destroy_data;
+  for (guint i = 0; i < G_N_ELEMENTS (page_options); i++)
+    scripted = scripted || self->option_given[i];
+  if (scripted)
     g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
 
   return -1;
@@ -394,6 +539,9 @@ ds_application_finalize (GObject *object)
   g_clear_pointer (&self->page, g_free);
   g_clear_pointer (&self->screenshot, g_free);
   g_clear_pointer (&self->page_help, g_free);
+  g_clear_pointer (&self->destroy_data, g_free);
+  for (guint i = 0; i < G_N_ELEMENTS (self->option_value); i++)
+    g_clear_pointer (&self->option_value[i], g_free);
 
   G_OBJECT_CLASS (ds_application_parent_class)->finalize (object);
 }

@@ -320,6 +320,15 @@ ds_benchmark_page_clear (DsPage *page)
   gtk_label_set_label (self->status_label, "");
 }
 
+static gboolean
+ds_benchmark_page_set_option (DsPage      *page,
+                              const char  *option,
+                              const char  *value,
+                              GError     **error)
+{
+  return ds_page_set_write_option (option, DS_BENCHMARK_PAGE (page)->write_button, error);
+}
+
 static void
 page_iface_init (DsPageInterface *iface)
 {
@@ -331,6 +340,7 @@ page_iface_init (DsPageInterface *iface)
   iface->show_result = ds_benchmark_page_show_result;
   iface->show_error = ds_benchmark_page_show_error;
   iface->clear = ds_benchmark_page_clear;
+  iface->set_option = ds_benchmark_page_set_option;
 }
 
 static void

@@ -196,6 +196,15 @@ ds_block_size_page_show_result (DsPage         *page,
   ds_series_changed (self->write);
 }
 
+static gboolean
+ds_block_size_page_set_option (DsPage      *page,
+                               const char  *option,
+                               const char  *value,
+                               GError     **error)
+{
+  return ds_page_set_write_option (option, DS_BLOCK_SIZE_PAGE (page)->write_button, error);
+}
+
 static void
 page_iface_init (DsPageInterface *iface)
 {
@@ -206,6 +215,7 @@ page_iface_init (DsPageInterface *iface)
   iface->show_result = ds_block_size_page_show_result;
   iface->show_error = ds_block_size_page_show_error;
   iface->clear = ds_block_size_page_clear;
+  iface->set_option = ds_block_size_page_set_option;
 }
 
 static void

@@ -384,6 +384,20 @@ ds_cache_page_show_result (DsPage         *page,
                          "share of its reads the cache still served, and so the cache's size."));
 }
 
+/* --write: the write-back cache check. */
+static gboolean
+ds_cache_page_set_option (DsPage      *page,
+                          const char  *option,
+                          const char  *value,
+                          GError     **error)
+{
+  if (!g_str_equal (option, "write"))
+    return ds_page_no_such_option (option, error);
+
+  gtk_check_button_set_active (DS_CACHE_PAGE (page)->write_button, TRUE);
+  return TRUE;
+}
+
 static void
 page_iface_init (DsPageInterface *iface)
 {
@@ -394,6 +408,7 @@ page_iface_init (DsPageInterface *iface)
   iface->show_result = ds_cache_page_show_result;
   iface->show_error = ds_cache_page_show_error;
   iface->clear = ds_cache_page_clear;
+  iface->set_option = ds_cache_page_set_option;
 }
 
 /* ---- The widget -------------------------------------------------------- */

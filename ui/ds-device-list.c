@@ -14,7 +14,10 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib-unix.h>
+#include <unistd.h>
 
 #include "ds-device-list.h"
 
@@ -259,12 +262,27 @@ is_fixed_disk (const DsDevice *device)
 }
 
 gboolean
-ds_device_list_pick (GListModel *model,
-                     const char *last_path,
-                     guint      *ret_position)
+ds_device_list_can_open (const DsDevice *device)
+{
+  int fd = open (device->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+  if (fd >= 0)
+    {
+      close (fd);
+      return TRUE;
+    }
+
+  return errno == EACCES;
+}
+
+gboolean
+ds_device_list_pick (GListModel         *model,
+                     const char         *last_path,
+                     DsDeviceUsableFunc  usable,
+                     guint              *ret_position)
 {
   guint n = g_list_model_get_n_items (model);
-  guint best = G_MAXUINT, first = G_MAXUINT;
+  guint best = G_MAXUINT, first = G_MAXUINT, any = G_MAXUINT;
   uint64_t best_size = 0;
 
   for (guint i = 0; i < n; i++)
@@ -272,6 +290,10 @@ ds_device_list_pick (GListModel *model,
       g_autoptr(DsDeviceItem) item = g_list_model_get_item (model, i);
       const DsDevice *device = ds_device_item_get_device (item);
 
+      if (usable != NULL && !usable (device))
+        continue;
+      if (any == G_MAXUINT)
+        any = i;
       if (last_path != NULL && g_strcmp0 (device->path, last_path) == 0)
         {
           *ret_position = i;
@@ -288,8 +310,8 @@ ds_device_list_pick (GListModel *model,
 
   if (best == G_MAXUINT)
     best = first;
-  if (best == G_MAXUINT && n > 0)
-    best = 0;
+  if (best == G_MAXUINT)
+    best = any;
   if (best == G_MAXUINT)
     return FALSE;
 

@@ -40,13 +40,24 @@ gboolean      ds_device_list_lookup         (DsDeviceList  *self,
                                              guint         *ret_position,
                                              GError       **error);
 
-/* The device a window starts on, in @model (DsDeviceItem): @last_path
- * if it is there, else the largest whole disk that is not a loop device
- * and not removable, else the first device that is not a snap's.  FALSE
- * when @model is empty. */
+/* Whether a window may start on @device (ds_device_list_pick()). */
+typedef gboolean (*DsDeviceUsableFunc) (const DsDevice *device);
+
+/* The device a window starts on, in @model (DsDeviceItem), among those
+ * @usable accepts (NULL: all): @last_path if it is there, else the
+ * largest whole disk that is not a loop device and not removable, else
+ * the first device that is not a snap's, else a snap's.  FALSE when there
+ * is none. */
 gboolean      ds_device_list_pick           (GListModel    *model,
                                              const char    *last_path,
+                                             DsDeviceUsableFunc usable,
                                              guint         *ret_position);
+/* A DsDeviceUsableFunc: @device opens for reading now, or only the
+ * permission is missing (udisks2 may open it when polkit agrees).  Not
+ * when the kernel refuses it otherwise: EPERM (a container's or a
+ * lockdown's rule, where even root cannot open the system disk), no
+ * medium, gone. */
+gboolean      ds_device_list_can_open       (const DsDevice *device);
 /* What a listing (DsDevice*, as ds_device_list() gives them) shows, as
  * DsDeviceItem*: devices of size 0 left out, snaps last or left out.
  * Takes the devices it keeps out of @devices (their slots become NULL). */

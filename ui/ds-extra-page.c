@@ -164,6 +164,15 @@ ds_extra_page_show_result (DsPage         *page,
     }
 }
 
+static gboolean
+ds_extra_page_set_option (DsPage      *page,
+                          const char  *option,
+                          const char  *value,
+                          GError     **error)
+{
+  return ds_page_set_write_option (option, DS_EXTRA_PAGE (page)->write_button, error);
+}
+
 static void
 page_iface_init (DsPageInterface *iface)
 {
@@ -171,6 +180,7 @@ page_iface_init (DsPageInterface *iface)
   iface->configure = ds_extra_page_configure;
   iface->begin = ds_extra_page_begin;
   iface->clear = ds_extra_page_clear;
+  iface->set_option = ds_extra_page_set_option;
   iface->add_samples = ds_extra_page_add_samples;
   iface->show_result = ds_extra_page_show_result;
   iface->show_error = ds_extra_page_show_error;

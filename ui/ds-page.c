@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <adwaita.h>
+#include <glib/gi18n.h>
 
 #include "ds-page.h"
 
@@ -150,6 +151,42 @@ ds_page_clear (DsPage *self)
 
   if (DS_PAGE_GET_IFACE (self)->clear)
     DS_PAGE_GET_IFACE (self)->clear (self);
+}
+
+gboolean
+ds_page_set_option (DsPage      *self,
+                    const char  *option,
+                    const char  *value,
+                    GError     **error)
+{
+  g_return_val_if_fail (DS_IS_PAGE (self), FALSE);
+  g_return_val_if_fail (option != NULL, FALSE);
+
+  if (DS_PAGE_GET_IFACE (self)->set_option == NULL)
+    return ds_page_no_such_option (option, error);
+
+  return DS_PAGE_GET_IFACE (self)->set_option (self, option, value, error);
+}
+
+gboolean
+ds_page_no_such_option (const char  *option,
+                        GError     **error)
+{
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION,
+               _("--%s is not a setting of this page"), option);
+  return FALSE;
+}
+
+gboolean
+ds_page_set_write_option (const char       *option,
+                          GtkToggleButton  *write_button,
+                          GError          **error)
+{
+  if (!g_str_equal (option, "write"))
+    return ds_page_no_such_option (option, error);
+
+  gtk_toggle_button_set_active (write_button, TRUE);
+  return TRUE;
 }
 
 static GtkLabel *

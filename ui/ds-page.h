@@ -60,6 +60,16 @@ struct _DsPageInterface
   /* Back to what a new page shows (an opened result was put away and no
    * run is behind it): no figures, no error.  Optional. */
   void        (*clear)        (DsPage            *self);
+  /* Optional: a setting a script gives (diskscope --write, --preset NAME),
+   * by its option's name without the dashes; @value is NULL for a switch.
+   * The page sets its control as the user would.  FALSE with
+   * G_OPTION_ERROR_BAD_VALUE for a value the control does not offer, and
+   * with G_OPTION_ERROR_UNKNOWN_OPTION (ds_page_no_such_option()) for an
+   * option that is not one of the page's settings. */
+  gboolean    (*set_option)   (DsPage            *self,
+                               const char        *option,
+                               const char        *value,
+                               GError           **error);
 };
 
 void        ds_page_set_device  (DsPage            *self,
@@ -86,6 +96,18 @@ gboolean    ds_page_start       (DsPage            *self,
 void        ds_page_stop        (DsPage            *self);
 gboolean    ds_page_is_running  (DsPage            *self);
 void        ds_page_clear       (DsPage            *self);
+gboolean    ds_page_set_option  (DsPage            *self,
+                                 const char        *option,
+                                 const char        *value,
+                                 GError           **error);
+/* For set_option(): @option is not one of the page's settings. */
+gboolean    ds_page_no_such_option (const char     *option,
+                                    GError        **error);
+/* set_option() of a page whose one setting is its Read / Write switch:
+ * --write presses @write_button. */
+gboolean    ds_page_set_write_option (const char      *option,
+                                      GtkToggleButton *write_button,
+                                      GError         **error);
 
 G_END_DECLS
 

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 #include "ds-probe-pages.h"
@@ -49,6 +50,33 @@ ds_probe_select (GtkDropDown    *dropdown,
         gtk_drop_down_set_selected (dropdown, i);
         return;
       }
+}
+
+gboolean
+ds_probe_select_option (GtkDropDown     *dropdown,
+                        const uint64_t  *values,
+                        guint            n_values,
+                        uint64_t         value,
+                        const char      *option,
+                        const char      *text,
+                        GError         **error)
+{
+  GListModel *items = gtk_drop_down_get_model (dropdown);
+  g_autoptr(GString) offered = g_string_new (NULL);
+
+  for (guint i = 0; i < n_values; i++)
+    if (values[i] == value)
+      {
+        gtk_drop_down_set_selected (dropdown, i);
+        return TRUE;
+      }
+
+  for (guint i = 0; GTK_IS_STRING_LIST (items) && i < g_list_model_get_n_items (items); i++)
+    g_string_append_printf (offered, "%s%s", i > 0 ? ", " : "",
+                            gtk_string_list_get_string (GTK_STRING_LIST (items), i));
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               _("--%s: the page offers %s, not “%s”"), option, offered->str, text);
+  return FALSE;
 }
 
 void

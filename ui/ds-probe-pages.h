@@ -23,6 +23,16 @@ void      ds_probe_select        (GtkDropDown *dropdown,
                                   const uint64_t *values,
                                   guint        n_values,
                                   uint64_t     value);
+/* For a script's --@option @text (parsed to @value): selects the item
+ * whose value is @value, or FALSE with G_OPTION_ERROR_BAD_VALUE naming the
+ * items the menu offers. */
+gboolean  ds_probe_select_option (GtkDropDown *dropdown,
+                                  const uint64_t *values,
+                                  guint        n_values,
+                                  uint64_t     value,
+                                  const char  *option,
+                                  const char  *text,
+                                  GError     **error);
 /* The page's error bar shows @message (NULL: hides it). */
 void      ds_probe_show_error    (GtkInfoBar  *bar,
                                   GtkLabel    *label,

@@ -277,6 +277,15 @@ ds_random_access_page_clear (DsPage *page)
   gtk_label_set_label (self->status_label, "");
 }
 
+static gboolean
+ds_random_access_page_set_option (DsPage      *page,
+                                  const char  *option,
+                                  const char  *value,
+                                  GError     **error)
+{
+  return ds_page_set_write_option (option, DS_RANDOM_ACCESS_PAGE (page)->write_button, error);
+}
+
 static void
 page_iface_init (DsPageInterface *iface)
 {
@@ -288,6 +297,7 @@ page_iface_init (DsPageInterface *iface)
   iface->show_result = ds_random_access_page_show_result;
   iface->show_error = ds_random_access_page_show_error;
   iface->clear = ds_random_access_page_clear;
+  iface->set_option = ds_random_access_page_set_option;
 }
 
 static void

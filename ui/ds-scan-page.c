@@ -472,6 +472,20 @@ ds_scan_page_show_result (DsPage         *page,
   show_summary (self, data);
 }
 
+/* --quick: the quick scan. */
+static gboolean
+ds_scan_page_set_option (DsPage      *page,
+                         const char  *option,
+                         const char  *value,
+                         GError     **error)
+{
+  if (!g_str_equal (option, "quick"))
+    return ds_page_no_such_option (option, error);
+
+  gtk_switch_set_active (DS_SCAN_PAGE (page)->quick_switch, TRUE);
+  return TRUE;
+}
+
 static void
 page_iface_init (DsPageInterface *iface)
 {
@@ -482,6 +496,7 @@ page_iface_init (DsPageInterface *iface)
   iface->add_samples = ds_scan_page_add_samples;
   iface->show_result = ds_scan_page_show_result;
   iface->show_error = ds_scan_page_show_error;
+  iface->set_option = ds_scan_page_set_option;
 }
 
 /* ---- Life cycle -------------------------------------------------------- */

@@ -260,13 +260,18 @@ ds_session_start (DsSession          *self,
       break;
 
     case DS_WRITE_CONFIRM:
-      if (g_strcmp0 (spec->destroy_data, spec->target_path) != 0)
+      if (spec->destroy_data == NULL)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
                        _("A write test destroys the data on %s: confirm it by typing its name."),
                        spec->target_path);
           return FALSE;
         }
+      /* Named by the gate's rule (the path typed, or a script's
+       * --destroy-data: a link to it, its name), as the core checks it
+       * again when it opens the target. */
+      if (!ds_target_check_write (spec->target_path, spec->destroy_data, error))
+        return FALSE;
       break;
 
     case DS_WRITE_REFUSED:

@@ -6,7 +6,9 @@
  * build tree it was built in: DS_BUILD_ROOT and DS_BUILD_SCHEMA_DIR come
  * from ui/meson.build.  The build tree is only trusted by a binary that
  * runs from inside it, so an installed copy never picks up a stale schema
- * from a checkout.
+ * from a checkout; and a binary in the build tree takes its own before an
+ * installed one (which may be older), unless GSETTINGS_SCHEMA_DIR names
+ * one.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -31,14 +33,21 @@ lookup_schema (void)
   g_autoptr(GSettingsSchemaSource) build = NULL;
   GSettingsSchema *schema = NULL;
 
+  /* The build tree's own first: an installed copy (the quick start's, in
+   * /usr/local) may be of an older schema than the binary built here.
+   * GSETTINGS_SCHEMA_DIR still wins: it is part of @installed, which the
+   * build tree's source falls back on only for other schemas. */
+  if (running_from_build_tree () && g_getenv ("GSETTINGS_SCHEMA_DIR") == NULL)
+    {
+      build = g_settings_schema_source_new_from_directory (DS_BUILD_SCHEMA_DIR, installed, FALSE, NULL);
+      if (build != NULL)
+        schema = g_settings_schema_source_lookup (build, APPLICATION_ID, FALSE);
+      if (schema != NULL)
+        return schema;
+    }
+
   if (installed != NULL)
     schema = g_settings_schema_source_lookup (installed, APPLICATION_ID, TRUE);
-  if (schema != NULL || !running_from_build_tree ())
-    return schema;
-
-  build = g_settings_schema_source_new_from_directory (DS_BUILD_SCHEMA_DIR, installed, FALSE, NULL);
-  if (build != NULL)
-    schema = g_settings_schema_source_lookup (build, APPLICATION_ID, FALSE);
 
   return schema;
 }

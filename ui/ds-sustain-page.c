@@ -26,6 +26,7 @@
 #include "ds-probe-pages.h"
 #include "ds-session.h"
 #include "ds-sustain-page.h"
+#include "ds-units.h"
 
 #define MiB (UINT64_C (1) << 20)
 #define GiB (UINT64_C (1) << 30)
@@ -375,6 +376,46 @@ ds_sustain_page_show_result (DsPage         *page,
                          "intervals below 70 % of the median."));
 }
 
+/* --size (a size the menu offers, or 100%: the whole device), --duration
+ * (a time limit it offers) and --random, as the controls set them. */
+static gboolean
+ds_sustain_page_set_option (DsPage      *page,
+                            const char  *option,
+                            const char  *value,
+                            GError     **error)
+{
+  DsSustainPage *self = DS_SUSTAIN_PAGE (page);
+  uint64_t number = 0;
+
+  if (g_str_equal (option, "random"))
+    {
+      gtk_check_button_set_active (self->random_button, TRUE);
+      return TRUE;
+    }
+  if (g_str_equal (option, "size"))
+    {
+      /* 0 is the menu's "Whole device"; G_MAXUINT64 no item at all. */
+      if (g_strcmp0 (value, "100%") == 0)
+        number = 0;
+      else if (value == NULL || !ds_parse_size (value, &number, NULL) || number == 0)
+        number = G_MAXUINT64;
+      return ds_probe_select_option (self->size_dropdown, sizes, G_N_ELEMENTS (sizes), number,
+                                     option, value ? value : "", error);
+    }
+  if (g_str_equal (option, "duration"))
+    {
+      if (value == NULL || !ds_parse_duration (value, &number, NULL) ||
+          number % DS_NS_PER_SEC != 0)
+        number = G_MAXUINT64;
+      else
+        number /= DS_NS_PER_SEC;
+      return ds_probe_select_option (self->duration_dropdown, durations, G_N_ELEMENTS (durations),
+                                     number, option, value ? value : "", error);
+    }
+
+  return ds_page_no_such_option (option, error);
+}
+
 static void
 page_iface_init (DsPageInterface *iface)
 {
@@ -385,6 +426,7 @@ page_iface_init (DsPageInterface *iface)
   iface->show_result = ds_sustain_page_show_result;
   iface->show_error = ds_sustain_page_show_error;
   iface->clear = ds_sustain_page_clear;
+  iface->set_option = ds_sustain_page_set_option;
 }
 
 /* ---- The widget -------------------------------------------------------- */

@@ -16,7 +16,6 @@
 #include "ds-error.h"
 #include "ds-library-window.h"
 #include "ds-window-private.h"
-#include "ds-write-confirm-dialog.h"
 
 static DsBenchKind
 visible_kind (DsWindow *self)
@@ -58,152 +57,7 @@ _ds_window_update_actions (DsWindow *self)
                             !running && !_ds_window_page_ignores_device (self));
 }
 
-/* ---- Start and stop ---------------------------------------------------- */
-
-typedef struct {
-  GWeakRef    window;
-  DsBenchSpec spec;
-} PendingWrite;
-
-static void
-pending_write_free (gpointer  data,
-                    GClosure *closure)
-{
-  PendingWrite *pending = data;
-
-  g_weak_ref_clear (&pending->window);
-  ds_bench_spec_clear (&pending->spec);
-  g_free (pending);
-}
-
-static void
-show_start_error (DsWindow   *self,
-                  const char *message)
-{
-  DsPage *page = _ds_window_get_visible_page (self);
-
-  if (page != NULL)
-    ds_page_show_error (page, message);
-  else
-    _ds_window_toast (self, message);
-}
-
-/* The user typed the target's name: the write runs, confirmed by it (the
- * core's gate checks the name again). */
-static void
-write_confirmed_cb (DsWriteConfirmDialog *dialog,
-                    PendingWrite         *pending)
-{
-  g_autoptr(DsWindow) self = g_weak_ref_get (&pending->window);
-  g_autoptr(GError) error = NULL;
-
-  if (self == NULL)
-    return;
-
-  g_free (pending->spec.destroy_data);
-  pending->spec.destroy_data = g_strdup (ds_write_confirm_dialog_get_target (dialog));
-  if (!ds_session_start (self->session, &pending->spec, &error))
-    show_start_error (self, error->message);
-}
-
-static void
-confirm_write (DsWindow          *self,
-               const DsBenchSpec *spec)
-{
-  GtkWidget *dialog = ds_write_confirm_dialog_new (GTK_WINDOW (self), spec->target_path);
-  PendingWrite *pending = g_new0 (PendingWrite, 1);
-  static const char *const erase_words[] = {
-    [DS_ERASE_ZEROS] = N_("overwritten with zeros"),
-    [DS_ERASE_RANDOM] = N_("overwritten with random data"),
-    [DS_ERASE_DISCARD] = N_("discarded"),
-    [DS_ERASE_SECURE_DISCARD] = N_("securely discarded"),
-  };
-
-  if (spec->kind == DS_BENCH_ERASE && spec->erase_method < G_N_ELEMENTS (erase_words))
-    ds_write_confirm_dialog_set_erase (DS_WRITE_CONFIRM_DIALOG (dialog),
-                                       _(erase_words[spec->erase_method]));
-
-  g_weak_ref_init (&pending->window, self);
-  ds_bench_spec_copy (&pending->spec, spec);
-  g_signal_connect_data (dialog, "confirmed", G_CALLBACK (write_confirmed_cb),
-                         pending, pending_write_free, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-/* After the page has added its choices: run, ask, or refuse. */
-static gboolean
-start_spec (DsWindow     *self,
-            DsBenchSpec  *spec,
-            GError      **error)
-{
-  g_autoptr(GError) refusal = NULL;
-
-  if (!ds_session_check_spec (self->session, spec, error))
-    return FALSE;
-
-  switch (ds_session_check_write (self->session, spec, &refusal))
-    {
-    case DS_WRITE_REFUSED:
-      ds_write_confirm_dialog_refuse (GTK_WINDOW (self), refusal->message);
-      return TRUE;
-
-    case DS_WRITE_CONFIRM:
-      confirm_write (self, spec);
-      return TRUE;
-
-    case DS_WRITE_NONE:
-    default:
-      return ds_session_start (self->session, spec, error);
-    }
-}
-
-gboolean
-ds_window_start (DsWindow  *self,
-                 GError   **error)
-{
-  DsBenchSpec spec;
-  DsPage *page;
-  DsBenchKind kind;
-  gboolean needs_device, ok;
-
-  g_return_val_if_fail (DS_IS_WINDOW (self), FALSE);
-
-  page = _ds_window_get_visible_page (self);
-  kind = visible_kind (self);
-
-  /* A page that runs its own test (the monitor). */
-  if (page != NULL && kind >= DS_BENCH_N_KINDS && ds_page_can_start (page))
-    {
-      if (_ds_window_is_running (self))
-        {
-          g_set_error_literal (error, DS_ERROR, DS_ERROR_BUSY, _("A test is already running."));
-          return FALSE;
-        }
-      if (!ds_page_start (page, self->device_path, error))
-        return FALSE;
-      _ds_window_page_started (self);
-      return TRUE;
-    }
-
-  if (page == NULL || kind >= DS_BENCH_N_KINDS)
-    {
-      g_set_error_literal (error, DS_ERROR, DS_ERROR_UNSUPPORTED, _("This page has no test to run."));
-      return FALSE;
-    }
-
-  needs_device = ds_session_kind_needs_device (kind);
-  if (needs_device && self->device_path == NULL)
-    {
-      g_set_error_literal (error, DS_ERROR, DS_ERROR_INVALID, _("Choose a device first."));
-      return FALSE;
-    }
-
-  ds_session_init_spec (self->session, &spec, kind, needs_device ? self->device_path : NULL);
-  ok = ds_page_configure (page, &spec, error) && start_spec (self, &spec, error);
-  ds_bench_spec_clear (&spec);
-
-  return ok;
-}
+/* ---- Start and stop (ds-window-start.c runs them) ---------------------- */
 
 static void
 start_action (GtkWidget  *widget,
@@ -214,7 +68,7 @@ start_action (GtkWidget  *widget,
   g_autoptr(GError) error = NULL;
 
   if (!ds_window_start (self, &error))
-    show_start_error (self, error->message);
+    _ds_window_show_start_error (self, error->message);
 }
 
 static void

@@ -4,7 +4,10 @@
  * kernel uevents).  The window remembers the selected device by its path,
  * so a refresh, which replaces every item, keeps it; the first time, the
  * device used last is selected, or else the largest fixed disk
- * (ds_device_list_pick()).  Every page is told the device.
+ * (ds_device_list_pick()), leaving out what cannot be opened at all (a
+ * system disk a container keeps even root from: EPERM), so the window
+ * starts on a device the user can measure, or on none.  Every page is
+ * told the device.
  *
  * Its search finds a device by any word of its path, model, serial or
  * size (ds_device_item_matches()); see device_search_string().
@@ -144,7 +147,8 @@ device_selected_cb (DsWindow *self)
 }
 
 /* A fresh list: the same device stays selected; the first time, or when
- * it went away, the one used last or else the largest fixed disk. */
+ * it went away, the one used last or else the largest fixed disk, of
+ * those that can be opened. */
 static void
 devices_refreshed_cb (DsWindow *self)
 {
@@ -152,8 +156,10 @@ devices_refreshed_cb (DsWindow *self)
   guint position;
 
   if (ds_device_list_find (self->devices, self->device_path, &position) ||
-      ds_device_list_pick (G_LIST_MODEL (self->devices), last, &position))
+      ds_device_list_pick (G_LIST_MODEL (self->devices), last, ds_device_list_can_open, &position))
     gtk_drop_down_set_selected (self->device_dropdown, position);
+  else
+    gtk_drop_down_set_selected (self->device_dropdown, GTK_INVALID_LIST_POSITION);
 
   device_selected_cb (self);
 

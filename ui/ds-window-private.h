@@ -2,7 +2,8 @@
  *
  * ds-window.c is the view (the pages, and what the session's signals show
  * on them); ds-window-devices.c the device drop-down; ds-window-actions.c
- * the actions, their shortcuts and the file choosers.
+ * the actions, their shortcuts and the file choosers; ds-window-start.c
+ * Start, by hand and by a script.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -74,6 +75,10 @@ const DsDevice   *_ds_window_get_device       (DsWindow          *self);
 /* The visible page runs a test that makes its own target (the File
  * Benchmark's folder): the device drop-down does not apply to it. */
 gboolean          _ds_window_page_ignores_device (DsWindow       *self);
+
+/* ds-window-start.c: a start's error, on the visible page (or a toast). */
+void              _ds_window_show_start_error (DsWindow          *self,
+                                               const char        *message);
 
 /* ds-window-actions.c */
 void              _ds_window_class_actions_init (DsWindowClass   *klass);

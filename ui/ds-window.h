@@ -35,6 +35,24 @@ gboolean    ds_window_set_folder      (DsWindow    *self,
  * its confirmation first. */
 gboolean    ds_window_start           (DsWindow    *self,
                                        GError     **error);
+/* A script's Start (diskscope --start): as ds_window_start(), but nothing
+ * is asked.  A write test runs only when @destroy_data names its target by
+ * the rule diskscope-cli's --destroy-data=TARGET follows (the write gate
+ * decides); without it, or on a target that may not be written at all,
+ * FALSE with the gate's DS_ERROR_REFUSED, and nothing is written.  The
+ * page shows the error, as after Start. */
+gboolean    ds_window_start_confirmed (DsWindow    *self,
+                                       const char  *destroy_data,
+                                       GError     **error);
+/* A script's setting of the visible page's controls (diskscope --write,
+ * --preset NAME, --reads-only …; ds_page_set_option()): @option without
+ * its dashes, @value NULL for a switch.  FALSE with
+ * G_OPTION_ERROR_UNKNOWN_OPTION when the page has no such setting, or
+ * G_OPTION_ERROR_BAD_VALUE for a value it does not offer. */
+gboolean    ds_window_set_page_option (DsWindow    *self,
+                                       const char  *option,
+                                       const char  *value,
+                                       GError     **error);
 /* A PNG of the visible page (graph and figures) as it is on screen, with
  * a caption under it (device, test and settings, date, version) that is
  * also in the PNG's text chunks (Title, Description, Creation Time,

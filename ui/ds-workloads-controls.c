@@ -14,7 +14,10 @@
 #include <glib/gi18n.h>
 
 #include "ds-limits.h"
+#include "ds-page.h"
+#include "ds-probe-pages.h"
 #include "ds-settings.h"
+#include "ds-units.h"
 #include "ds-workloads-private.h"
 
 #define MIB (UINT64_C (1) << 20)
@@ -360,4 +363,76 @@ const char *
 _ds_workloads_controls_get_rows (DsWorkloadsPage *self)
 {
   return self->custom_rows;
+}
+
+static gboolean
+set_preset_option (DsWorkloadsPage  *self,
+                   const char       *value,
+                   GError          **error)
+{
+  g_autoptr(GString) names = NULL;
+
+  if (value != NULL && ds_workloads_page_set_preset (self, value))
+    return TRUE;
+
+  names = g_string_new (NULL);
+  for (unsigned i = 0; i < ds_preset_count (); i++)
+    g_string_append_printf (names, "%s, ", ds_preset_get (i)->name);
+  g_string_append (names, DS_PRESET_CUSTOM);
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               _("--preset: no preset called “%s” (the presets: %s)"), value ? value : "",
+               names->str);
+  return FALSE;
+}
+
+gboolean
+_ds_workloads_controls_set_option (DsWorkloadsPage  *self,
+                                   const char       *option,
+                                   const char       *value,
+                                   GError          **error)
+{
+  const char *text = value != NULL ? value : "";
+  uint64_t number = G_MAXUINT64;   /* no menu item has it: the menu says what it offers */
+  uint64_t sizes[G_N_ELEMENTS (test_sizes)], times[G_N_ELEMENTS (times_s)], counts[MAX_COUNT];
+
+  if (g_str_equal (option, "preset"))
+    return set_preset_option (self, value, error);
+  if (g_str_equal (option, "reads-only"))
+    {
+      gtk_toggle_button_set_active (self->reads_only_button, TRUE);
+      return TRUE;
+    }
+
+  if (g_str_equal (option, "size"))
+    {
+      /* Item 0 is the preset's own size: a script names a size. */
+      for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+        sizes[i] = i > 0 ? test_sizes[i] : G_MAXUINT64 - 1;
+      if (value == NULL || !ds_parse_size (value, &number, NULL))
+        number = G_MAXUINT64;
+      return ds_probe_select_option (self->size_dropdown, sizes, G_N_ELEMENTS (sizes), number,
+                                     option, text, error);
+    }
+  if (g_str_equal (option, "duration"))
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+        times[i] = i > 0 ? times_s[i] : G_MAXUINT64 - 1;
+      if (value != NULL && ds_parse_duration (value, &number, NULL) && number % SEC_NS == 0)
+        number /= SEC_NS;
+      else
+        number = G_MAXUINT64;
+      return ds_probe_select_option (self->time_dropdown, times, G_N_ELEMENTS (times), number,
+                                     option, text, error);
+    }
+  if (g_str_equal (option, "count"))
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+        counts[i] = i + 1;
+      if (value == NULL || !g_ascii_string_to_unsigned (value, 10, 1, MAX_COUNT, &number, NULL))
+        number = G_MAXUINT64;
+      return ds_probe_select_option (self->count_dropdown, counts, G_N_ELEMENTS (counts), number,
+                                     option, text, error);
+    }
+
+  return ds_page_no_such_option (option, error);
 }

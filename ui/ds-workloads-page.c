@@ -273,6 +273,15 @@ ds_workloads_page_show_result (DsPage         *page,
   gtk_label_set_label (self->status_label, status);
 }
 
+static gboolean
+ds_workloads_page_set_option (DsPage      *page,
+                              const char  *option,
+                              const char  *value,
+                              GError     **error)
+{
+  return _ds_workloads_controls_set_option (DS_WORKLOADS_PAGE (page), option, value, error);
+}
+
 static void
 page_iface_init (DsPageInterface *iface)
 {
@@ -283,6 +292,7 @@ page_iface_init (DsPageInterface *iface)
   iface->add_samples = ds_workloads_page_add_samples;
   iface->show_result = ds_workloads_page_show_result;
   iface->show_error = ds_workloads_page_show_error;
+  iface->set_option = ds_workloads_page_set_option;
 }
 
 /* ---- The widget -------------------------------------------------------- */

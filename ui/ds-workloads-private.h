@@ -99,6 +99,12 @@ void     _ds_workloads_controls_set_rows (DsWorkloadsPage *self,
                                           const char      *rows,
                                           gboolean         save);
 const char *_ds_workloads_controls_get_rows (DsWorkloadsPage *self);
+/* A script's --preset NAME, --reads-only, --size SIZE (test size),
+ * --duration TIME (measure time) or --count N (ds_page_set_option()). */
+gboolean _ds_workloads_controls_set_option (DsWorkloadsPage  *self,
+                                            const char       *option,
+                                            const char       *value,
+                                            GError          **error);
 
 /* ds-workloads-grid.c */
 /* Rebuilds the grid for @preset's rows with a Mix column when @mix >= 0

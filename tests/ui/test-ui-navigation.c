@@ -5,7 +5,8 @@
  *  - the drop-down's search finds a device by its path ("loop11"), its
  *    name and its size, not only by the start of its model's name;
  *  - the window starts on the device used last, else the largest fixed
- *    disk, never on whatever comes first;
+ *    disk, never on whatever comes first, nor on one that cannot be
+ *    opened at all (this machine's system disk, maybe: EPERM);
  *  - Alt+1…9 and Ctrl+Page Up/Down switch pages, and every key the window
  *    binds (Ctrl+O included) is in the shortcuts window;
  *  - the write confirmation keeps the device's path on one line;
@@ -21,8 +22,11 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ds-caption.h"
 #include "ds-device-item.h"
@@ -137,8 +141,38 @@ START_TEST (test_device_search)
 }
 END_TEST
 
-/* The largest whole, fixed disk the system lists, as the window should
- * pick it: worked out here from the core's own listing. */
+/* Whether the window may start on @path: it opens for reading, or only
+ * the permission is missing (udisks2 may open it).  A disk the kernel
+ * keeps even root from (EPERM: a container's system disk) is no start. */
+static gboolean
+can_open (const char *path)
+{
+  int fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+  if (fd >= 0)
+    close (fd);
+  return fd >= 0 || errno == EACCES;
+}
+
+/* A listed device that cannot be opened at all, or NULL. */
+static char *
+unopenable_device (void)
+{
+  g_autoptr(GPtrArray) devices = ds_device_list (NULL);
+
+  for (guint i = 0; devices != NULL && i < devices->len; i++)
+    {
+      const DsDevice *device = devices->pdata[i];
+
+      if (device->size_bytes > 0 && !can_open (device->path))
+        return g_strdup (device->path);
+    }
+
+  return NULL;
+}
+
+/* The largest whole, fixed disk the system lists that can be opened, as
+ * the window should pick it: worked out here from the core's own listing. */
 static char *
 largest_fixed_disk (void)
 {
@@ -149,6 +183,8 @@ largest_fixed_disk (void)
     {
       const DsDevice *device = devices->pdata[i];
 
+      if (!can_open (device->path))
+        continue;
       if ((device->type == DS_DEVICE_DISK || device->type == DS_DEVICE_NVME ||
            device->type == DS_DEVICE_MD) && !device->removable && device->size_bytes > 0 &&
           (best == NULL || device->size_bytes > best->size_bytes))
@@ -162,6 +198,7 @@ START_TEST (test_start_device)
 {
   g_autofree char *loop = ds_test_loop_new (24 * MiB, FALSE);
   g_autofree char *disk = largest_fixed_disk ();
+  g_autofree char *unopenable = unopenable_device ();
   g_autoptr(GSettings) config = settings ();
   DsWindow *window;
 
@@ -170,6 +207,20 @@ START_TEST (test_start_device)
   window = open_window ();
   ck_assert_str_eq (ds_window_get_device_path (window), loop);
   gtk_window_destroy (GTK_WINDOW (window));
+
+  /* One that cannot be opened is passed over, even when used last. */
+  if (unopenable != NULL)
+    {
+      g_settings_set_string (config, "last-device", unopenable);
+      window = open_window ();
+      ds_test_note ("%s cannot be opened: the window starts on %s", unopenable,
+                    ds_window_get_device_path (window));
+      ck_assert_str_ne (ds_window_get_device_path (window) ? ds_window_get_device_path (window) : "",
+                        unopenable);
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  else
+    ds_test_note ("every device here opens: the unopenable case is test-device-list's");
 
   /* It is gone: the largest fixed disk, not the first loop device. */
   g_settings_set_string (config, "last-device", "/dev/diskscope-gone");

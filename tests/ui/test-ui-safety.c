@@ -8,7 +8,9 @@
  *    result's file and its target are refused (never opened: no hang), a
  *    regular file is written; so does --screenshot;
  *  - the app's bad options exit 2 like the CLI's: --page bogus,
- *    --accuracy 9, --accuracy 0.
+ *    --accuracy 9, --accuracy 0;
+ *  - without a display (none set, or one that cannot be opened) it says
+ *    so, points to diskscope-cli and exits 4, its own status.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -215,6 +217,27 @@ START_TEST (test_bad_options_exit_2)
 }
 END_TEST
 
+START_TEST (test_no_display_exit_4)
+{
+  const char *unset[] = { "env", "-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", gui_path (), NULL };
+  const char *gone[] = { "env", "-u", "WAYLAND_DISPLAY", "DISPLAY=:997", gui_path (), "--page",
+                         "benchmark", NULL };
+  const char *const *cases[] = { unset, gone };
+  const char *why[] = { "no display to open a window on", "cannot open the display “:997”" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *err = NULL;
+      int rc = ds_test_run (cases[i], NULL, &err);
+
+      note ("without a display: exit %d: %s", rc, err ? g_strstrip (err) : "");
+      ck_assert_int_eq (rc, 4);
+      ck_assert_msg (strstr (err, why[i]) != NULL, "“%s” not in: %s", why[i], err);
+      ck_assert_msg (strstr (err, "diskscope-cli list") != NULL, "no word of the CLI: %s", err);
+    }
+}
+END_TEST
+
 int
 main (void)
 {
@@ -228,6 +251,7 @@ main (void)
   tcase_add_test (tc, test_saves_refuse_what_is_not_a_file);
   tcase_add_test (tc, test_screenshot_keeps_opened_file);
   tcase_add_test (tc, test_bad_options_exit_2);
+  tcase_add_test (tc, test_no_display_exit_4);
   suite_add_tcase (suite, tc);
 
   return ds_test_run_suite (suite);
