@@ -435,6 +435,7 @@ ds_bench_spec_is_write_test (const DsBenchSpec *spec)
     case DS_BENCH_WRITES_PATTERN:
       return spec->pattern != DS_PATTERN_READ && spec->pattern != DS_PATTERN_RANDREAD;
     case DS_BENCH_WRITES_ALWAYS:
+    case DS_BENCH_WRITES_DESTROYS:
       return TRUE;
     case DS_BENCH_WRITES_OWN_FILE:
     case DS_BENCH_WRITES_NEVER:

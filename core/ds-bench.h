@@ -238,7 +238,10 @@ typedef enum {
   DS_BENCH_WRITES_PATTERN,   /* when spec->pattern writes (workload) */
   DS_BENCH_WRITES_OWN_FILE,  /* only a test file of its own (file) */
   DS_BENCH_WRITES_NEVER,     /* reads only */
-  DS_BENCH_WRITES_ALWAYS,    /* always a write (erase) */
+  DS_BENCH_WRITES_ALWAYS,    /* always a write test (sustain) */
+  DS_BENCH_WRITES_DESTROYS,  /* always a write whose point is destroying the
+                              * data (erase): the gate's erase intent, which
+                              * may take a disk image once named */
 } DsBenchWrites;
 
 /* One table per kind, in its own ds-bench-*.c. */

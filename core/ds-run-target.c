@@ -238,8 +238,9 @@ ds_run_open_target (DsRun   *run,
     flags = DS_TARGET_OPEN_CREATE | (spec->keep ? DS_TARGET_OPEN_KEEP : 0);
   else if (spec->write)
     flags = DS_TARGET_OPEN_WRITE;
-  /* A kind that always writes (erase) destroys data on purpose. */
-  if (spec->write && ds_bench_get (spec->kind)->writes == DS_BENCH_WRITES_ALWAYS)
+  /* A kind whose point is destroying the data (erase) may take what a
+   * write test may not (a disk image, once named). */
+  if (spec->write && ds_bench_get (spec->kind)->writes == DS_BENCH_WRITES_DESTROYS)
     flags |= DS_TARGET_OPEN_ERASE;
 
   target = ds_run_open_path (run, spec->target_path, flags, spec->destroy_data, error);

@@ -172,8 +172,18 @@ START_TEST (test_file_with_signature_refused)
       const char *workload[] = { "workload", cases[i].path, "--pattern", "randwrite",
                                  "--duration", "200ms", flag, NULL };
       const char *bench[] = { "benchmark", cases[i].path, "--write", "--accuracy", "1", flag, NULL };
+      /* A kind that always writes is a write test too, not an erase:
+       * it takes no disk image either. */
+      const char *sustain[] = { "sustain", cases[i].path, "--size", "4M", flag, NULL };
+      const char *cache[] = { "cache", cases[i].path, "--write", "--max", "16M", flag, NULL };
+      const char *mark[] = { "mark", cases[i].path, "--row", "randwrite,4k,qd1,t1,200ms", flag, NULL };
       g_autofree char *err1 = expect_exit (3, workload, cases[i].path, cases[i].what, NULL);
       g_autofree char *err2 = expect_exit (3, bench, cases[i].path, cases[i].what, NULL);
+      g_autofree char *err3 = expect_exit (3, sustain, cases[i].path, cases[i].what, "disk image", NULL);
+      g_autofree char *err4 = expect_exit (3, cache, cases[i].path, cases[i].what, NULL);
+      g_autofree char *err5 = expect_exit (3, mark, cases[i].path, cases[i].what, NULL);
+
+      ck_assert_msg (strstr (err3, "rasing") == NULL, "sustain is not an erase: %s", err3);
 
       after = ds_test_checksum (cases[i].path);
       ck_assert_str_eq (before, after);

@@ -355,5 +355,5 @@ const DsBenchOps ds_bench_erase = {
   .from_json = erase_from_json,
   .report = ds_erase_report,
   .measured = erase_measured,
-  .writes = DS_BENCH_WRITES_ALWAYS,
+  .writes = DS_BENCH_WRITES_DESTROYS,
 };
