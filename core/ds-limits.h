@@ -118,3 +118,40 @@
 #define DS_BUSY_WAIT_NS              (UINT64_C (10) * 1000000000u)
 #define DS_BUSY_POLL_NS              (UINT64_C (20) * 1000000u)
 #define DS_BUSY_NOTICE_NS            (UINT64_C (200) * 1000000u)
+
+/* ---- other files the user names (io/ds-file-read.c opens them all) ------
+ *
+ * fio's JSON is scanned by the result loader's bounds (ds_json_check_bounds)
+ * before it is parsed, so its size bound is the result file's.  smartctl's
+ * JSON of one drive is 2 to 20 kB; its size bound leaves room for the
+ * longest logs a drive keeps. */
+#define DS_FIO_JSON_MAX_BYTES        DS_JSON_MAX_FILE_BYTES
+#define DS_SMARTCTL_JSON_MAX_BYTES   (UINT64_C (16) * 1024 * 1024)
+
+/* fio's logs (--write_bw_log, --write_lat_log ...) are read line by line,
+ * never whole.  A line is "time, value, direction, block size, offset[,
+ * priority]": under 100 bytes; DS_FIO_LOG_MAX_LINE_BYTES refuses a binary
+ * or compressed file at its first "line".  A raw (per-I/O) log is 25 to 40
+ * bytes an I/O: 1 GiB is about 30 million I/Os (five minutes at 100 000
+ * IOPS); longer runs log with log_avg_msec.  The entries of one series,
+ * over every log it sums, are held to DS_FIO_LOG_MAX_ENTRIES: each raw
+ * entry keeps its latency (8 bytes) until its interval's percentiles are
+ * taken, so this bounds the memory an import takes (256 MB).  Times are
+ * milliseconds since the job started: past DS_LIMIT_DURATION_MAX_NS (a
+ * week, the longest run Diskscope itself makes) a time is refused. */
+#define DS_FIO_LOG_MAX_BYTES         (UINT64_C (1) << 30)
+#define DS_FIO_LOG_MAX_LINE_BYTES    4096u
+#define DS_FIO_LOG_MAX_ENTRIES       (UINT64_C (32) * 1024 * 1024)
+
+/* A time series (a workload's results.series, one from fio's logs) holds
+ * at most this many points in all, in one result: the loader's cap on one
+ * list (DS_JSON_MAX_LIST), and 12 JSON values a point keeps a result with
+ * a full series under DS_JSON_MAX_VALUES.  A longer series is merged,
+ * adjacent intervals two by two, until it fits (ds-interval.h:
+ * DsSeriesMerge); a result with several series (a mark's steps) shares the
+ * bound among them. */
+#define DS_LIMIT_SERIES_POINTS       100000u
+
+/* A mark's --comment (CrystalDiskMark's Comment field): one line, printed
+ * in its text and report. */
+#define DS_LIMIT_COMMENT_CHARS       4096u

@@ -393,6 +393,23 @@ log_prefix (const char *name)
   return g_build_filename (DS_TEST_FIXTURES_DIR, "fio-logs", name, NULL);
 }
 
+/* ds_fio_logs_read(), its interval and whether it has percentiles. */
+static GArray *
+logs_read (const char  *prefix,
+           const char  *host,
+           guint        job,
+           double      *ret_interval_s,
+           gboolean    *ret_percentiles,
+           GError     **error)
+{
+  DsFioLogInfo info = { 0 };
+  GArray *series = ds_fio_logs_read (prefix, host, job, &info, error);
+
+  *ret_interval_s = info.interval_s;
+  *ret_percentiles = info.percentiles;
+  return series;
+}
+
 /* A raw latency log (one line per I/O, tests/fixtures/fio-logs/raw*, a
  * 2 s randrw run): every I/O counted in its second, percentiles exact. */
 START_TEST (test_logs_raw)
@@ -404,7 +421,7 @@ START_TEST (test_logs_raw)
   gboolean pct = FALSE;
   const DsFioLogPoint *p;
 
-  series = ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error);
+  series = logs_read (prefix, NULL, 1, &interval, &pct, &error);
   ck_assert_msg (series != NULL, "%s", error ? error->message : "");
   ck_assert_double_eq (interval, 1.0);
   ck_assert (pct);
@@ -447,7 +464,7 @@ START_TEST (test_logs_averaged)
   gboolean pct = TRUE;
   const DsFioLogPoint *p;
 
-  series = ds_fio_logs_read (prefix, NULL, 0, &interval, &pct, &error);
+  series = logs_read (prefix, NULL, 0, &interval, &pct, &error);
   ck_assert_msg (series != NULL, "%s", error ? error->message : "");
   ck_assert_double_eq (interval, 1.0);
   ck_assert (!pct);
@@ -463,7 +480,7 @@ START_TEST (test_logs_averaged)
   ck_assert_double_eq (p->read.iops, 1365 + 1442);
 
   /* Job 2 alone. */
-  one = ds_fio_logs_read (prefix, NULL, 2, &interval, &pct, &error);
+  one = logs_read (prefix, NULL, 2, &interval, &pct, &error);
   ck_assert_ptr_nonnull (one);
   ck_assert_double_eq (g_array_index (one, DsFioLogPoint, 1).write.iops, 641);
 }
@@ -478,18 +495,18 @@ START_TEST (test_logs_bad)
   double interval;
   gboolean pct;
 
-  ck_assert_ptr_null (ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error));
+  ck_assert_ptr_null (logs_read (prefix, NULL, 1, &interval, &pct, &error));
   ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_NOT_FOUND));
   ck_assert_msg (strstr (error->message, "--write_bw_log") != NULL, "%s", error->message);
   g_clear_error (&error);
 
   ck_assert (g_file_set_contents (bw, "1000, 5, 0, 0, 0\n2000, lots, 0, 0, 0\n", -1, NULL));
-  ck_assert_ptr_null (ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error));
+  ck_assert_ptr_null (logs_read (prefix, NULL, 1, &interval, &pct, &error));
   ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_CORRUPT));
   ck_assert_msg (strstr (error->message, "_bw.1.log:2:") != NULL, "%s", error->message);
   g_clear_error (&error);
   ck_assert (g_file_set_contents (bw, "1000, 5, 7, 0, 0\n", -1, NULL));
-  ck_assert_ptr_null (ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error));
+  ck_assert_ptr_null (logs_read (prefix, NULL, 1, &interval, &pct, &error));
   g_clear_error (&error);
 
   g_unlink (bw);

@@ -42,4 +42,33 @@ DsResult    *ds_fio_result_from_entry (const DsFioDoc *doc,
                                        const char     *host,
                                        GError        **error);
 
+/* ---- fio's logs: one bucket per interval (ds-fio-log-agg.c) ----------- */
+
+/* What completed in one interval, by direction ([0] reads, [1] writes);
+ * for raw latency logs each I/O's latency (ns, as float: 24 bits keep a
+ * latency to 6e-8 of itself). */
+typedef struct {
+  double  bytes[2];
+  double  ios[2];
+  GArray *lat[2];
+} DsFioLogBucket;
+
+typedef struct {
+  GHashTable *buckets;      /* guint64 k -> DsFioLogBucket: interval k */
+  uint64_t    window_ms;    /* fio's window (1000 ms for raw logs) */
+  uint64_t    factor;       /* windows in one interval (merged past the cap) */
+} DsFioLogAgg;
+
+void            ds_fio_log_agg_init   (DsFioLogAgg *agg,
+                                       uint64_t     window_ms);
+void            ds_fio_log_agg_clear  (DsFioLogAgg *agg);
+/* The bucket of window @k_window, made as needed; past
+ * DS_LIMIT_SERIES_POINTS buckets, adjacent intervals are first merged two
+ * by two (agg->factor doubles). */
+DsFioLogBucket *ds_fio_log_agg_bucket (DsFioLogAgg *agg,
+                                       uint64_t     k_window);
+/* The buckets as DsFioLogPoint in time order: rates over each interval
+ * (window_ms × factor), p50/p99 of the latencies kept. */
+GArray         *ds_fio_log_agg_points (DsFioLogAgg *agg);
+
 G_END_DECLS

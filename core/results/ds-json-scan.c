@@ -90,11 +90,10 @@ frame_path (const Scan *scan)
   return g_string_free (path, FALSE);
 }
 
-/* Sets @error to DS_ERROR_CORRUPT "not a Diskscope result: ..." and is
- * FALSE. */
+/* Sets @error to DS_ERROR_CORRUPT saying which bound (the caller says
+ * what the file is not) and is FALSE. */
 #define refuse(error, ...) \
-  (g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, __VA_ARGS__), \
-   g_prefix_error (error, _("not a Diskscope result: ")), FALSE)
+  (g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, __VA_ARGS__), FALSE)
 
 /* A value starts (a member's value, a list entry, or the document). */
 static gboolean
@@ -182,16 +181,16 @@ typedef enum {
   EXPECT_OTHER,   /* inside or after a token */
 } Expect;
 
-gboolean
-ds_json_check_bounds (const char  *data,
-                      gsize        length,
-                      GError     **error)
+static gboolean
+check_bounds (const char  *data,
+              gsize        length,
+              GError     **error)
 {
   g_autofree Scan *scan = g_new0 (Scan, 1);
   Expect expect = EXPECT_VALUE;
 
   if (length > DS_JSON_MAX_FILE_BYTES)
-    return refuse (error, _("%zu bytes, more than a result holds "
+    return refuse (error, _("%zu bytes, more than it may hold "
                    "(%" PRIu64 " MiB, the cap DS_JSON_MAX_FILE_BYTES)"),
                    length, DS_JSON_MAX_FILE_BYTES >> 20);
   if (memchr (data, '\0', length) != NULL)
@@ -278,4 +277,28 @@ ds_json_check_bounds (const char  *data,
     }
 
   return TRUE;
+}
+
+gboolean
+ds_json_check_bounds_as (const char  *data,
+                         gsize        length,
+                         const char  *not_what,
+                         GError     **error)
+{
+  GError *local = NULL;
+
+  if (check_bounds (data, length, &local))
+    return TRUE;
+
+  g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s: %s", not_what, local->message);
+  g_error_free (local);
+  return FALSE;
+}
+
+gboolean
+ds_json_check_bounds (const char  *data,
+                      gsize        length,
+                      GError     **error)
+{
+  return ds_json_check_bounds_as (data, length, _("not a Diskscope result"), error);
 }
