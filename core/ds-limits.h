@@ -152,6 +152,14 @@
  * bound among them. */
 #define DS_LIMIT_SERIES_POINTS       100000u
 
+/* A mark's steps (custom rows × directions; the presets have 2 to 9) and
+ * the points their series share: what its result holds.  A step is at
+ * most two full latency histograms (2 × 2240 buckets, 3 values each) and
+ * its share of the series (12 values a point): 48 steps and 50 000 points
+ * are 1.25 M values, under DS_JSON_MAX_VALUES. */
+#define DS_LIMIT_MARK_STEPS          48u
+#define DS_LIMIT_MARK_SERIES_POINTS  (DS_LIMIT_SERIES_POINTS / 2)
+
 /* A mark's --comment (CrystalDiskMark's Comment field): one line, printed
  * in its text and report. */
 #define DS_LIMIT_COMMENT_CHARS       4096u

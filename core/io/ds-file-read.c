@@ -316,15 +316,15 @@ ds_line_reader_next (DsLineReader  *reader,
         n = (gsize) (nl - start);
       if (memchr (start, '\0', n) != NULL)
         {
-          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s:%" G_GUINT64_FORMAT ": not %s (a NUL byte: binary)"),
-                       reader->name, reader->line_no + 1, reader->what);
+          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s:%" PRIu64 ": not %s (a NUL byte: binary)"),
+                       reader->name, (uint64_t) reader->line_no + 1, reader->what);
           return FALSE;
         }
       if (reader->line->len + n > reader->max_line)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                       _("%s:%" G_GUINT64_FORMAT ": a line longer than %" G_GSIZE_FORMAT " bytes: not %s"),
-                       reader->name, reader->line_no + 1, reader->max_line, reader->what);
+                       _("%s:%" PRIu64 ": a line longer than %zu bytes: not %s"),
+                       reader->name, (uint64_t) reader->line_no + 1, reader->max_line, reader->what);
           return FALSE;
         }
       g_string_append_len (reader->line, start, (gssize) n);

@@ -254,6 +254,14 @@ ds_workload_measure_hooked (DsRun                 *run,
   g_clear_pointer (&data->series, g_array_unref);
   data->series = g_steal_pointer (&stats.series);
   data->series_dropped_ios = stats.series_dropped_ios;
+  data->series_merged = stats.series_merged > 1 ? stats.series_merged : 0;
+  if (data->series_merged > 1)
+    {
+      g_autofree char *note = ds_series_merged_note (data->series_merged, data->interval_s);
+
+      data->interval_s *= data->series_merged;
+      ds_result_add_note (run->result, "%s", note);
+    }
   if (stats.series_dropped_ios != 0)
     ds_result_add_note (run->result,
                         _("%" PRIu64 " I/Os are counted in the totals "
