@@ -18,8 +18,11 @@
 #include <glib/gstdio.h>
 
 #include "ds-bench-workload.h"
+#include "ds-compare.h"
+#include "ds-compare-format.h"
 #include "ds-error.h"
 #include "ds-fio.h"
+#include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-test-library.h"
 #include "ds-test-util.h"
@@ -393,6 +396,50 @@ log_prefix (const char *name)
   return g_build_filename (DS_TEST_FIXTURES_DIR, "fio-logs", name, NULL);
 }
 
+/* Issue 21, class 11: fio's JSON with runtime 0 showed "36.5 MB/s" over
+ * "0.00 s" and "(0 bytes)".  Counted I/Os over no time have no rate: the
+ * report says so, comparisons leave the cell empty, and the unknown size
+ * is not "0 bytes". */
+START_TEST (test_runtime_zero)
+{
+  g_autofree char *path = fixture ("fio-3.33-single.json");
+  g_autofree char *text = NULL;
+  g_autoptr (GString) edited = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) jobs = NULL;
+  g_autoptr (DsComparison) cmp = NULL;
+  g_autofree char *report = NULL;
+  g_autofree char *csv = NULL;
+  DsResult *pair[2];
+  DsWorkloadData *data;
+
+  ck_assert (g_file_get_contents (path, &text, NULL, NULL));
+  edited = g_string_new (text);
+  /* The read's runtime (the write did nothing: 0 already), and the job's. */
+  ck_assert_uint_eq (g_string_replace (edited, "\"runtime\" : 2002,", "\"runtime\" : 0,", 0), 1);
+  ck_assert_uint_eq (g_string_replace (edited, "\"job_runtime\" : 2001,", "\"job_runtime\" : 0,", 0), 1);
+
+  jobs = ds_fio_import_data (edited->str, (gssize) edited->len, "rt0.json", NULL, &error);
+  ck_assert_msg (jobs != NULL, "%s", error ? error->message : "");
+  data = ((DsFioJob *) jobs->pdata[0])->result->data;
+  ck_assert_double_eq (data->runtime_s, 0);
+  ck_assert_double_eq (data->read.bytes_per_s, 0);
+  ck_assert_uint_gt (data->read.ios, 0);
+
+  report = ds_report_text (((DsFioJob *) jobs->pdata[0])->result, DS_UNITS_MB);
+  ck_assert_msg (strstr (report, "Transfer Rate         : none: no time measured") != NULL &&
+                 strstr (report, "Run Time              : no time measured") != NULL &&
+                 strstr (report, "(size not known)") != NULL && strstr (report, "MB/s\n") == NULL &&
+                 strstr (report, "(0 bytes)") == NULL, "%s", report);
+
+  pair[0] = pair[1] = ((DsFioJob *) jobs->pdata[0])->result;
+  cmp = ds_comparison_new (pair, NULL, 2, &error);
+  ck_assert_msg (cmp != NULL, "%s", error ? error->message : "");
+  csv = ds_comparison_to_csv (cmp, DS_UNITS_MB);
+  ck_assert_msg (strstr (csv, "Bandwidth,,MB/s,,,,") != NULL, "%s", csv);
+}
+END_TEST
+
 /* ds_fio_logs_read(), its interval and whether it has percentiles. */
 static GArray *
 logs_read (const char  *prefix,
@@ -656,6 +703,7 @@ main (void)
   tcase_add_test (tc, test_logs_averaged);
   tcase_add_test (tc, test_logs_bad);
   tcase_add_test (tc, test_logs_attach);
+  tcase_add_test (tc, test_runtime_zero);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);
