@@ -22,6 +22,7 @@
 #include "ds-compare-format.h"
 #include "ds-error.h"
 #include "ds-fio.h"
+#include "ds-fio-private.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-test-library.h"
@@ -440,6 +441,37 @@ START_TEST (test_runtime_zero)
 }
 END_TEST
 
+/* The last guard before a job is written (issue 21, class 4): fio's
+ * reading of it holds only our sections and options. */
+START_TEST (test_job_check)
+{
+  g_autofree char *longer = g_strnfill (1200, 'a');
+  g_autofree char *long_comment = g_strdup_printf ("; %s\n[global]\nrw=read\n", longer);
+  g_autofree char *why = NULL;
+
+  ck_assert (ds_fio_job_check ("; a comment\n[global]\nfilename=/dev/sdb\nrw=read\n\n[diskscope-read]\nbs=4096\n"));
+  ck_assert (ds_fio_job_check ("[global]\nfilename=/dev/disk/by-id/a\\:b\n"));
+  ck_assert (!ds_fio_job_check ("[global]\nexec_prerun=touch /tmp/x\n"));
+  ck_assert (!ds_fio_job_check ("[global]\ninclude=/etc/x\n"));
+  ck_assert (!ds_fio_job_check ("[global]\nrw=read;exec\n"));
+  ck_assert (!ds_fio_job_check ("[global]\nfilename=${HOME}/x\n"));
+  ck_assert (!ds_fio_job_check ("[global]\nbs=$pagesize\n"));
+  ck_assert (!ds_fio_job_check ("[glo bal]\n"));
+  ck_assert (!ds_fio_job_check ("  [global]\n"));
+  ck_assert (!ds_fio_job_check (long_comment));
+
+  ck_assert_ptr_null (ds_fio_unsafe_in_filename ("/dev/disk/by-id/ata-X_Y:1 é"));
+  why = ds_fio_unsafe_in_filename ("/dev/sdb#x");
+  ck_assert_str_eq (why, "“#”");
+  g_free (why);
+  why = ds_fio_unsafe_in_filename (" /dev/sdb");
+  ck_assert_ptr_nonnull (why);
+  g_free (why);
+  why = ds_fio_unsafe_in_filename ("/dev/sdb\xe2\x80\xae");
+  ck_assert_ptr_nonnull (why);
+}
+END_TEST
+
 /* ds_fio_logs_read(), its interval and whether it has percentiles. */
 static GArray *
 logs_read (const char  *prefix,
@@ -704,6 +736,7 @@ main (void)
   tcase_add_test (tc, test_logs_bad);
   tcase_add_test (tc, test_logs_attach);
   tcase_add_test (tc, test_runtime_zero);
+  tcase_add_test (tc, test_job_check);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);

@@ -224,8 +224,9 @@ ds_fio_import_data (const char  *data,
     return NULL;
   if (!json_parser_load_from_data (parser, start, end - start, &local))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("the JSON is broken or cut short (%s)"),
-                   local->message);
+      g_autofree char *why = ds_text_sanitize_short (local->message, 200);
+
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("the JSON is broken or cut short (%s)"), why);
       return NULL;
     }
 
@@ -336,11 +337,22 @@ ds_fio_import_data (const char  *data,
 
   if (jobs->len == 0)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("no job could be imported: %s"),
-                   warnings->len > 0 ? (const char *) warnings->pdata[0] : "none found");
+      g_autofree char *why = ds_text_sanitize_short (warnings->len > 0 ? warnings->pdata[0] : "none found",
+                                                     400);
+
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("no job could be imported: %s"), why);
       return NULL;
     }
 
+  /* They quote fio's JSON (job names, its errors): anyone's text, made
+   * safe to print once here. */
+  for (guint i = 0; i < warnings->len; i++)
+    {
+      char *safe = ds_text_sanitize_short (warnings->pdata[i], 400);
+
+      g_free (warnings->pdata[i]);
+      warnings->pdata[i] = safe;
+    }
   if (ret_warnings != NULL)
     *ret_warnings = g_steal_pointer (&warnings);
   return g_steal_pointer (&jobs);

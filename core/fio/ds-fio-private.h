@@ -42,6 +42,24 @@ DsResult    *ds_fio_result_from_entry (const DsFioDoc *doc,
                                        const char     *host,
                                        GError        **error);
 
+/* ---- what of a result goes into a job file (ds-fio-job-text.c) -------- */
+
+/* @text (from a result file: anyone's) for a comment line of a job: one
+ * line (ds_text_sanitize: a newline is the two characters "\n"), short;
+ * "?" for NULL. */
+char        *ds_fio_comment_text       (const char *text);
+/* Why fio could not be given @file safely as filename= (a line break, a
+ * control character, one of ; # $ = [ ] \, a blank at an end, too long),
+ * as words for a message; NULL when it is safe. */
+char        *ds_fio_unsafe_in_filename (const char *file);
+/* @job read as fio reads it holds only comments, our sections and our
+ * options with values fio does not cut, expand or split. */
+gboolean     ds_fio_job_check          (const char *job);
+/* The job in @out (freed either way) once ds_fio_job_check() passes;
+ * else NULL and DS_ERROR_FAILED (our bug: the job is not written). */
+char        *ds_fio_job_checked        (GString    *out,
+                                        GError    **error);
+
 /* ---- fio's logs: one bucket per interval (ds-fio-log-agg.c) ----------- */
 
 /* What completed in one interval, by direction ([0] reads, [1] writes);

@@ -364,12 +364,14 @@ report_attributes (const DsHealth *h,
   for (guint i = 0; i < h->attributes->len; i++)
     {
       const DsHealthAttribute *a = &g_array_index (h->attributes, DsHealthAttribute, i);
+      /* smartctl's strings (or a saved file's): escaped where written. */
+      g_autofree char *name = ds_text_sanitize_short (a->name, 40);
+      g_autofree char *failed = ds_text_sanitize_short (a->when_failed[0] ? a->when_failed : "-", 20);
+      g_autofree char *raw = ds_text_sanitize_short (a->raw_string ? a->raw_string : "", 80);
 
       g_string_append_printf (out, "%3u %-26s %5d %5d %6d %-6s %-8s %s\n",
-                              a->id, a->name, a->value, a->worst, a->threshold,
-                              a->when_failed[0] ? a->when_failed : "-",
-                              ds_health_verdict_to_string (a->status),
-                              a->raw_string ? a->raw_string : "");
+                              a->id, name, a->value, a->worst, a->threshold, failed,
+                              ds_health_verdict_to_string (a->status), raw);
     }
 }
 
@@ -452,7 +454,11 @@ health_report (const DsResult *result,
   verdict = g_ascii_strup (ds_health_verdict_to_string (h->verdict), -1);
   ds_report_figure (out, "Health", verdict);
   for (guint i = 0; i < h->reasons->len; i++)
-    g_string_append_printf (out, "  - %s\n", (const char *) h->reasons->pdata[i]);
+    {
+      g_autofree char *reason = ds_text_sanitize (h->reasons->pdata[i]);
+
+      g_string_append_printf (out, "  - %s\n", reason);
+    }
   g_string_append_c (out, '\n');
 
   if (h->model != NULL)
@@ -494,7 +500,11 @@ health_report (const DsResult *result,
   if (h->has_nvme)
     report_nvme (&h->nvme, out);
   for (guint i = 0; i < h->notes->len; i++)
-    g_string_append_printf (out, "%sNote: %s\n", i == 0 ? "\n" : "", (const char *) h->notes->pdata[i]);
+    {
+      g_autofree char *note = ds_text_sanitize (h->notes->pdata[i]);
+
+      g_string_append_printf (out, "%sNote: %s\n", i == 0 ? "\n" : "", note);
+    }
 }
 
 const DsBenchOps ds_bench_health = {

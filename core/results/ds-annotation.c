@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ds-annotation.h"
+#include "ds-text.h"
 #include "ds-error.h"
 #include "ds-result.h"
 
@@ -140,8 +141,11 @@ ds_annotation_add_tag (DsAnnotation *annotation,
     }
   if ((problem = check_text (copy, DS_ANNOTATION_MAX_TAG, FALSE)) != NULL)
     {
+      /* The tag is anyone's text (a result file's): quoted safe and short. */
+      g_autofree char *shown = ds_text_sanitize_short (copy, 40);
+
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("the tag “%s” %s (at most %d characters)"),
-                   copy, problem, DS_ANNOTATION_MAX_TAG);
+                   shown, problem, DS_ANNOTATION_MAX_TAG);
       return FALSE;
     }
   if (ds_annotation_has_tag (annotation, copy))
@@ -359,7 +363,10 @@ ds_printable_text (const char *text)
     {
       gunichar c = g_utf8_get_char (p);
 
-      if (g_unichar_iscntrl (c) || c == 0x2028 || c == 0x2029)
+      /* Controls (terminal escapes), line and paragraph separators, and
+       * the bidi overrides and isolates that reorder what a reader sees. */
+      if (g_unichar_iscntrl (c) || c == 0x2028 || c == 0x2029 ||
+          (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069))
         g_string_append_c (out, ' ');
       else
         g_string_append_unichar (out, c);

@@ -35,6 +35,7 @@ ds_result_load_data (const char  *data,
 {
   g_autoptr (JsonParser) parser = NULL;
   g_autoptr (GError) local = NULL;
+  DsResult *result;
 
   if (data == NULL)
     {
@@ -62,7 +63,16 @@ ds_result_load_data (const char  *data,
       return NULL;
     }
 
-  return ds_result_from_json (json_parser_get_root (parser), error);
+  result = ds_result_from_json (json_parser_get_root (parser), &local);
+  if (result == NULL)
+    {
+      /* The reasons quote the file ("unknown row “…”"): anyone's text,
+       * made safe to print here once for every kind's reader. */
+      g_autofree char *why = ds_text_sanitize_short (local->message, 400);
+
+      g_set_error (error, local->domain, local->code, "%s", why);
+    }
+  return result;
 }
 
 DsResult *
