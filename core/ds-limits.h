@@ -81,6 +81,12 @@
 /* One string (a path, a model, a note, an error message). */
 #define DS_JSON_MAX_STRING_BYTES     (64u * 1024)
 
+/* The figures a loaded result may hold (each kind's reader checks its
+ * own; a writer of figures from a file, fio's logs, checks them too). */
+#define DS_JSON_MAX_BYTES_PER_S      1e15
+#define DS_JSON_MAX_IOPS             1e12
+#define DS_JSON_MAX_LATENCY_S        1e6
+
 /* Entries of one list, by the member that holds it; any other list is held
  * to DS_JSON_MAX_LIST.  "points": transfer-rate points (200 a direction)
  * and random-access dots (5 rows x 20 000 a direction, one list per field:

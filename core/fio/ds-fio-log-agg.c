@@ -15,6 +15,9 @@
 
 #include <math.h>
 
+#include <glib/gi18n-lib.h>
+
+#include "ds-error.h"
 #include "ds-fio.h"
 #include "ds-fio-private.h"
 #include "ds-limits.h"
@@ -152,7 +155,8 @@ compare_points (gconstpointer a,
 
 /* The buckets as points in time order: rates over each interval. */
 GArray *
-ds_fio_log_agg_points (DsFioLogAgg *agg)
+ds_fio_log_agg_points (DsFioLogAgg  *agg,
+                       GError      **error)
 {
   double interval_s = (double) (agg->window_ms * agg->factor) / 1e3;
   GArray *series = g_array_sized_new (FALSE, TRUE, sizeof (DsFioLogPoint),
@@ -172,11 +176,31 @@ ds_fio_log_agg_points (DsFioLogAgg *agg)
 
           dir->bytes_per_s = b->bytes[d] / interval_s;
           dir->iops = b->ios[d] / interval_s;
+          /* What the result file may hold (the loader refuses more): a
+           * log that sums to more is not of a real run. */
+          if (!(dir->bytes_per_s <= DS_JSON_MAX_BYTES_PER_S) || !(dir->iops <= DS_JSON_MAX_IOPS))
+            {
+              g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
+                           _("the logs give %.3g bytes/s or %.3g I/Os per second in the interval "
+                             "ending at %g s: more than a device does (at most %.0e and %.0e)"),
+                           dir->bytes_per_s, dir->iops, p.t_s, DS_JSON_MAX_BYTES_PER_S, DS_JSON_MAX_IOPS);
+              g_array_unref (series);
+              return NULL;
+            }
           if (b->lat[d] != NULL && b->lat[d]->len > 0)
             {
               g_array_sort (b->lat[d], compare_floats);
               dir->p50_s = percentile (b->lat[d], 50) / 1e9;
               dir->p99_s = percentile (b->lat[d], 99) / 1e9;
+              if (!(dir->p99_s <= DS_JSON_MAX_LATENCY_S))
+                {
+                  g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
+                               _("the logs give a latency of %.3g s in the interval ending at %g s: "
+                                 "not a real I/O's (at most %.0e s)"),
+                               dir->p99_s, p.t_s, DS_JSON_MAX_LATENCY_S);
+                  g_array_unref (series);
+                  return NULL;
+                }
             }
         }
       g_array_append_val (series, p);

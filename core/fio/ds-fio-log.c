@@ -536,8 +536,17 @@ ds_fio_logs_read (const char    *prefix,
 
   if (ok)
     {
-      series = agg.buckets != NULL ? ds_fio_log_agg_points (&agg) :
+      series = agg.buckets != NULL ? ds_fio_log_agg_points (&agg, error) :
                g_array_new (FALSE, TRUE, sizeof (DsFioLogPoint));
+      if (series == NULL)
+        {
+          g_autofree char *name = ds_text_sanitize (prefix);
+
+          g_prefix_error (error, _("the fio logs at %s: "), name);
+        }
+    }
+  if (series != NULL)
+    {
       *ret_info = (DsFioLogInfo) {
         .interval_s = (double) (agg.buckets != NULL ? agg.window_ms * agg.factor : 1000) / 1e3,
         .percentiles = percentiles,

@@ -86,7 +86,9 @@ void            ds_fio_log_agg_clear  (DsFioLogAgg *agg);
 DsFioLogBucket *ds_fio_log_agg_bucket (DsFioLogAgg *agg,
                                        uint64_t     k_window);
 /* The buckets as DsFioLogPoint in time order: rates over each interval
- * (window_ms × factor), p50/p99 of the latencies kept. */
-GArray         *ds_fio_log_agg_points (DsFioLogAgg *agg);
+ * (window_ms × factor), p50/p99 of the latencies kept; DS_ERROR_CORRUPT
+ * for a rate over what a result file may hold (DS_JSON_MAX_*). */
+GArray         *ds_fio_log_agg_points (DsFioLogAgg  *agg,
+                                       GError      **error);
 
 G_END_DECLS
