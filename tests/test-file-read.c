@@ -282,6 +282,26 @@ START_TEST (test_smartctl_values_bound)
 }
 END_TEST
 
+/* Found by fuzz-smartctl: a number past int64 (1e400 is inf to json-glib)
+ * was cast to an integer, undefined behaviour.  It is unknown now. */
+START_TEST (test_smartctl_huge_numbers)
+{
+  const char *json = "{\"json_format_version\": [1, 0], \"smartctl\": {\"exit_status\": 0},"
+                     " \"device\": {\"name\": \"/dev/sdb\", \"protocol\": \"ATA\"},"
+                     " \"temperature\": {\"current\": 1e400},"
+                     " \"power_on_time\": {\"hours\": -1.7976931348623157e+308},"
+                     " \"power_cycle_count\": 9.3e18}";
+  g_autoptr (GError) error = NULL;
+  DsHealth *h = ds_health_parse (json, -1, -1, &error);
+
+  ck_assert_msg (h != NULL, "%s", error ? error->message : "");
+  ck_assert_int_eq (h->temperature_c, DS_HEALTH_UNKNOWN);
+  ck_assert_int_eq (h->power_on_hours, DS_HEALTH_UNKNOWN);
+  ck_assert_int_eq (h->power_cycles, DS_HEALTH_UNKNOWN);
+  ds_health_free (h);
+}
+END_TEST
+
 /* fio's logs: a FIFO, /dev/zero (a symlink to it), a folder and a log past
  * DS_FIO_LOG_MAX_BYTES are refused naming the file, at once. */
 START_TEST (test_fio_logs_refuse)
@@ -334,6 +354,7 @@ file_read_suite (void)
   tcase_add_test (tc, test_readers_refuse_at_once);
   tcase_add_test (tc, test_readers_size_bound);
   tcase_add_test (tc, test_smartctl_values_bound);
+  tcase_add_test (tc, test_smartctl_huge_numbers);
   tcase_add_test (tc, test_fio_logs_refuse);
   suite_add_tcase (suite, tc);
 

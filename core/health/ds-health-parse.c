@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
@@ -92,7 +94,13 @@ node_num (JsonNode *n)
     case G_TYPE_INT64:
       return json_node_get_int (n);
     case G_TYPE_DOUBLE:
-      return (int64_t) json_node_get_double (n);
+      {
+        /* 1e400 is inf to json-glib; past int64 the cast is undefined
+         * (found by fuzz-smartctl): neither is a count smartctl gives. */
+        double d = json_node_get_double (n);
+
+        return isfinite (d) && d > -9.2e18 && d < 9.2e18 ? (int64_t) d : DS_HEALTH_UNKNOWN;
+      }
     case G_TYPE_BOOLEAN:
       return json_node_get_boolean (n);
     default:
