@@ -26,6 +26,7 @@
 #include "ds-file-read.h"
 #include "ds-fio.h"
 #include "ds-health.h"
+#include "ds-json.h"
 #include "ds-limits.h"
 #include "ds-result-json.h"
 #include "ds-test-util.h"
@@ -302,6 +303,34 @@ START_TEST (test_smartctl_huge_numbers)
 }
 END_TEST
 
+/* Found by fuzz-fio-import: "{}\n{}" leaked the first document inside
+ * json-glib, in every reader.  The bounds scan refuses a second one. */
+START_TEST (test_one_document)
+{
+  const char *const texts[] = { "{}\n{}", "{\"a\": 1} {\"b\": 2}", "{} x", "[1] \"s\"", "{}2" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autoptr (GError) result_error = NULL;
+      g_autoptr (GError) fio_error = NULL;
+      g_autoptr (GError) health_error = NULL;
+      g_autoptr (DsResult) r = ds_result_load_data (texts[i], -1, &result_error);
+      g_autoptr (GPtrArray) jobs = ds_fio_import_data (texts[i], -1, "x.json", NULL, &fio_error);
+      DsHealth *h = ds_health_parse (texts[i], -1, -1, &health_error);
+
+      ck_assert_ptr_null (r);
+      ck_assert_msg (strstr (result_error->message, "more than one JSON document") != NULL,
+                     "%s: %s", texts[i], result_error->message);
+      ck_assert_ptr_null (jobs);
+      ck_assert_ptr_null (h);
+      ck_assert_msg (strstr (health_error->message, "more than one JSON document") != NULL,
+                     "%s: %s", texts[i], health_error->message);
+    }
+  /* White space after the one document is fine. */
+  ck_assert (ds_json_check_bounds ("{}\n \t\r\n", 7, NULL));
+}
+END_TEST
+
 /* fio's logs: a FIFO, /dev/zero (a symlink to it), a folder and a log past
  * DS_FIO_LOG_MAX_BYTES are refused naming the file, at once. */
 START_TEST (test_fio_logs_refuse)
@@ -355,6 +384,7 @@ file_read_suite (void)
   tcase_add_test (tc, test_readers_size_bound);
   tcase_add_test (tc, test_smartctl_values_bound);
   tcase_add_test (tc, test_smartctl_huge_numbers);
+  tcase_add_test (tc, test_one_document);
   tcase_add_test (tc, test_fio_logs_refuse);
   suite_add_tcase (suite, tc);
 
