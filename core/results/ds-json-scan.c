@@ -55,7 +55,7 @@ typedef struct {
   Frame       stack[DS_JSON_MAX_DEPTH];
   guint       depth;
   guint       values;
-  guint       top_values;   /* values started at the top level */
+  gboolean    top_closed;   /* the top-level object or list has ended */
   const char *key;          /* the key just read, until its value starts */
   gsize       key_length;
 } Scan;
@@ -105,7 +105,7 @@ value_starts (Scan    *scan,
 
   /* One document: json-glib leaks the first when a second follows
    * ("{}\n{}", found by fuzz-fio-import). */
-  if (f == NULL && ++scan->top_values > 1)
+  if (f == NULL && scan->top_closed)
     return refuse (error, _("more than one JSON document in it"));
 
   if (++scan->values > DS_JSON_MAX_VALUES)
@@ -209,7 +209,7 @@ check_bounds (const char  *data,
       switch (c)
         {
         case '"':
-          if (scan->depth == 0 && scan->top_values > 0)
+          if (scan->depth == 0 && scan->top_closed)
             return refuse (error, _("more than one JSON document in it"));
           {
             gsize start = ++i;
@@ -250,8 +250,8 @@ check_bounds (const char  *data,
 
         case '}':
         case ']':
-          if (scan->depth > 0)
-            scan->depth--;
+          if (scan->depth > 0 && --scan->depth == 0)
+            scan->top_closed = TRUE;
           scan->key = NULL;
           expect = EXPECT_OTHER;
           break;
@@ -277,8 +277,7 @@ check_bounds (const char  *data,
 
         default:
           /* The first character of a number or a literal. */
-          if (scan->depth == 0 && scan->top_values > 0 && expect != EXPECT_VALUE &&
-              (i == 0 || strchr ("}] \t\n\r", data[i - 1]) != NULL))
+          if (scan->depth == 0 && scan->top_closed)
             return refuse (error, _("more than one JSON document in it"));
           if (expect == EXPECT_VALUE && !value_starts (scan, error))
             return FALSE;
