@@ -10,8 +10,8 @@
 
 #include "ds-cli-agent.h"
 #include "ds-cli-common.h"
-#include "ds-text.h"
 #include "ds-error.h"
+#include "ds-text.h"
 #include "ds-udisks.h"
 
 int
@@ -49,6 +49,23 @@ ds_cli_complain (int         status,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
+
+  /* Messages quote files and devices (anyone's text): whatever a reader
+   * let through, no escape sequence reaches the terminal.  Line by line,
+   * so a message of several lines keeps them. */
+  {
+    g_auto (GStrv) lines = g_strsplit (message, "\n", -1);
+
+    for (guint i = 0; lines[i] != NULL; i++)
+      {
+        g_autofree char *safe = ds_text_sanitize (lines[i]);
+
+        g_free (lines[i]);
+        lines[i] = g_steal_pointer (&safe);
+      }
+    g_free (message);
+    message = g_strjoinv ("\n", lines);
+  }
 
   fprintf (stderr, "diskscope-cli: %s\n", message);
 

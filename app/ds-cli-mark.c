@@ -14,6 +14,7 @@
 #include "ds-error.h"
 #include "ds-json.h"
 #include "ds-preset.h"
+#include "ds-text.h"
 
 typedef struct {
   gboolean mark;             /* the `mark` command (else workload --preset) */
@@ -339,15 +340,19 @@ mark_text (const DsResult *result,
   const DsPreset *preset = ds_preset_lookup (mark->preset);
   g_autofree char *grid = ds_mark_grid_text (result, *(const DsMarkUnits *) data);
   g_autofree char *cdm = ds_mark_cdm_text (result);
+  /* The device's model and path (and a preset name from a file) are
+   * printed escaped: a terminal must not act on them. */
+  g_autofree char *version = ds_text_sanitize (result->tool_version);
+  g_autofree char *model = ds_text_sanitize (result->target.model);
+  g_autofree char *path = ds_text_sanitize (result->target.path ? result->target.path : "?");
+  g_autofree char *name = ds_text_sanitize (mark->preset);
 
-  return g_strdup_printf ("Diskscope %s: %s%s%s%s — %s\n\n%s\n%s", result->tool_version,
-                          result->target.model ? result->target.model : "",
-                          result->target.model ? " (" : "",
-                          result->target.path ? result->target.path : "?",
+  return g_strdup_printf ("Diskscope %s: %s%s%s%s — %s\n\n%s\n%s", version, model,
+                          result->target.model ? " (" : "", path,
                           result->target.model ? ")" : "",
                           preset ? preset->title :
-                          g_strcmp0 (mark->preset, DS_PRESET_CUSTOM) == 0 ? "Custom rows" :
-                          mark->preset, grid, cdm);
+                          g_strcmp0 (mark->preset, DS_PRESET_CUSTOM) == 0 ? "Custom rows" : name,
+                          grid, cdm);
 }
 
 static int

@@ -200,6 +200,44 @@ in_flight_ok (unsigned   queue_depth,
   return TRUE;
 }
 
+/* A mark's comment goes into its result, its text and its report: one
+ * line, and no longer than the result file holds (a string of over
+ * DS_JSON_MAX_STRING_BYTES made a result that did not load again). */
+static gboolean
+comment_valid (const char  *comment,
+               GError     **error)
+{
+  glong chars;
+
+  if (comment == NULL)
+    return TRUE;
+  if (!g_utf8_validate (comment, -1, NULL))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("the comment is not UTF-8 text"));
+      return FALSE;
+    }
+  chars = g_utf8_strlen (comment, -1);
+  if (chars > (glong) DS_LIMIT_COMMENT_CHARS)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("the comment is %ld characters long: at most %u"), chars, DS_LIMIT_COMMENT_CHARS);
+      return FALSE;
+    }
+  for (const char *p = comment; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_iscntrl (c) || c == 0x2028 || c == 0x2029)
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                       _("the comment is one line of text: no control characters (U+%04X)"), c);
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
 /* The rules of a preset run (kinds/ds-preset.h). */
 static gboolean
 mark_valid (const DsBenchSpec  *spec,
@@ -207,6 +245,9 @@ mark_valid (const DsBenchSpec  *spec,
 {
   const DsPreset *preset = ds_preset_lookup (spec->preset);
   g_autoptr (GArray) steps = NULL;
+
+  if (!comment_valid (spec->comment, error))
+    return FALSE;
 
   if (spec->mix_percent > 100 || spec->mix_percent < -1)
     {

@@ -81,6 +81,12 @@
 /* One string (a path, a model, a note, an error message). */
 #define DS_JSON_MAX_STRING_BYTES     (64u * 1024)
 
+/* The figures a loaded result may hold (each kind's reader checks its
+ * own; a writer of figures from a file, fio's logs, checks them too). */
+#define DS_JSON_MAX_BYTES_PER_S      1e15
+#define DS_JSON_MAX_IOPS             1e12
+#define DS_JSON_MAX_LATENCY_S        1e6
+
 /* Entries of one list, by the member that holds it; any other list is held
  * to DS_JSON_MAX_LIST.  "points": transfer-rate points (200 a direction)
  * and random-access dots (5 rows x 20 000 a direction, one list per field:
@@ -118,3 +124,48 @@
 #define DS_BUSY_WAIT_NS              (UINT64_C (10) * 1000000000u)
 #define DS_BUSY_POLL_NS              (UINT64_C (20) * 1000000u)
 #define DS_BUSY_NOTICE_NS            (UINT64_C (200) * 1000000u)
+
+/* ---- other files the user names (io/ds-file-read.c opens them all) ------
+ *
+ * fio's JSON is scanned by the result loader's bounds (ds_json_check_bounds)
+ * before it is parsed, so its size bound is the result file's.  smartctl's
+ * JSON of one drive is 2 to 20 kB; its size bound leaves room for the
+ * longest logs a drive keeps. */
+#define DS_FIO_JSON_MAX_BYTES        DS_JSON_MAX_FILE_BYTES
+#define DS_SMARTCTL_JSON_MAX_BYTES   (UINT64_C (16) * 1024 * 1024)
+
+/* fio's logs (--write_bw_log, --write_lat_log ...) are read line by line,
+ * never whole.  A line is "time, value, direction, block size, offset[,
+ * priority]": under 100 bytes; DS_FIO_LOG_MAX_LINE_BYTES refuses a binary
+ * or compressed file at its first "line".  A raw (per-I/O) log is 25 to 40
+ * bytes an I/O: 1 GiB is about 30 million I/Os (five minutes at 100 000
+ * IOPS); longer runs log with log_avg_msec.  The entries of one series,
+ * over every log it sums, are held to DS_FIO_LOG_MAX_ENTRIES: each raw
+ * entry keeps its latency (8 bytes) until its interval's percentiles are
+ * taken, so this bounds the memory an import takes (256 MB).  Times are
+ * milliseconds since the job started: past DS_LIMIT_DURATION_MAX_NS (a
+ * week, the longest run Diskscope itself makes) a time is refused. */
+#define DS_FIO_LOG_MAX_BYTES         (UINT64_C (1) << 30)
+#define DS_FIO_LOG_MAX_LINE_BYTES    4096u
+#define DS_FIO_LOG_MAX_ENTRIES       (UINT64_C (32) * 1024 * 1024)
+
+/* A time series (a workload's results.series, one from fio's logs) holds
+ * at most this many points in all, in one result: the loader's cap on one
+ * list (DS_JSON_MAX_LIST), and 12 JSON values a point keeps a result with
+ * a full series under DS_JSON_MAX_VALUES.  A longer series is merged,
+ * adjacent intervals two by two, until it fits (ds-interval.h:
+ * DsSeriesMerge); a result with several series (a mark's steps) shares the
+ * bound among them. */
+#define DS_LIMIT_SERIES_POINTS       100000u
+
+/* A mark's steps (custom rows × directions; the presets have 2 to 9) and
+ * the points their series share: what its result holds.  A step is at
+ * most two full latency histograms (2 × 2240 buckets, 3 values each) and
+ * its share of the series (12 values a point): 48 steps and 50 000 points
+ * are 1.25 M values, under DS_JSON_MAX_VALUES. */
+#define DS_LIMIT_MARK_STEPS          48u
+#define DS_LIMIT_MARK_SERIES_POINTS  (DS_LIMIT_SERIES_POINTS / 2)
+
+/* A mark's --comment (CrystalDiskMark's Comment field): one line, printed
+ * in its text and report. */
+#define DS_LIMIT_COMMENT_CHARS       4096u

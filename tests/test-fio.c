@@ -18,8 +18,12 @@
 #include <glib/gstdio.h>
 
 #include "ds-bench-workload.h"
+#include "ds-compare.h"
+#include "ds-compare-format.h"
 #include "ds-error.h"
 #include "ds-fio.h"
+#include "ds-fio-private.h"
+#include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-test-library.h"
 #include "ds-test-util.h"
@@ -393,6 +397,98 @@ log_prefix (const char *name)
   return g_build_filename (DS_TEST_FIXTURES_DIR, "fio-logs", name, NULL);
 }
 
+/* Issue 21, class 11: fio's JSON with runtime 0 showed "36.5 MB/s" over
+ * "0.00 s" and "(0 bytes)".  Counted I/Os over no time have no rate: the
+ * report says so, comparisons leave the cell empty, and the unknown size
+ * is not "0 bytes". */
+START_TEST (test_runtime_zero)
+{
+  g_autofree char *path = fixture ("fio-3.33-single.json");
+  g_autofree char *text = NULL;
+  g_autoptr (GString) edited = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) jobs = NULL;
+  g_autoptr (DsComparison) cmp = NULL;
+  g_autofree char *report = NULL;
+  g_autofree char *csv = NULL;
+  DsResult *pair[2];
+  DsWorkloadData *data;
+
+  ck_assert (g_file_get_contents (path, &text, NULL, NULL));
+  edited = g_string_new (text);
+  /* The read's runtime (the write did nothing: 0 already), and the job's. */
+  ck_assert_uint_eq (g_string_replace (edited, "\"runtime\" : 2002,", "\"runtime\" : 0,", 0), 1);
+  ck_assert_uint_eq (g_string_replace (edited, "\"job_runtime\" : 2001,", "\"job_runtime\" : 0,", 0), 1);
+
+  jobs = ds_fio_import_data (edited->str, (gssize) edited->len, "rt0.json", NULL, &error);
+  ck_assert_msg (jobs != NULL, "%s", error ? error->message : "");
+  data = ((DsFioJob *) jobs->pdata[0])->result->data;
+  ck_assert_double_eq (data->runtime_s, 0);
+  ck_assert_double_eq (data->read.bytes_per_s, 0);
+  ck_assert_uint_gt (data->read.ios, 0);
+
+  report = ds_report_text (((DsFioJob *) jobs->pdata[0])->result, DS_UNITS_MB);
+  ck_assert_msg (strstr (report, "Transfer Rate         : none: no time measured") != NULL &&
+                 strstr (report, "Run Time              : no time measured") != NULL &&
+                 strstr (report, "(size not known)") != NULL && strstr (report, "MB/s\n") == NULL &&
+                 strstr (report, "(0 bytes)") == NULL, "%s", report);
+
+  pair[0] = pair[1] = ((DsFioJob *) jobs->pdata[0])->result;
+  cmp = ds_comparison_new (pair, NULL, 2, &error);
+  ck_assert_msg (cmp != NULL, "%s", error ? error->message : "");
+  csv = ds_comparison_to_csv (cmp, DS_UNITS_MB);
+  ck_assert_msg (strstr (csv, "Bandwidth,,MB/s,,,,") != NULL, "%s", csv);
+}
+END_TEST
+
+/* The last guard before a job is written (issue 21, class 4): fio's
+ * reading of it holds only our sections and options. */
+START_TEST (test_job_check)
+{
+  g_autofree char *longer = g_strnfill (1200, 'a');
+  g_autofree char *long_comment = g_strdup_printf ("; %s\n[global]\nrw=read\n", longer);
+  g_autofree char *why = NULL;
+
+  ck_assert (ds_fio_job_check ("; a comment\n[global]\nfilename=/dev/sdb\nrw=read\n\n[diskscope-read]\nbs=4096\n"));
+  ck_assert (ds_fio_job_check ("[global]\nfilename=/dev/disk/by-id/a\\:b\n"));
+  ck_assert (!ds_fio_job_check ("[global]\nexec_prerun=touch /tmp/x\n"));
+  ck_assert (!ds_fio_job_check ("[global]\ninclude=/etc/x\n"));
+  ck_assert (!ds_fio_job_check ("[global]\nrw=read;exec\n"));
+  ck_assert (!ds_fio_job_check ("[global]\nfilename=${HOME}/x\n"));
+  ck_assert (!ds_fio_job_check ("[global]\nbs=$pagesize\n"));
+  ck_assert (!ds_fio_job_check ("[glo bal]\n"));
+  ck_assert (!ds_fio_job_check ("  [global]\n"));
+  ck_assert (!ds_fio_job_check (long_comment));
+
+  ck_assert_ptr_null (ds_fio_unsafe_in_filename ("/dev/disk/by-id/ata-X_Y:1 é"));
+  why = ds_fio_unsafe_in_filename ("/dev/sdb#x");
+  ck_assert_str_eq (why, "“#”");
+  g_free (why);
+  why = ds_fio_unsafe_in_filename (" /dev/sdb");
+  ck_assert_ptr_nonnull (why);
+  g_free (why);
+  why = ds_fio_unsafe_in_filename ("/dev/sdb\xe2\x80\xae");
+  ck_assert_ptr_nonnull (why);
+}
+END_TEST
+
+/* ds_fio_logs_read(), its interval and whether it has percentiles. */
+static GArray *
+logs_read (const char  *prefix,
+           const char  *host,
+           guint        job,
+           double      *ret_interval_s,
+           gboolean    *ret_percentiles,
+           GError     **error)
+{
+  DsFioLogInfo info = { 0 };
+  GArray *series = ds_fio_logs_read (prefix, host, job, &info, error);
+
+  *ret_interval_s = info.interval_s;
+  *ret_percentiles = info.percentiles;
+  return series;
+}
+
 /* A raw latency log (one line per I/O, tests/fixtures/fio-logs/raw*, a
  * 2 s randrw run): every I/O counted in its second, percentiles exact. */
 START_TEST (test_logs_raw)
@@ -404,7 +500,7 @@ START_TEST (test_logs_raw)
   gboolean pct = FALSE;
   const DsFioLogPoint *p;
 
-  series = ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error);
+  series = logs_read (prefix, NULL, 1, &interval, &pct, &error);
   ck_assert_msg (series != NULL, "%s", error ? error->message : "");
   ck_assert_double_eq (interval, 1.0);
   ck_assert (pct);
@@ -447,7 +543,7 @@ START_TEST (test_logs_averaged)
   gboolean pct = TRUE;
   const DsFioLogPoint *p;
 
-  series = ds_fio_logs_read (prefix, NULL, 0, &interval, &pct, &error);
+  series = logs_read (prefix, NULL, 0, &interval, &pct, &error);
   ck_assert_msg (series != NULL, "%s", error ? error->message : "");
   ck_assert_double_eq (interval, 1.0);
   ck_assert (!pct);
@@ -463,7 +559,7 @@ START_TEST (test_logs_averaged)
   ck_assert_double_eq (p->read.iops, 1365 + 1442);
 
   /* Job 2 alone. */
-  one = ds_fio_logs_read (prefix, NULL, 2, &interval, &pct, &error);
+  one = logs_read (prefix, NULL, 2, &interval, &pct, &error);
   ck_assert_ptr_nonnull (one);
   ck_assert_double_eq (g_array_index (one, DsFioLogPoint, 1).write.iops, 641);
 }
@@ -478,18 +574,18 @@ START_TEST (test_logs_bad)
   double interval;
   gboolean pct;
 
-  ck_assert_ptr_null (ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error));
+  ck_assert_ptr_null (logs_read (prefix, NULL, 1, &interval, &pct, &error));
   ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_NOT_FOUND));
   ck_assert_msg (strstr (error->message, "--write_bw_log") != NULL, "%s", error->message);
   g_clear_error (&error);
 
   ck_assert (g_file_set_contents (bw, "1000, 5, 0, 0, 0\n2000, lots, 0, 0, 0\n", -1, NULL));
-  ck_assert_ptr_null (ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error));
+  ck_assert_ptr_null (logs_read (prefix, NULL, 1, &interval, &pct, &error));
   ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_CORRUPT));
   ck_assert_msg (strstr (error->message, "_bw.1.log:2:") != NULL, "%s", error->message);
   g_clear_error (&error);
   ck_assert (g_file_set_contents (bw, "1000, 5, 7, 0, 0\n", -1, NULL));
-  ck_assert_ptr_null (ds_fio_logs_read (prefix, NULL, 1, &interval, &pct, &error));
+  ck_assert_ptr_null (logs_read (prefix, NULL, 1, &interval, &pct, &error));
   g_clear_error (&error);
 
   g_unlink (bw);
@@ -639,6 +735,8 @@ main (void)
   tcase_add_test (tc, test_logs_averaged);
   tcase_add_test (tc, test_logs_bad);
   tcase_add_test (tc, test_logs_attach);
+  tcase_add_test (tc, test_runtime_zero);
+  tcase_add_test (tc, test_job_check);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);

@@ -567,6 +567,107 @@ START_TEST (test_cdm_text)
 }
 END_TEST
 
+/* A mark at its bounds (issue 21, class 7): DS_LIMIT_MARK_STEPS mixed
+ * steps, each with two full latency histograms and its share of
+ * DS_LIMIT_MARK_SERIES_POINTS, and a comment of DS_LIMIT_COMMENT_CHARS
+ * characters that JSON escapes (quotes) or spells in two bytes: saved, it
+ * loads again. */
+START_TEST (test_mark_at_bounds)
+{
+  g_autoptr (DsResult) r = make_mark (TRUE);
+  g_autoptr (DsResult) back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  DsMarkData *d = r->data;
+  guint share = DS_LIMIT_MARK_SERIES_POINTS / DS_LIMIT_MARK_STEPS;
+  GString *comment = g_string_new (NULL);
+  gsize length = 0;
+
+  for (guint i = 0; i < DS_LIMIT_COMMENT_CHARS; i++)
+    g_string_append (comment, i % 2 ? "é" : "\"");
+  g_free (d->comment);
+  d->comment = g_string_free (comment, FALSE);
+  g_ptr_array_set_size (d->steps, 0);
+  d->steps_planned = DS_LIMIT_MARK_STEPS;
+  for (guint k = 0; k < DS_LIMIT_MARK_STEPS; k++)
+    {
+      DsMarkStep *step = make_step ("mix4k", "RND4K MIX", k / 2, DS_MARK_MIX, DS_PATTERN_RANDRW,
+                                    4096, 1, 1e8, TRUE);
+      DsWorkloadData *w = step->result;
+
+      for (int dir = 0; dir < 2; dir++)
+        {
+          DsWorkloadDir *wd = dir ? &w->write : &w->read;
+          GArray *hist = g_array_new (FALSE, TRUE, sizeof (DsLatencyBucket));
+
+          for (guint b = 0; b < DS_HIST_BUCKETS; b++)
+            {
+              DsLatencyBucket bucket = { (b + 1) * 1e-6, 1 };
+              g_array_append_val (hist, bucket);
+            }
+          ds_workload_dir_clear (wd);
+          *wd = (DsWorkloadDir) { .present = TRUE, .ios = DS_HIST_BUCKETS,
+                                  .io_bytes = DS_HIST_BUCKETS * 4096, .bytes_per_s = 1e8,
+                                  .iops = 1e8 / 4096, .lat_min_s = 1e-6, .lat_mean_s = 1e-3,
+                                  .lat_max_s = DS_HIST_BUCKETS * 1e-6, .histogram = hist };
+        }
+      g_array_set_size (w->series, 0);
+      for (guint i = 0; i < share; i++)
+        {
+          DsIntervalPoint p = { .t_s = (i + 1) * 0.1,
+                                .read = { 1234567.891 + i, 301.5 + i, 1.234567e-4, 9.87654e-3 },
+                                .write = { 7654321.123 + i, 1868.25 + i, 2.345678e-4, 8.76543e-3 } };
+          g_array_append_val (w->series, p);
+        }
+      g_free (step->id);
+      step->id = g_strdup_printf ("mix4k-%u", k);
+      g_ptr_array_add (d->steps, step);
+    }
+
+  text = ds_result_to_data (r, &length);
+  ds_test_note ("a mark at its bounds: %" G_GSIZE_FORMAT " bytes", length);
+  back = ds_result_load_data (text, (gssize) length, &error);
+  ck_assert_msg (back != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (((DsMarkData *) back->data)->steps->len, DS_LIMIT_MARK_STEPS);
+  ck_assert_str_eq (((DsMarkData *) back->data)->comment, d->comment);
+}
+END_TEST
+
+/* The most steps a run can have (the most custom rows, each a Read and a
+ * Write column, and a +Mix) are within DS_LIMIT_MARK_STEPS, what the
+ * series share and the loader are sized for. */
+START_TEST (test_mark_most_steps)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) rows = g_string_new (NULL);
+  g_autoptr (GArray) steps = NULL;
+  g_autofree char *too_many = NULL;
+  DsBenchSpec spec;
+  guint n = 0;
+
+  /* As many rows as are allowed: one more is refused. */
+  for (;; n++)
+    {
+      g_autoptr (GError) local = NULL;
+      g_autofree char *more = g_strdup_printf ("%s%sseq,%uk", rows->str, n ? ";" : "", 4u << (n % 8));
+      g_autofree char *normal = ds_preset_rows_normalize (more, &local);
+
+      if (normal == NULL)
+        break;
+      g_string_assign (rows, more);
+      ck_assert_uint_lt (n, 1000);
+    }
+  mark_spec (&spec, "cdm-default");
+  spec.rows = ds_preset_rows_normalize (rows->str, &error);
+  spec.mix_percent = 70;
+  steps = ds_preset_steps (&spec, &error);
+  ck_assert_msg (steps != NULL, "%s", error ? error->message : "");
+  ds_test_note ("%u rows: %u steps (DS_LIMIT_MARK_STEPS %u)", n, steps->len, DS_LIMIT_MARK_STEPS);
+  ck_assert_uint_le (steps->len, DS_LIMIT_MARK_STEPS);
+  ds_bench_spec_clear (&spec);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -584,6 +685,9 @@ main (void)
   tcase_add_test (result, test_mark_round_trip);
   tcase_add_test (result, test_mark_strict);
   tcase_add_test (result, test_cdm_text);
+  tcase_add_test (result, test_mark_at_bounds);
+  tcase_add_test (result, test_mark_most_steps);
+  tcase_set_timeout (result, 120);
   suite_add_tcase (s, result);
 
   return ds_test_run_suite (s);

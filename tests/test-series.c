@@ -68,7 +68,7 @@ START_TEST (test_points_from_rings)
   ds_io_ring_finish (r1);
   /* The last completion 30 ms into interval 1: a sliver, folded. */
   ds_io_series_finish (series, T0 + IV + 30 * MS, count_point, &emitted);
-  points = ds_io_series_steal_points (series);
+  points = ds_io_series_steal_points (series, NULL);
   ck_assert_uint_eq (ds_io_series_dropped_ios (series), 0);
   ds_io_series_free (series);
 
@@ -98,7 +98,7 @@ START_TEST (test_gap_and_long_tail)
   ds_io_ring_add (r, FALSE, T0 + 2 * IV + 80 * MS, 50 * US, 4096);
   ds_io_ring_finish (r);
   ds_io_series_finish (series, T0 + 2 * IV + 80 * MS, NULL, NULL);
-  points = ds_io_series_steal_points (series);
+  points = ds_io_series_steal_points (series, NULL);
   ds_io_series_free (series);
 
   ck_assert_uint_eq (points->len, 3);
@@ -133,7 +133,7 @@ START_TEST (test_full_ring_drops)
   ck_assert_uint_eq (ds_io_series_dropped_ios (series), dropped);
   ds_io_ring_finish (r);
   ds_io_series_finish (series, T0 + (DS_IO_RING_SLOTS + 1) * IV + 60 * MS, NULL, NULL);
-  points = ds_io_series_steal_points (series);
+  points = ds_io_series_steal_points (series, NULL);
   ds_io_series_free (series);
 
   ck_assert_uint_eq (points->len, DS_IO_RING_SLOTS + 2);
@@ -198,7 +198,7 @@ START_TEST (test_concurrent_totals)
   for (unsigned i = 0; i < N_THREADS; i++)
     g_thread_join (threads[i]);
   ds_io_series_finish (series, T0 + 40 * IV - 1, NULL, NULL);
-  points = ds_io_series_steal_points (series);
+  points = ds_io_series_steal_points (series, NULL);
   dropped = ds_io_series_dropped_ios (series);
   ds_io_series_free (series);
 

@@ -12,6 +12,7 @@
 #include <sys/sysmacros.h>
 
 #include "ds-environment.h"
+#include "ds-text.h"
 
 static char *
 read_text (const char *path)
@@ -286,6 +287,9 @@ ds_environment_free (DsEnvironment *env)
   g_free (env);
 }
 
+/* @member of @o as text for the report, in *@buf (freed first): a string
+ * from the file is anyone's, so it is escaped here (ds_text_sanitize) and
+ * cannot start a line of its own. */
 static const char *
 member_text (JsonObject *o,
              const char *member,
@@ -293,13 +297,15 @@ member_text (JsonObject *o,
 {
   JsonNode *n = o ? json_object_get_member (o, member) : NULL;
 
-  if (n == NULL || JSON_NODE_HOLDS_NULL (n))
+  g_clear_pointer (buf, g_free);
+  if (n == NULL || JSON_NODE_HOLDS_NULL (n) || !JSON_NODE_HOLDS_VALUE (n))
     return "?";
   if (json_node_get_value_type (n) == G_TYPE_STRING)
-    return json_node_get_string (n);
-  if (json_node_get_value_type (n) == G_TYPE_BOOLEAN)
+    *buf = ds_text_sanitize_short (json_node_get_string (n), 200);
+  else if (json_node_get_value_type (n) == G_TYPE_BOOLEAN)
     return json_node_get_boolean (n) ? "yes" : "no";
-  *buf = g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (n));
+  else
+    *buf = g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (n));
   return *buf;
 }
 
@@ -318,8 +324,12 @@ ds_environment_report (JsonObject *e,
 
   governor = member_text (e, "cpu_governor", &b1);
   /* A VM or a kernel without cpufreq has no governor to say. */
-  g_string_append_printf (out, "Environment: kernel %s, CPU governor %s\n", kernel ? kernel : "?",
-                          strcmp (governor, "?") == 0 ? "not reported" : governor);
+  {
+    g_autofree char *k = ds_text_sanitize_short (kernel ? kernel : "?", 200);
+
+    g_string_append_printf (out, "Environment: kernel %s, CPU governor %s\n", k,
+                            strcmp (governor, "?") == 0 ? "not reported" : governor);
+  }
   g_string_append_printf (out, "  Queue: scheduler %s, read-ahead %s KiB, write cache %s, "
                           "rotational %s, nr_requests %s\n",
                           member_text (e, "scheduler", &b5), member_text (e, "read_ahead_kb", &b2),
@@ -338,6 +348,7 @@ ds_environment_report (JsonObject *e,
           JsonObject *l = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
           g_autofree char *x = NULL, *y = NULL;
 
+          /* x is reused: each value is printed before the next is read. */
           g_string_append_printf (out, "%s %s (%s", i > 0 ? " ->" : "",
                                   member_text (l, "name", &x), member_text (l, "type", &y));
           if (l != NULL && json_object_has_member (l, "direct_io"))

@@ -172,6 +172,7 @@ read_dir (JsonObject     *job,
           DsWorkloadDir  *dir,
           double         *ret_runtime_s,
           gboolean       *ret_clat_percentiles,
+          gboolean       *ret_untimed,
           GError        **error)
 {
   JsonObject *d = ds_fio_object (job, name);
@@ -224,6 +225,8 @@ read_dir (JsonObject     *job,
   v = ds_fio_number (d, "runtime");
   if (isfinite (v) && v > 0 && v / 1e3 <= 1e7)
     *ret_runtime_s = MAX (*ret_runtime_s, v / 1e3);
+  else
+    *ret_untimed = TRUE;     /* I/Os but no time: no rate can be true */
 
   return TRUE;
 }
@@ -277,6 +280,7 @@ ds_fio_result_from_entry (const DsFioDoc *doc,
   const char *rw = ds_fio_option (job_options, global, "rw");
   gboolean clat_percentiles = FALSE;
   gboolean sequential_mix = FALSE;
+  gboolean untimed = FALSE;
   uint64_t v64;
   unsigned v;
   double err, cpu, job_runtime_ms;
@@ -335,9 +339,18 @@ ds_fio_result_from_entry (const DsFioDoc *doc,
 
   data = r->data;
   data->engine = g_strdup (r->engine);
-  if (!read_dir (job, "read", &data->read, &data->runtime_s, &clat_percentiles, error) ||
-      !read_dir (job, "write", &data->write, &data->runtime_s, &clat_percentiles, error))
+  if (!read_dir (job, "read", &data->read, &data->runtime_s, &clat_percentiles, &untimed, error) ||
+      !read_dir (job, "write", &data->write, &data->runtime_s, &clat_percentiles, &untimed, error))
     return NULL;
+  /* fio counted I/Os over no time (runtime 0, or none given): a rate
+   * would be made up.  The run then has no time at all, so the report
+   * and comparisons say "no time measured" instead of a rate. */
+  if (untimed && (data->read.present || data->write.present))
+    {
+      data->runtime_s = 0;
+      data->read.bytes_per_s = data->read.iops = 0;
+      data->write.bytes_per_s = data->write.iops = 0;
+    }
   if (!data->read.present && !data->write.present)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
@@ -364,6 +377,9 @@ ds_fio_result_from_entry (const DsFioDoc *doc,
                         "fio reports them for the whole latency with lat_percentiles=1");
   if (sequential_mix)
     ds_result_add_note (r, "fio ran rw=%s (a sequential mix), shown as randrw", rw);
+  if (untimed)
+    ds_result_add_note (r, _("fio's JSON gives no run time for what the job did (runtime 0): "
+                             "no rate is shown, only what was counted"));
   if (data->write.present)
     r->spec.write = TRUE;
 

@@ -23,6 +23,22 @@
  * rounded by a unit.  The HD Tune kinds become one job per point or row,
  * one after another (stonewall), each limited like ours by its time and
  * its region.
+ *
+ * A result file is anyone's, and fio's job file has no quoting: fio reads
+ * it with fgets() into a buffer of OPT_LEN_MAX (1024 bytes in old
+ * versions, 4096 or 8192 since), so a longer line becomes two; strips
+ * blanks; takes a line starting with ';' or '#' as a comment and cuts a
+ * value at the first ';' or '#'; opens a section at '['; reads "include
+ * FILE"; replaces ${VAR} with the environment and $pagesize and friends;
+ * and splits filename= at ':' (unless escaped as "\:").  So the one value
+ * from the result that is written as an option, the file to run on, must
+ * be of a safe set (valid UTF-8 without control characters, none of
+ * ; # $ = [ ] \, no blank at either end, short): else the export is
+ * refused and the user told to pass --filename.  Everything else from the
+ * result (model, path, host, time) only goes into comment lines, escaped
+ * by ds_text_sanitize() (no newline can end the comment) and cut short.
+ * Last, the job is read back as fio would read it (check_job()): only
+ * our sections and options, every line shorter than fio's buffer.
  */
 #include "config.h"
 
@@ -36,6 +52,8 @@
 #include "ds-bench-workload.h"
 #include "ds-error.h"
 #include "ds-fio.h"
+#include "ds-fio-private.h"
+#include "ds-text.h"
 
 /* As in ds-bench-transfer.c (the access-time and burst phases). */
 #define TRANSFER_ACCESS_IOS_BASE      250
@@ -124,11 +142,16 @@ header (GString        *out,
   g_string_append_printf (out, "; fio job reproducing a Diskscope %s run (%s)\n",
                           ops ? ops->name : "?", ops ? ops->title : "?");
   if (result->started_at != NULL)
-    g_string_append_printf (out, "; the run: %s on %s, started %s%s%s\n",
-                            result->target.path ? result->target.path : "?",
-                            result->target.model ? result->target.model : "?",
-                            result->started_at, result->hostname ? " on " : "",
-                            result->hostname ? result->hostname : "");
+    {
+      /* From the result file: comments fio never reads, escaped. */
+      g_autofree char *path = ds_fio_comment_text (result->target.path);
+      g_autofree char *model = ds_fio_comment_text (result->target.model);
+      g_autofree char *started = ds_fio_comment_text (result->started_at);
+      g_autofree char *host = ds_fio_comment_text (result->hostname);
+
+      g_string_append_printf (out, "; the run: %s on %s, started %s%s%s\n", path, model, started,
+                              result->hostname ? " on " : "", result->hostname ? host : "");
+    }
   if (writes && result->kind != DS_BENCH_FILE)
     g_string_append_printf (out, "; WARNING: this job WRITES to %s and DESTROYS ALL DATA on it\n", filename);
   else if (result->kind == DS_BENCH_FILE)
@@ -432,15 +455,36 @@ ds_fio_job_from_result (const DsResult  *result,
 {
   GString *out;
   g_autofree char *file_path = NULL;
+  g_autofree char *why = NULL;
+  gboolean from_result = FALSE;
 
   g_return_val_if_fail (result != NULL, NULL);
 
   if (filename == NULL)
-    filename = result->target.path;
+    {
+      from_result = TRUE;
+      filename = result->target.path;
+    }
   if (filename == NULL || *filename == '\0')
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("the result names no device or file to run on: give one (--filename)"));
+      return NULL;
+    }
+  why = ds_fio_unsafe_in_filename (filename);
+  if (why != NULL)
+    {
+      g_autofree char *shown = ds_text_sanitize_short (filename, 80);
+
+      if (from_result)
+        g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                     _("the result's device or file “%s” holds %s, which an fio job file cannot "
+                       "carry safely (fio would read it as more options): give the device or "
+                       "file to run on with --filename"), shown, why);
+      else
+        g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                     _("--filename “%s” holds %s, which an fio job file cannot carry safely: "
+                       "use a path without it (a symlink to the device, for one)"), shown, why);
       return NULL;
     }
   /* fio splits filename= at ':' (several files): escape it. */
@@ -459,7 +503,7 @@ ds_fio_job_from_result (const DsResult  *result,
 
       header (out, result, file);
       file_jobs (out, result, file);
-      return g_string_free (out, FALSE);
+      return ds_fio_job_checked (out, error);
     }
 
   header (out, result, filename);
@@ -496,7 +540,7 @@ ds_fio_job_from_result (const DsResult  *result,
       return NULL;
     }
 
-  return g_string_free (out, FALSE);
+  return ds_fio_job_checked (out, error);
 }
 
 char *

@@ -36,12 +36,12 @@
 #include "ds-bench-workload.h"
 #include "ds-error.h"
 #include "ds-fio.h"
+#include "ds-file-read.h"
 #include "ds-fio-private.h"
+#include "ds-limits.h"
 #include "ds-result-json.h"
+#include "ds-text.h"
 
-/* fio's JSON for a run of many jobs and clients is a few MB; json+ adds
- * latency bins. */
-#define MAX_FIO_BYTES (256 * 1024 * 1024)
 /* json+ nests bins a few levels below the percentiles. */
 #define MAX_FIO_DEPTH 64
 /* More entries than this is not a run anyone compares. */
@@ -185,7 +185,7 @@ ds_fio_import_data (const char  *data,
     length = 0;
   else if (length < 0)
     length = (gssize) strlen (data);
-  if (length > MAX_FIO_BYTES)
+  if ((uint64_t) length > DS_FIO_JSON_MAX_BYTES)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("too large to be fio's JSON output"));
       return NULL;
@@ -220,15 +220,13 @@ ds_fio_import_data (const char  *data,
     }
   /* The loader's bounds (depth, sizes, list lengths) before json-glib
    * parses: a hostile file costs one pass over its bytes. */
-  if (!ds_json_check_bounds (start, (gsize) (end - start), &local))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("not fio's JSON: %s"), local->message);
-      return NULL;
-    }
+  if (!ds_json_check_bounds_as (start, (gsize) (end - start), _("not fio's JSON output"), error))
+    return NULL;
   if (!json_parser_load_from_data (parser, start, end - start, &local))
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("the JSON is broken or cut short (%s)"),
-                   local->message);
+      g_autofree char *why = ds_text_sanitize_short (local->message, 200);
+
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("the JSON is broken or cut short (%s)"), why);
       return NULL;
     }
 
@@ -339,11 +337,22 @@ ds_fio_import_data (const char  *data,
 
   if (jobs->len == 0)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("no job could be imported: %s"),
-                   warnings->len > 0 ? (const char *) warnings->pdata[0] : "none found");
+      g_autofree char *why = ds_text_sanitize_short (warnings->len > 0 ? warnings->pdata[0] : "none found",
+                                                     400);
+
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("no job could be imported: %s"), why);
       return NULL;
     }
 
+  /* They quote fio's JSON (job names, its errors): anyone's text, made
+   * safe to print once here. */
+  for (guint i = 0; i < warnings->len; i++)
+    {
+      char *safe = ds_text_sanitize_short (warnings->pdata[i], 400);
+
+      g_free (warnings->pdata[i]);
+      warnings->pdata[i] = safe;
+    }
   if (ret_warnings != NULL)
     *ret_warnings = g_steal_pointer (&warnings);
   return g_steal_pointer (&jobs);
@@ -359,18 +368,19 @@ ds_fio_import_file (const char  *path,
   gsize length = 0;
   GPtrArray *jobs;
 
-  if (!g_file_get_contents (path, &data, &length, &local))
-    {
-      g_set_error (error, DS_ERROR,
-                   g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? DS_ERROR_NOT_FOUND :
-                   g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_ACCES) ? DS_ERROR_PERMISSION :
-                   DS_ERROR_FAILED, "%s", local->message);
-      return NULL;
-    }
+  /* The program's bounded opener: a FIFO, /dev/zero or a folder is
+   * refused at once, a file over the bound before it is read. */
+  if (!ds_file_read_bounded (path, _("fio's JSON output"), DS_FIO_JSON_MAX_BYTES,
+                             "DS_FIO_JSON_MAX_BYTES", &data, &length, error))
+    return NULL;
 
   jobs = ds_fio_import_data (data, (gssize) length, path, ret_warnings, &local);
   if (jobs == NULL)
-    g_set_error (error, local->domain, local->code, "%s: %s", path, local->message);
+    {
+      g_autofree char *name = ds_text_sanitize (path);
+
+      g_set_error (error, local->domain, local->code, "%s: %s", name, local->message);
+    }
 
   return jobs;
 }

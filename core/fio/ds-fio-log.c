@@ -23,10 +23,24 @@
  * The points have the shape of a Diskscope workload's series,
  * results.series: [{t_s, read: {bytes_per_s, iops, p50_s, p99_s},
  * write: {...}}], t_s being the end of each interval.
+ *
+ * Logs are read line by line through the program's bounded opener
+ * (io/ds-file-read.c), never whole: what is kept is one bucket per
+ * interval (and, for raw latency logs, each I/O's latency until the end,
+ * as a float: 4 bytes an I/O, DS_FIO_LOG_MAX_ENTRIES at most).  A log is
+ * anyone's file, so its times are held to DS_LIMIT_DURATION_MAX_NS and its
+ * averaging window to an hour (the loader's longest interval); times that
+ * go back (fio's per_job_logs=0 writes each job's entries after the
+ * other's) are accepted and said.  A series of more than
+ * DS_LIMIT_SERIES_POINTS intervals is merged, adjacent intervals two by
+ * two, while it is read: bytes and I/Os summed over the merged time, and
+ * (raw logs) the percentiles taken over every I/O of the merged interval,
+ * so they stay exact.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,12 +48,17 @@
 #include <glib/gi18n-lib.h>
 
 #include "ds-error.h"
+#include "ds-file-read.h"
 #include "ds-fio.h"
+#include "ds-fio-private.h"
+#include "ds-limits.h"
+#include "ds-text.h"
 
-/* fio logs of a long run with every I/O are big; past this, not ours. */
-#define MAX_LOG_BYTES (G_GINT64_CONSTANT (1) << 31)
-#define MAX_LOG_JOBS  4096
-#define RAW_INTERVAL_MS 1000
+#define MAX_LOG_JOBS     4096
+#define RAW_INTERVAL_MS  1000
+/* The loader's longest interval (ds-workload-json.c): an hour. */
+#define MAX_WINDOW_MS    (UINT64_C (3600) * 1000)
+#define MAX_TIME_MS      (DS_LIMIT_DURATION_MAX_NS / 1000000)
 
 typedef struct {
   uint64_t t_ms;
@@ -48,85 +67,11 @@ typedef struct {
   uint64_t bs;
 } Entry;
 
-/* Reads one log: FALSE with @error naming the file and line when a line is
- * not fio's; a missing file gives an empty array and no error. */
-static GArray *
-read_log (const char  *path,
-          gboolean    *ret_exists,
-          GError     **error)
-{
-  g_autoptr (GError) local = NULL;
-  g_autofree char *text = NULL;
-  g_autoptr (GArray) entries = g_array_new (FALSE, FALSE, sizeof (Entry));
-  gsize length = 0;
-  unsigned line_no = 0;
-  char *line, *next;
-
-  *ret_exists = FALSE;
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    return g_steal_pointer (&entries);
-  *ret_exists = TRUE;
-
-  if (!g_file_get_contents (path, &text, &length, &local))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_FAILED, "%s", local->message);
-      return NULL;
-    }
-  if ((gint64) length > MAX_LOG_BYTES || memchr (text, '\0', length) != NULL)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   _("%s: not an fio log (binary, compressed with log_compression, or over 2 GiB)"), path);
-      return NULL;
-    }
-
-  for (line = text; line != NULL && *line != '\0'; line = next)
-    {
-      char *fields[6] = { 0 };
-      unsigned n = 0;
-      Entry e = { 0 };
-      guint64 v;
-      char *end;
-
-      next = strchr (line, '\n');
-      if (next != NULL)
-        *next++ = '\0';
-      line_no++;
-      g_strstrip (line);
-      if (*line == '\0')
-        continue;
-
-      for (char *f = line; f != NULL && n < G_N_ELEMENTS (fields); n++)
-        {
-          fields[n] = f;
-          f = strchr (f, ',');
-          if (f != NULL)
-            *f++ = '\0';
-          g_strstrip (fields[n]);
-        }
-
-      if (n < 4 ||
-          !g_ascii_string_to_unsigned (fields[0], 10, 0, G_GUINT64_CONSTANT (1) << 50, &e.t_ms, NULL) ||
-          !g_ascii_string_to_unsigned (fields[2], 10, 0, 2, &v, NULL) ||
-          !g_ascii_string_to_unsigned (fields[3], 10, 0, G_GUINT64_CONSTANT (1) << 40, &e.bs, NULL))
-        goto bad;
-      e.ddir = (unsigned) v;
-      errno = 0;
-      e.value = g_ascii_strtod (fields[1], &end);
-      if (errno != 0 || end == fields[1] || *end != '\0' || !isfinite (e.value) || e.value < 0 ||
-          e.value > 1e18)
-        goto bad;
-      g_array_append_val (entries, e);
-      continue;
-
-    bad:
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   _("%s:%u: not an fio log line (time, value, direction, block size, offset)"),
-                   path, line_no);
-      return NULL;
-    }
-
-  return g_steal_pointer (&entries);
-}
+/* What every log of one series has cost so far. */
+typedef struct {
+  uint64_t entries;
+  guint    backwards;       /* times that went back, in all logs */
+} Budget;
 
 /* PREFIX_KIND.N.log, or PREFIX_KIND.log for N = 0 (per_job_logs=0);
  * fio --client names the copy it gets from a server PREFIX_KIND.N.log.HOST. */
@@ -139,6 +84,125 @@ log_path (const char *prefix,
   g_autofree char *number = n > 0 ? g_strdup_printf (".%u", n) : g_strdup ("");
 
   return g_strdup_printf ("%s_%s%s.log%s%s", prefix, kind, number, host ? "." : "", host ? host : "");
+}
+
+/* One line into @e; FALSE with the reason (a static string) when it is
+ * not fio's. */
+static gboolean
+parse_entry (char        *line,
+             Entry       *e,
+             const char **ret_why)
+{
+  char *fields[6] = { 0 };
+  unsigned n = 0;
+  guint64 v;
+  char *end;
+
+  for (char *f = line; f != NULL && n < G_N_ELEMENTS (fields); n++)
+    {
+      fields[n] = f;
+      f = strchr (f, ',');
+      if (f != NULL)
+        *f++ = '\0';
+      g_strstrip (fields[n]);
+    }
+
+  *ret_why = N_("not an fio log line (time, value, direction, block size, offset)");
+  if (n < 4)
+    return FALSE;
+  if (fields[0][0] == '-')
+    {
+      *ret_why = N_("a negative time: not an fio log line");
+      return FALSE;
+    }
+  if (!g_ascii_string_to_unsigned (fields[0], 10, 0, G_MAXUINT64, &e->t_ms, NULL) ||
+      !g_ascii_string_to_unsigned (fields[2], 10, 0, 2, &v, NULL) ||
+      !g_ascii_string_to_unsigned (fields[3], 10, 0, G_GUINT64_CONSTANT (1) << 40, &e->bs, NULL))
+    return FALSE;
+  if (e->t_ms > MAX_TIME_MS)
+    {
+      *ret_why = N_("a time past a week after the job started (the longest run, "
+                    "DS_LIMIT_DURATION_MAX_NS): not a log of a real run");
+      return FALSE;
+    }
+  e->ddir = (unsigned) v;
+  errno = 0;
+  e->value = g_ascii_strtod (fields[1], &end);
+  if (errno != 0 || end == fields[1] || *end != '\0' || !isfinite (e->value) || e->value < 0 ||
+      e->value > 1e18)
+    return FALSE;
+
+  return TRUE;
+}
+
+typedef gboolean (*EntryFunc) (const Entry *e,
+                               gpointer     user);
+
+/* Calls @func for every entry of the log at @path (stopping when it says
+ * FALSE); a missing file is no error (*@ret_exists FALSE). */
+static gboolean
+each_entry (const char  *path,
+            Budget      *budget,
+            EntryFunc    func,
+            gpointer     user,
+            gboolean    *ret_exists,
+            GError     **error)
+{
+  g_autoptr (DsLineReader) reader = NULL;
+  g_autoptr (GError) local = NULL;
+  g_autofree char *name = NULL;
+  uint64_t last_t = 0;
+  char *line;
+
+  if (ret_exists != NULL)
+    *ret_exists = FALSE;
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    return TRUE;
+  if (ret_exists != NULL)
+    *ret_exists = TRUE;
+
+  reader = ds_line_reader_open (path, _("an fio log"), DS_FIO_LOG_MAX_BYTES, "DS_FIO_LOG_MAX_BYTES",
+                                DS_FIO_LOG_MAX_LINE_BYTES, error);
+  if (reader == NULL)
+    return FALSE;
+
+  while (ds_line_reader_next (reader, &line, &local))
+    {
+      const char *why;
+      Entry e = { 0 };
+
+      g_strstrip (line);
+      if (*line == '\0')
+        continue;
+      if (!parse_entry (line, &e, &why))
+        {
+          name = ds_text_sanitize (path);
+          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s:%" G_GUINT64_FORMAT ": %s",
+                       name, ds_line_reader_line (reader), _(why));
+          return FALSE;
+        }
+      if (++budget->entries > DS_FIO_LOG_MAX_ENTRIES)
+        {
+          name = ds_text_sanitize (path);
+          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
+                       _("%s: the logs of this job hold more than %" PRIu64 " entries "
+                         "(DS_FIO_LOG_MAX_ENTRIES): log with log_avg_msec for a run this long"),
+                       name, DS_FIO_LOG_MAX_ENTRIES);
+          return FALSE;
+        }
+      if (e.t_ms < last_t)
+        budget->backwards++;
+      last_t = e.t_ms;
+      if (!func (&e, user))
+        return TRUE;
+    }
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+
+  return TRUE;
 }
 
 static gboolean
@@ -171,168 +235,267 @@ ds_fio_logs_count (const char *prefix,
   return n;
 }
 
-static DsFioLogDir *
-dir_of (DsFioLogPoint *p,
-        unsigned       ddir)
+/* ---- reading ------------------------------------------------------------ */
+
+/* The logs of one series: per job, each kind's path (lat: else clat). */
+typedef struct {
+  GPtrArray *bw;
+  GPtrArray *iops;
+  GPtrArray *lat;
+} Logs;
+
+static void
+logs_clear (Logs *logs)
 {
-  return ddir == 1 ? &p->write : &p->read;
+  g_clear_pointer (&logs->bw, g_ptr_array_unref);
+  g_clear_pointer (&logs->iops, g_ptr_array_unref);
+  g_clear_pointer (&logs->lat, g_ptr_array_unref);
 }
 
-/* The point for interval @k (ending at (k + 1) × @interval_ms), made as
- * needed; points are kept in a hash by k and sorted at the end. */
-static DsFioLogPoint *
-point_at (GHashTable *points,
-          guint64     k,
-          double      interval_s)
+/* Job @job's logs, or (0) every job's there is (1, 2, ... until none is
+ * there), or PREFIX_KIND.log of per_job_logs=0.  FALSE when there is none. */
+static gboolean
+find_logs (const char *prefix,
+           const char *host,
+           guint       job,
+           Logs       *logs)
 {
-  DsFioLogPoint *p = g_hash_table_lookup (points, &k);
-
-  if (p == NULL)
-    {
-      guint64 *key = g_new (guint64, 1);
-
-      *key = k;
-      p = g_new0 (DsFioLogPoint, 1);
-      p->t_s = (double) (k + 1) * interval_s;
-      g_hash_table_insert (points, key, p);
-    }
-
-  return p;
-}
-
-static int
-compare_points (gconstpointer a,
-                gconstpointer b)
-{
-  const DsFioLogPoint *x = a, *y = b;
-
-  return x->t_s < y->t_s ? -1 : x->t_s > y->t_s;
-}
-
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-/* Nearest rank: the smallest value with at least @percent % at or below. */
-static double
-percentile (GArray *sorted,
-            double  percent)
-{
-  gsize rank = (gsize) ceil (percent / 100.0 * sorted->len);
-
-  return g_array_index (sorted, double, MAX (rank, 1) - 1);
-}
-
-/* The averaging window of averaged logs: the most common step between
- * one direction's consecutive entries, rounded to whole milliseconds. */
-static uint64_t
-averaging_ms (GArray *entries)
-{
-  gint64 last[3] = { -1, -1, -1 };
-  gint64 keys[64];
-  guint counts[64];
-  guint n = 0;
-  guint best = 0;
-
-  for (guint i = 0; i < entries->len; i++)
-    {
-      const Entry *e = &g_array_index (entries, Entry, i);
-
-      if (last[e->ddir] >= 0 && (gint64) e->t_ms > last[e->ddir])
-        {
-          /* fio stamps a window's entry a few ms late: round to 10 ms. */
-          gint64 step = (((gint64) e->t_ms - last[e->ddir]) + 5) / 10 * 10;
-          guint k = 0;
-
-          while (k < n && keys[k] != step)
-            k++;
-          if (k < n)
-            counts[k]++;
-          else if (n < G_N_ELEMENTS (keys))
-            {
-              keys[n] = step;
-              counts[n++] = 1;
-            }
-        }
-      last[e->ddir] = (gint64) e->t_ms;
-    }
-
-  for (guint k = 1; k < n; k++)
-    if (counts[k] > counts[best])
-      best = k;
-
-  return n > 0 && keys[best] > 0 ? (uint64_t) keys[best] : 1000;
-}
-
-GArray *
-ds_fio_logs_read (const char  *prefix,
-                  const char  *host,
-                  guint        job,
-                  double      *ret_interval_s,
-                  gboolean    *ret_percentiles,
-                  GError     **error)
-{
-  g_autoptr (GHashTable) points = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  g_autoptr (GArray) bw = g_array_new (FALSE, FALSE, sizeof (Entry));
-  g_autoptr (GArray) iops = g_array_new (FALSE, FALSE, sizeof (Entry));
-  g_autoptr (GArray) lat = g_array_new (FALSE, FALSE, sizeof (Entry));
-  gboolean found = FALSE;
-  gboolean raw = FALSE;
-  uint64_t interval_ms;
-  double interval_s;
-  GArray *series;
-
-  g_return_val_if_fail (prefix != NULL, NULL);
-
-  /* Job @job, or every job (1, 2, ... until none is there) summed; fio
-   * writes PREFIX_bw.log (n = 0) with per_job_logs=0. */
   guint first = job ? job : any_log (prefix, 1, host) ? 1 : 0;
   guint last = job ? job : first == 0 ? 0 : MAX_LOG_JOBS;
 
+  logs->bw = g_ptr_array_new_with_free_func (g_free);
+  logs->iops = g_ptr_array_new_with_free_func (g_free);
+  logs->lat = g_ptr_array_new_with_free_func (g_free);
   for (guint n = first; n <= last; n++)
     {
-      const struct { const char *kind; GArray *into; } logs[] = {
-        { "bw", bw }, { "iops", iops }, { "lat", lat },
-      };
-      gboolean any = FALSE;
+      g_autofree char *lat = log_path (prefix, "lat", n, host);
 
-      for (guint l = 0; l < G_N_ELEMENTS (logs); l++)
-        {
-          g_autofree char *path = log_path (prefix, logs[l].kind, n, host);
-          g_autoptr (GArray) entries = NULL;
-          gboolean exists;
-
-          entries = read_log (path, &exists, error);
-          if (entries == NULL)
-            return NULL;
-          /* Without a total-latency log, the completion latency's. */
-          if (!exists && logs[l].into == lat)
-            {
-              g_free (path);
-              path = log_path (prefix, "clat", n, host);
-              g_array_unref (entries);
-              entries = read_log (path, &exists, error);
-              if (entries == NULL)
-                return NULL;
-            }
-          any |= exists;
-          g_array_append_vals (logs[l].into, entries->data, entries->len);
-        }
-      if (!any)
+      if (!any_log (prefix, n, host))
         break;
-      found = TRUE;
+      g_ptr_array_add (logs->bw, log_path (prefix, "bw", n, host));
+      g_ptr_array_add (logs->iops, log_path (prefix, "iops", n, host));
+      /* Without a total-latency log, the completion latency's. */
+      g_ptr_array_add (logs->lat, g_file_test (lat, G_FILE_TEST_EXISTS) ?
+                                  g_steal_pointer (&lat) : log_path (prefix, "clat", n, host));
     }
 
+  return logs->bw->len > 0;
+}
+
+static gboolean
+take_first (const Entry *e,
+            gpointer     user)
+{
+  *(Entry *) user = *e;
+  return FALSE;
+}
+
+/* The first entry of any of @paths; FALSE in *@ret_found when all are
+ * empty or missing. */
+static gboolean
+first_entry (GPtrArray *paths,
+             Budget    *budget,
+             Entry     *ret_entry,
+             gboolean  *ret_found,
+             GError   **error)
+{
+  *ret_found = FALSE;
+  for (guint i = 0; i < paths->len && !*ret_found; i++)
+    {
+      uint64_t before = budget->entries;
+
+      if (!each_entry (paths->pdata[i], budget, take_first, ret_entry, NULL, error))
+        return FALSE;
+      *ret_found = budget->entries > before;
+      budget->entries = before;
+    }
+  return TRUE;
+}
+
+/* Raw logs: every entry is one I/O, counted in the second it completed in. */
+typedef struct {
+  DsFioLogAgg *agg;
+  gboolean  latencies;
+} RawAdd;
+
+static gboolean
+raw_add (const Entry *e,
+         gpointer     user)
+{
+  RawAdd *add = user;
+  DsFioLogBucket *b;
+
+  if (e->ddir > 1)
+    return TRUE;
+  b = ds_fio_log_agg_bucket (add->agg, e->t_ms / RAW_INTERVAL_MS);
+  b->bytes[e->ddir] += (double) e->bs;
+  b->ios[e->ddir] += 1;
+  if (add->latencies)
+    {
+      float ns = (float) e->value;
+
+      if (b->lat[e->ddir] == NULL)
+        b->lat[e->ddir] = g_array_new (FALSE, FALSE, sizeof (float));
+      g_array_append_val (b->lat[e->ddir], ns);
+    }
+  return TRUE;
+}
+
+/* The averaging window of averaged logs: the most common step between one
+ * direction's consecutive entries, rounded to 10 ms (fio stamps a window's
+ * entry a few ms late). */
+typedef struct {
+  int64_t last[3];
+  int64_t keys[64];
+  guint   counts[64];
+  guint   n;
+} Steps;
+
+static gboolean
+step_add (const Entry *e,
+          gpointer     user)
+{
+  Steps *s = user;
+
+  if (s->last[e->ddir] >= 0 && (int64_t) e->t_ms > s->last[e->ddir])
+    {
+      int64_t step = (((int64_t) e->t_ms - s->last[e->ddir]) + 5) / 10 * 10;
+      guint k = 0;
+
+      while (k < s->n && s->keys[k] != step)
+        k++;
+      if (k < s->n)
+        s->counts[k]++;
+      else if (s->n < G_N_ELEMENTS (s->keys))
+        {
+          s->keys[s->n] = step;
+          s->counts[s->n++] = 1;
+        }
+    }
+  s->last[e->ddir] = (int64_t) e->t_ms;
+  return TRUE;
+}
+
+typedef struct {
+  DsFioLogAgg *agg;
+  gboolean  bw;             /* KiB/s; else I/Os per second */
+} AvgAdd;
+
+static gboolean
+avg_add (const Entry *e,
+         gpointer     user)
+{
+  AvgAdd *add = user;
+  uint64_t w = add->agg->window_ms;
+  /* An entry stamped at T covers (T - window, T]: window k ends at the
+   * nearest multiple of the window. */
+  uint64_t k = (e->t_ms + w / 2) / w;
+  double seconds = (double) w / 1e3;
+  DsFioLogBucket *b;
+
+  if (e->ddir > 1 || k == 0)
+    return TRUE;
+  b = ds_fio_log_agg_bucket (add->agg, k - 1);
+  if (add->bw)
+    b->bytes[e->ddir] += e->value * 1024 * seconds;
+  else
+    b->ios[e->ddir] += e->value * seconds;
+  return TRUE;
+}
+
+static gboolean
+each_log (GPtrArray *paths,
+          Budget    *budget,
+          EntryFunc  func,
+          gpointer   user,
+          GError   **error)
+{
+  for (guint i = 0; i < paths->len; i++)
+    if (!each_entry (paths->pdata[i], budget, func, user, NULL, error))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+read_averaged (Logs      *logs,
+               Budget    *budget,
+               DsFioLogAgg *agg,
+               GError   **error)
+{
+  Steps steps = { .last = { -1, -1, -1 } };
+  GPtrArray *timing = logs->bw;
+  gboolean found = FALSE;
+  Entry first;
+  uint64_t window_ms = 1000;
+  guint best = 0;
+
+  /* The window from the bandwidth logs, else the IOPS or latency ones. */
+  if (!first_entry (logs->bw, budget, &first, &found, error))
+    return FALSE;
   if (!found)
+    {
+      timing = logs->iops;
+      if (!first_entry (logs->iops, budget, &first, &found, error))
+        return FALSE;
+    }
+  if (!found)
+    timing = logs->lat;
+  if (!each_log (timing, budget, step_add, &steps, error))
+    return FALSE;
+  /* That pass only timed the logs: count the entries once. */
+  budget->entries = 0;
+  budget->backwards = 0;
+  for (guint k = 1; k < steps.n; k++)
+    if (steps.counts[k] > steps.counts[best])
+      best = k;
+  if (steps.n > 0 && steps.keys[best] > 0)
+    window_ms = (uint64_t) steps.keys[best];
+  if (window_ms > MAX_WINDOW_MS)
+    {
+      g_autofree char *name = ds_text_sanitize (timing->pdata[0]);
+
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
+                   _("%s: its entries are %" PRIu64 " ms apart: fio's log_avg_msec is "
+                     "at most an hour for a series (or the times are not fio's)"),
+                   name, window_ms);
+      return FALSE;
+    }
+
+  ds_fio_log_agg_init (agg, window_ms);
+  {
+    AvgAdd bw = { agg, TRUE };
+    AvgAdd iops = { agg, FALSE };
+
+    return each_log (logs->bw, budget, avg_add, &bw, error) &&
+           each_log (logs->iops, budget, avg_add, &iops, error);
+  }
+}
+
+GArray *
+ds_fio_logs_read (const char    *prefix,
+                  const char    *host,
+                  guint          job,
+                  DsFioLogInfo  *ret_info,
+                  GError       **error)
+{
+  Logs logs = { 0 };
+  DsFioLogAgg agg = { 0 };
+  Budget budget = { 0 };
+  Entry first = { 0 };
+  gboolean found = FALSE;
+  gboolean raw = FALSE;
+  gboolean percentiles = FALSE;
+  gboolean ok;
+  GArray *series = NULL;
+
+  g_return_val_if_fail (prefix != NULL && ret_info != NULL, NULL);
+
+  if (!find_logs (prefix, host, job, &logs))
     {
       g_autofree char *bw_path = log_path (prefix, "bw", job ? job : 1, host);
       g_autofree char *lat_path = log_path (prefix, "lat", job ? job : 1, host);
 
+      logs_clear (&logs);
       g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND,
                    _("no fio logs %s, %s or the like "
                      "(fio --write_bw_log=PREFIX --write_iops_log=PREFIX --write_lat_log=PREFIX)"),
@@ -341,102 +504,58 @@ ds_fio_logs_read (const char  *prefix,
     }
 
   /* Raw logs carry each I/O's block size; averaged ones 0. */
-  for (guint i = 0; i < lat->len && !raw; i++)
-    raw = g_array_index (lat, Entry, i).bs != 0;
-  for (guint i = 0; i < bw->len && !raw; i++)
-    raw = g_array_index (bw, Entry, i).bs != 0;
+  ok = first_entry (logs.lat, &budget, &first, &found, error);
+  if (ok && !found)
+    ok = first_entry (logs.bw, &budget, &first, &found, error);
+  raw = found && first.bs != 0;
 
-  if (raw)
+  if (ok && raw)
     {
-      GArray *from = lat->len > 0 ? lat : bw->len > 0 ? bw : iops;
-      g_autoptr (GHashTable) lats = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                                           (GDestroyNotify) g_array_unref);
-      GHashTableIter it;
-      gpointer key, value;
+      gboolean latencies = FALSE;
+      GPtrArray *from;
+      RawAdd add = { &agg, FALSE };
 
-      interval_ms = RAW_INTERVAL_MS;
-      interval_s = interval_ms / 1e3;
-      for (guint i = 0; i < from->len; i++)
+      /* Everything from one kind of log: latency, else bandwidth, else IOPS. */
+      ok = first_entry (logs.lat, &budget, &first, &latencies, error);
+      from = latencies ? logs.lat : logs.bw;
+      if (ok && !latencies)
         {
-          const Entry *e = &g_array_index (from, Entry, i);
-          guint64 k = e->t_ms / interval_ms;
-          DsFioLogPoint *p;
-          DsFioLogDir *d;
-
-          if (e->ddir > 1)
-            continue;
-          p = point_at (points, k, interval_s);
-          d = dir_of (p, e->ddir);
-          d->bytes_per_s += (double) e->bs / interval_s;
-          d->iops += 1.0 / interval_s;
-          if (from == lat)
-            {
-              /* Latencies per interval and direction: key 2k + ddir. */
-              guint64 lk = 2 * k + e->ddir;
-              GArray *values = g_hash_table_lookup (lats, &lk);
-              double s = e->value / 1e9;
-
-              if (values == NULL)
-                {
-                  guint64 *kk = g_new (guint64, 1);
-
-                  *kk = lk;
-                  values = g_array_new (FALSE, FALSE, sizeof (double));
-                  g_hash_table_insert (lats, kk, values);
-                }
-              g_array_append_val (values, s);
-            }
+          ok = first_entry (logs.bw, &budget, &first, &found, error);
+          if (ok && !found)
+            from = logs.iops;
         }
-
-      g_hash_table_iter_init (&it, lats);
-      while (g_hash_table_iter_next (&it, &key, &value))
-        {
-          guint64 lk = *(guint64 *) key;
-          GArray *values = value;
-          DsFioLogDir *d = dir_of (point_at (points, lk / 2, interval_s), (unsigned) (lk % 2));
-
-          g_array_sort (values, compare_doubles);
-          d->p50_s = percentile (values, 50);
-          d->p99_s = percentile (values, 99);
-        }
-      *ret_percentiles = lat->len > 0;
+      add.latencies = latencies;
+      ds_fio_log_agg_init (&agg, RAW_INTERVAL_MS);
+      ok = ok && each_log (from, &budget, raw_add, &add, error);
+      percentiles = latencies;
     }
-  else
+  else if (ok)
     {
-      interval_ms = averaging_ms (bw->len > 0 ? bw : iops->len > 0 ? iops : lat);
-      interval_s = interval_ms / 1e3;
-      for (guint i = 0; i < bw->len; i++)
-        {
-          const Entry *e = &g_array_index (bw, Entry, i);
-          /* An entry stamped at T covers (T - window, T]: interval k ends
-           * at the nearest multiple of the window. */
-          guint64 k = (e->t_ms + interval_ms / 2) / interval_ms;
-
-          if (e->ddir <= 1 && k > 0)
-            dir_of (point_at (points, k - 1, interval_s), e->ddir)->bytes_per_s += e->value * 1024;
-        }
-      for (guint i = 0; i < iops->len; i++)
-        {
-          const Entry *e = &g_array_index (iops, Entry, i);
-          guint64 k = (e->t_ms + interval_ms / 2) / interval_ms;
-
-          if (e->ddir <= 1 && k > 0)
-            dir_of (point_at (points, k - 1, interval_s), e->ddir)->iops += e->value;
-        }
-      *ret_percentiles = FALSE;
+      ok = read_averaged (&logs, &budget, &agg, error);
     }
 
-  series = g_array_sized_new (FALSE, FALSE, sizeof (DsFioLogPoint), g_hash_table_size (points));
-  {
-    GHashTableIter it;
-    gpointer value;
+  if (ok)
+    {
+      series = agg.buckets != NULL ? ds_fio_log_agg_points (&agg, error) :
+               g_array_new (FALSE, TRUE, sizeof (DsFioLogPoint));
+      if (series == NULL)
+        {
+          g_autofree char *name = ds_text_sanitize (prefix);
 
-    g_hash_table_iter_init (&it, points);
-    while (g_hash_table_iter_next (&it, NULL, &value))
-      g_array_append_vals (series, value, 1);
-  }
-  g_array_sort (series, compare_points);
-  *ret_interval_s = interval_s;
+          g_prefix_error (error, _("the fio logs at %s: "), name);
+        }
+    }
+  if (series != NULL)
+    {
+      *ret_info = (DsFioLogInfo) {
+        .interval_s = (double) (agg.buckets != NULL ? agg.window_ms * agg.factor : 1000) / 1e3,
+        .percentiles = percentiles,
+        .merged = agg.buckets != NULL ? (guint) agg.factor : 1,
+        .backwards = budget.backwards,
+      };
+    }
 
+  ds_fio_log_agg_clear (&agg);
+  logs_clear (&logs);
   return series;
 }

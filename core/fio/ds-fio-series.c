@@ -21,6 +21,7 @@
 #include "ds-bench-workload.h"
 #include "ds-error.h"
 #include "ds-fio.h"
+#include "ds-limits.h"
 
 typedef struct {
   DsFioJob   *job;
@@ -28,8 +29,7 @@ typedef struct {
   guint       log;       /* 1-based; 0: all of the host's logs summed */
   guint       n_logs;    /* the host's logs */
   GArray     *series;    /* DsFioLogPoint, once read */
-  double      interval_s;
-  gboolean    percentiles;
+  DsFioLogInfo info;
 } Plan;
 
 static void
@@ -141,7 +141,7 @@ attach (Plan       *plan,
   DsWorkloadData *data = r->data;
   GArray *points = g_array_sized_new (FALSE, TRUE, sizeof (DsIntervalPoint), plan->series->len);
   double json_bytes = (double) (data->read.io_bytes + data->write.io_bytes);
-  double bytes = logged_bytes (plan->series, plan->interval_s);
+  double bytes = logged_bytes (plan->series, plan->info.interval_s);
   g_autofree char *which = NULL;
 
   for (guint i = 0; i < plan->series->len; i++)
@@ -159,28 +159,28 @@ attach (Plan       *plan,
    * rates are over that fraction; under half a second, it is folded into
    * the second before, as Diskscope's own series do (that one's
    * percentiles kept: a sliver's few I/Os hardly move them). */
-  if (plan->percentiles && points->len > 0 && data->runtime_s > 0)
+  if (plan->info.percentiles && points->len > 0 && data->runtime_s > 0)
     {
       DsIntervalPoint *last = &g_array_index (points, DsIntervalPoint, points->len - 1);
-      double start = last->t_s - plan->interval_s;
+      double start = last->t_s - plan->info.interval_s;
       double length = data->runtime_s - start;
 
-      if (start >= 0 && length > 0 && length < plan->interval_s / 2 && points->len > 1 &&
+      if (start >= 0 && length > 0 && length < plan->info.interval_s / 2 && points->len > 1 &&
           last[-1].t_s == start)
         {
           DsIntervalPoint *prev = &last[-1];
-          double total = plan->interval_s + length;
+          double total = plan->info.interval_s + length;
 
           prev->t_s = data->runtime_s;
-          prev->read.bytes_per_s = (prev->read.bytes_per_s + last->read.bytes_per_s) * plan->interval_s / total;
-          prev->read.iops = (prev->read.iops + last->read.iops) * plan->interval_s / total;
-          prev->write.bytes_per_s = (prev->write.bytes_per_s + last->write.bytes_per_s) * plan->interval_s / total;
-          prev->write.iops = (prev->write.iops + last->write.iops) * plan->interval_s / total;
+          prev->read.bytes_per_s = (prev->read.bytes_per_s + last->read.bytes_per_s) * plan->info.interval_s / total;
+          prev->read.iops = (prev->read.iops + last->read.iops) * plan->info.interval_s / total;
+          prev->write.bytes_per_s = (prev->write.bytes_per_s + last->write.bytes_per_s) * plan->info.interval_s / total;
+          prev->write.iops = (prev->write.iops + last->write.iops) * plan->info.interval_s / total;
           g_array_set_size (points, points->len - 1);
         }
-      else if (start >= 0 && length > 0 && length < plan->interval_s)
+      else if (start >= 0 && length > 0 && length < plan->info.interval_s)
         {
-          double scale = plan->interval_s / length;
+          double scale = plan->info.interval_s / length;
 
           last->t_s = data->runtime_s;
           last->read.bytes_per_s *= scale;
@@ -191,7 +191,7 @@ attach (Plan       *plan,
     }
   g_clear_pointer (&data->series, g_array_unref);
   data->series = points;
-  data->interval_s = plan->interval_s;
+  data->interval_s = plan->info.interval_s;
   data->series_dropped_ios = 0;
 
   if (plan->log > 0)
@@ -201,8 +201,22 @@ attach (Plan       *plan,
     which = g_strdup_printf (_("%s_{bw,iops,lat}.*.log%s%s, the sum of %u jobs' logs"), prefix,
                              plan->host ? "." : "", plan->host ? plan->host : "", plan->n_logs);
   ds_result_add_note (r, _("time series from fio's logs %s: %u intervals of %g s"),
-                      which, points->len, plan->interval_s);
-  if (!plan->percentiles)
+                      which, points->len, plan->info.interval_s);
+  if (plan->info.merged > 1)
+    {
+      data->series_merged = plan->info.merged;
+      ds_result_add_note (r, _("fio's logs hold more than %u intervals (DS_LIMIT_SERIES_POINTS): "
+                               "each point of the series merges %u of fio's intervals of %g s "
+                               "(bytes and I/Os summed%s)"),
+                          DS_LIMIT_SERIES_POINTS, plan->info.merged,
+                          plan->info.interval_s / plan->info.merged,
+                          plan->info.percentiles ? _(", percentiles over all their I/Os") : "");
+    }
+  if (plan->info.backwards > 0)
+    ds_result_add_note (r, _("the times in fio's logs go back %u times (the logs of several "
+                             "jobs in one file, per_job_logs=0?): each entry is counted in "
+                             "the interval its time falls in"), plan->info.backwards);
+  if (!plan->info.percentiles)
     ds_result_add_note (r, _("the series has no p50/p99 latency: fio's averaged logs "
                              "(log_avg_msec) hold means only (drop log_avg_msec for them)"));
   /* fio does not log a window the job ended in; ramp_time and logs of
@@ -276,8 +290,7 @@ ds_fio_logs_attach (GPtrArray   *jobs,
     {
       Plan *plan = &g_array_index (plans, Plan, i);
 
-      plan->series = ds_fio_logs_read (prefix, plan->host, plan->log, &plan->interval_s,
-                                       &plan->percentiles, error);
+      plan->series = ds_fio_logs_read (prefix, plan->host, plan->log, &plan->info, error);
       if (plan->series == NULL)
         return -1;
     }

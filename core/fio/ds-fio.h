@@ -75,20 +75,33 @@ typedef struct {
   DsFioLogDir write;
 } DsFioLogPoint;
 
+/* What ds_fio_logs_read() found besides the points. */
+typedef struct {
+  double   interval_s;   /* the points' interval: fio's log_avg_msec for
+                          * averaged logs, 1 s for raw ones, times merged */
+  gboolean percentiles;  /* p50/p99 known (raw latency logs) */
+  guint    merged;       /* fio's intervals in one point: 1, or more when
+                          * there were over DS_LIMIT_SERIES_POINTS */
+  guint    backwards;    /* times that went back in a log (several jobs in
+                          * one file: per_job_logs=0) */
+} DsFioLogInfo;
+
 /* Reads PREFIX_bw.N.log, PREFIX_iops.N.log and PREFIX_lat.N.log (else
  * PREFIX_clat.N.log) of job @job (1-based; 0: every job there is, summed,
  * as with group_reporting, or PREFIX_bw.log of per_job_logs=0) into
- * DsFioLogPoint, one per interval, in time order.  @host: the copies
- * `fio --client` keeps of a server's logs, PREFIX_bw.N.log.HOST (NULL for
- * a local run).  *@ret_interval_s: fio's log_avg_msec for averaged logs, 1 s for
- * raw ones; *@ret_percentiles: whether p50/p99 are known (raw latency logs).
+ * DsFioLogPoint, one per interval, in time order, at most
+ * DS_LIMIT_SERIES_POINTS (adjacent intervals merged past that).  @host:
+ * the copies `fio --client` keeps of a server's logs, PREFIX_bw.N.log.HOST
+ * (NULL for a local run).  Logs are streamed through the bounded opener,
+ * each at most DS_FIO_LOG_MAX_BYTES, DS_FIO_LOG_MAX_ENTRIES in all.
  * DS_ERROR_NOT_FOUND when there is no log; DS_ERROR_CORRUPT naming the
- * file and line for one that is not fio's. */
+ * file and line for one that is not fio's (a FIFO or device, a line that
+ * is not fio's, a negative time or one past a week, a window over an
+ * hour). */
 GArray   *ds_fio_logs_read         (const char     *prefix,
                                     const char     *host,
                                     guint           job,
-                                    double         *ret_interval_s,
-                                    gboolean       *ret_percentiles,
+                                    DsFioLogInfo   *ret_info,
                                     GError        **error);
 
 /* How many jobs' logs there are: N for PREFIX_*.1.log .. PREFIX_*.N.log

@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
 #include <string.h>

@@ -6,42 +6,14 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "ds-error.h"
 #include "ds-health.h"
-
-/* smartctl's output is a few levels deep; refuse absurd nesting before
- * json-glib recurses into it (a file given to --from-json is anyone's). */
-#define MAX_DEPTH 32
-#define MAX_OUTPUT_BYTES (16 * 1024 * 1024)
-
-static gboolean
-nesting_ok (const char *data,
-            gsize       length)
-{
-  gboolean in_string = FALSE;
-  unsigned depth = 0;
-
-  for (gsize i = 0; i < length; i++)
-    {
-      if (in_string)
-        {
-          if (data[i] == '\\')
-            i++;
-          else if (data[i] == '"')
-            in_string = FALSE;
-        }
-      else if (data[i] == '"')
-        in_string = TRUE;
-      else if ((data[i] == '[' || data[i] == '{') && ++depth > MAX_DEPTH)
-        return FALSE;
-      else if ((data[i] == ']' || data[i] == '}') && depth > 0)
-        depth--;
-    }
-
-  return TRUE;
-}
+#include "ds-json.h"
+#include "ds-limits.h"
+#include "ds-text.h"
 
 DsHealth *
 ds_health_parse (const char  *json,
@@ -62,20 +34,27 @@ ds_health_parse (const char  *json,
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("smartctl printed nothing"));
       return NULL;
     }
-  if (length > MAX_OUTPUT_BYTES || memchr (json, '\0', (size_t) length) != NULL ||
-      !nesting_ok (json, (gsize) length))
+  if ((uint64_t) length > DS_SMARTCTL_JSON_MAX_BYTES || memchr (json, '\0', (size_t) length) != NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   _("not smartctl's JSON output (binary, too large or nested too deep)"));
+                   _("not smartctl's JSON output (binary, or over %" PRIu64 " MiB)"),
+                   DS_SMARTCTL_JSON_MAX_BYTES >> 20);
       return NULL;
     }
+  /* The result loader's bounds (depth, values, members, lists, strings)
+   * before json-glib builds a tree: a file given to --from-json (or opened
+   * in the app) is anyone's, and 16 MB of tiny values cost gigabytes as a
+   * tree.  smartctl's largest objects and lists are far below them. */
+  if (!ds_json_check_bounds_as (json, (gsize) length, _("not smartctl's JSON output"), error))
+    return NULL;
   if (!json_parser_load_from_data (parser, json, length, &local))
     {
       g_autofree char *start = g_strndup (json, MIN (length, 80));
+      g_autofree char *begins = ds_text_sanitize_short (g_strstrip (g_strdelimit (start, "\n\r\t", ' ')), 80);
+      g_autofree char *why = ds_text_sanitize_short (local->message, 200);
 
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   _("smartctl did not print JSON (%s); it began: %s"),
-                   local->message, g_strstrip (g_strdelimit (start, "\n\r\t", ' ')));
+                   _("smartctl did not print JSON (%s); it began: %s"), why, begins);
       return NULL;
     }
 

@@ -376,7 +376,7 @@ ds_run_io (DsRun           *run,
   if (sh.series != NULL)
     {
       ds_io_series_finish (sh.series, last, emit_point, &sh);
-      ret_stats->series = ds_io_series_steal_points (sh.series);
+      ret_stats->series = ds_io_series_steal_points (sh.series, &ret_stats->series_merged);
       ret_stats->series_dropped_ios = ds_io_series_dropped_ios (sh.series);
       g_clear_pointer (&sh.series, ds_io_series_free);
     }

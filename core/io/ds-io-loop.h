@@ -81,6 +81,8 @@ typedef struct {
   gboolean     cancelled;
   GArray      *series;        /* DsIntervalPoint; NULL unless plan.interval_ns */
   uint64_t     series_dropped_ios; /* counted, but missing from the series */
+  guint        series_merged; /* intervals in one point of the series (1:
+                               * none merged; more past DS_LIMIT_SERIES_POINTS) */
 } DsIoStats;
 
 void ds_io_stats_init  (DsIoStats *stats);

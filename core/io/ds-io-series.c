@@ -9,6 +9,14 @@
 
 #include "ds-clock.h"
 #include "ds-io-series.h"
+#include "ds-limits.h"
+
+/* The newest intervals stay as they were collected (the last two may still
+ * change at the end, and a point past the last completion is dropped);
+ * older ones go, RAW_KEEP at a time, into a series held to max_points
+ * (ds-interval.h: DsSeriesMerge), so a week at 100 ms keeps at most
+ * DS_LIMIT_SERIES_POINTS points in memory, not 6 million. */
+#define RAW_KEEP 1024u
 
 /* The sums of one collected interval, kept for the last two so the last
  * point can be shortened or folded once the run's end is known. */
@@ -24,7 +32,11 @@ struct _DsIoSeries {
   gint64    consumed;          /* atomic: intervals below were collected */
   unsigned  n_rings;
   DsIoRing *rings;
-  GArray   *points;            /* DsIntervalPoint; points[k] is interval k */
+  GArray   *points;            /* DsIntervalPoint; points[k - base] is
+                                * interval k */
+  uint64_t  base;              /* intervals moved into `merged` */
+  DsSeriesMerge merged;        /* intervals 0 .. base - 1 */
+  guint     max_points;
   Recent    recent[2];         /* by interval index % 2 */
   DsIntervalSum cumulative;    /* every interval collected, both directions */
 };
@@ -42,6 +54,8 @@ ds_io_series_new (unsigned n_rings,
   series->n_rings = n_rings;
   series->rings = g_try_new0 (DsIoRing, n_rings);
   series->points = g_array_new (FALSE, TRUE, sizeof (DsIntervalPoint));
+  series->max_points = DS_LIMIT_SERIES_POINTS;
+  ds_series_merge_init (&series->merged, series->max_points);
   if (series->rings == NULL)
     {
       series->n_rings = 0;
@@ -90,6 +104,7 @@ ds_io_series_free (DsIoSeries *series)
     g_free (series->rings[i].slots);
   g_free (series->rings);
   g_clear_pointer (&series->points, g_array_unref);
+  ds_series_merge_clear (&series->merged);
   g_free (series);
 }
 
@@ -146,7 +161,7 @@ set_point (DsIoSeries   *series,
            uint64_t      length_ns,
            double        t_s)
 {
-  DsIntervalPoint *point = &g_array_index (series->points, DsIntervalPoint, k);
+  DsIntervalPoint *point = &g_array_index (series->points, DsIntervalPoint, k - series->base);
 
   point->t_s = t_s;
   ds_interval_sum_to_dir (&sums->dir[0], length_ns, &point->read);
@@ -179,7 +194,7 @@ collect_one (DsIoSeries *series,
   for (unsigned d = 0; d < 2; d++)
     ds_interval_sum_merge (&series->cumulative, &sums->dir[d]);
 
-  g_array_set_size (series->points, (guint) k + 1);
+  g_array_set_size (series->points, (guint) (k - series->base) + 1);
   set_point (series, k, sums, series->interval_ns,
              (double) ((k + 1) * series->interval_ns) / DS_NS_PER_SEC);
 
@@ -193,8 +208,32 @@ emit_from (DsIoSeries     *series,
            DsIoSeriesFunc  func,
            gpointer        user_data)
 {
-  for (uint64_t k = first; func != NULL && k < series->points->len; k++)
-    func (&g_array_index (series->points, DsIntervalPoint, k), (unsigned) k, user_data);
+  for (uint64_t k = MAX (first, series->base);
+       func != NULL && k < series->base + series->points->len; k++)
+    func (&g_array_index (series->points, DsIntervalPoint, k - series->base), (unsigned) k, user_data);
+}
+
+/* Interval k starts where k - 1 ended. */
+static double
+start_of (DsIoSeries *series,
+          uint64_t    k)
+{
+  return (double) (k * series->interval_ns) / DS_NS_PER_SEC;
+}
+
+/* Moves the oldest RAW_KEEP points into the merged series once 2 ×
+ * RAW_KEEP are waiting (none of them can change any more). */
+static void
+archive_old (DsIoSeries *series)
+{
+  if (series->points->len < 2 * RAW_KEEP)
+    return;
+
+  for (guint i = 0; i < RAW_KEEP; i++)
+    ds_series_merge_add (&series->merged, &g_array_index (series->points, DsIntervalPoint, i),
+                         start_of (series, series->base + i));
+  g_array_remove_range (series->points, 0, RAW_KEEP);
+  series->base += RAW_KEEP;
 }
 
 void
@@ -220,6 +259,7 @@ ds_io_series_collect (DsIoSeries     *series,
   for (uint64_t k = first; k < (uint64_t) ready; k++)
     collect_one (series, k);
   emit_from (series, first, func, user_data);
+  archive_old (series);
 }
 
 void
@@ -251,9 +291,15 @@ ds_io_series_finish (DsIoSeries     *series,
   for (uint64_t k = first; k <= MAX (max_current, last_k); k++)
     collect_one (series, k);
 
-  /* Intervals after the last completion are outside the measured time. */
-  if (series->points->len > last_k + 1)
-    g_array_set_size (series->points, (guint) last_k + 1);
+  /* Intervals after the last completion are outside the measured time
+   * (those already merged stay: empty intervals, a stall of minutes). */
+  if (last_k < series->base)
+    {
+      g_array_set_size (series->points, 0);
+      return;
+    }
+  if (series->base + series->points->len > last_k + 1)
+    g_array_set_size (series->points, (guint) (last_k + 1 - series->base));
 
   /* The last interval ends with the last completion. */
   cur = &series->recent[last_k % 2];
@@ -264,11 +310,11 @@ ds_io_series_finish (DsIoSeries     *series,
     {
       double t_s = (double) (last_ns - series->t0_ns) / DS_NS_PER_SEC;
 
-      if (length_ns < iv / 2 && last_k > 0 && prev->valid && prev->index == last_k - 1)
+      if (length_ns < iv / 2 && last_k > series->base && prev->valid && prev->index == last_k - 1)
         {
           for (unsigned d = 0; d < 2; d++)
             ds_interval_sum_merge (&prev->dir[d], &cur->dir[d]);
-          g_array_set_size (series->points, (guint) last_k);
+          g_array_set_size (series->points, (guint) (last_k - series->base));
           set_point (series, last_k - 1, prev, iv + length_ns, t_s);
           changed = MIN (changed, last_k - 1);
         }
@@ -289,9 +335,41 @@ ds_io_series_cumulative (DsIoSeries *series)
 }
 
 GArray *
-ds_io_series_steal_points (DsIoSeries *series)
+ds_io_series_steal_points (DsIoSeries *series,
+                           guint      *ret_merged)
 {
-  return g_steal_pointer (&series->points);
+  guint factor = 1;
+
+  if (series->base == 0 && series->points->len <= series->max_points)
+    {
+      if (ret_merged != NULL)
+        *ret_merged = 1;
+      return g_steal_pointer (&series->points);
+    }
+
+  for (guint i = 0; i < series->points->len; i++)
+    ds_series_merge_add (&series->merged, &g_array_index (series->points, DsIntervalPoint, i),
+                         start_of (series, series->base + i));
+  g_array_set_size (series->points, 0);
+  {
+    GArray *points = ds_series_merge_finish (&series->merged, &factor);
+
+    ds_series_merge_init (&series->merged, series->max_points);
+    if (ret_merged != NULL)
+      *ret_merged = factor;
+    return points;
+  }
+}
+
+void
+ds_io_series_set_max_points (DsIoSeries *series,
+                             guint       max_points)
+{
+  g_return_if_fail (series->base == 0 && series->points->len == 0);
+
+  series->max_points = MAX (max_points, 2u);
+  ds_series_merge_clear (&series->merged);
+  ds_series_merge_init (&series->merged, series->max_points);
 }
 
 uint64_t

@@ -125,8 +125,15 @@ void        ds_io_series_finish   (DsIoSeries     *series,
                                    uint64_t        last_ns,
                                    DsIoSeriesFunc  func,
                                    gpointer        user_data);
-/* The points (DsIntervalPoint), which the caller then owns. */
-GArray     *ds_io_series_steal_points (DsIoSeries *series);
+/* The points (DsIntervalPoint), which the caller then owns: at most
+ * DS_LIMIT_SERIES_POINTS (or what ds_io_series_set_max_points() said),
+ * adjacent intervals merged past that (ds-interval.h: DsSeriesMerge);
+ * *@ret_merged: the intervals in one point (1: none merged). */
+GArray     *ds_io_series_steal_points (DsIoSeries *series,
+                                       guint      *ret_merged);
+/* A lower bound than DS_LIMIT_SERIES_POINTS (tests), before the run. */
+void        ds_io_series_set_max_points (DsIoSeries *series,
+                                         guint       max_points);
 uint64_t    ds_io_series_dropped_ios  (DsIoSeries *series);
 
 G_END_DECLS

@@ -10,11 +10,13 @@
 
 #include "ds-bench-health.h"
 #include "ds-error.h"
+#include "ds-file-read.h"
 #include "ds-limits.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-run.h"
 #include "ds-smartctl.h"
+#include "ds-text.h"
 
 static gpointer
 health_data_new (void)
@@ -87,18 +89,17 @@ ds_health_result_from_file (const char  *path,
   DsBenchSpec spec;
   gsize length = 0;
 
-  if (!g_file_get_contents (path, &text, &length, &local))
-    {
-      g_set_error (error, DS_ERROR,
-                   g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? DS_ERROR_NOT_FOUND :
-                   g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_ACCES) ? DS_ERROR_PERMISSION :
-                   DS_ERROR_FAILED, "%s", local->message);
-      return NULL;
-    }
+  /* The program's bounded opener: a FIFO or /dev/zero is refused at once
+   * (the app tries this on every file that is not a result). */
+  if (!ds_file_read_bounded (path, _("smartctl's JSON output"), DS_SMARTCTL_JSON_MAX_BYTES,
+                             "DS_SMARTCTL_JSON_MAX_BYTES", &text, &length, error))
+    return NULL;
   h = ds_health_parse (text, (gssize) length, -1, &local);
   if (h == NULL)
     {
-      g_set_error (error, local->domain, local->code, "%s: %s", path, local->message);
+      g_autofree char *name = ds_text_sanitize (path);
+
+      g_set_error (error, local->domain, local->code, "%s: %s", name, local->message);
       return NULL;
     }
 

@@ -208,6 +208,32 @@ progress_at (Runner   *runner,
   return runner->total_ns > 0 ? MIN (1.0, (double) ns / (double) runner->total_ns) : 0;
 }
 
+/* The steps' series share DS_LIMIT_MARK_SERIES_POINTS (what one result
+ * file may hold, beside the steps' histograms): a step's longer series is
+ * merged down to its share, and the result says so. */
+static void
+keep_series_in_share (Runner     *runner,
+                      DsMarkStep *step)
+{
+  DsWorkloadData *r = step->result;
+  guint share = DS_LIMIT_MARK_SERIES_POINTS / MAX (runner->plan->len, 1u);
+  guint before;
+  guint factor;
+
+  if (r == NULL || r->series == NULL || r->series->len <= share)
+    return;
+
+  before = MAX (r->series_merged, 1u);
+  factor = ds_series_decimate (r->series, share);
+  {
+    g_autofree char *note = ds_series_merged_note (before * factor, r->interval_s / before);
+
+    r->series_merged = before * factor;
+    r->interval_s *= factor;
+    ds_result_add_note (runner->run->result, "%s: %s", step->label ? step->label : "?", note);
+  }
+}
+
 /* One step: the warm-up, then count runs. */
 static int
 run_step (Runner             *runner,
@@ -268,6 +294,7 @@ run_step (Runner             *runner,
     }
 
   ds_bench_spec_clear (&step_spec);
+  keep_series_in_share (runner, step);
   if (ret < 0)
     return ret;
 

@@ -254,6 +254,14 @@ ds_workload_measure_hooked (DsRun                 *run,
   g_clear_pointer (&data->series, g_array_unref);
   data->series = g_steal_pointer (&stats.series);
   data->series_dropped_ios = stats.series_dropped_ios;
+  data->series_merged = stats.series_merged > 1 ? stats.series_merged : 0;
+  if (data->series_merged > 1)
+    {
+      g_autofree char *note = ds_series_merged_note (data->series_merged, data->interval_s);
+
+      data->interval_s *= data->series_merged;
+      ds_result_add_note (run->result, "%s", note);
+    }
   if (stats.series_dropped_ios != 0)
     ds_result_add_note (run->result,
                         _("%" PRIu64 " I/Os are counted in the totals "
@@ -309,8 +317,8 @@ ds_workload_dir_report (const DsWorkloadData *data,
   const char *name = write ? "Write" : "Read";
   double lo;
   double hi;
-  g_autofree char *rate = ds_format_rate (dir->bytes_per_s, units);
-  g_autofree char *iops = g_strdup_printf ("%.0f IOPS", dir->iops);
+  char *rate = ds_format_rate (dir->bytes_per_s, units);
+  char *iops = g_strdup_printf ("%.0f IOPS", dir->iops);
   g_autofree char *mean = ds_format_ms (dir->lat_mean_s);
   g_autofree char *min = ds_format_ms (dir->lat_min_s);
   g_autofree char *max = ds_format_ms (dir->lat_max_s);
@@ -320,6 +328,14 @@ ds_workload_dir_report (const DsWorkloadData *data,
   GString *pct = g_string_new (NULL);
 
   g_string_append_printf (out, "%s\n", name);
+  /* I/Os counted over no time (an fio import with runtime 0): no rate. */
+  if (data->runtime_s <= 0)
+    {
+      g_free (rate);
+      rate = g_strdup ("none: no time measured");
+      g_free (iops);
+      iops = g_strdup ("none: no time measured");
+    }
   ds_report_figure (out, "Transfer Rate", rate);
   if (series_range (data->series, write, &lo, &hi))
     {
@@ -348,6 +364,8 @@ ds_workload_dir_report (const DsWorkloadData *data,
     }
   ds_report_figure (out, "Latency Percentiles", pct->str);
   g_string_free (pct, TRUE);
+  g_free (rate);
+  g_free (iops);
 }
 
 static void
@@ -373,7 +391,10 @@ workload_report (const DsResult *result,
 
   ds_report_figure (out, "Workload", profile);
   {
-    g_autofree char *rt = g_strdup_printf ("%.2f s (engine %s)", data->runtime_s,
+    g_autofree char *rt = data->runtime_s > 0 ?
+                          g_strdup_printf ("%.2f s (engine %s)", data->runtime_s,
+                                           data->engine ? data->engine : "?") :
+                          g_strdup_printf ("no time measured (engine %s)",
                                            data->engine ? data->engine : "?");
     ds_report_figure (out, "Run Time", rt);
   }

@@ -15,7 +15,9 @@
  *     "cpu": { "user_s", "system_s" },
  *     "series": [ { "t_s", "read":  { "bytes_per_s", "iops", "p50_s", "p99_s" },
  *                          "write": { … the same … } }, … ],
- *     "series_dropped_ios" }                 (only when not 0)
+ *     "series_dropped_ios",                  (only when not 0)
+ *     "series_merged" }                      (only when over 1: intervals
+ *                                             merged into each point)
  *
  *   DIR = { "io_bytes", "ios", "bytes_per_s", "iops",
  *           "latency_s": { "min", "mean", "max", "stddev",
@@ -78,6 +80,10 @@ typedef struct {
   GArray       *series;          /* DsIntervalPoint (ds-interval.h); NULL
                                   * when there is none */
   uint64_t      series_dropped_ios; /* counted, missing from the series */
+  guint         series_merged;   /* measured intervals in one point of the
+                                  * series (interval_s is theirs × this): 0
+                                  * or 1 when none were merged, more for a
+                                  * series longer than DS_LIMIT_SERIES_POINTS */
 } DsWorkloadData;
 
 DsWorkloadData *ds_workload_data_new   (void);

@@ -9,6 +9,7 @@
 
 #include "ds-bench-health.h"
 #include "ds-report.h"
+#include "ds-text.h"
 
 /* A figure as shown, flagged when not plausible; "–" when not reported. */
 static char *
@@ -38,14 +39,20 @@ report_attributes (const DsHealth *h,
       g_autofree char *value = normalized_text (a->value);
       g_autofree char *worst = normalized_text (a->worst);
       g_autofree char *threshold = normalized_text (a->threshold);
+      /* smartctl's strings (or a saved file's): escaped where written. */
+      g_autofree char *name = ds_text_sanitize_short (a->name, 40);
+      g_autofree char *failed = ds_text_sanitize_short (a->when_failed[0] ? a->when_failed : "-", 20);
+      g_autofree char *raw = ds_text_sanitize_short (a->raw_string ? a->raw_string : "", 80);
 
       g_string_append_printf (out, "%3u %-26s %5s %5s %6s %-6s %-8s %s",
-                              a->id, a->name, value, worst, threshold,
-                              a->when_failed[0] ? a->when_failed : "-",
-                              ds_health_verdict_to_string (a->status),
-                              a->raw_string ? a->raw_string : "");
+                              a->id, name, value, worst, threshold, failed,
+                              ds_health_verdict_to_string (a->status), raw);
       if (a->not_plausible != NULL)
-        g_string_append_printf (out, " (not plausible: %s)", a->not_plausible);
+        {
+          g_autofree char *why = ds_text_sanitize (a->not_plausible);
+
+          g_string_append_printf (out, " (not plausible: %s)", why);
+        }
       g_string_append_c (out, '\n');
     }
 }
@@ -143,7 +150,11 @@ ds_health_report (const DsResult *result,
   verdict = g_ascii_strup (ds_health_verdict_to_string (h->verdict), -1);
   ds_report_figure (out, "Health", verdict);
   for (guint i = 0; i < h->reasons->len; i++)
-    g_string_append_printf (out, "  - %s\n", (const char *) h->reasons->pdata[i]);
+    {
+      g_autofree char *reason = ds_text_sanitize (h->reasons->pdata[i]);
+
+      g_string_append_printf (out, "  - %s\n", reason);
+    }
   g_string_append_c (out, '\n');
 
   if (h->model != NULL)
@@ -183,6 +194,10 @@ ds_health_report (const DsResult *result,
   if (h->has_nvme)
     report_nvme (&h->nvme, out);
   for (guint i = 0; i < h->notes->len; i++)
-    g_string_append_printf (out, "%sNote: %s\n", i == 0 ? "\n" : "", (const char *) h->notes->pdata[i]);
+    {
+      g_autofree char *note = ds_text_sanitize (h->notes->pdata[i]);
+
+      g_string_append_printf (out, "%sNote: %s\n", i == 0 ? "\n" : "", note);
+    }
 }
 

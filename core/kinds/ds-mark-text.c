@@ -16,6 +16,7 @@
 #include "ds-bench-mark.h"
 #include "ds-error.h"
 #include "ds-report.h"
+#include "ds-text.h"
 
 #define MIB (UINT64_C (1) << 20)
 #define GIB (UINT64_C (1) << 30)
@@ -245,8 +246,11 @@ engines_used (const DsMarkData *data)
         g_ptr_array_add (names, (gpointer) engine);
     }
   for (guint i = 0; i < names->len; i++)
-    g_string_append_printf (text, "%s%s", i == 0 ? "" : i + 1 == names->len ? " and " : ", ",
-                            (const char *) names->pdata[i]);
+    {
+      g_autofree char *name = ds_text_sanitize_short (names->pdata[i], 40);
+
+      g_string_append_printf (text, "%s%s", i == 0 ? "" : i + 1 == names->len ? " and " : ", ", name);
+    }
 
   return g_string_free (text, FALSE);
 }
@@ -257,13 +261,17 @@ cdm_test_line (GString          *out,
                const DsMarkData *data)
 {
   g_autofree char *size = ds_mark_size_text (data->test_size_bytes);
+  /* From the result file: anyone's text, escaped where written. */
+  g_autofree char *directory = ds_text_sanitize (data->directory);
+  g_autofree char *path = ds_text_sanitize (result->target.path);
+  g_autofree char *model = ds_text_sanitize (result->target.model);
 
   g_string_append_printf (out, "   Test: %s (x%u)", size, data->count);
   if (data->directory != NULL && data->fs_size_bytes > 0)
     {
       uint64_t used = data->fs_size_bytes - MIN (data->fs_free_bytes, data->fs_size_bytes);
 
-      g_string_append_printf (out, " [%s: %.0f%% (%.0f/%.0fGiB)]", data->directory,
+      g_string_append_printf (out, " [%s: %.0f%% (%.0f/%.0fGiB)]", directory,
                               100.0 * (double) used / (double) data->fs_size_bytes,
                               (double) used / GIB, (double) data->fs_size_bytes / GIB);
     }
@@ -271,8 +279,7 @@ cdm_test_line (GString          *out,
     {
       g_autofree char *device = ds_format_size (result->target.size_bytes);
 
-      g_string_append_printf (out, " [%s: %s%s%s]", result->target.path,
-                              result->target.model ? result->target.model : "",
+      g_string_append_printf (out, " [%s: %s%s%s]", path, model,
                               result->target.model ? ", " : "", device);
     }
   g_string_append_c (out, '\n');
@@ -288,10 +295,17 @@ ds_mark_cdm_text (const DsResult *result)
   g_autofree char *engines = engines_used (data);
   g_autofree char *date = cdm_date (result->started_at);
   GString *out = g_string_new (NULL);
+  /* Every string of the file that goes into the text, escaped (a result
+   * file is anyone's: none may start a line of its own). */
+  g_autofree char *version = ds_text_sanitize (result->tool_version ? result->tool_version
+                                                                    : PACKAGE_VERSION);
+  g_autofree char *preset_name = ds_text_sanitize (data->preset);
+  g_autofree char *os = ds_text_sanitize (data->os ? data->os : "?");
+  g_autofree char *comment = ds_text_sanitize (data->comment);
+  g_autofree char *why = ds_text_sanitize (result->error ? result->error->message : "");
 
   g_string_append (out, RULE);
-  g_string_append_printf (out, "Diskscope %s: CrystalDiskMark 8's text layout\n",
-                          result->tool_version ? result->tool_version : PACKAGE_VERSION);
+  g_string_append_printf (out, "Diskscope %s: CrystalDiskMark 8's text layout\n", version);
   g_string_append (out, "                         (measured by Diskscope, not by CrystalDiskMark)\n");
   g_string_append (out, RULE);
   g_string_append (out, "* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]\n"
@@ -328,7 +342,7 @@ ds_mark_cdm_text (const DsResult *result)
   if (preset != NULL && preset->profile != NULL)
     g_string_append_printf (out, "Profile: %s\n", preset->profile);
   else if (data->preset != NULL)
-    g_string_append_printf (out, "Profile: %s%s%s%s\n", data->preset, preset ? " (" : "",
+    g_string_append_printf (out, "Profile: %s%s%s%s\n", preset_name, preset ? " (" : "",
                             preset ? preset->title : "", preset ? ")" : "");
   cdm_test_line (out, result, data);
   g_string_append_printf (out, "   Mode: %s%s%s\n", data->buffered ? "buffered (page cache)" : "O_DIRECT",
@@ -341,13 +355,12 @@ ds_mark_cdm_text (const DsResult *result)
     g_string_append_printf (out, ", each test after an unmeasured %g sec run", data->warmup_s);
   g_string_append_c (out, '\n');
   g_string_append_printf (out, "   Date: %s\n", date);
-  g_string_append_printf (out, "     OS: %s\n", data->os ? data->os : "?");
+  g_string_append_printf (out, "     OS: %s\n", os);
   if (data->comment != NULL && data->comment[0] != '\0')
-    g_string_append_printf (out, "Comment: %s\n", data->comment);
+    g_string_append_printf (out, "Comment: %s\n", comment);
   if (!result->complete)
     g_string_append_printf (out, "Stopped: %u of %u tests ran%s%s\n", data->steps->len,
-                            data->steps_planned, result->error ? ": " : "",
-                            result->error ? result->error->message : "");
+                            data->steps_planned, result->error ? ": " : "", why);
 
   return g_string_free (out, FALSE);
 }

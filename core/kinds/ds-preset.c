@@ -338,6 +338,15 @@ ds_preset_steps (const DsBenchSpec  *spec,
                    preset->name);
       return NULL;
     }
+  /* What a result file may hold (the loader's cap): more steps would be
+   * saved as a result that does not load again. */
+  if (steps->len > DS_LIMIT_MARK_STEPS)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("%u steps: at most %u in one run (DS_LIMIT_MARK_STEPS)"),
+                   steps->len, DS_LIMIT_MARK_STEPS);
+      return NULL;
+    }
 
   return g_steal_pointer (&steps);
 }

@@ -178,6 +178,8 @@ ds_workload_data_to_json (const DsWorkloadData *data)
     json_object_set_member (o, "series", series_to_json (data->series));
   if (data->series_dropped_ios != 0)
     json_object_set_int_member (o, "series_dropped_ios", (gint64) data->series_dropped_ios);
+  if (data->series_merged > 1)
+    json_object_set_int_member (o, "series_merged", data->series_merged);
 
   return ds_json_node_take_object (o);
 }
@@ -439,6 +441,14 @@ ds_workload_data_from_json (JsonObject  *o,
       !ds_json_get_uint64 (o, where, "series_dropped_ios", G_MAXINT64,
                            &data->series_dropped_ios, error))
     goto fail;
+  if (json_object_has_member (o, "series_merged"))
+    {
+      uint64_t merged;
+
+      if (!ds_json_get_uint64 (o, where, "series_merged", G_MAXINT32, &merged, error))
+        goto fail;
+      data->series_merged = (guint) merged;
+    }
 
   return data;
 

@@ -236,7 +236,12 @@ csv_cell (GString    *out,
           gboolean    last)
 {
   g_autofree char *clean = printable (text);
-  gboolean formula = clean[0] == '=' || clean[0] == '+' || clean[0] == '-' || clean[0] == '@';
+  /* A spreadsheet runs a cell that starts with = + - @ (after blanks, in
+   * some) as a formula: such a cell is quoted and starts with ' instead
+   * (OWASP's CSV injection advice).  Controls, line breaks included, are
+   * spaces already (a label or model from a result file is anyone's). */
+  const char *first = clean + strspn (clean, " ");
+  gboolean formula = *first == '=' || *first == '+' || *first == '-' || *first == '@';
 
   if (formula || strpbrk (clean, ",\"\n") != NULL)
     {

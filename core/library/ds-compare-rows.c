@@ -258,16 +258,19 @@ percentile (const DsWorkloadDir *dir,
   return NAN;
 }
 
+/* @timed: the run measured a time (not an fio import with runtime 0):
+ * else it has no rates to compare. */
 static void
 workload_dir (DsCompareBuilder    *b,
               const DsWorkloadDir *dir,
-              gboolean             write)
+              gboolean             write,
+              gboolean             timed)
 {
   const char *d = dir_name (write);
   const char *section = write ? "Workload, write" : "Workload, read";
   const struct { const char *fig, *name; DsCompareUnit unit; gboolean hib; double v; } figs[] = {
-    { "bandwidth", "Bandwidth", DS_COMPARE_RATE, TRUE, dir->bytes_per_s },
-    { "iops", "Operations", DS_COMPARE_IOPS, TRUE, dir->iops },
+    { "bandwidth", "Bandwidth", DS_COMPARE_RATE, TRUE, timed ? dir->bytes_per_s : NAN },
+    { "iops", "Operations", DS_COMPARE_IOPS, TRUE, timed ? dir->iops : NAN },
     { "lat_mean", "Latency average", DS_COMPARE_TIME, FALSE, dir->lat_mean_s },
     { "lat_p50", "Latency p50", DS_COMPARE_TIME, FALSE, percentile (dir, 50) },
     { "lat_p99", "Latency p99", DS_COMPARE_TIME, FALSE, percentile (dir, 99) },
@@ -292,8 +295,8 @@ workload_rows (DsCompareBuilder *b,
 {
   const DsWorkloadData *data = result->data;
 
-  workload_dir (b, &data->read, FALSE);
-  workload_dir (b, &data->write, TRUE);
+  workload_dir (b, &data->read, FALSE, data->runtime_s > 0);
+  workload_dir (b, &data->write, TRUE, data->runtime_s > 0);
 }
 
 void

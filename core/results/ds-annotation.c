@@ -369,7 +369,10 @@ ds_printable_text (const char *text)
     {
       gunichar c = g_utf8_get_char (p);
 
-      if (g_unichar_iscntrl (c) || c == 0x2028 || c == 0x2029)
+      /* Controls (terminal escapes), line and paragraph separators, and
+       * the bidi overrides and isolates that reorder what a reader sees. */
+      if (g_unichar_iscntrl (c) || c == 0x2028 || c == 0x2029 ||
+          (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069))
         g_string_append_c (out, ' ');
       else
         g_string_append_unichar (out, c);

@@ -74,7 +74,8 @@ char     *ds_result_dup_label      (const DsResult *result);
 char     *ds_result_default_label  (const DsResult *result);
 
 /* @text (NULL: "") made safe to print: invalid UTF-8 replaced, control
- * characters (terminal escapes among them) turned into spaces.  Labels,
+ * characters (terminal escapes among them), line separators and bidi
+ * overrides turned into spaces.  Labels,
  * models and paths come from files that may have been written by anyone. */
 char     *ds_printable_text        (const char     *text);
 

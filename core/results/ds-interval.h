@@ -81,4 +81,55 @@ void ds_interval_sum_to_dir (const DsIntervalSum  *sum,
                              uint64_t              length_ns,
                              DsIntervalDir        *ret_dir);
 
+/* ---- a series held to a number of points -------------------------------
+ *
+ * A series longer than its bound (DS_LIMIT_SERIES_POINTS: what a result
+ * file may hold) is merged, adjacent intervals two by two, as often as
+ * needed: each point then stands for `factor` intervals.  Merging is
+ * truthful where the figures allow it and says what it cannot be:
+ *   - bytes and I/Os are summed and divided by the merged time (from the
+ *     first interval's start to the last one's end), so the rates are the
+ *     merged interval's own;
+ *   - p99 is the highest of the merged intervals' p99: an upper bound of
+ *     the merged interval's (at most 1 % of each interval's I/Os are above
+ *     its p99, so at most 1 % of all are above the highest);
+ *   - p50 is the mean of their p50, weighted by their I/Os: between the
+ *     lowest and the highest, not the merged interval's median (which the
+ *     points alone cannot give).
+ * Both are associative, so merging two by two again and again gives what
+ * merging k at once would.  A result with a merged series says so in a
+ * note and in "series_merged". */
+typedef struct {
+  GArray          *points;         /* DsIntervalPoint, merged */
+  GArray          *starts;         /* double: each point's start (s) */
+  guint            max_points;     /* even, >= 2 */
+  guint            factor;         /* intervals per point */
+  guint            pending_n;      /* intervals in `pending` */
+  DsIntervalPoint  pending;
+  double           pending_start_s;
+} DsSeriesMerge;
+
+void     ds_series_merge_init   (DsSeriesMerge         *merge,
+                                 guint                  max_points);
+/* The next interval, (@start_s, @point->t_s]. */
+void     ds_series_merge_add    (DsSeriesMerge         *merge,
+                                 const DsIntervalPoint *point,
+                                 double                 start_s);
+/* The merged points (the caller owns them) and how many intervals each
+ * stands for (the last may stand for fewer); @merge is empty again. */
+GArray  *ds_series_merge_finish (DsSeriesMerge         *merge,
+                                 guint                 *ret_factor);
+void     ds_series_merge_clear  (DsSeriesMerge         *merge);
+
+/* What a result with a merged series says in its notes: @factor
+ * intervals of @interval_s in one point, and what that does to them. */
+char    *ds_series_merged_note  (guint                  factor,
+                                 double                 interval_s);
+
+/* @series (DsIntervalPoint, each interval starting where the one before
+ * ended, the first at 0) merged in place to at most @max_points; returns
+ * the factor (1: it was short enough, untouched). */
+guint    ds_series_decimate     (GArray                *series,
+                                 guint                  max_points);
+
 G_END_DECLS

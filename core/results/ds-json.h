@@ -132,5 +132,12 @@ char    *ds_json_to_text       (JsonNode *node,
 gboolean ds_json_check_bounds  (const char  *data,
                                 gsize        length,
                                 GError     **error);
+/* The same for a file that is not a result (fio's JSON, smartctl's): the
+ * message starts with @not_what ("not smartctl's JSON output"), not "not
+ * a Diskscope result". */
+gboolean ds_json_check_bounds_as (const char  *data,
+                                  gsize        length,
+                                  const char  *not_what,
+                                  GError     **error);
 
 G_END_DECLS

@@ -41,7 +41,9 @@ ds_report_header (GString        *out,
 
   if (path != NULL)
     {
-      g_autofree char *size = ds_format_size (result->target.size_bytes);
+      /* 0: not recorded (fio's JSON gives no size), not an empty device. */
+      g_autofree char *size = result->target.size_bytes > 0 ?
+                              ds_format_size (result->target.size_bytes) : g_strdup ("size not known");
       g_string_append_printf (out, "Device: %s (%s)\n", path, size);
     }
 

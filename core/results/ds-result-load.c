@@ -5,10 +5,11 @@
  * The one way in for `diskscope-cli report`, the app's Open and the
  * results library.  A path may name anything: a FIFO (reading it blocks
  * until someone writes), /dev/zero (endless), a directory, a 10 GB file,
- * a file that grows while it is read.  So: open without blocking, refuse
- * what is not a regular file, check the size before reading, read no more
- * than DS_JSON_MAX_FILE_BYTES + 1 whatever fstat() said, then check the
- * bytes against the DS_JSON_MAX_* bounds (ds_json_check_bounds()) before
+ * a file that grows while it is read.  The program's one bounded opener
+ * (io/ds-file-read.c) opens without blocking, refuses what is not a
+ * regular file, checks the size before reading and reads no more than
+ * DS_JSON_MAX_FILE_BYTES + 1 whatever fstat() said; the bytes are then
+ * checked against the DS_JSON_MAX_* bounds (ds_json_check_bounds()) before
  * json-glib builds a tree.
  *
  * Thread safety: nothing here or below touches global state (no caches,
@@ -18,15 +19,11 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <glib/gi18n-lib.h>
-#include <inttypes.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "ds-error.h"
+#include "ds-file-read.h"
 #include "ds-limits.h"
 #include "ds-result-json.h"
 #include "ds-text.h"
@@ -38,6 +35,7 @@ ds_result_load_data (const char  *data,
 {
   g_autoptr (JsonParser) parser = NULL;
   g_autoptr (GError) local = NULL;
+  DsResult *result;
 
   if (data == NULL)
     {
@@ -65,70 +63,16 @@ ds_result_load_data (const char  *data,
       return NULL;
     }
 
-  return ds_result_from_json (json_parser_get_root (parser), error);
-}
-
-static const char *
-describe_file_type (mode_t mode)
-{
-  if (S_ISDIR (mode))
-    return "a folder";
-  if (S_ISFIFO (mode))
-    return "a FIFO (named pipe)";
-  if (S_ISCHR (mode))
-    return "a character device";
-  if (S_ISBLK (mode))
-    return "a block device";
-  if (S_ISSOCK (mode))
-    return "a socket";
-
-  return "not a regular file";
-}
-
-/* Reads the regular file @fd into a new buffer (NUL-terminated), never
- * more than DS_JSON_MAX_FILE_BYTES + 1 bytes.  -errno, or -EFBIG if the
- * file holds more than DS_JSON_MAX_FILE_BYTES. */
-static int
-read_bounded (int     fd,
-              gsize   size_hint,
-              char  **ret_data,
-              gsize  *ret_length)
-{
-  gsize capacity = MIN (size_hint, DS_JSON_MAX_FILE_BYTES) + 1;
-  g_autofree char *data = g_malloc (capacity + 1);
-  gsize length = 0;
-
-  for (;;)
+  result = ds_result_from_json (json_parser_get_root (parser), &local);
+  if (result == NULL)
     {
-      ssize_t n;
+      /* The reasons quote the file ("unknown row “…”"): anyone's text,
+       * made safe to print here once for every kind's reader. */
+      g_autofree char *why = ds_text_sanitize_short (local->message, 400);
 
-      if (length == capacity)
-        {
-          /* The file is longer than fstat() said (it grows, or it is a
-           * /proc file that says 0): grow, up to the bound and one. */
-          if (capacity > DS_JSON_MAX_FILE_BYTES)
-            return -EFBIG;
-          capacity = MIN (capacity * 2 + 4096, DS_JSON_MAX_FILE_BYTES + 1);
-          data = g_realloc (data, capacity + 1);
-        }
-
-      n = read (fd, data + length, capacity - length);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return -errno;
-      if (n == 0)
-        break;
-      length += (gsize) n;
+      g_set_error (error, local->domain, local->code, "%s", why);
     }
-
-  if (length > DS_JSON_MAX_FILE_BYTES)
-    return -EFBIG;
-
-  data[length] = '\0';
-  *ret_data = g_steal_pointer (&data);
-  *ret_length = length;
-  return 0;
+  return result;
 }
 
 DsResult *
@@ -137,73 +81,20 @@ ds_result_load (const char  *path,
 {
   g_autoptr (GError) local = NULL;
   g_autofree char *data = NULL;
-  g_autofree char *name = ds_text_sanitize (path);
   gsize length = 0;
-  struct stat st;
   DsResult *result;
-  int fd;
-  int r;
 
-  /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused
-   * right after).  O_NOCTTY: a terminal named here must not become ours. */
-  fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0)
-    {
-      int e = errno;
-
-      g_set_error (error, DS_ERROR,
-                   e == ENOENT || e == ENOTDIR ? DS_ERROR_NOT_FOUND :
-                   e == EACCES || e == EPERM ? DS_ERROR_PERMISSION :
-                   e == ENXIO ? DS_ERROR_CORRUPT : DS_ERROR_FAILED,
-                   e == ENXIO ? _("%s: not a result file (a socket or a device that is not there)") :
-                   "%s: %s", name, g_strerror (e));
-      return NULL;
-    }
-
-  if (fstat (fd, &st) < 0)
-    {
-      int e = errno;
-
-      close (fd);
-      g_set_error (error, DS_ERROR, DS_ERROR_FAILED, "%s: %s", name, g_strerror (e));
-      return NULL;
-    }
-  if (!S_ISREG (st.st_mode))
-    {
-      close (fd);
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   _("%s is %s, not a result file"), name, describe_file_type (st.st_mode));
-      return NULL;
-    }
-  if ((uint64_t) st.st_size > DS_JSON_MAX_FILE_BYTES)
-    {
-      close (fd);
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   _("%s: %" PRIu64 " bytes, more than a result holds (%"
-                   PRIu64 " MiB, the cap DS_JSON_MAX_FILE_BYTES)"),
-                   name, (uint64_t) st.st_size, DS_JSON_MAX_FILE_BYTES >> 20);
-      return NULL;
-    }
-
-  r = read_bounded (fd, (gsize) st.st_size, &data, &length);
-  close (fd);
-  if (r == -EFBIG)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   _("%s: more than %" PRIu64 " MiB, more than a result holds "
-                   "(the cap DS_JSON_MAX_FILE_BYTES)"), name, DS_JSON_MAX_FILE_BYTES >> 20);
-      return NULL;
-    }
-  if (r < 0)
-    {
-      g_set_error (error, DS_ERROR, r == -EISDIR ? DS_ERROR_CORRUPT : DS_ERROR_FAILED,
-                   "%s: %s", name, g_strerror (-r));
-      return NULL;
-    }
+  if (!ds_file_read_bounded (path, _("a result file"), DS_JSON_MAX_FILE_BYTES,
+                             "DS_JSON_MAX_FILE_BYTES", &data, &length, error))
+    return NULL;
 
   result = ds_result_load_data (data, (gssize) length, &local);
   if (result == NULL)
-    g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s: %s", name, local->message);
+    {
+      g_autofree char *name = ds_text_sanitize (path);
+
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s: %s", name, local->message);
+    }
 
   return result;
 }

@@ -4,9 +4,12 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <sys/utsname.h>
 
 #include "ds-error.h"
+#include "ds-limits.h"
 #include "ds-result.h"
 #include "ds-warnings.h"
 
@@ -87,11 +90,39 @@ ds_result_add_note (DsResult   *result,
                     const char *format,
                     ...)
 {
+  g_autofree char *note = NULL;
   va_list args;
 
   va_start (args, format);
-  g_ptr_array_add (result->notes, g_strdup_vprintf (format, args));
+  note = g_strdup_vprintf (format, args);
   va_end (args);
+
+  /* Held to what the loader reads back (ds-limits.h): a note said twice
+   * (each run of a mark's steps) once, at most DS_JSON_MAX_NOTES, each
+   * under DS_JSON_MAX_STRING_BYTES once written (a control character is
+   * six bytes as JSON: "\u0001"), cut at a character. */
+  for (guint i = 0; i < result->notes->len; i++)
+    if (strcmp (result->notes->pdata[i], note) == 0)
+      return;
+  if (result->notes->len >= DS_JSON_MAX_NOTES)
+    return;
+  if (strlen (note) > DS_JSON_MAX_STRING_BYTES / 6)
+    {
+      const char *end = note + DS_JSON_MAX_STRING_BYTES / 6;
+
+      /* Back to the start of a character, then an ellipsis. */
+      while (end > note && ((guchar) *end & 0xc0) == 0x80)
+        end--;
+      note[end - note] = '\0';
+      note = g_realloc (note, (gsize) (end - note) + sizeof "…");
+      strcat (note, "…");
+    }
+  if (result->notes->len == DS_JSON_MAX_NOTES - 1)
+    {
+      g_ptr_array_add (result->notes, g_strdup ("(more notes were left out)"));
+      return;
+    }
+  g_ptr_array_add (result->notes, g_steal_pointer (&note));
 }
 
 void
