@@ -11,6 +11,7 @@
 
 #include "ds-error.h"
 #include "ds-health-private.h"
+#include "ds-text.h"
 
 static gboolean
 any_message_contains (DsHealth   *h,
@@ -28,14 +29,20 @@ _ds_health_check_readable (DsHealth  *h,
                            GError   **error)
 {
   g_autofree char *said = g_strdup ("no message");
-  const char *dev = h->device ? h->device : "the device";
+  /* The device's name, model and smartctl's messages come from the
+   * output (a saved file is anyone's): escaped in every message here. */
+  g_autofree char *dev = ds_text_sanitize_short (h->device ? h->device : "the device", 200);
+  g_autofree char *model = h->model != NULL ? ds_text_sanitize_short (h->model, 200) : NULL;
 
   if (h->messages->len > 0)
     {
-      g_free (said);
+      g_autofree char *joined = NULL;
+
       g_ptr_array_add (h->messages, NULL);
-      said = g_strjoinv ("; ", (char **) h->messages->pdata);
+      joined = g_strjoinv ("; ", (char **) h->messages->pdata);
       g_ptr_array_remove_index (h->messages, h->messages->len - 1);
+      g_free (said);
+      said = ds_text_sanitize_short (joined, 1000);
     }
 
   /* smartctl's messages say more than its bits (an undetectable device
@@ -93,7 +100,7 @@ _ds_health_check_readable (DsHealth  *h,
     {
       g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
                    _("%s%s%s does not support SMART: there is no health data to read"),
-                   dev, h->model ? " " : "", h->model ? h->model : "");
+                   dev, model ? " " : "", model ? model : "");
       return FALSE;
     }
 
