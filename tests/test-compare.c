@@ -256,6 +256,31 @@ START_TEST (test_three_workloads)
 }
 END_TEST
 
+/* A run with 512-byte random offsets (HD Tune's rule; every result saved
+ * before issue 25) beside one on the block size: said. */
+START_TEST (test_alignment_note)
+{
+  g_autoptr (DsResult) a = ds_test_library_workload ("A", DS_PATTERN_RANDREAD, 100e6, 200e-6, "2020-01-01T00:00:00Z");
+  g_autoptr (DsResult) b = ds_test_library_workload ("B", DS_PATTERN_RANDREAD, 90e6, 220e-6, "2020-01-02T00:00:00Z");
+  g_autoptr (DsComparison) same = NULL;
+  g_autoptr (DsComparison) cmp = NULL;
+  DsResult *results[2] = { a, b };
+  gboolean found = FALSE;
+
+  same = ds_comparison_new (results, NULL, 2, NULL);
+  for (guint i = 0; i < same->notes->len; i++)
+    ck_assert_msg (strstr (same->notes->pdata[i], "aligned") == NULL, "%s", (char *) same->notes->pdata[i]);
+
+  b->spec.random_align_bytes = 512;
+  cmp = ds_comparison_new (results, NULL, 2, NULL);
+  for (guint i = 0; i < cmp->notes->len; i++)
+    if (strstr (cmp->notes->pdata[i], "the random offsets were aligned differently (A: multiples of "
+                "the block size, B: multiples of 512 bytes)") != NULL)
+      found = TRUE;
+  ck_assert_msg (found, "no alignment note among %u", cmp->notes->len);
+}
+END_TEST
+
 /* Labels come from files anyone may have written: no terminal escapes in
  * the text, no formulas in the CSV, no broken Markdown tables. */
 START_TEST (test_hostile_labels)
@@ -320,6 +345,7 @@ main (void)
   tcase_add_test (tc, test_missing_figures_and_failed_points);
   tcase_add_test (tc, test_kinds_must_match);
   tcase_add_test (tc, test_three_workloads);
+  tcase_add_test (tc, test_alignment_note);
   tcase_add_test (tc, test_hostile_labels);
   tcase_add_test (tc, test_format_value);
   suite_add_tcase (s, tc);

@@ -54,8 +54,8 @@ next_io (Worker *w,
     }
   else if (plan->random)
     {
-      uint64_t slots = (plan->span_bytes - len) / lbs + 1;
-      offset = plan->start_bytes + ds_rng_below (&w->rng, slots) * lbs;
+      offset = ds_io_random_offset (&w->rng, plan->start_bytes, plan->span_bytes, len,
+                                    sh->align);
     }
   else
     {

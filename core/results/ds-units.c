@@ -162,6 +162,20 @@ ds_units_description (DsUnits units)
 }
 
 gboolean
+ds_parse_random_align (const char  *text,
+                       uint64_t    *ret_bytes,
+                       GError     **error)
+{
+  if (text != NULL && g_ascii_strcasecmp (text, "block") == 0)
+    {
+      *ret_bytes = 0;
+      return TRUE;
+    }
+
+  return ds_parse_size (text, ret_bytes, error);
+}
+
+gboolean
 ds_parse_seed (const char  *text,
                uint64_t    *ret_seed,
                GError     **error)

@@ -38,6 +38,13 @@ gboolean ds_parse_duration (const char  *text,
  * "Rates: MB/s, 1 MB = 10^6 bytes (HD Tune's MB is 2^20: --units MiB)". */
 const char *ds_units_description (DsUnits units);
 
+/* --align: "block" (0: random offsets are multiples of each I/O's block
+ * size) or a size as ds_parse_size() ("512", "4K"); the spec's rule
+ * (ds_bench_spec_validate) judges the size. */
+gboolean ds_parse_random_align (const char  *text,
+                                uint64_t    *ret_bytes,
+                                GError     **error);
+
 /* A seed for --seed: 0 to 18446744073709551615 (all 64 bits), or a
  * negative number down to -9223372036854775808, taken as its two's
  * complement (so -1 is 18446744073709551615, as it always was).
