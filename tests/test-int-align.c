@@ -180,7 +180,8 @@ START_TEST (test_rnd4k_on_4k)
       g_autofree char *json = NULL;
       Trace t = traced_run (runs[i], 8, 8, &json);
 
-      ck_assert_msg (t.bios > 200, "only %u 4 KiB bios traced", t.bios);
+      /* 50 bios at 512-byte offsets all on 4 KiB by chance: 8^-50. */
+      ck_assert_msg (t.bios > 50, "only %u 4 KiB bios traced", t.bios);
       ck_assert_msg (t.unaligned == 0, "%u of %u bios off 4 KiB (sector %" G_GUINT64_FORMAT ")",
                      t.unaligned, t.bios, t.first_unaligned);
       ck_assert_int_eq (params_align (json), 0);
@@ -202,7 +203,7 @@ START_TEST (test_other_kinds_on_their_block)
 
   t = traced_run ("mark DEV --rows randread,4k,qd1,t1,500ms --count 1 --warmup 0 --pause 0 "
                   "--size 128M --json --no-progress", 8, 8, &json);
-  ck_assert_uint_gt (t.bios, 200);
+  ck_assert_uint_gt (t.bios, 50);
   ck_assert_uint_eq (t.unaligned, 0);
 }
 END_TEST
@@ -215,7 +216,7 @@ START_TEST (test_align_512)
                         "--json --no-library --no-progress", 8, 8, &json);
 
   /* 7 of 8 places are off a 4 KiB boundary. */
-  ck_assert_uint_gt (t.bios, 200);
+  ck_assert_uint_gt (t.bios, 50);
   ck_assert_msg (t.unaligned > t.bios / 2, "only %u of %u off 4 KiB", t.unaligned, t.bios);
   ck_assert_int_eq (params_align (json), 512);
 }
