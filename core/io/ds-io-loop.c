@@ -328,6 +328,9 @@ ds_run_io (DsRun           *run,
       watch.read_bytes += w->watch.read_bytes;
       watch.written_bytes += w->watch.written_bytes;
       watch.zero_sampled += w->watch.zero_sampled;
+      if (w->watch.zero_found > 0 &&
+          (watch.zero_found == 0 || w->watch.zero_first_bytes < watch.zero_first_bytes))
+        watch.zero_first_bytes = w->watch.zero_first_bytes;
       watch.zero_found += w->watch.zero_found;
       if (w->first_ns != 0 && w->first_ns < first)
         first = w->first_ns;

@@ -47,6 +47,10 @@ typedef struct {
                                * live to the sink as DS_SAMPLE_INTERVAL */
   gboolean  stop_on_error;    /* default FALSE: stop anyway; this is only
                                * about the message: see ds_run_io() */
+  gboolean  untimed;          /* nothing it measures is reported (a
+                               * positioning read, an untimed pass): its
+                               * reads are not sampled for all zeros, which
+                               * warn that reported figures may be fooled */
   /* Optional: the offset of the @index-th I/O of @len bytes (butterfly). */
   uint64_t (*next_offset) (gpointer user,
                            uint64_t index,
