@@ -26,7 +26,9 @@
  * second time (the run re-measures it: DsCacheSet.repeated).  Otherwise
  * the verdict says why there is none (DsCacheVerdict).  The cache lies
  * between the last fast set and the first slow one (largest_fast_bytes,
- * first_slow_bytes): the words say both beside the estimate.
+ * first_slow_bytes): the words say both beside the estimate (not for the
+ * write variant: a set written a little past a write-back cache still
+ * runs at more than half the pace, so its cache may lie below the bounds).
  *
  * The write variant (spec->write, --write; a write test, gated as every
  * one): per set, a flush (a write-back cache empties on it), then the set
