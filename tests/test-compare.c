@@ -8,10 +8,12 @@
 #include <math.h>
 
 #include "ds-annotation.h"
+#include "ds-bench-file.h"
 #include "ds-bench-transfer.h"
 #include "ds-compare.h"
 #include "ds-compare-format.h"
 #include "ds-error.h"
+#include "ds-library-entry.h"
 #include "ds-test-library.h"
 #include "ds-test-util.h"
 
@@ -281,6 +283,42 @@ START_TEST (test_alignment_note)
 }
 END_TEST
 
+/* What a column's heading says of its run (issue 25): the file tested
+ * (not the size asked for: "1.1 GB test file" for a 941 MB one), a full
+ * mark as reads and writes (not "write"), Health as SMART. */
+START_TEST (test_describe_runs)
+{
+  DsBenchSpec spec;
+  g_autoptr (DsResult) file = NULL;
+  g_autoptr (DsResult) mark = NULL;
+  g_autoptr (DsResult) reads = NULL;
+  g_autofree char *file_text = NULL;
+  g_autofree char *mark_text = NULL;
+  g_autofree char *reads_text = NULL;
+
+  ds_bench_spec_init (&spec, DS_BENCH_FILE);
+  spec.target_path = g_strdup ("/mnt");
+  file = ds_result_new (&spec);
+  ds_bench_spec_clear (&spec);
+  ((DsFileData *) file->data)->file_bytes = 941 * 1000 * 1000;
+  file_text = ds_result_describe (file);
+  ck_assert_str_eq (file_text, "941 MB test file");
+
+  ds_bench_spec_init (&spec, DS_BENCH_MARK);
+  spec.target_path = g_strdup ("/dev/sdz");
+  spec.write = TRUE;
+  mark = ds_result_new (&spec);
+  spec.write = FALSE;
+  spec.reads_only = TRUE;
+  reads = ds_result_new (&spec);
+  ds_bench_spec_clear (&spec);
+  mark_text = ds_result_describe (mark);
+  reads_text = ds_result_describe (reads);
+  ck_assert_str_eq (mark_text, "cdm-default, reads and writes");
+  ck_assert_str_eq (reads_text, "cdm-default, reads only");
+}
+END_TEST
+
 /* Labels come from files anyone may have written: no terminal escapes in
  * the text, no formulas in the CSV, no broken Markdown tables. */
 START_TEST (test_hostile_labels)
@@ -346,6 +384,7 @@ main (void)
   tcase_add_test (tc, test_kinds_must_match);
   tcase_add_test (tc, test_three_workloads);
   tcase_add_test (tc, test_alignment_note);
+  tcase_add_test (tc, test_describe_runs);
   tcase_add_test (tc, test_hostile_labels);
   tcase_add_test (tc, test_format_value);
   suite_add_tcase (s, tc);
