@@ -15,6 +15,7 @@
 #include "ds-error.h"
 #include "ds-library-entry.h"
 #include "ds-test-library.h"
+#include "ds-test-results.h"
 #include "ds-test-util.h"
 
 static const DsCompareRow *
@@ -180,8 +181,18 @@ START_TEST (test_kinds_must_match)
 
   ck_assert_ptr_null (ds_comparison_new (results, sources, 2, &error));
   ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_INVALID));
-  ck_assert_str_eq (error->message, "a.json is a benchmark result and w.json a workload result: "
-                    "compare results of one kind");
+  ck_assert_str_eq (error->message, "a.json is a result of the benchmark test and w.json of the "
+                    "workload test: compare results of one kind");
+  /* No article before a kind's name ("a extra result", issue 25). */
+  {
+    g_autoptr (DsResult) x = ds_test_extra_result (FALSE);
+    g_autoptr (GError) local = NULL;
+    DsResult *pair[2] = { a, x };
+
+    ck_assert_ptr_null (ds_comparison_new (pair, NULL, 2, &local));
+    ck_assert_msg (strstr (local->message, "of the extra test") != NULL &&
+                   strstr (local->message, "a extra") == NULL, "%s", local->message);
+  }
   g_clear_error (&error);
   ck_assert_ptr_null (ds_comparison_new (results, sources, 1, &error));
   ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_INVALID));

@@ -321,7 +321,7 @@ ds_comparison_new (DsResult *const   *results,
         const char *si = sources && sources[i] ? sources[i] : results[i]->target.path;
 
         g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                     _("%s is a %s result and %s a %s result: compare results of one kind"),
+                     _("%s is a result of the %s test and %s of the %s test: compare results of one kind"),
                      s0 ? s0 : "the first", k0 ? k0->name : "?", si ? si : "another",
                      ki ? ki->name : "?");
         return NULL;
