@@ -86,8 +86,8 @@ finding_words (DsCachePage           *self,
                const DsCacheEstimate *e,
                gboolean               final)
 {
-  g_autofree char *hot = ds_format_ms (e->hot_latency_s);
-  g_autofree char *cold = ds_format_ms (e->cold_latency_s);
+  g_autofree char *hot = ds_format_ms_l10n (e->hot_latency_s);
+  g_autofree char *cold = ds_format_ms_l10n (e->cold_latency_s);
   g_autofree char *fast = ds_format_size_iec (e->largest_fast_bytes);
   g_autofree char *slow = ds_format_size_iec (e->first_slow_bytes);
 
@@ -139,8 +139,8 @@ show_sets (DsCachePage           *self,
            gboolean               final)
 {
   g_autofree char *words = NULL;
-  g_autofree char *hot = ds_format_ms (e->hot_latency_s);
-  g_autofree char *cold = ds_format_ms (e->cold_latency_s);
+  g_autofree char *hot = ds_format_ms_l10n (e->hot_latency_s);
+  g_autofree char *cold = ds_format_ms_l10n (e->cold_latency_s);
 
   ds_series_clear (self->iops);
   ds_series_clear (self->latency);
@@ -153,13 +153,13 @@ show_sets (DsCachePage           *self,
       const DsCacheSet *set = &g_array_index (sets, DsCacheSet, i);
       g_autofree char *size = ds_format_size_iec (set->bytes);
       g_autofree char *iops = ds_probe_format_iops (set->iops);
-      g_autofree char *rate = ds_format_rate (set->bytes_per_s, self->units);
-      g_autofree char *mean = ds_format_ms (set->lat_mean_s);
-      g_autofree char *p99 = ds_format_ms (set->lat_p99_s);
+      g_autofree char *rate = ds_format_rate_l10n (set->bytes_per_s, self->units);
+      g_autofree char *mean = ds_format_ms_l10n (set->lat_mean_s);
+      g_autofree char *p99 = ds_format_ms_l10n (set->lat_p99_s);
 
       if (self->write)
         {
-          g_autofree char *read = ds_format_ms (set->read_lat_mean_s);
+          g_autofree char *read = ds_format_ms_l10n (set->read_lat_mean_s);
 
           ds_table_set_cell (self->table, i + 1, COLUMN_READ, read);
         }

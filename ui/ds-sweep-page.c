@@ -110,7 +110,7 @@ knee_words (const DsSweepData *data,
     {
       g_autofree char *where = level_name (data->over_threads, knee->queue_depth, knee->threads);
       g_autofree char *iops = ds_probe_format_iops (knee->iops);
-      g_autofree char *p99 = ds_format_ms (knee->p99_s);
+      g_autofree char *p99 = ds_format_ms_l10n (knee->p99_s);
       double gain = knee->iops_gain_per_step * 100.0;
 
       /* The IOPS past the knee may grow a little, not at all, or fall:
@@ -164,11 +164,11 @@ show_data (DsSweepPage       *self,
       const DsSweepStep *step = &g_array_index (data->steps, DsSweepStep, i);
       g_autofree char *level = level_name (data->over_threads, step->queue_depth, step->threads);
       g_autofree char *iops = ds_probe_format_iops (step->iops);
-      g_autofree char *rate = ds_format_rate (step->bytes_per_s, self->units);
-      g_autofree char *mean = ds_format_ms (step->lat_mean_s);
-      g_autofree char *p50 = ds_format_ms (step->lat_p50_s);
-      g_autofree char *p99 = ds_format_ms (step->lat_p99_s);
-      g_autofree char *p99_9 = ds_format_ms (step->lat_p99_9_s);
+      g_autofree char *rate = ds_format_rate_l10n (step->bytes_per_s, self->units);
+      g_autofree char *mean = ds_format_ms_l10n (step->lat_mean_s);
+      g_autofree char *p50 = ds_format_ms_l10n (step->lat_p50_s);
+      g_autofree char *p99 = ds_format_ms_l10n (step->lat_p99_s);
+      g_autofree char *p99_9 = ds_format_ms_l10n (step->lat_p99_9_s);
       gboolean off = ds_sweep_little_off (step);
       g_autofree char *little = NULL;
       guint row = i + 1;

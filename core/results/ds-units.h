@@ -60,6 +60,12 @@ char    *ds_format_rate    (double       bytes_per_s,
 /* "5.94 ms" style: ms with 3 decimals below 10 ms, 2 below 100, 1 above;
  * "12.3 µs"-free on purpose: HD Tune reports ms. */
 char    *ds_format_ms      (double       seconds);
+/* The same for the screen and for translated messages: the unit in the
+ * user's language ("МБ/с", "毫秒"), as the graph's axes say it (the same
+ * msgids).  The text report keeps the two above: English, like HD Tune's. */
+char    *ds_format_rate_l10n (double     bytes_per_s,
+                              DsUnits    units);
+char    *ds_format_ms_l10n   (double     seconds);
 /* Transfer and block sizes, which are powers of two: "512 bytes",
  * "4 KiB", "64 KiB", "1 MiB", "8 MiB".  (HD Tune writes "4 KB" and "8 MB"
  * for these; in a report that also prints MB/s = 10^6 bytes a second,
