@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ds-bench-file.h"
+#include "ds-bench-mark.h"
 #include "ds-caption.h"
 #include "ds-test-util.h"
 
@@ -211,6 +212,27 @@ START_TEST (test_kinds_say_their_own)
     assert_has (rows->test, "Workloads: custom rows · reads only");
     ck_assert_msg (strstr (rows->test, "× 5 s") == NULL, "%s", rows->test);
     ds_bench_spec_clear (&spec);
+  }
+  {
+    /* An opened mark: its own runs and time (a file's params do not keep
+     * them: the loaded spec has the preset's 5 × 5 s). */
+    g_autoptr(DsResult) ran = NULL;
+    g_autoptr(DsCaption) caption = NULL;
+    DsMarkData *data;
+
+    ds_bench_spec_init (&spec, DS_BENCH_MARK);
+    spec.target_path = g_strdup ("/dev/sda");
+    ran = ds_result_new (&spec);
+    ds_bench_spec_clear (&spec);
+    ran->target.path = g_strdup ("/dev/sda");
+    ran->complete = TRUE;
+    data = ran->data;
+    data->preset = g_strdup ("cdm-default");
+    data->count = 1;
+    data->duration_s = 2;
+    data->test_size_bytes = 512 * MiB;
+    caption = ds_caption_new ("Workloads", ran, "/tmp/mark.json", NULL, NULL);
+    assert_has (caption->test, "Workloads: cdm-default · reads only · test size 512 MiB · best of 1 × 2 s");
   }
   {
     g_autoptr(DsResult) failed = NULL;

@@ -17,6 +17,7 @@
 #include "ds-bench-block-size.h"
 #include "ds-bench-extra.h"
 #include "ds-bench-file.h"
+#include "ds-bench-mark.h"
 #include "ds-bench-random-access.h"
 #include "ds-caption.h"
 #include "ds-units.h"
@@ -113,28 +114,36 @@ capacity_text (uint64_t capacity_bytes)
  * size and the runs per step; each row has its own block size. */
 static void
 mark_parts (GPtrArray         *parts,
-            const DsBenchSpec *spec)
+            const DsBenchSpec *spec,
+            const DsResult    *result)
 {
+  /* A result keeps its own (a file's params do not: results.count …). */
+  const DsMarkData *data = result != NULL ? result->data : NULL;
+  uint64_t size_bytes = data != NULL ? data->test_size_bytes : spec->test_size_bytes;
+  unsigned count = data != NULL ? data->count : spec->count;
+  double seconds = data != NULL ? data->duration_s : spec->duration_ns / 1e9;
+
   if (spec->rows != NULL)
     g_ptr_array_add (parts, g_strdup (_("custom rows")));
+  else if (data != NULL && data->preset != NULL)
+    g_ptr_array_add (parts, g_strdup (data->preset));
   else if (spec->preset != NULL)
     g_ptr_array_add (parts, g_strdup (spec->preset));
-  if (spec->reads_only)
+  if (spec->reads_only || (result != NULL && !spec->write))
     g_ptr_array_add (parts, g_strdup (_("reads only")));
-  if (spec->test_size_bytes > 0)
+  if (size_bytes > 0)
     {
-      g_autofree char *size = ds_format_size_iec (spec->test_size_bytes);
+      g_autofree char *size = ds_format_size_iec (size_bytes);
 
       /* Translators: the region or the test file a preset runs over */
       g_ptr_array_add (parts, g_strdup_printf (_("test size %s"), size));
     }
   /* Custom rows may each have a time of their own. */
   if (spec->rows != NULL)
-    g_ptr_array_add (parts, g_strdup_printf (_("best of %u"), spec->count));
+    g_ptr_array_add (parts, g_strdup_printf (_("best of %u"), count));
   else
     /* Translators: CrystalDiskMark's count and time: "best of 5 × 5 s" */
-    g_ptr_array_add (parts, g_strdup_printf (_("best of %u × %g s"), spec->count,
-                                             spec->duration_ns / 1e9));
+    g_ptr_array_add (parts, g_strdup_printf (_("best of %u × %g s"), count, seconds));
 }
 
 /* What shaped the run, in the order a user sets it. */
@@ -194,7 +203,7 @@ test_line (const char        *test_title,
       break;
 
     case DS_BENCH_MARK:
-      mark_parts (parts, spec);
+      mark_parts (parts, spec, result);
       break;
 
     case DS_BENCH_WORKLOAD:
