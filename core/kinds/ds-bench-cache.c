@@ -123,7 +123,10 @@ ds_cache_estimate (const GArray    *sets,
         }
       if (!is_slow (slow.repeat_iops, s[0].iops))
         {
+          /* The largest set's access time is the measurement that was not
+           * the noise. */
           ret->verdict = DS_CACHE_VERDICT_NOISE;
+          ret->cold_latency_s = slow.repeat_lat_mean_s;
           return;
         }
       slow.iops = (slow.iops + slow.repeat_iops) / 2;
