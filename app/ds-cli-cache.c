@@ -17,6 +17,7 @@ typedef struct {
   char *queue_depth;
   char *engine;
   char *seed;
+  char *align;
   char *destroy_data;
   gboolean write;
 } Options;
@@ -25,7 +26,7 @@ static void
 options_clear (Options *o)
 {
   char **strings[] = { &o->max, &o->block, &o->set_time, &o->queue_depth, &o->engine, &o->seed,
-                       &o->destroy_data };
+                       &o->align, &o->destroy_data };
 
   for (unsigned i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -43,6 +44,7 @@ build_spec (gpointer      data,
     { "block-size", o->block, DS_CLI_SIZE, &spec->block_size_bytes },
     { "set-time", o->set_time, DS_CLI_TIME, &spec->duration_ns },
     { "queue-depth", o->queue_depth, DS_CLI_COUNT, .count = &spec->queue_depth },
+    { "align", o->align, DS_CLI_ALIGN, &spec->random_align_bytes },
   };
 
   spec->write = o->write;
@@ -73,6 +75,7 @@ ds_cli_cache (int    argc,
     { "queue-depth", 'q', 0, G_OPTION_ARG_STRING, &o.queue_depth, N_("I/Os in flight (default 1)"), "N" },
     { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine, N_("I/O engine: auto (default), sync, io_uring, threads"), N_("ENGINE") },
     { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, N_("Seed for random offsets (repeatable runs)"), "N" },
+    { "align", 0, 0, G_OPTION_ARG_STRING, &o.align, DS_CLI_ALIGN_HELP, N_("block|SIZE") },
     { "write", 'w', 0, G_OPTION_ARG_NONE, &o.write, N_("Probe a write-back cache: write each set, then read it (DESTROYS DATA; needs --destroy-data)"), NULL },
     { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o.destroy_data, N_("With --write: confirm by naming TARGET again: it is overwritten"), N_("TARGET") },
     { NULL }

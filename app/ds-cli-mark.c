@@ -35,6 +35,7 @@ typedef struct {
   char    *engine;
   gboolean buffered;
   gint64   seed;
+  char    *align;
   char    *comment;
   gboolean json;
   char    *output;
@@ -59,6 +60,7 @@ options_clear (Options *o)
   g_free (o->mix);
   g_free (o->destroy_data);
   g_free (o->engine);
+  g_free (o->align);
   g_free (o->comment);
   g_free (o->output);
   g_free (o->units);
@@ -270,6 +272,11 @@ build_spec (Options      *o,
   spec->buffered = o->buffered;
   spec->seed = (uint64_t) o->seed;
   spec->comment = g_strdup (o->comment);
+  if (o->align != NULL && !ds_parse_random_align (o->align, &spec->random_align_bytes, error))
+    {
+      g_prefix_error (error, "--%s: ", "align");
+      return FALSE;
+    }
 
   for (unsigned i = 0; i < G_N_ELEMENTS (measures); i++)
     {
@@ -318,6 +325,7 @@ entries_for (Options *o)
     { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine, N_("I/O engine: auto (default), sync, io_uring, threads"), N_("ENGINE") },
     { "buffered", 0, 0, G_OPTION_ARG_NONE, &o->buffered, N_("In a folder: the page cache where O_DIRECT is refused (reported)"), NULL },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &o->seed, N_("Seed for random offsets and data (repeatable runs)"), "N" },
+    { "align", 0, 0, G_OPTION_ARG_STRING, &o->align, DS_CLI_ALIGN_HELP, N_("block|SIZE") },
     { "comment", 0, 0, G_OPTION_ARG_STRING, &o->comment, N_("A comment for the result and the report"), N_("TEXT") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, N_("Print the result as JSON on stdout"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, N_("Also save the JSON result to FILE"), N_("FILE") },

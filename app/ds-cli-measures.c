@@ -47,6 +47,9 @@ ds_cli_parse_measures (const DsCliMeasure *measures,
         case DS_CLI_TIME:
           ok = ds_parse_duration (m->text, m->field, &local);
           break;
+        case DS_CLI_ALIGN:
+          ok = ds_parse_random_align (m->text, m->field, &local);
+          break;
         case DS_CLI_COUNT:
         default:
           ok = parse_count (m->text, m->count, &local);

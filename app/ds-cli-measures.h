@@ -18,6 +18,7 @@ typedef enum {
   DS_CLI_SIZE,        /* ds_parse_size(): 4K, 1G */
   DS_CLI_TIME,        /* ds_parse_duration(): 500ms, 10s */
   DS_CLI_COUNT,       /* a whole number; its range is the spec's rule */
+  DS_CLI_ALIGN,       /* ds_parse_random_align(): block, 512, 4K */
 } DsCliMeasureKind;
 
 typedef struct {

@@ -56,6 +56,7 @@ typedef struct {
   char    *size;
   gboolean buffered;
   char    *seed;
+  char    *align;
   gboolean no_progress;
   char    *create;
   gboolean keep;
@@ -290,6 +291,7 @@ entries_for (DsBenchKind  kind,
     { { "size", 's', 0, G_OPTION_ARG_STRING, &o->size, N_("Test file size (default 1G, clamped to the free space)"), N_("SIZE") }, K_FILE },
     { { "buffered", 0, 0, G_OPTION_ARG_NONE, &o->buffered, N_("Run through the page cache where O_DIRECT is refused (reported)"), NULL }, K_FILE },
     { { "seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, N_("Seed for random offsets and data, 1 to 2^64-1 (default 0: drawn from the clock; the result keeps the seed used, to repeat the run)"), "N" }, K_ALL },
+    { { "align", 0, 0, G_OPTION_ARG_STRING, &o->align, DS_CLI_ALIGN_HELP, N_("block|SIZE") }, K_EXTRA | K_RANDOM | K_FILE | K_WORKLOAD },
     { { "no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, N_("No progress line on stderr"), NULL }, K_ALL },
     { { "no-library", 0, 0, G_OPTION_ARG_NONE, &o->no_library, N_("Do not save the result in the results library ($DISKSCOPE_RESULTS_DIR or ~/.local/share/diskscope/results)"), NULL }, K_ALL },
   };
@@ -367,7 +369,8 @@ build_spec (const DsBenchOps  *ops,
       !parse_option (ds_parse_size, o->create, "create", &create_bytes, error) ||
       !parse_option (ds_parse_duration, o->duration, "duration", &duration_ns, error) ||
       !parse_option (ds_parse_duration, o->ramp, "ramp", &spec->ramp_ns, error) ||
-      !parse_option (ds_parse_duration, o->interval, "interval", &spec->interval_ns, error))
+      !parse_option (ds_parse_duration, o->interval, "interval", &spec->interval_ns, error) ||
+      !parse_option (ds_parse_random_align, o->align, "align", &spec->random_align_bytes, error))
     return FALSE;
   /* The spec keeps 0 for "not given" in these two: the setters refuse a
    * typed 0 with the validator's words. */
@@ -418,6 +421,7 @@ options_clear (Options *o)
   g_free (o->size);
   g_free (o->create);
   g_free (o->seed);
+  g_free (o->align);
   g_free (o->duration_help);
 }
 

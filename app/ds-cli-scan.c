@@ -24,7 +24,7 @@ ds_cli_scan (int    argc,
   DsBenchSpec spec;
   int status;
   GOptionEntry entries[] = {
-    { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, N_("Read one block per map cell (16384 samples spread over the range) instead of every block"), NULL },
+    { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, N_("Read one block per map cell instead of every block: one block in 16 at least (16384 samples spread over a range above 32 GiB)"), NULL },
     { "range", 'r', 0, G_OPTION_ARG_STRING, &range, N_("Scan only START-END (e.g. 0-10G; START- to the end)"), "A-B" },
     { "block-size", 'b', 0, G_OPTION_ARG_STRING, &block, N_("Block read and timed at once (default 128K, as MHDD)"), N_("SIZE") },
     { NULL }

@@ -23,6 +23,7 @@ typedef struct {
   char    *offset;
   char    *engine;
   char    *seed;
+  char    *align;
   gboolean random;
 } Options;
 
@@ -31,7 +32,7 @@ options_clear (Options *o)
 {
   char **strings[] = { &o->destroy_data, &o->size, &o->duration, &o->block_size,
                        &o->queue_depth, &o->pause, &o->interval, &o->offset,
-                       &o->engine, &o->seed };
+                       &o->engine, &o->seed, &o->align };
 
   for (unsigned i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -56,6 +57,7 @@ build_spec (gpointer      data,
     { "interval", o->interval, DS_CLI_TIME, &spec->interval_ns },
     { "offset", o->offset, DS_CLI_SIZE, &spec->offset_bytes },
     { "queue-depth", o->queue_depth, DS_CLI_COUNT, .count = &spec->queue_depth },
+    { "align", o->align, DS_CLI_ALIGN, &spec->random_align_bytes },
   };
 
   spec->destroy_data = g_strdup (o->destroy_data);
@@ -109,6 +111,7 @@ ds_cli_sustain (int    argc,
     { "offset", 0, 0, G_OPTION_ARG_STRING, &o.offset, N_("Start of the region (default 0)"), N_("SIZE") },
     { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine, N_("I/O engine: auto (default), sync, io_uring, threads"), N_("ENGINE") },
     { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, N_("Seed for random offsets and data (repeatable runs)"), "N" },
+    { "align", 0, 0, G_OPTION_ARG_STRING, &o.align, DS_CLI_ALIGN_HELP, N_("block|SIZE") },
     { NULL }
   };
 

@@ -30,6 +30,7 @@ typedef struct {
   char    *destroy_data;
   char    *engine;
   char    *seed;
+  char    *align;
   gboolean steady;
 } Options;
 
@@ -39,7 +40,7 @@ options_clear (Options *o)
   char **strings[] = { &o->pattern, &o->block_size, &o->read_mix, &o->over, &o->from,
                        &o->to, &o->levels, &o->step_time, &o->ramp, &o->interval,
                        &o->queue_depth, &o->threads, &o->offset, &o->span,
-                       &o->destroy_data, &o->engine, &o->seed };
+                       &o->destroy_data, &o->engine, &o->seed, &o->align };
 
   for (unsigned i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -64,6 +65,7 @@ build_spec (gpointer      data,
     { "read-mix", o->read_mix, DS_CLI_COUNT, .count = &spec->read_mix_percent },
     { "queue-depth", o->queue_depth, DS_CLI_COUNT, .count = &spec->queue_depth },
     { "threads", o->threads, DS_CLI_COUNT, .count = &spec->threads },
+    { "align", o->align, DS_CLI_ALIGN, &spec->random_align_bytes },
   };
 
   spec->destroy_data = g_strdup (o->destroy_data);
@@ -137,6 +139,7 @@ ds_cli_sweep (int    argc,
     { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o.destroy_data, N_("Confirm a writing pattern on TARGET by naming it again (DESTROYS ITS DATA)"), N_("TARGET") },
     { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine, N_("I/O engine: auto (default), sync, io_uring, threads"), N_("ENGINE") },
     { "seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, N_("Seed for random offsets and data (repeatable runs)"), "N" },
+    { "align", 0, 0, G_OPTION_ARG_STRING, &o.align, DS_CLI_ALIGN_HELP, N_("block|SIZE") },
     { NULL }
   };
 

@@ -12,6 +12,11 @@ G_BEGIN_DECLS
 
 int ds_cli_main   (int argc, char **argv);
 
+/* --align's help, the same on every command with random offsets. */
+#define DS_CLI_ALIGN_HELP N_("Random offsets: multiples of each I/O's block size (block, the " \
+                             "default, as fio and CrystalDiskMark) or of SIZE (512: HD Tune's " \
+                             "Random Access)")
+
 /* Each command gets argv with argv[0] = the command's name, and returns the
  * exit status.  ds-cli.c's table lists them with their usage lines. */
 int ds_cli_list   (int argc, char **argv);    /* ds-cli-device.c */

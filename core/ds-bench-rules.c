@@ -361,6 +361,17 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
                    _("the block size must be between one sector and 1 GiB, not %s"), given);
       return FALSE;
     }
+  if (spec->random_align_bytes != 0 &&
+      (spec->random_align_bytes < 512 || spec->random_align_bytes > DS_LIMIT_BLOCK_SIZE_MAX ||
+       (spec->random_align_bytes & (spec->random_align_bytes - 1)) != 0))
+    {
+      g_autofree char *given = describe_bytes (spec->random_align_bytes);
+
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("random offsets align to the block size, or to a power of two "
+                   "from 512 bytes to 1 GiB, not %s"), given);
+      return FALSE;
+    }
   /* 0 is the kind's own time per row; a workload needs its run time. */
   if ((spec->duration_ns != 0 || spec->kind == DS_BENCH_WORKLOAD ||
        spec->kind == DS_BENCH_SWEEP || spec->kind == DS_BENCH_CACHE) &&

@@ -73,6 +73,9 @@ typedef struct {
   gboolean    buffered;          /* file: no O_DIRECT (reported) */
 
   uint64_t    seed;              /* random offsets and data; 0 = from time */
+  uint64_t    random_align_bytes; /* random offsets: multiples of this (512:
+                                  * HD Tune's Random Access); 0: of each
+                                  * I/O's block size (fio, CrystalDiskMark) */
 
   gboolean    quick;             /* error-scan: sampled, not every block */
   DsEraseMethod erase_method;    /* erase */

@@ -87,6 +87,75 @@ START_TEST (test_no_estimate)
 }
 END_TEST
 
+/* One slow set is no verdict (issue 25): the largest alone slow waits for
+ * a second measurement; slow again it is the edge, fast again it was
+ * noise.  The cache lies between the last fast set and the first slow. */
+START_TEST (test_one_slow_set)
+{
+  /* A 160 MiB cache over sets of 16 … 256 MiB: only 256 MiB is slow. */
+  g_autoptr (GArray) sets = sets_over (160, 5, 0.1, 5.0);
+  DsCacheSet *last = &g_array_index (sets, DsCacheSet, 4);
+  DsCacheEstimate e;
+
+  ds_cache_estimate (sets, &e);
+  ck_assert (!e.found);
+  ck_assert_int_eq (e.verdict, DS_CACHE_VERDICT_SLOW_ONCE);
+  ck_assert (ds_cache_wants_repeat (&e));
+  ck_assert_uint_eq (e.largest_fast_bytes, 128 * MIB);
+  ck_assert_uint_eq (e.first_slow_bytes, 256 * MIB);
+
+  /* Slow again: the edge, between 128 and 256 MiB. */
+  last->repeated = TRUE;
+  last->repeat_iops = last->iops * 1.1;
+  last->repeat_lat_mean_s = last->lat_mean_s / 1.1;
+  ds_cache_estimate (sets, &e);
+  ck_assert (e.found);
+  ck_assert_int_eq (e.verdict, DS_CACHE_VERDICT_CACHE);
+  ck_assert (!ds_cache_wants_repeat (&e));
+  ck_assert_uint_eq (e.largest_fast_bytes, 128 * MIB);
+  ck_assert_uint_eq (e.first_slow_bytes, 256 * MIB);
+  ck_assert (e.estimate_bytes >= 128 * MIB && e.estimate_bytes <= 256 * MIB);
+
+  /* Fast measured again: noise, no verdict. */
+  last->repeat_iops = g_array_index (sets, DsCacheSet, 0).iops;
+  last->repeat_lat_mean_s = g_array_index (sets, DsCacheSet, 0).lat_mean_s;
+  ds_cache_estimate (sets, &e);
+  ck_assert (!e.found);
+  ck_assert_int_eq (e.verdict, DS_CACHE_VERDICT_NOISE);
+  ck_assert (!ds_cache_wants_repeat (&e));
+  /* Its access time: the measurement that was not the noise. */
+  ck_assert_double_eq (e.cold_latency_s, last->repeat_lat_mean_s);
+
+  /* Two slow sets at the end agree: no second measurement needed. */
+  {
+    g_autoptr (GArray) two = sets_over (100, 5, 0.1, 5.0);
+
+    ds_cache_estimate (two, &e);
+    ck_assert (e.found);
+    ck_assert_uint_eq (e.largest_fast_bytes, 64 * MIB);
+    ck_assert_uint_eq (e.first_slow_bytes, 128 * MIB);
+  }
+}
+END_TEST
+
+/* A slow set with fast ones after it is not the edge: the edge is where
+ * the slow sets that end the probe begin. */
+START_TEST (test_noisy_middle_set)
+{
+  g_autoptr (GArray) sets = sets_over (100, 7, 0.1, 5.0);
+  DsCacheSet *noisy = &g_array_index (sets, DsCacheSet, 1);
+  DsCacheEstimate e;
+
+  noisy->iops /= 10;
+  noisy->lat_mean_s *= 10;
+  ds_cache_estimate (sets, &e);
+  ck_assert (e.found);
+  ck_assert_uint_eq (e.largest_fast_bytes, 64 * MIB);
+  ck_assert_msg (e.estimate_bytes > 0.9 * 100 * MIB && e.estimate_bytes < 1.1 * 100 * MIB,
+                 "estimated %.1f MiB", e.estimate_bytes / MIB);
+}
+END_TEST
+
 static DsResult *
 cache_result (void)
 {
@@ -122,6 +191,10 @@ START_TEST (test_json)
   ck_assert_str_eq (text_a, text_b);
   ck_assert_msg (strstr (text_a, "Cache                 : about 4") != NULL, "%s", text_a);
   ck_assert (strstr (text_a, "reads of 32 MiB stay fast") != NULL);
+  /* The estimate's bounds: between the last fast set and the first slow. */
+  ck_assert_msg (strstr (text_a, "(between 32 MiB and 64 MiB)") != NULL, "%s", text_a);
+  ck_assert_str_eq (json_object_get_string_member (o, "verdict"), "cache");
+  ck_assert_int_eq (json_object_get_int_member (o, "first_slow_bytes"), 64 * MIB);
   ck_assert (json_object_has_member (o, "cache_estimate_bytes"));
   ck_assert (json_object_has_member (json_array_get_object_element (
                json_object_get_array_member (o, "sets"), 0), "latency_s"));
@@ -142,6 +215,88 @@ START_TEST (test_json)
   refused = ds_result_load_data (forged, -1, &error);
   ck_assert (refused == NULL);
   ck_assert_msg (strstr (error->message, "results.sets[1].bytes") != NULL, "%s", error->message);
+}
+END_TEST
+
+/* The words and the file of one slow set measured twice: noise (no
+ * estimate, and why), or the edge (its bounds, and that it was seen
+ * again); a repeat with a bad figure is refused.  Without an edge the
+ * first and the largest set are not called hot and cold (a disk without
+ * a cache read its first set slower than its largest). */
+START_TEST (test_json_repeat)
+{
+  g_autoptr (DsResult) r = ds_test_result_new (DS_BENCH_CACHE, "/dev/sdz", FALSE);
+  DsCacheData *data = r->data;
+  g_autoptr (GArray) sets = sets_over (160, 5, 0.1, 5.0);
+  g_autoptr (DsResult) back = NULL;
+  g_autoptr (DsResult) refused = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *noise = NULL;
+  g_autofree char *flat_text = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *bad = NULL;
+  DsCacheSet *last;
+
+  data->block_size_bytes = 4096;
+  data->queue_depth = 1;
+  data->set_time_s = 1;
+  g_array_append_vals (data->sets, sets->data, sets->len);
+  last = &g_array_index (data->sets, DsCacheSet, 4);
+  last->repeated = TRUE;
+  last->repeat_iops = last->iops;
+  last->repeat_lat_mean_s = last->lat_mean_s;
+  last->repeat_lat_p99_s = last->lat_p99_s;
+  ds_cache_estimate (data->sets, &data->estimate);
+  back = ds_test_round_trip (r);
+  ck_assert (g_array_index (((DsCacheData *) back->data)->sets, DsCacheSet, 4).repeated);
+  ck_assert (((DsCacheData *) back->data)->estimate.found);
+  text = ds_report_text (back, DS_UNITS_MB);
+  ck_assert_msg (strstr (text, "(between 128 MiB and 256 MiB)") != NULL &&
+                 strstr (text, "256 MiB, the only set past it, was as slow measured again") != NULL,
+                 "%s", text);
+
+  last->repeat_iops = g_array_index (data->sets, DsCacheSet, 0).iops;
+  last->repeat_lat_mean_s = g_array_index (data->sets, DsCacheSet, 0).lat_mean_s;
+  ds_cache_estimate (data->sets, &data->estimate);
+  noise = ds_report_text (r, DS_UNITS_MB);
+  ck_assert_msg (strstr (noise, "Cache                 : none: no clear edge: only the largest set, "
+                         "256 MiB, was slow (") != NULL &&
+                 strstr (noise, "and measured again it was fast (1.00): a moment of other I/O, not a "
+                         "cache") != NULL, "%s", noise);
+  json = ds_result_to_data (r, NULL);
+  ck_assert_msg (strstr (json, "\"verdict\" : \"noise\"") != NULL, "%s", json);
+  ck_assert (strstr (json, "\"cache_estimate_bytes\" : null") != NULL);
+
+  {
+    /* The repeat's IOPS made negative. */
+    const char *at = strstr (strstr (json, "\"repeat\""), "\"iops\" : ") + 9;
+
+    bad = g_strdup_printf ("%.*s-%s", (int) (at - json), json, at);
+  }
+  refused = ds_result_load_data (bad, -1, &error);
+  ck_assert (refused == NULL);
+  ck_assert_msg (strstr (error->message, "repeat") != NULL, "%s", error->message);
+
+  /* No cache: the smallest set slower than the largest, not "hot". */
+  {
+    g_autoptr (DsResult) flat = ds_test_result_new (DS_BENCH_CACHE, "/dev/sdz", FALSE);
+    DsCacheData *f = flat->data;
+    g_autoptr (GArray) same = sets_over (0, 4, 0.04, 0.04);
+
+    f->block_size_bytes = 4096;
+    f->queue_depth = 1;
+    f->set_time_s = 1;
+    g_array_index (same, DsCacheSet, 0).lat_mean_s = 0.048e-3;
+    g_array_index (same, DsCacheSet, 3).lat_mean_s = 0.036e-3;
+    g_array_append_vals (f->sets, same->data, same->len);
+    ds_cache_estimate (f->sets, &f->estimate);
+    flat_text = ds_report_text (flat, DS_UNITS_MB);
+    ck_assert_msg (strstr (flat_text, "Access Time           : 0.048 ms on the smallest set, 0.036 ms "
+                           "on the largest (no cache edge between them: the difference is noise, "
+                           "not a hot and a cold)") != NULL, "%s", flat_text);
+    ck_assert (strstr (flat_text, "hot") == NULL || strstr (flat_text, "hot 0") == NULL);
+  }
 }
 END_TEST
 
@@ -237,7 +392,10 @@ main (void)
   ds_test_init ("cache");
   tcase_add_test (tc, test_estimate);
   tcase_add_test (tc, test_no_estimate);
+  tcase_add_test (tc, test_one_slow_set);
+  tcase_add_test (tc, test_noisy_middle_set);
   tcase_add_test (tc, test_json);
+  tcase_add_test (tc, test_json_repeat);
   tcase_add_test (tc, test_estimate_writes);
   tcase_add_test (tc, test_json_writes);
   suite_add_tcase (s, tc);

@@ -15,6 +15,8 @@
 
 #include <string.h>
 
+#include "ds-bench-file.h"
+#include "ds-bench-mark.h"
 #include "ds-caption.h"
 #include "ds-test-util.h"
 
@@ -185,6 +187,110 @@ START_TEST (test_states)
 }
 END_TEST
 
+/* Each page's caption says what shaped its own run (issue 25): no "block
+ * 64 KiB" for Workloads (each row has its own) or Health (no block at
+ * all), and the file tested as it was, not as asked. */
+START_TEST (test_kinds_say_their_own)
+{
+  g_autoptr(DsDevice) device = make_device ("/dev/sda", 2 * GiB, NULL);
+  DsBenchSpec spec;
+
+  {
+    g_autoptr(DsCaption) mark = NULL;
+    g_autoptr(DsCaption) rows = NULL;
+
+    ds_bench_spec_init (&spec, DS_BENCH_MARK);
+    spec.target_path = g_strdup ("/dev/sda");
+    mark = ds_caption_new ("Workloads", NULL, NULL, &spec, device);
+    assert_has (mark->test, "Workloads: cdm-default");
+    assert_has (mark->test, "test size 1 GiB");
+    assert_has (mark->test, "best of 5 × 5 s");
+    ck_assert_msg (strstr (mark->test, "block") == NULL, "%s", mark->test);
+    spec.rows = g_strdup ("randread,4k,qd1,t1,1s");
+    spec.reads_only = TRUE;
+    rows = ds_caption_new ("Workloads", NULL, NULL, &spec, device);
+    assert_has (rows->test, "Workloads: custom rows · reads only");
+    ck_assert_msg (strstr (rows->test, "× 5 s") == NULL, "%s", rows->test);
+    ds_bench_spec_clear (&spec);
+  }
+  {
+    /* An opened mark: its own runs and time (a file's params do not keep
+     * them: the loaded spec has the preset's 5 × 5 s). */
+    g_autoptr(DsResult) ran = NULL;
+    g_autoptr(DsCaption) caption = NULL;
+    DsMarkData *data;
+
+    ds_bench_spec_init (&spec, DS_BENCH_MARK);
+    spec.target_path = g_strdup ("/dev/sda");
+    ran = ds_result_new (&spec);
+    ds_bench_spec_clear (&spec);
+    ran->target.path = g_strdup ("/dev/sda");
+    ran->complete = TRUE;
+    data = ran->data;
+    data->preset = g_strdup ("cdm-default");
+    data->count = 1;
+    data->duration_s = 2;
+    data->test_size_bytes = 512 * MiB;
+    caption = ds_caption_new ("Workloads", ran, "/tmp/mark.json", NULL, NULL);
+    assert_has (caption->test, "Workloads: cdm-default · reads only · test size 512 MiB · best of 1 × 2 s");
+  }
+  {
+    g_autoptr(DsResult) failed = NULL;
+    g_autoptr(DsCaption) health = NULL;
+    g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, "smartctl failed");
+
+    ds_bench_spec_init (&spec, DS_BENCH_HEALTH);
+    spec.target_path = g_strdup ("/dev/sda");
+    failed = ds_result_new (&spec);
+    ds_bench_spec_clear (&spec);
+    failed->target.path = g_strdup ("/dev/sda");
+    ds_result_set_error (failed, error, 0, -1);
+    health = ds_caption_new ("Health", failed, NULL, NULL, NULL);
+    ck_assert_str_eq (health->test, "Health: ended with an error");
+  }
+  {
+    g_autoptr(DsResult) file = NULL;
+    g_autoptr(DsCaption) caption = NULL;
+
+    ds_bench_spec_init (&spec, DS_BENCH_FILE);
+    spec.target_path = g_strdup ("/mnt/data");
+    file = ds_result_new (&spec);
+    ds_bench_spec_clear (&spec);
+    file->target.path = g_strdup ("/mnt/data");
+    file->complete = TRUE;
+    ((DsFileData *) file->data)->file_bytes = 897 * MiB;
+    caption = ds_caption_new ("File Benchmark", file, NULL, NULL, NULL);
+    assert_has (caption->test, "test file 897 MiB (1 GiB asked: the free space)");
+  }
+  {
+    g_autoptr(DsCaption) workload = NULL;
+    g_autoptr(DsCaption) scan = NULL;
+    g_autoptr(DsCaption) erase = NULL;
+
+    ds_bench_spec_init (&spec, DS_BENCH_WORKLOAD);
+    spec.target_path = g_strdup ("/dev/sda");
+    spec.block_size_bytes = 4096;
+    spec.queue_depth = 32;
+    workload = ds_caption_new ("Workload", NULL, NULL, &spec, device);
+    ds_bench_spec_clear (&spec);
+    assert_has (workload->test, "Workload: randread · block 4 KiB · queue depth 32 · 1 thread");
+    ds_bench_spec_init (&spec, DS_BENCH_ERROR_SCAN);
+    spec.target_path = g_strdup ("/dev/sda");
+    spec.quick = TRUE;
+    scan = ds_caption_new ("Error Scan", NULL, NULL, &spec, device);
+    ds_bench_spec_clear (&spec);
+    assert_has (scan->test, "Error Scan: quick (sampled) · block 128 KiB");
+    ds_bench_spec_init (&spec, DS_BENCH_ERASE);
+    spec.target_path = g_strdup ("/dev/sda");
+    spec.verify = TRUE;
+    erase = ds_caption_new ("Erase", NULL, NULL, &spec, device);
+    ds_bench_spec_clear (&spec);
+    assert_has (erase->test, "Erase: zeros · verified");
+    ck_assert_msg (strstr (erase->test, "block") == NULL, "%s", erase->test);
+  }
+}
+END_TEST
+
 int
 main (void)
 {
@@ -193,6 +299,7 @@ main (void)
 
   tcase_add_test (tc, test_result_caption);
   tcase_add_test (tc, test_states);
+  tcase_add_test (tc, test_kinds_say_their_own);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);

@@ -8,11 +8,14 @@
 #include <math.h>
 
 #include "ds-annotation.h"
+#include "ds-bench-file.h"
 #include "ds-bench-transfer.h"
 #include "ds-compare.h"
 #include "ds-compare-format.h"
 #include "ds-error.h"
+#include "ds-library-entry.h"
 #include "ds-test-library.h"
+#include "ds-test-results.h"
 #include "ds-test-util.h"
 
 static const DsCompareRow *
@@ -178,8 +181,18 @@ START_TEST (test_kinds_must_match)
 
   ck_assert_ptr_null (ds_comparison_new (results, sources, 2, &error));
   ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_INVALID));
-  ck_assert_str_eq (error->message, "a.json is a benchmark result and w.json a workload result: "
-                    "compare results of one kind");
+  ck_assert_str_eq (error->message, "a.json is a result of the benchmark test and w.json of the "
+                    "workload test: compare results of one kind");
+  /* No article before a kind's name ("a extra result", issue 25). */
+  {
+    g_autoptr (DsResult) x = ds_test_extra_result (FALSE);
+    g_autoptr (GError) local = NULL;
+    DsResult *pair[2] = { a, x };
+
+    ck_assert_ptr_null (ds_comparison_new (pair, NULL, 2, &local));
+    ck_assert_msg (strstr (local->message, "of the extra test") != NULL &&
+                   strstr (local->message, "a extra") == NULL, "%s", local->message);
+  }
   g_clear_error (&error);
   ck_assert_ptr_null (ds_comparison_new (results, sources, 1, &error));
   ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_INVALID));
@@ -256,6 +269,67 @@ START_TEST (test_three_workloads)
 }
 END_TEST
 
+/* A run with 512-byte random offsets (HD Tune's rule; every result saved
+ * before issue 25) beside one on the block size: said. */
+START_TEST (test_alignment_note)
+{
+  g_autoptr (DsResult) a = ds_test_library_workload ("A", DS_PATTERN_RANDREAD, 100e6, 200e-6, "2020-01-01T00:00:00Z");
+  g_autoptr (DsResult) b = ds_test_library_workload ("B", DS_PATTERN_RANDREAD, 90e6, 220e-6, "2020-01-02T00:00:00Z");
+  g_autoptr (DsComparison) same = NULL;
+  g_autoptr (DsComparison) cmp = NULL;
+  DsResult *results[2] = { a, b };
+  gboolean found = FALSE;
+
+  same = ds_comparison_new (results, NULL, 2, NULL);
+  for (guint i = 0; i < same->notes->len; i++)
+    ck_assert_msg (strstr (same->notes->pdata[i], "aligned") == NULL, "%s", (char *) same->notes->pdata[i]);
+
+  b->spec.random_align_bytes = 512;
+  cmp = ds_comparison_new (results, NULL, 2, NULL);
+  for (guint i = 0; i < cmp->notes->len; i++)
+    if (strstr (cmp->notes->pdata[i], "the random offsets were aligned differently (A: multiples of "
+                "the block size, B: multiples of 512 bytes)") != NULL)
+      found = TRUE;
+  ck_assert_msg (found, "no alignment note among %u", cmp->notes->len);
+}
+END_TEST
+
+/* What a column's heading says of its run (issue 25): the file tested
+ * (not the size asked for: "1.1 GB test file" for a 941 MB one), a full
+ * mark as reads and writes (not "write"), Health as SMART. */
+START_TEST (test_describe_runs)
+{
+  DsBenchSpec spec;
+  g_autoptr (DsResult) file = NULL;
+  g_autoptr (DsResult) mark = NULL;
+  g_autoptr (DsResult) reads = NULL;
+  g_autofree char *file_text = NULL;
+  g_autofree char *mark_text = NULL;
+  g_autofree char *reads_text = NULL;
+
+  ds_bench_spec_init (&spec, DS_BENCH_FILE);
+  spec.target_path = g_strdup ("/mnt");
+  file = ds_result_new (&spec);
+  ds_bench_spec_clear (&spec);
+  ((DsFileData *) file->data)->file_bytes = 941 * 1000 * 1000;
+  file_text = ds_result_describe (file);
+  ck_assert_str_eq (file_text, "941 MB test file");
+
+  ds_bench_spec_init (&spec, DS_BENCH_MARK);
+  spec.target_path = g_strdup ("/dev/sdz");
+  spec.write = TRUE;
+  mark = ds_result_new (&spec);
+  spec.write = FALSE;
+  spec.reads_only = TRUE;
+  reads = ds_result_new (&spec);
+  ds_bench_spec_clear (&spec);
+  mark_text = ds_result_describe (mark);
+  reads_text = ds_result_describe (reads);
+  ck_assert_str_eq (mark_text, "cdm-default, reads and writes");
+  ck_assert_str_eq (reads_text, "cdm-default, reads only");
+}
+END_TEST
+
 /* Labels come from files anyone may have written: no terminal escapes in
  * the text, no formulas in the CSV, no broken Markdown tables. */
 START_TEST (test_hostile_labels)
@@ -320,6 +394,8 @@ main (void)
   tcase_add_test (tc, test_missing_figures_and_failed_points);
   tcase_add_test (tc, test_kinds_must_match);
   tcase_add_test (tc, test_three_workloads);
+  tcase_add_test (tc, test_alignment_note);
+  tcase_add_test (tc, test_describe_runs);
   tcase_add_test (tc, test_hostile_labels);
   tcase_add_test (tc, test_format_value);
   suite_add_tcase (s, tc);

@@ -25,6 +25,7 @@
 #include "ds-fio-private.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
+#include "ds-test-results.h"
 #include "ds-test-library.h"
 #include "ds-test-util.h"
 
@@ -338,6 +339,52 @@ START_TEST (test_export_workload)
 
   cmd = ds_fio_command_line ("my job.fio", "out.json");
   ck_assert_str_eq (cmd, "fio --output-format=json --output='out.json' 'my job.fio'");
+}
+END_TEST
+
+/* The job aligns random offsets as the run did (issue 25): on the block
+ * size by default, as fio's own default, and on --align's bytes when the
+ * run had one (HD Tune's 512), the job's blockalign= from the result. */
+START_TEST (test_export_blockalign)
+{
+  g_autoptr (DsResult) r = ds_test_library_workload ("Disk", DS_PATTERN_RANDREAD, 1e8, 1e-4,
+                                                    "2020-01-01T00:00:00Z");
+  g_autoptr (DsResult) ra = ds_test_random_access_result (FALSE);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *job = NULL;
+
+  r->spec.block_size_bytes = 4096;
+  r->target.logical_block_size = 512;
+  job = ds_fio_job_from_result (r, NULL, &error);
+  ck_assert_msg (has_line (job, "bs=4096") && has_line (job, "blockalign=4096"), "%s", job);
+  ck_assert_msg (!has_line (job, "blockalign=512"), "%s", job);
+
+  r->spec.random_align_bytes = 512;
+  g_free (job);
+  job = ds_fio_job_from_result (r, NULL, &error);
+  ck_assert_msg (has_line (job, "blockalign=512") && !has_line (job, "blockalign=4096"), "%s", job);
+  /* Never below the logical block. */
+  r->target.logical_block_size = 4096;
+  g_free (job);
+  job = ds_fio_job_from_result (r, NULL, &error);
+  ck_assert_msg (has_line (job, "blockalign=4096") && !has_line (job, "blockalign=512"), "%s", job);
+
+  /* A sequential workload: no alignment to speak of. */
+  r->spec.pattern = DS_PATTERN_READ;
+  r->spec.random_align_bytes = 0;
+  g_free (job);
+  job = ds_fio_job_from_result (r, NULL, &error);
+  ck_assert_msg (strstr (job, "\nblockalign=") == NULL, "%s", job);
+
+  /* Random Access: fio's default (each job's smallest block), unless the
+   * run had --align 512. */
+  g_free (job);
+  job = ds_fio_job_from_result (ra, "/dev/loop9", &error);
+  ck_assert_msg (job != NULL && strstr (job, "\nblockalign=") == NULL, "%s", job);
+  ra->spec.random_align_bytes = 512;
+  g_free (job);
+  job = ds_fio_job_from_result (ra, "/dev/loop9", &error);
+  ck_assert_msg (has_line (job, "blockalign=512"), "%s", job);
 }
 END_TEST
 
@@ -729,6 +776,7 @@ main (void)
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_missing_groupid);
   tcase_add_test (tc, test_export_workload);
+  tcase_add_test (tc, test_export_blockalign);
   tcase_add_test (tc, test_export_parses);
   tcase_add_test (tc, test_export_needs_a_target);
   tcase_add_test (tc, test_logs_raw);

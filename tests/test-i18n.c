@@ -23,6 +23,7 @@
 #include "ds-error.h"
 #include "ds-safety.h"
 #include "ds-test-util.h"
+#include "ds-units.h"
 
 #define MISSING "/dev/diskscope-no-such-disk"
 
@@ -152,6 +153,42 @@ START_TEST (test_io_error_format)
 }
 END_TEST
 
+/* A value's unit on the screen as the axis beside it says it (issue 25:
+ * "МБ/с" and "мс" on the axes, "MB/s" and "ms" in the values); the text
+ * report's stays English, like HD Tune's. */
+START_TEST (test_units)
+{
+  static const struct { const char *language; const char *rate; const char *ms; } cases[] = {
+    { "ru", "123.4 МБ/с", "5.400 мс" },
+    { "zh_CN", NULL, "5.400 毫秒" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *rate = NULL;
+      g_autofree char *ms = NULL;
+      g_autofree char *report_rate = NULL;
+      g_autofree char *report_ms = NULL;
+      g_autofree char *axis = NULL;
+
+      use_language (cases[i].language);
+      rate = ds_format_rate_l10n (123.4e6, DS_UNITS_MB);
+      ms = ds_format_ms_l10n (5.4e-3);
+      /* The very msgids the graph's axes translate. */
+      axis = g_strdup_printf ("%.3f %s", 5.4, dgettext (GETTEXT_PACKAGE, "ms"));
+      ck_assert_str_eq (ms, axis);
+      ck_assert_str_ne (ms, "5.400 ms");
+      if (cases[i].rate != NULL)
+        ck_assert_str_eq (rate, cases[i].rate);
+      ck_assert_str_eq (ms, cases[i].ms);
+      report_rate = ds_format_rate (123.4e6, DS_UNITS_MB);
+      report_ms = ds_format_ms (5.4e-3);
+      ck_assert_str_eq (report_rate, "123.4 MB/s");
+      ck_assert_str_eq (report_ms, "5.400 ms");
+    }
+}
+END_TEST
+
 int
 main (void)
 {
@@ -164,6 +201,7 @@ main (void)
   tcase_add_test (tc, test_confirm_refusal);
   tcase_add_test (tc, test_errno_messages);
   tcase_add_test (tc, test_io_error_format);
+  tcase_add_test (tc, test_units);
   suite_add_tcase (suite, tc);
 
   return ds_test_run_suite (suite);

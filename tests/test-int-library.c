@@ -176,7 +176,8 @@ START_TEST (test_runs_saved_labelled_compared)
   g_clear_pointer (&err, g_free);
   rc = ds_test_cli (&out, &err, "compare", ids[0], "workload", NULL);
   ck_assert_int_eq (rc, 2);
-  ck_assert_msg (strstr (err, "is a benchmark result and ") && strstr (err, "a workload result"), "%s", err);
+  ck_assert_msg (strstr (err, "is a result of the benchmark test and ") &&
+                 strstr (err, "of the workload test"), "%s", err);
 
   g_clear_pointer (&out, g_free);
   rc = ds_test_cli (&out, &err, "results", "rm", ids[0], NULL);

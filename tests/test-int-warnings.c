@@ -136,6 +136,71 @@ START_TEST (test_sparse_zero_reads)
 }
 END_TEST
 
+/* A write benchmark's figures are writes: the untimed reads that position
+ * each point on never-written space are no reason for a zero_reads
+ * warning ("100 of 200 sampled reads returned only zeros", issue 25). */
+START_TEST (test_write_benchmark_no_zero_reads)
+{
+  g_autofree char *file = ds_test_scratch_path ("sparse-w.img");
+  g_autofree char *dev = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *confirm = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  int rc;
+
+  ck_assert (g_file_set_contents (file, "", 0, NULL));
+  ck_assert (truncate (file, 64 * MIB) == 0);
+  dev = ds_test_loop_attach_dio (file, TRUE);
+  confirm = g_strdup_printf ("--destroy-data=%s", dev);
+  rc = ds_test_cli (&out, &err, "benchmark", dev, "--write", confirm, "--capacity", "32M",
+                    "--accuracy", "1", "--json", "--no-progress", "--no-library", NULL);
+  ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
+  root = ds_fault_json_parse (out);
+  ck_assert (root != NULL);
+  ck_assert_msg (warning (root, "zero_reads") == NULL, "a write benchmark warned of its reads");
+  ds_test_loop_detach (dev);
+}
+END_TEST
+
+/* Block Size rows start where the one before stopped, not at 0: the
+ * warning names where the zeros were read ("32 KiB … at 0 bytes" for rows
+ * past 1 GB, issue 25).  Data over the first 8 MiB, never written past. */
+START_TEST (test_block_size_zero_reads_where)
+{
+  g_autofree char *file = ds_test_make_file ("half.img", 8 * MIB, 14);
+  g_autofree char *dev = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  const char *m;
+  const char *at;
+  guint places = 0;
+  int rc;
+
+  ck_assert (truncate (file, 128 * MIB) == 0);
+  dev = ds_test_loop_attach_dio (file, TRUE);
+  rc = ds_test_cli (&out, &err, "block-size", dev, "--accuracy", "1", "--json", "--no-progress",
+                    "--no-library", NULL);
+  ck_assert_msg (rc == 0, "exit %d: %s", rc, err);
+  root = ds_fault_json_parse (out);
+  ck_assert (root != NULL);
+  m = warning (root, "zero_reads");
+  ck_assert_msg (m != NULL, "no zero_reads warning");
+  ck_assert_msg (strstr (m, "at 0 bytes") == NULL, "%s", m);
+  /* Every place named is past the written 8 MiB (8.4 MB). */
+  for (at = strstr (m, " at "); at != NULL; at = strstr (at + 4, " at "))
+    {
+      double mb = g_ascii_strtod (at + 4, NULL);
+
+      ck_assert_msg (g_str_has_prefix (strchr (at + 4, ' '), " MB") && mb >= 8.3, "%s", m);
+      places++;
+    }
+  ck_assert_msg (places > 0, "no place named: %s", m);
+  ds_test_loop_detach (dev);
+}
+END_TEST
+
 static void
 new_session (gpointer data)
 {
@@ -233,6 +298,8 @@ main (void)
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_loop_without_direct_io);
   tcase_add_test (tc, test_sparse_zero_reads);
+  tcase_add_test (tc, test_write_benchmark_no_zero_reads);
+  tcase_add_test (tc, test_block_size_zero_reads_where);
   tcase_add_test (tc, test_other_reader);
   tcase_add_test (tc, test_clean_and_environment);
   suite_add_tcase (s, tc);

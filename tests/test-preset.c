@@ -668,6 +668,55 @@ START_TEST (test_mark_most_steps)
 }
 END_TEST
 
+/* The time the tests ran, not the preset's default (issue 25: "Measure 5
+ * sec" when custom rows ran 1 s each), and the report's mean and p99
+ * columns apart, the p99 cell's two times under their heading. */
+START_TEST (test_mark_times_and_columns)
+{
+  g_autoptr (DsResult) r = make_mark (TRUE);
+  DsMarkData *d = r->data;
+  g_autofree char *text = NULL;
+  g_autofree char *report = NULL;
+  g_auto (GStrv) lines = NULL;
+  glong head_width = -1;
+
+  for (guint i = 0; i < d->steps->len; i++)
+    ((DsMarkStep *) d->steps->pdata[i])->result->runtime_s = 1.0004;
+  text = ds_mark_cdm_text (r);
+  ck_assert_msg (strstr (text, "   Time: Measure 1 sec / Interval 5 sec \n"), "%s", text);
+  ((DsMarkStep *) d->steps->pdata[2])->result->runtime_s = 3;
+  g_free (text);
+  text = ds_mark_cdm_text (r);
+  ck_assert_msg (strstr (text, "   Time: Measure 1–3 sec / Interval 5 sec \n"), "%s", text);
+
+  {
+    /* A step that read and wrote: two p99s in its cell. */
+    DsWorkloadData *w = ((DsMarkStep *) d->steps->pdata[2])->result;
+
+    w->write.lat_percentile_s[12] = 12.345e-3;
+    w->read.present = TRUE;
+    w->read.lat_percentile_s[12] = 12.345e-3;
+  }
+  report = ds_report_text (r, DS_UNITS_MB);
+  ck_assert_msg (strstr (report, "best of 2 × 1–3 s per test"), "%s", report);
+  lines = g_strsplit (report, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], "Test ") && strstr (lines[i], " Rate") != NULL)
+        {
+          ck_assert_msg (strstr (lines[i], "  Mean latency") && strstr (lines[i], "  p99 read / write"),
+                         "%s", lines[i]);
+          head_width = g_utf8_strlen (lines[i], -1);
+        }
+      else if (head_width > 0 && (g_str_has_prefix (lines[i], "SEQ1M") || g_str_has_prefix (lines[i], "RND4K")))
+        ck_assert_msg (g_utf8_strlen (lines[i], -1) == head_width, "“%s” is not as wide as the "
+                       "heading (%ld)", lines[i], head_width);
+    }
+  ck_assert_msg (head_width > 0, "no table heading in:\n%s", report);
+  ck_assert_msg (strstr (report, "  12.35 ms / 12.35 ms\n"), "%s", report);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -688,6 +737,7 @@ main (void)
   tcase_add_test (result, test_mark_at_bounds);
   tcase_add_test (result, test_mark_most_steps);
   tcase_set_timeout (result, 120);
+  tcase_add_test (result, test_mark_times_and_columns);
   suite_add_tcase (s, result);
 
   return ds_test_run_suite (s);

@@ -126,6 +126,29 @@ START_TEST (test_report_random_access)
 }
 END_TEST
 
+/* The header says what random offsets were multiples of (issue 25). */
+START_TEST (test_report_alignment)
+{
+  g_autoptr (DsResult) ra = ds_test_random_access_result (FALSE);
+  g_autoptr (DsResult) t = ds_test_transfer_result ();
+  g_autofree char *text = ds_report_text (ra, DS_UNITS_MB);
+  g_autofree char *hd = NULL;
+  g_autofree char *kn = NULL;
+  g_autofree char *bench = ds_report_text (t, DS_UNITS_MB);
+
+  ck_assert_msg (strstr (text, "\nAlignment: random offsets are multiples of the block size\n"),
+                 "%s", text);
+  ra->spec.random_align_bytes = 512;
+  hd = ds_report_text (ra, DS_UNITS_MB);
+  ck_assert_msg (strstr (hd, "\nAlignment: random offsets are multiples of 512 bytes\n"), "%s", hd);
+  /* Never finer than the device's logical block. */
+  ra->target.logical_block_size = 4096;
+  kn = ds_report_text (ra, DS_UNITS_MB);
+  ck_assert_msg (strstr (kn, "\nAlignment: random offsets are multiples of 4 KiB\n"), "%s", kn);
+  ck_assert_msg (strstr (bench, "Alignment") == NULL, "%s", bench);
+}
+END_TEST
+
 START_TEST (test_report_block_size)
 {
   g_autoptr (DsResult) r = ds_test_block_size_result (FALSE);
@@ -446,6 +469,7 @@ main (void)
 
   tcase_add_test (layout, test_report_extra);
   tcase_add_test (layout, test_report_random_access);
+  tcase_add_test (layout, test_report_alignment);
   tcase_add_test (layout, test_report_block_size);
   tcase_add_test (layout, test_report_file);
   tcase_add_test (layout, test_report_session_order);

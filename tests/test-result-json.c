@@ -643,6 +643,57 @@ START_TEST (test_seed_in_file)
 }
 END_TEST
 
+/* The random offsets' alignment (issue 25): written for the kinds that
+ * draw random offsets, read back; a file from before the member loads as
+ * its run was (the logical block, 512); a bad value is refused. */
+START_TEST (test_random_align_in_file)
+{
+  g_autoptr (DsResult) r = ds_test_workload_result ();
+  g_autoptr (DsResult) t = ds_test_transfer_result ();
+  g_autofree char *good = NULL;
+  g_autofree char *transfer = NULL;
+  static const struct { const char *member; gboolean ok; uint64_t value; } cases[] = {
+    { "\"random_align_bytes\" : 0,", TRUE, 0 },
+    { "\"random_align_bytes\" : 512,", TRUE, 512 },
+    { "\"random_align_bytes\" : 1048576,", TRUE, 1 << 20 },
+    { "", TRUE, 512 },                              /* files before the member */
+    { "\"random_align_bytes\" : 1000,", FALSE, 0 },
+    { "\"random_align_bytes\" : 256,", FALSE, 0 },
+    { "\"random_align_bytes\" : -512,", FALSE, 0 },
+    { "\"random_align_bytes\" : \"block\",", FALSE, 0 },
+  };
+
+  good = ds_result_to_data (r, NULL);
+  ck_assert_msg (strstr (good, "\"random_align_bytes\" : 0,") != NULL, "%s", good);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = replace (good, "\"random_align_bytes\" : 0,", cases[i].member);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (DsResult) back = ds_result_load_data (text, -1, &error);
+
+      if (cases[i].ok)
+        {
+          ck_assert_msg (back != NULL, "%s: %s", cases[i].member, error ? error->message : "");
+          ck_assert_uint_eq (back->spec.random_align_bytes, cases[i].value);
+        }
+      else
+        {
+          ck_assert_msg (back == NULL, "%s loaded", cases[i].member);
+          ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_CORRUPT));
+        }
+    }
+
+  /* A benchmark's random part reads one logical block: nothing to say. */
+  transfer = ds_result_to_data (t, NULL);
+  ck_assert (strstr (transfer, "random_align_bytes") == NULL);
+  {
+    g_autoptr (DsResult) back = ds_result_load_data (transfer, -1, NULL);
+
+    ck_assert_uint_eq (back->spec.random_align_bytes, 0);
+  }
+}
+END_TEST
+
 START_TEST (test_parse_seed)
 {
   static const struct { const char *text; gboolean ok; uint64_t value; } cases[] = {
@@ -869,6 +920,7 @@ main (void)
   tcase_add_test (tc, test_non_utf8_path);
   tcase_add_test (tc, test_seed_round_trip);
   tcase_add_test (tc, test_seed_in_file);
+  tcase_add_test (tc, test_random_align_in_file);
   tcase_add_test (tc, test_parse_seed);
   tcase_add_test (tc, test_strict_envelope);
   tcase_add_test (tc, test_loaded_not_stamped);

@@ -88,8 +88,21 @@ START_TEST (test_geometry)
   /* A short last block. */
   ds_scan_geometry (4096, 1000 * 512, 4096, FALSE, &g);
   ck_assert_uint_eq (g.n_blocks, 125);
+
+  /* Quick samples even where a cell per block fits (issue 25: on 2 GiB it
+   * read all 16384 blocks, as long as the full scan): one block in 16. */
+  ds_scan_geometry (0, UINT64_C (2) << 30, 128 << 10, TRUE, &g);
+  ck_assert_uint_eq (g.n_blocks, 16384);
+  ck_assert_uint_eq (g.cell_blocks, DS_SCAN_QUICK_MIN_CELL_BLOCKS);
+  ck_assert_uint_eq (g.n_reads, 1024);
+  ds_scan_geometry (0, 64 << 20, 128 << 10, TRUE, &g);
+  ck_assert_uint_eq (g.n_reads, 32);
+  /* On a large disk it was sampling already: unchanged. */
+  ds_scan_geometry (0, UINT64_C (20000000000000), 128 << 10, TRUE, &g);
+  ck_assert_uint_ge (g.n_cells, DS_LIMIT_SCAN_MAP_CELLS - 1);
 }
 END_TEST
+
 
 START_TEST (test_buckets)
 {
@@ -199,6 +212,60 @@ START_TEST (test_json_round_trip_and_strictness)
 }
 END_TEST
 
+/* A quick scan's file: its report says the share of the range it read;
+ * one saved before the stride (a cell per block) still loads with its own
+ * cells, and cells past the map's bound are refused. */
+START_TEST (test_quick_file)
+{
+  g_autoptr (DsResult) r = scan_result ();
+  DsScanData *data = r->data;
+  g_autofree char *json = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (DsResult) back = NULL;
+  g_autoptr (GError) error = NULL;
+
+  r->spec.quick = TRUE;
+  g_free (data->cells);
+  memset (data->buckets, 0, sizeof data->buckets);
+  data->blocks_read = data->error_blocks = data->bytes_read = 0;
+  ds_range_list_clear (&data->bad);
+  ds_range_list_init (&data->bad, DS_LIMIT_SCAN_BAD_RANGES_MAX);
+  ds_scan_geometry (0, 4 << 20, 128 << 10, TRUE, &data->geometry);
+  data->cells = g_malloc0 (data->geometry.n_cells);
+  for (guint i = 0; i < data->geometry.n_cells; i++)
+    {
+      ds_scan_data_record (data, i * data->geometry.cell_bytes, DS_NS_PER_MSEC, FALSE);
+      data->bytes_read += 128 << 10;
+    }
+  text = ds_report_text (r, DS_UNITS_MB);
+  ck_assert_msg (strstr (text, "(2 samples, 6.25 % of the range)") != NULL, "%s", text);
+
+  /* As an older quick scan saved it: a cell per block, every block read. */
+  g_free (data->cells);
+  memset (data->buckets, 0, sizeof data->buckets);
+  data->blocks_read = data->bytes_read = 0;
+  ck_assert (ds_scan_geometry_cells (0, 4 << 20, 128 << 10, TRUE, 1, &data->geometry));
+  data->cells = g_malloc0 (data->geometry.n_cells);
+  for (guint i = 0; i < 32; i++)
+    ds_scan_data_record (data, i * (128 << 10), DS_NS_PER_MSEC, FALSE);
+  json = ds_result_to_data (r, NULL);
+  back = ds_result_load_data (json, -1, &error);
+  ck_assert_msg (back != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (((DsScanData *) back->data)->geometry.n_cells, 32);
+  ck_assert_uint_eq (((DsScanData *) back->data)->blocks_read, 32);
+  {
+    g_autoptr (GString) s = g_string_new (json);
+    g_autoptr (DsResult) bad = NULL;
+    g_autoptr (GError) e = NULL;
+
+    g_string_replace (s, "\"cell_bytes\" : 131072", "\"cell_bytes\" : 1000", 1);
+    bad = ds_result_load_data (s->str, -1, &e);
+    ck_assert (bad == NULL);
+    ck_assert_msg (strstr (e->message, "cell_bytes") != NULL, "%s", e->message);
+  }
+}
+END_TEST
+
 START_TEST (test_spec_rules)
 {
   DsBenchSpec spec;
@@ -252,6 +319,7 @@ scan_data_suite (void)
   tcase_add_test (tc, test_geometry);
   tcase_add_test (tc, test_buckets);
   tcase_add_test (tc, test_json_round_trip_and_strictness);
+  tcase_add_test (tc, test_quick_file);
   tcase_add_test (tc, test_spec_rules);
   suite_add_tcase (suite, tc);
 

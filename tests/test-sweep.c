@@ -92,9 +92,39 @@ START_TEST (test_knee_soft_and_noisy)
   ds_sweep_update_knee (&data);
   words = ds_sweep_knee_words (&data);
   ck_assert_str_eq (words, "saturates at QD 16: 41 200 IOPS (p99 0.700 ms); past it p99 "
-                           "latency grows 1.9× per step for +2 % IOPS");
+                           "latency grows 1.9× per step for 2 % more IOPS");
   g_array_unref (data.levels);
   g_array_unref (data.steps);
+}
+END_TEST
+
+/* IOPS that fall past the knee, or stay: not "for -8 % IOPS", nor "for
+ * -0 % IOPS" (issue 25). */
+START_TEST (test_knee_words_falling)
+{
+  static const double falling[] = { 5200, 10100, 19000, 31000, 41200, 39000, 36000, 33000 };
+  static const double flat[] = { 5200, 10100, 19000, 31000, 41200, 41100, 41300, 41000 };
+  static const double p99[] = { 0.3, 0.31, 0.35, 0.45, 0.7, 1.3, 2.6, 5.1 };
+  const double *curves[] = { falling, flat };
+  const char *want[] = { "per step while IOPS fall 7 %", "per step for no more IOPS" };
+
+  for (guint c = 0; c < G_N_ELEMENTS (curves); c++)
+    {
+      DsSweepStep steps[MAX_STEPS];
+      DsSweepData data = { 0 };
+      g_autofree char *words = NULL;
+
+      data.levels = g_array_new (FALSE, FALSE, sizeof (unsigned));
+      data.steps = g_array_new (FALSE, FALSE, sizeof (DsSweepStep));
+      g_array_append_vals (data.steps, steps, curve (steps, curves[c], p99, 8));
+      ds_sweep_update_knee (&data);
+      words = ds_sweep_knee_words (&data);
+      ck_assert_msg (data.knee.found, "%s", words);
+      ck_assert_msg (strstr (words, want[c]) != NULL, "%s", words);
+      ck_assert_msg (strstr (words, "-") == NULL && strstr (words, "+") == NULL, "%s", words);
+      g_array_unref (data.levels);
+      g_array_unref (data.steps);
+    }
 }
 END_TEST
 
@@ -385,6 +415,7 @@ main (void)
   ds_test_init ("sweep");
   tcase_add_test (tc, test_knee_saturating);
   tcase_add_test (tc, test_knee_soft_and_noisy);
+  tcase_add_test (tc, test_knee_words_falling);
   tcase_add_test (tc, test_no_knee);
   tcase_add_test (tc, test_knee_second_tier_and_incomplete);
   tcase_add_test (tc, test_steady);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ds-bench.h"
 #include "ds-error.h"
 #include "ds-test-util.h"
 #include "ds-units.h"
@@ -127,6 +128,40 @@ END_TEST
 
 /* Sizes echoed in the unit they are typed in (powers of 1024), and both
  * where they meet decimal device sizes. */
+/* --align: "block" or a size; the spec's rule wants 0 or a power of two
+ * from 512 bytes to 1 GiB. */
+START_TEST (test_random_align)
+{
+  static const struct { const char *text; gboolean parses; uint64_t bytes; gboolean valid; } cases[] = {
+    { "block", TRUE, 0, TRUE }, { "BLOCK", TRUE, 0, TRUE }, { "512", TRUE, 512, TRUE },
+    { "4K", TRUE, 4096, TRUE }, { "1G", TRUE, UINT64_C (1) << 30, TRUE },
+    { "1000", TRUE, 1000, FALSE }, { "256", TRUE, 256, FALSE }, { "2G", TRUE, UINT64_C (2) << 30, FALSE },
+    { "blocks", FALSE, 0, FALSE }, { "", FALSE, 0, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      uint64_t bytes = 77;
+      DsBenchSpec spec;
+
+      ck_assert_msg (ds_parse_random_align (cases[i].text, &bytes, &error) == cases[i].parses,
+                     "%s", cases[i].text);
+      if (!cases[i].parses)
+        continue;
+      ck_assert_uint_eq (bytes, cases[i].bytes);
+      ds_bench_spec_init (&spec, DS_BENCH_WORKLOAD);
+      spec.target_path = g_strdup ("/dev/loop9");
+      spec.random_align_bytes = bytes;
+      ck_assert_msg (ds_bench_spec_validate (&spec, &error) == cases[i].valid, "%s: %s",
+                     cases[i].text, error ? error->message : "valid");
+      if (!cases[i].valid)
+        ck_assert_msg (strstr (error->message, "random offsets align") != NULL, "%s", error->message);
+      ds_bench_spec_clear (&spec);
+    }
+}
+END_TEST
+
 START_TEST (test_iec_sizes)
 {
   static const struct { uint64_t bytes; const char *iec; const char *both; } cases[] = {
@@ -173,6 +208,7 @@ main (void)
   tcase_add_test (tc, test_durations);
   tcase_add_test (tc, test_formatting);
   tcase_add_test (tc, test_iec_sizes);
+  tcase_add_test (tc, test_random_align);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);

@@ -299,6 +299,42 @@ START_TEST (test_stack)
 }
 END_TEST
 
+/* The environment's lines say what is known, and no "?" for what a
+ * filesystem does not have (issue 25: "Filesystem: ext4 (rw,relatime),
+ * compression ?"), nor "? KiB". */
+START_TEST (test_environment_words)
+{
+  static const struct { const char *type; const char *compression; const char *want; } cases[] = {
+    { "ext4", NULL, "  Filesystem: ext4 (rw,relatime)\n" },
+    { "btrfs", "zstd:3", "  Filesystem: btrfs (rw,relatime), compression zstd:3\n" },
+    { "btrfs", NULL, "  Filesystem: btrfs (rw,relatime), no compression\n" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (JsonObject) e = json_object_new ();
+      JsonObject *fs = json_object_new ();
+      g_autoptr (GString) out = g_string_new (NULL);
+
+      json_object_set_string_member (e, "device", "sda");
+      json_object_set_null_member (e, "read_ahead_kb");
+      json_object_set_string_member (fs, "type", cases[i].type);
+      json_object_set_string_member (fs, "mount_options", "rw,relatime");
+      if (cases[i].compression != NULL)
+        json_object_set_string_member (fs, "compression", cases[i].compression);
+      else
+        json_object_set_null_member (fs, "compression");
+      json_object_set_object_member (e, "filesystem", fs);
+      ds_environment_report (e, "6.1.0", out);
+      ck_assert_msg (strstr (out->str, cases[i].want) != NULL, "%s", out->str);
+      ck_assert_msg (strstr (out->str, "?") == NULL || strstr (out->str, "compression ?") == NULL,
+                     "%s", out->str);
+      ck_assert_msg (strstr (out->str, "read-ahead not reported,") != NULL &&
+                     strstr (out->str, "? KiB") == NULL, "%s", out->str);
+    }
+}
+END_TEST
+
 /* Warnings and the environment through save and load, and into the report;
  * a malformed warning is refused. */
 START_TEST (test_json_round_trip)
@@ -367,6 +403,7 @@ main (void)
   tcase_add_test (tc, test_rules_each);
   tcase_add_test (tc, test_stack);
   tcase_add_test (tc, test_json_round_trip);
+  tcase_add_test (tc, test_environment_words);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);

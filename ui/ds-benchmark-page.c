@@ -70,7 +70,7 @@ set_rate (DsBenchmarkPage *self,
       return;
     }
 
-  text = ds_format_rate (bytes_per_s, self->units);
+  text = ds_format_rate_l10n (bytes_per_s, self->units);
   gtk_label_set_label (label, text);
 }
 
@@ -288,7 +288,7 @@ ds_benchmark_page_show_result (DsPage         *page,
 
   if (dir->access_time_s >= 0)
     {
-      g_autofree char *text = ds_format_ms (dir->access_time_s);
+      g_autofree char *text = ds_format_ms_l10n (dir->access_time_s);
 
       gtk_label_set_label (self->access_label, text);
     }

@@ -72,7 +72,7 @@ set_rate (DsBlockSizePage *self,
   if (row > DS_BLOCK_SIZE_N_SIZES || bytes_per_s < 0)
     return;
 
-  text = ds_format_rate (bytes_per_s, self->units);
+  text = ds_format_rate_l10n (bytes_per_s, self->units);
   ds_table_set_cell (self->table, row, write ? COLUMN_WRITE : COLUMN_READ, text);
   ds_series_append (write ? self->write : self->read, block_bytes, bytes_per_s, 0);
 }

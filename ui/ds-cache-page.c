@@ -78,6 +78,60 @@ static void page_iface_init (DsPageInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (DsCachePage, ds_cache_page, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (DS_TYPE_PAGE, page_iface_init))
 
+/* The verdict in words (the core's rule, ds-bench-cache.h): the estimate
+ * and the sets it lies between, or why there is none. */
+static char *
+finding_words (DsCachePage           *self,
+               const GArray          *sets,
+               const DsCacheEstimate *e,
+               gboolean               final)
+{
+  g_autofree char *hot = ds_format_ms_l10n (e->hot_latency_s);
+  g_autofree char *cold = ds_format_ms_l10n (e->cold_latency_s);
+  g_autofree char *fast = ds_format_size_iec (e->largest_fast_bytes);
+  g_autofree char *slow = ds_format_size_iec (e->first_slow_bytes);
+
+  if (e->found)
+    {
+      g_autofree char *size = ds_format_size_iec ((uint64_t) (e->estimate_bytes / MiB + 0.5) * MiB);
+
+      if (self->write)
+        /* No bounds: a set a little past a write cache still writes at
+         * more than half the pace (the size is from the sets' times). */
+        return g_strdup_printf (_("A write-back cache of about %s as the host sees it (it drains while "
+                                  "it fills): writes of sets up to %s stay fast; past it write IOPS "
+                                  "drop to %.2f of that (%s a write into the cache, %s past it)."),
+                                size, fast, e->drop_ratio, hot, cold);
+      return g_strdup_printf (_("A read cache of about %s (between %s and %s): random reads over %s "
+                                "stay fast; past it IOPS drop to %.2f of that (hot %s, cold %s a "
+                                "read)."),
+                              size, fast, slow, fast, e->drop_ratio, hot, cold);
+    }
+  if (e->verdict == DS_CACHE_VERDICT_NOISE)
+    return g_strdup_printf (_("No estimate: no clear edge. Only the largest set, %s, was slow, and "
+                              "measured again it was as fast as the others: a moment of other I/O, "
+                              "not a cache."), slow);
+  if (e->verdict == DS_CACHE_VERDICT_SLOW_ONCE)
+    return final ? g_strdup_printf (_("No estimate: no clear edge. Only the largest set, %s, was "
+                                      "slow, and it was measured once only: one slow set may be "
+                                      "other I/O, not a cache."), slow)
+                 : g_strdup_printf (_("%s is slower than %s: a cache may end between them. The next "
+                                      "set, or %s measured again, will tell."), slow, fast, slow);
+  if (!final)
+    return g_strdup (sets->len == 0 ? (self->write ? _("Writing the first working set…") :
+                                                     _("Reading the first working set…")) :
+                     self->write ? _("No cache edge yet: every set so far writes alike.") :
+                     _("No cache edge yet: every set so far reads alike."));
+  if (sets->len < 2)
+    return g_strdup (_("No estimate: fewer than two working sets were measured."));
+  if (self->write)
+    return g_strdup (_("No estimate: no set's writes were faster than half the first set's IOPS and "
+                       "then slower (no write-back cache seen up to the largest set, or none as small "
+                       "as the first)."));
+  return g_strdup (_("No estimate: no set read faster than half the first set's IOPS and then slower "
+                     "(no cache seen up to the largest set, or none as small as the first)."));
+}
+
 static void
 show_sets (DsCachePage           *self,
            const GArray          *sets,
@@ -85,8 +139,8 @@ show_sets (DsCachePage           *self,
            gboolean               final)
 {
   g_autofree char *words = NULL;
-  g_autofree char *hot = ds_format_ms (e->hot_latency_s);
-  g_autofree char *cold = ds_format_ms (e->cold_latency_s);
+  g_autofree char *hot = ds_format_ms_l10n (e->hot_latency_s);
+  g_autofree char *cold = ds_format_ms_l10n (e->cold_latency_s);
 
   ds_series_clear (self->iops);
   ds_series_clear (self->latency);
@@ -99,18 +153,28 @@ show_sets (DsCachePage           *self,
       const DsCacheSet *set = &g_array_index (sets, DsCacheSet, i);
       g_autofree char *size = ds_format_size_iec (set->bytes);
       g_autofree char *iops = ds_probe_format_iops (set->iops);
-      g_autofree char *rate = ds_format_rate (set->bytes_per_s, self->units);
-      g_autofree char *mean = ds_format_ms (set->lat_mean_s);
-      g_autofree char *p99 = ds_format_ms (set->lat_p99_s);
+      g_autofree char *rate = ds_format_rate_l10n (set->bytes_per_s, self->units);
+      g_autofree char *mean = ds_format_ms_l10n (set->lat_mean_s);
+      g_autofree char *p99 = ds_format_ms_l10n (set->lat_p99_s);
 
       if (self->write)
         {
-          g_autofree char *read = ds_format_ms (set->read_lat_mean_s);
+          g_autofree char *read = ds_format_ms_l10n (set->read_lat_mean_s);
 
           ds_table_set_cell (self->table, i + 1, COLUMN_READ, read);
         }
       ds_table_set_cell (self->table, i + 1, COLUMN_SET, size);
-      ds_table_set_cell (self->table, i + 1, COLUMN_IOPS, iops);
+      if (set->repeated)
+        {
+          g_autofree char *again = ds_probe_format_iops (set->repeat_iops);
+          g_autofree char *both = NULL;
+
+          /* Translators: a set's IOPS and its second measurement's, "1234, again 1301" */
+          both = g_strdup_printf (_("%s, again %s"), iops, again);
+          ds_table_set_cell (self->table, i + 1, COLUMN_IOPS, both);
+        }
+      else
+        ds_table_set_cell (self->table, i + 1, COLUMN_IOPS, iops);
       ds_table_set_cell (self->table, i + 1, COLUMN_RATE, rate);
       ds_table_set_cell (self->table, i + 1, COLUMN_MEAN, mean);
       ds_table_set_cell (self->table, i + 1, COLUMN_P99, p99);
@@ -124,48 +188,29 @@ show_sets (DsCachePage           *self,
     }
   ds_table_align_column (self->table, COLUMN_SET, 0, TRUE);
 
+  words = finding_words (self, sets, e, final);
   if (e->found)
     {
       g_autofree char *size = ds_format_size_iec ((uint64_t) (e->estimate_bytes / MiB + 0.5) * MiB);
-      g_autofree char *fast = ds_format_size_iec (e->largest_fast_bytes);
       /* Translators: the estimate's legend entry, "Cache: about 48 MiB" */
       g_autofree char *title = g_strdup_printf (_("Cache: about %s"), size);
 
       ds_series_append (self->estimate, e->estimate_bytes, 0, 0);
       ds_graph_layer_set_title (self->estimate_layer, title);
-      if (self->write)
-        words = g_strdup_printf (_("A write-back cache of about %s as the host sees it (it drains while it "
-                                   "fills): writes of sets up to %s stay fast; past it write IOPS drop to "
-                                   "%.2f of that (%s a write into the cache, %s past it)."),
-                                 size, fast, e->drop_ratio, hot, cold);
-      else
-        words = g_strdup_printf (_("A read cache of about %s: random reads over %s stay fast; past it "
-                                   "IOPS drop to %.2f of that (hot %s, cold %s a read)."),
-                                 size, fast, e->drop_ratio, hot, cold);
     }
-  else if (!final)
-    words = g_strdup (sets->len == 0 ? (self->write ? _("Writing the first working set…") :
-                                                      _("Reading the first working set…")) :
-                      self->write ? _("No cache edge yet: every set so far writes alike.") :
-                      _("No cache edge yet: every set so far reads alike."));
-  else if (sets->len < 2)
-    words = g_strdup (_("No estimate: fewer than two working sets were measured."));
-  else if (self->write)
-    words = g_strdup (_("No estimate: no set's writes were faster than half the first set's IOPS and "
-                        "then slower (no write-back cache seen up to the largest set, or none as small "
-                        "as the first)."));
-  else
-    words = g_strdup (_("No estimate: no set read faster than half the first set's IOPS and then slower "
-                        "(no cache seen up to the largest set, or none as small as the first)."));
 
-  ds_table_set_cell (self->figures_table, 1, 0, self->write ? _("Write into the cache (first set)") :
-                                                              _("Hot access time (first set)"));
+  /* Hot and cold only about an edge: without one the first and the
+   * largest set are the same kind of access (either may be the slower). */
+  ds_table_set_cell (self->figures_table, 1, 0,
+                     self->write ? (e->found ? _("Write into the cache (first set)") :
+                                               _("Write time (first set)")) :
+                     e->found ? _("Hot access time (first set)") : _("Access time (first set)"));
   ds_table_set_cell (self->figures_table, 1, 1, sets->len > 0 ? hot : NULL);
   ds_table_set_cell (self->figures_table, 2, 0,
                      self->write ? (e->found ? _("Write past the cache (the sets' pace)") :
                                                _("Write time (largest set)")) :
                      e->found ? _("Cold access time (past the cache)") :
-                                _("Cold access time (largest set)"));
+                                _("Access time (largest set)"));
   ds_table_set_cell (self->figures_table, 2, 1, sets->len > 1 ? cold : NULL);
   if (e->found)
     {
@@ -322,7 +367,11 @@ ds_cache_page_add_samples (DsPage         *page,
 
       if (sample->kind == DS_SAMPLE_ROW && sample->cache_set != NULL)
         {
-          g_array_append_val (self->live, *sample->cache_set);
+          /* A set measured again comes back with its own index. */
+          if (sample->index < self->live->len)
+            g_array_index (self->live, DsCacheSet, sample->index) = *sample->cache_set;
+          else
+            g_array_append_val (self->live, *sample->cache_set);
           changed = TRUE;
         }
       else if (sample->kind == DS_SAMPLE_PHASE && sample->bytes > 0)
@@ -336,6 +385,9 @@ ds_cache_page_add_samples (DsPage         *page,
             text = g_strdup_printf (_("Flushing the device's cache before %s…"), size);
           else if (g_strcmp0 (sample->name, "write") == 0)
             text = g_strdup_printf (_("Writing %s once at random…"), size);
+          else if (g_strcmp0 (sample->name, "repeat") == 0)
+            text = g_strdup_printf (_("Measuring %s again: it alone was slow, and one slow set "
+                                      "is not a cache's edge yet…"), size);
           else
             text = g_strdup_printf (_("Random reads over %s…"), size);
 

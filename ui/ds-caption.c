@@ -16,6 +16,8 @@
 
 #include "ds-bench-block-size.h"
 #include "ds-bench-extra.h"
+#include "ds-bench-file.h"
+#include "ds-bench-mark.h"
 #include "ds-bench-random-access.h"
 #include "ds-caption.h"
 #include "ds-units.h"
@@ -108,6 +110,42 @@ capacity_text (uint64_t capacity_bytes)
   return g_strdup_printf (_("first %s"), size);
 }
 
+/* The Workloads page's (a mark): the preset or the custom rows, the test
+ * size and the runs per step; each row has its own block size. */
+static void
+mark_parts (GPtrArray         *parts,
+            const DsBenchSpec *spec,
+            const DsResult    *result)
+{
+  /* A result keeps its own (a file's params do not: results.count …). */
+  const DsMarkData *data = result != NULL ? result->data : NULL;
+  uint64_t size_bytes = data != NULL ? data->test_size_bytes : spec->test_size_bytes;
+  unsigned count = data != NULL ? data->count : spec->count;
+  double seconds = data != NULL ? data->duration_s : spec->duration_ns / 1e9;
+
+  if (spec->rows != NULL)
+    g_ptr_array_add (parts, g_strdup (_("custom rows")));
+  else if (data != NULL && data->preset != NULL)
+    g_ptr_array_add (parts, g_strdup (data->preset));
+  else if (spec->preset != NULL)
+    g_ptr_array_add (parts, g_strdup (spec->preset));
+  if (spec->reads_only || (result != NULL && !spec->write))
+    g_ptr_array_add (parts, g_strdup (_("reads only")));
+  if (size_bytes > 0)
+    {
+      g_autofree char *size = ds_format_size_iec (size_bytes);
+
+      /* Translators: the region or the test file a preset runs over */
+      g_ptr_array_add (parts, g_strdup_printf (_("test size %s"), size));
+    }
+  /* Custom rows may each have a time of their own. */
+  if (spec->rows != NULL)
+    g_ptr_array_add (parts, g_strdup_printf (_("best of %u"), count));
+  else
+    /* Translators: CrystalDiskMark's count and time: "best of 5 × 5 s" */
+    g_ptr_array_add (parts, g_strdup_printf (_("best of %u × %g s"), count, seconds));
+}
+
 /* What shaped the run, in the order a user sets it. */
 static char *
 test_line (const char        *test_title,
@@ -144,12 +182,59 @@ test_line (const char        *test_title,
 
     case DS_BENCH_FILE:
       {
-        g_autofree char *size = ds_format_size_iec (spec->file_size_bytes);
+        /* The file tested: the size asked for, clamped to the free space. */
+        const DsFileData *data = result != NULL ? result->data : NULL;
+        uint64_t bytes = data != NULL && data->file_bytes > 0 ? data->file_bytes : spec->file_size_bytes;
+        g_autofree char *size = ds_format_size_iec (bytes);
 
-        g_ptr_array_add (parts, g_strdup_printf (_("test file %s"), size));
+        if (bytes < spec->file_size_bytes)
+          {
+            g_autofree char *asked = ds_format_size_iec (spec->file_size_bytes);
+
+            /* Translators: "test file 897 MiB (1 GiB asked: the free space)" */
+            g_ptr_array_add (parts, g_strdup_printf (_("test file %s (%s asked: the free space)"),
+                                                     size, asked));
+          }
+        else
+          g_ptr_array_add (parts, g_strdup_printf (_("test file %s"), size));
         if (spec->buffered)
           g_ptr_array_add (parts, g_strdup (_("through the page cache")));
       }
+      break;
+
+    case DS_BENCH_MARK:
+      mark_parts (parts, spec, result);
+      break;
+
+    case DS_BENCH_WORKLOAD:
+      {
+        g_autofree char *block = ds_format_size_iec (spec->block_size_bytes);
+
+        g_ptr_array_add (parts, g_strdup (ds_pattern_to_string (spec->pattern)));
+        g_ptr_array_add (parts, g_strdup_printf (_("block %s"), block));
+        g_ptr_array_add (parts, g_strdup_printf (_("queue depth %u"), spec->queue_depth));
+        g_ptr_array_add (parts, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads",
+                                                              spec->threads), spec->threads));
+      }
+      break;
+
+    case DS_BENCH_ERROR_SCAN:
+      {
+        g_autofree char *block = ds_format_size_iec (spec->block_size_bytes);
+
+        g_ptr_array_add (parts, g_strdup (spec->quick ? _("quick (sampled)") : _("every block")));
+        g_ptr_array_add (parts, g_strdup_printf (_("block %s"), block));
+      }
+      break;
+
+    case DS_BENCH_ERASE:
+      g_ptr_array_add (parts, g_strdup (ds_erase_method_to_string (spec->erase_method)));
+      if (spec->verify)
+        g_ptr_array_add (parts, g_strdup (_("verified")));
+      break;
+
+    case DS_BENCH_HEALTH:
+      /* SMART through smartctl: nothing to set. */
       break;
 
     case DS_BENCH_SWEEP:
@@ -212,6 +297,8 @@ test_line (const char        *test_title,
   else if (!result->complete)
     g_ptr_array_add (parts, g_strdup (_("did not finish")));
 
+  if (parts->len == 0)
+    return g_strdup (test_title);
   g_ptr_array_add (parts, NULL);
   settings = g_strjoinv (SEPARATOR, (char **) parts->pdata);
 

@@ -267,7 +267,7 @@ ds_erase_page_add_samples (DsPage         *page,
   if (self->started_us == 0)
     self->started_us = g_get_monotonic_time ();
   elapsed_s = (g_get_monotonic_time () - self->started_us) / 1e6;
-  rate = ds_format_rate (last->value, self->units);
+  rate = ds_format_rate_l10n (last->value, self->units);
   doing = g_strcmp0 (self->phase, "verify") == 0 ? _("Verifying") :
           g_strcmp0 (self->phase, "discard") == 0 ? _("Discarding") : _("Writing");
 
@@ -290,7 +290,7 @@ bytes_in_time (DsErasePage *self,
                uint64_t     ns)
 {
   g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
-  g_autofree char *rate = ds_format_rate (ns ? (double) bytes * 1e9 / (double) ns : 0, self->units);
+  g_autofree char *rate = ds_format_rate_l10n (ns ? (double) bytes * 1e9 / (double) ns : 0, self->units);
 
   /* Translators: bytes, seconds, rate */
   return g_strdup_printf (_("%s bytes in %.1f s (%s)"), count, ns / 1e9, rate);

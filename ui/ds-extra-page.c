@@ -48,8 +48,8 @@ set_row (DsExtraPage *self,
          double       access_s,
          double       bytes_per_s)
 {
-  g_autofree char *access = access_s > 0 ? ds_format_ms (access_s) : NULL;
-  g_autofree char *rate = bytes_per_s >= 0 ? ds_format_rate (bytes_per_s, self->units) : NULL;
+  g_autofree char *access = access_s > 0 ? ds_format_ms_l10n (access_s) : NULL;
+  g_autofree char *rate = bytes_per_s >= 0 ? ds_format_rate_l10n (bytes_per_s, self->units) : NULL;
   g_autofree char *ops = iops >= 0 ? g_strdup_printf ("%.0f", iops) : NULL;
 
   ds_table_set_cell (self->table, row + 1, COLUMN_ACCESS, access);

@@ -71,7 +71,7 @@ set_rate (DsFilePage *self,
           guint       row,
           double      bytes_per_s)
 {
-  g_autofree char *text = bytes_per_s >= 0 ? ds_format_rate (bytes_per_s, self->units) : NULL;
+  g_autofree char *text = bytes_per_s >= 0 ? ds_format_rate_l10n (bytes_per_s, self->units) : NULL;
 
   ds_table_set_cell (self->table, row, 1, text);
 }

@@ -129,13 +129,15 @@ format_x_label (const DsGraphAxes *axes,
       /* Decades: 100 ns, 1 µs … 10 ms, 1 s. */
       double ns = round (exp2 (v));
 
+      /* The units as the axes' titles and the values say them. */
       if (ns < 1e3)
-        return g_strdup_printf ("%g ns", ns);
+        return g_strdup_printf ("%g %s", ns, _("ns"));
       if (ns < 1e6)
-        return g_strdup_printf ("%g µs", ns / 1e3);
+        return g_strdup_printf ("%g %s", ns / 1e3, _("µs"));
       if (ns < 1e9)
-        return g_strdup_printf ("%g ms", ns / 1e6);
-      return g_strdup_printf ("%g s", ns / 1e9);
+        return g_strdup_printf ("%g %s", ns / 1e6, _("ms"));
+      /* Translators: seconds, after a number on an axis: "1 s" */
+      return g_strdup_printf ("%g %s", ns / 1e9, _("s"));
     }
   if (axes->x == DS_GRAPH_AXIS_FRACTION)
     return g_strdup_printf ("%g", round (v * 1000) / 10);

@@ -7,7 +7,8 @@
  * (ds_graph_plot_x() takes log2 of at least 1).
  *
  * The marks (p50, p99, p99.9) are dashed lines across the plot with their
- * label at the top, staggered so that close percentiles stay readable.
+ * label at the top, laid out so that no label covers another, nor (where
+ * there is room) another mark's line: close percentiles stay readable.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,6 +17,11 @@
 #include <math.h>
 
 #include "ds-histogram-layer.h"
+#include "ds-label-layout.h"
+
+/* A label's distance from its line, and between two rows of labels. */
+#define LABEL_PAD     3
+#define LABEL_ROW_GAP 2
 
 struct _DsHistogramLayer
 {
@@ -73,7 +79,10 @@ ds_histogram_layer_draw (DsGraphLayer      *layer,
   guint n_points = ds_series_get_n_points (series);
   double bottom = plot->top + plot->height;
   double ratio = exp2 (1.0 / DS_HISTOGRAM_BARS_PER_OCTAVE);
-  double label_y = plot->top + 4;
+  DsMarkLabel marks[DS_HISTOGRAM_MAX_MARKS] = { { 0 } };
+  PangoLayout *layouts[DS_HISTOGRAM_MAX_MARKS] = { NULL };
+  PangoFontDescription *font = pango_font_description_from_string ("Sans Bold 9");
+  int width, height;
 
   /* Bars, a hairline apart. */
   cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha * 0.75);
@@ -89,36 +98,38 @@ ds_histogram_layer_draw (DsGraphLayer      *layer,
     }
   cairo_fill (cr);
 
-  /* The marks. */
+  /* The marks: the lines, then their labels where none covers another
+   * (ds-label-layout.c). */
   gdk_cairo_set_source_rgba (cr, color);
   cairo_set_line_width (cr, 1.5);
   for (guint i = 0; i < self->n_marks; i++)
     {
-      double x = round (ds_graph_plot_x (plot, self->marks_ns[i])) + 0.5;
       double dashes[] = { 4, 3 };
-      PangoLayout *layout;
-      PangoFontDescription *font;
-      int width, height;
+
+      marks[i].line_x = round (ds_graph_plot_x (plot, self->marks_ns[i])) + 0.5;
+      layouts[i] = pango_cairo_create_layout (cr);
+      pango_layout_set_font_description (layouts[i], font);
+      pango_layout_set_text (layouts[i], self->labels[i], -1);
+      pango_layout_get_pixel_size (layouts[i], &width, &height);
+      marks[i].width = width;
+      marks[i].height = height;
 
       cairo_save (cr);
       cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
-      cairo_move_to (cr, x, plot->top);
-      cairo_line_to (cr, x, bottom);
+      cairo_move_to (cr, marks[i].line_x, plot->top);
+      cairo_line_to (cr, marks[i].line_x, bottom);
       cairo_stroke (cr);
       cairo_restore (cr);
-
-      layout = pango_cairo_create_layout (cr);
-      font = pango_font_description_from_string ("Sans Bold 9");
-      pango_layout_set_font_description (layout, font);
-      pango_layout_set_text (layout, self->labels[i], -1);
-      pango_layout_get_pixel_size (layout, &width, &height);
-      /* Right of the line, or left of it near the right edge. */
-      cairo_move_to (cr, x + 3 + width > plot->left + plot->width ? x - 3 - width : x + 3, label_y);
-      pango_cairo_show_layout (cr, layout);
-      label_y += height + 2;
-      pango_font_description_free (font);
-      g_object_unref (layout);
     }
+  ds_mark_labels_layout (marks, self->n_marks, plot->left, plot->left + plot->width,
+                         plot->top + 4, LABEL_PAD, LABEL_ROW_GAP);
+  for (guint i = 0; i < self->n_marks; i++)
+    {
+      cairo_move_to (cr, marks[i].x, marks[i].y);
+      pango_cairo_show_layout (cr, layouts[i]);
+      g_object_unref (layouts[i]);
+    }
+  pango_font_description_free (font);
 }
 
 static void

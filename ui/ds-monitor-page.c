@@ -97,7 +97,7 @@ format_rate (DsMonitorPage *self,
   if (bytes_per_s <= 0)
     return g_strdup (self->units == DS_UNITS_MIB ? _("0 MiB/s") : _("0 MB/s"));
 
-  return ds_format_rate (bytes_per_s, self->units);
+  return ds_format_rate_l10n (bytes_per_s, self->units);
 }
 
 /* The average wait of one direction's I/O, or a dash when it did none. */

@@ -61,7 +61,7 @@ set_ms (GtkGrid *table,
         guint    column,
         double   seconds)
 {
-  g_autofree char *text = seconds >= 0 ? ds_format_ms (seconds) : NULL;
+  g_autofree char *text = seconds >= 0 ? ds_format_ms_l10n (seconds) : NULL;
 
   ds_table_set_cell (table, row, column, text);
 }
@@ -192,7 +192,7 @@ ds_random_access_page_add_samples (DsPage         *page,
               g_autofree char *rate = NULL;
 
               if (sample->elapsed_ns > 0)
-                rate = ds_format_rate (sample->bytes * 1e9 / sample->elapsed_ns, self->units);
+                rate = ds_format_rate_l10n (sample->bytes * 1e9 / sample->elapsed_ns, self->units);
 
               ds_table_set_cell (self->table, row, COLUMN_IOPS, iops);
               /* QD1: the mean access time is the inverse of the IOPS. */
@@ -244,7 +244,7 @@ ds_random_access_page_show_result (DsPage         *page,
       const DsRandomAccessRow *row = &g_array_index (dir->rows, DsRandomAccessRow, i);
       g_autofree char *title = ds_random_access_row_title (row);
       g_autofree char *iops = g_strdup_printf ("%.0f", row->iops);
-      g_autofree char *rate = ds_format_rate (row->bytes_per_s, self->units);
+      g_autofree char *rate = ds_format_rate_l10n (row->bytes_per_s, self->units);
 
       ds_table_set_cell (self->table, i + 1, COLUMN_TRANSFER, title);
       ds_table_set_cell (self->table, i + 1, COLUMN_IOPS, iops);

@@ -315,7 +315,7 @@ show_progress (DsScanPage     *self,
                const DsSample *sample,
                uint64_t        position)
 {
-  g_autofree char *rate = self->rate > 0 ? ds_format_rate (self->rate, self->units) : NULL;
+  g_autofree char *rate = self->rate > 0 ? ds_format_rate_l10n (self->rate, self->units) : NULL;
   g_autofree char *at = g_strdup_printf ("%.2f", position / 1e9);
   g_autofree char *text = NULL;
 
@@ -398,9 +398,9 @@ static void
 show_summary (DsScanPage       *self,
               const DsScanData *data)
 {
-  g_autofree char *rate = ds_format_rate (data->elapsed_ns ? (double) data->bytes_read * 1e9 /
+  g_autofree char *rate = ds_format_rate_l10n (data->elapsed_ns ? (double) data->bytes_read * 1e9 /
                                           (double) data->elapsed_ns : 0, self->units);
-  g_autofree char *slowest = ds_format_ms ((double) data->max_latency_ns / 1e9);
+  g_autofree char *slowest = ds_format_ms_l10n ((double) data->max_latency_ns / 1e9);
   g_autofree char *block = ds_format_block (data->geometry.block_bytes);
   g_autofree char *read = g_strdup_printf ("%" G_GUINT64_FORMAT, data->blocks_read);
   g_autofree char *total = g_strdup_printf ("%" G_GUINT64_FORMAT, data->geometry.n_reads);

@@ -96,8 +96,8 @@ show_points (DsSustainPage           *self,
              const DsSustainData     *data)
 {
   g_autofree char *words = NULL;
-  g_autofree char *start = ds_format_rate (a->start_bytes_per_s, self->units);
-  g_autofree char *floor_rate = ds_format_rate (a->floor_bytes_per_s, self->units);
+  g_autofree char *start = ds_format_rate_l10n (a->start_bytes_per_s, self->units);
+  g_autofree char *floor_rate = ds_format_rate_l10n (a->floor_bytes_per_s, self->units);
   g_autofree char *written_text = NULL;
   double written = 0, previous_t = 0;
   guint row = 1;
@@ -181,7 +181,7 @@ show_points (DsSustainPage           *self,
     }
   if (data != NULL && data->has_recovery)
     {
-      g_autofree char *rate = ds_format_rate (data->recovery.bytes_per_s, self->units);
+      g_autofree char *rate = ds_format_rate_l10n (data->recovery.bytes_per_s, self->units);
       g_autofree char *text = g_strdup_printf (_("%s after %.0f s idle (%.0f %% of the start)"), rate,
                                                data->recovery.pause_s,
                                                a->start_bytes_per_s > 0 ?

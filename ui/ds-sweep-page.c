@@ -89,31 +89,59 @@ level_name (gboolean over_threads,
   return g_strdup_printf (_("QD %u"), queue_depth);
 }
 
-/* The knee in words, or why there is none. */
+/* The knee in words, or why there is none; @running: more levels to come
+ * (the last level so far is not the last). */
 static char *
-knee_words (const DsSweepData *data)
+knee_words (const DsSweepData *data,
+            gboolean           running)
 {
   const DsSweepKnee *knee = &data->knee;
+  const DsSweepStep *last = NULL;
   guint n_complete = 0;
 
   for (guint i = 0; i < data->steps->len; i++)
-    n_complete += g_array_index (data->steps, DsSweepStep, i).complete;
+    if (g_array_index (data->steps, DsSweepStep, i).complete)
+      {
+        n_complete++;
+        last = &g_array_index (data->steps, DsSweepStep, i);
+      }
 
   if (knee->found)
     {
       g_autofree char *where = level_name (data->over_threads, knee->queue_depth, knee->threads);
       g_autofree char *iops = ds_probe_format_iops (knee->iops);
-      g_autofree char *p99 = ds_format_ms (knee->p99_s);
+      g_autofree char *p99 = ds_format_ms_l10n (knee->p99_s);
+      double gain = knee->iops_gain_per_step * 100.0;
 
-      /* Translators: "Saturates at QD 16: 41 200 IOPS (p99 3.20 ms). Past it p99
-       * latency grows 1.9× per step for +3 % IOPS." */
+      /* The IOPS past the knee may grow a little, not at all, or fall:
+       * never "for -8 % IOPS". */
+      if (gain >= 0.5)
+        /* Translators: "Saturates at QD 16: 41 200 IOPS (p99 3.20 ms). Past it p99
+         * latency grows 1.9× per step for 3 % more IOPS." */
+        return g_strdup_printf (_("Saturates at %s: %s IOPS (p99 %s). Past it p99 latency grows "
+                                  "%.1f× per step for %.0f %% more IOPS."),
+                                where, iops, p99, knee->p99_growth_per_step, gain);
+      if (gain <= -0.5)
+        /* Translators: "… Past it p99 latency grows 1.9× per step while IOPS fall 8 %." */
+        return g_strdup_printf (_("Saturates at %s: %s IOPS (p99 %s). Past it p99 latency grows "
+                                  "%.1f× per step while IOPS fall %.0f %%."),
+                                where, iops, p99, knee->p99_growth_per_step, -gain);
       return g_strdup_printf (_("Saturates at %s: %s IOPS (p99 %s). Past it p99 latency grows "
-                                "%.1f× per step for %+.0f %% IOPS."),
-                              where, iops, p99, knee->p99_growth_per_step,
-                              knee->iops_gain_per_step * 100.0);
+                                "%.1f× per step for no more IOPS."),
+                              where, iops, p99, knee->p99_growth_per_step);
     }
   if (n_complete < 2)
     return g_strdup (_("No knee yet: fewer than two levels measured."));
+  if (running)
+    {
+      g_autofree char *where = level_name (data->over_threads, last->queue_depth, last->threads);
+
+      /* Translators: while a sweep runs, "… up to QD 4 so far, …" */
+      return g_strdup_printf (_("No knee yet: up to %s, more outstanding I/O either still bought "
+                                "more than %.0f %% IOPS or did not make p99 latency grow by "
+                                "%.0f %%."),
+                              where, DS_SWEEP_KNEE_GAIN * 100, DS_SWEEP_KNEE_GROWTH * 100);
+    }
 
   return g_strdup_printf (_("No knee: up to the last level, more outstanding I/O either still bought "
                             "more than %.0f %% IOPS or did not make p99 latency grow by %.0f %%."),
@@ -124,7 +152,7 @@ static void
 show_data (DsSweepPage       *self,
            const DsSweepData *data)
 {
-  g_autofree char *words = knee_words (data);
+  g_autofree char *words = knee_words (data, data == self->live);
 
   ds_series_clear (self->iops);
   ds_series_clear (self->p99);
@@ -136,11 +164,11 @@ show_data (DsSweepPage       *self,
       const DsSweepStep *step = &g_array_index (data->steps, DsSweepStep, i);
       g_autofree char *level = level_name (data->over_threads, step->queue_depth, step->threads);
       g_autofree char *iops = ds_probe_format_iops (step->iops);
-      g_autofree char *rate = ds_format_rate (step->bytes_per_s, self->units);
-      g_autofree char *mean = ds_format_ms (step->lat_mean_s);
-      g_autofree char *p50 = ds_format_ms (step->lat_p50_s);
-      g_autofree char *p99 = ds_format_ms (step->lat_p99_s);
-      g_autofree char *p99_9 = ds_format_ms (step->lat_p99_9_s);
+      g_autofree char *rate = ds_format_rate_l10n (step->bytes_per_s, self->units);
+      g_autofree char *mean = ds_format_ms_l10n (step->lat_mean_s);
+      g_autofree char *p50 = ds_format_ms_l10n (step->lat_p50_s);
+      g_autofree char *p99 = ds_format_ms_l10n (step->lat_p99_s);
+      g_autofree char *p99_9 = ds_format_ms_l10n (step->lat_p99_9_s);
       gboolean off = ds_sweep_little_off (step);
       g_autofree char *little = NULL;
       guint row = i + 1;

@@ -330,11 +330,18 @@ ds_environment_report (JsonObject *e,
     g_string_append_printf (out, "Environment: kernel %s, CPU governor %s\n", k,
                             strcmp (governor, "?") == 0 ? "not reported" : governor);
   }
-  g_string_append_printf (out, "  Queue: scheduler %s, read-ahead %s KiB, write cache %s, "
-                          "rotational %s, nr_requests %s\n",
-                          member_text (e, "scheduler", &b5), member_text (e, "read_ahead_kb", &b2),
-                          member_text (e, "write_cache", &b3), member_text (e, "rotational", &b6),
-                          member_text (e, "nr_requests", &b4));
+  {
+    /* "? KiB" for a read-ahead not reported read as a size. */
+    const char *ra = member_text (e, "read_ahead_kb", &b2);
+    g_autofree char *read_ahead = strcmp (ra, "?") == 0 ? g_strdup ("not reported") :
+                                  g_strdup_printf ("%s KiB", ra);
+
+    g_string_append_printf (out, "  Queue: scheduler %s, read-ahead %s, write cache %s, "
+                            "rotational %s, nr_requests %s\n",
+                            member_text (e, "scheduler", &b5), read_ahead,
+                            member_text (e, "write_cache", &b3), member_text (e, "rotational", &b6),
+                            member_text (e, "nr_requests", &b4));
+  }
 
   stack = json_object_has_member (e, "stack") &&
           JSON_NODE_HOLDS_ARRAY (json_object_get_member (e, "stack"))
@@ -366,10 +373,17 @@ ds_environment_report (JsonObject *e,
   if (fs != NULL)
     {
       g_autofree char *x = NULL, *y = NULL, *z = NULL;
+      const char *type = member_text (fs, "type", &x);
+      const char *compression = member_text (fs, "compression", &z);
 
-      g_string_append_printf (out, "  Filesystem: %s (%s), compression %s\n",
-                              member_text (fs, "type", &x), member_text (fs, "mount_options", &y),
-                              member_text (fs, "compression", &z));
+      /* Compression is a mount option of btrfs's (compress=zstd:3); other
+       * filesystems have none to say, and saying "compression ?" of ext4
+       * read as an unknown. */
+      g_string_append_printf (out, "  Filesystem: %s (%s)%s%s\n", type,
+                              member_text (fs, "mount_options", &y),
+                              strcmp (compression, "?") != 0 ? ", compression " :
+                              strcmp (type, "btrfs") == 0 ? ", no compression" : "",
+                              strcmp (compression, "?") != 0 ? compression : "");
     }
 }
 

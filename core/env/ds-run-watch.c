@@ -62,8 +62,12 @@ ds_run_watch_start (DsRun *run)
   run->watch = w;
 }
 
+/* Where all-zero reads were seen: the plan's shape, and for one that does
+ * not draw random offsets the first offset found (a block size sweep's
+ * plans all start at 0 and go on where the one before stopped). */
 static char *
-describe_plan (const DsIoPlan *plan)
+describe_plan (const DsIoPlan      *plan,
+               const DsWatchCounts *counts)
 {
   g_autofree char *block = ds_format_block (plan->block_bytes);
   g_autofree char *size = NULL;
@@ -80,9 +84,18 @@ describe_plan (const DsIoPlan *plan)
   if (plan->random)
     /* TRANSLATORS: where all-zero reads were seen: "64 KiB random, QD 4 × 1" */
     return g_strdup_printf (_("%s random, QD %u × %u"), size, plan->depth, MAX (plan->threads, 1));
+  else if (plan->next_offset != NULL)
+    {
+      /* Offsets of the kind's own (a block size sweep, a butterfly). */
+      g_autofree char *at = ds_format_size (counts->zero_first_bytes);
+
+      /* TRANSLATORS: where all-zero reads were seen: "32 KiB at 1.2 GB, QD 1 × 1" */
+      return g_strdup_printf (_("%s at %s, QD %u × %u"), size, at, plan->depth,
+                              MAX (plan->threads, 1));
+    }
   else
     {
-      g_autofree char *at = ds_format_size (plan->start_bytes);
+      g_autofree char *at = ds_format_size (counts->zero_first_bytes);
 
       /* TRANSLATORS: "1 MiB sequential at 2.1 GB, QD 1 × 1" */
       return g_strdup_printf (_("%s sequential at %s, QD %u × %u"), size, at, plan->depth,
@@ -111,7 +124,7 @@ ds_run_watch_io (DsRun               *run,
 
   if (counts->zero_found > 0)
     {
-      g_autofree char *row = describe_plan (plan);
+      g_autofree char *row = describe_plan (plan, counts);
 
       if (g_ptr_array_find_with_equal_func (w->zero_rows, row, g_str_equal, NULL))
         ;

@@ -28,6 +28,8 @@ typedef struct {
   uint64_t written_bytes;
   uint64_t zero_sampled;
   uint64_t zero_found;
+  uint64_t zero_first_bytes;  /* the lowest offset found all zeros (valid
+                               * when zero_found > 0) */
 } DsWatchCounts;
 
 /* At the run's start: records run->result's environment and snapshots

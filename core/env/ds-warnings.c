@@ -133,7 +133,7 @@ ds_warnings_judge (const DsWarnFacts *f)
   if (f->rotational && f->random_read_mean_s > 0 &&
       f->random_read_mean_s < DS_WARN_HDD_MIN_RANDOM_S)
     {
-      g_autofree char *lat = ds_format_ms (f->random_read_mean_s);
+      g_autofree char *lat = ds_format_ms_l10n (f->random_read_mean_s);
 
       add (out, "faster_than_media",
            g_strdup_printf (_("Random reads took %s on average on a rotating disk, "
@@ -144,8 +144,8 @@ ds_warnings_judge (const DsWarnFacts *f)
   if (f->random_read_mean_s > 0 && f->random_write_mean_s > 0 &&
       f->random_write_mean_s * DS_WARN_WRITE_BACK_RATIO < f->random_read_mean_s)
     {
-      g_autofree char *wr = ds_format_ms (f->random_write_mean_s);
-      g_autofree char *rd = ds_format_ms (f->random_read_mean_s);
+      g_autofree char *wr = ds_format_ms_l10n (f->random_write_mean_s);
+      g_autofree char *rd = ds_format_ms_l10n (f->random_read_mean_s);
 
       add (out, "write_back_cache",
            g_strdup_printf (_("Random writes took %s on average against %s for reads: "

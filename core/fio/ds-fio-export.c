@@ -9,8 +9,9 @@
  *   fresh random data per write   refill_buffers=1
  *   uniform random offsets,       norandommap=1 (fio would otherwise visit
  *     repeats allowed               each block once per pass)
- *   random offsets on logical     blockalign=LBS (fio's default aligns them
- *     block boundaries              to the transfer size)
+ *   random offsets on multiples   fio's default blockalign (the smallest
+ *     of the block size, or of      block size), written out for a
+ *     --align's bytes               workload, or blockalign=ALIGN
  *   io_uring, registered buffers  ioengine=io_uring fixedbufs=1
  *     and file                      registerfiles=1
  *   sync (pread/pwrite)           ioengine=psync
@@ -186,11 +187,19 @@ global_section (GString        *out,
   if (result->spec.seed != 0)
     kv (out, "randseed", "%" G_GUINT64_FORMAT, result->spec.seed);
   kv (out, "lat_percentiles", "1");
-  /* Our random offsets are multiples of the logical block, not of the
-   * transfer size (fio's default): a 4K read may start at any 512 bytes. */
-  g_string_append (out, "; random offsets: any multiple of the logical block, as the run's\n");
-  kv (out, "blockalign", "%u", result->target.logical_block_size >= 512 ?
-      result->target.logical_block_size : 512u);
+  /* The run's random offsets: multiples of each I/O's block size (fio's
+   * own default, written out) or of --align's bytes (HD Tune's 512). */
+  if (result->spec.random_align_bytes == 0)
+    {
+      g_string_append (out, "; random offsets: multiples of each job's (smallest) block size, "
+                       "fio's default blockalign, as the run's\n");
+    }
+  else
+    {
+      g_string_append (out, "; random offsets: multiples of the run's --align\n");
+      kv_bytes (out, "blockalign", MAX (result->spec.random_align_bytes,
+                                        (uint64_t) MAX (result->target.logical_block_size, 512u)));
+    }
 }
 
 static const char *
@@ -234,6 +243,9 @@ workload_job (GString        *out,
   if (spec->pattern == DS_PATTERN_RANDRW)
     kv (out, "rwmixread", "%u", spec->read_mix_percent);
   kv_bytes (out, "bs", spec->block_size_bytes);
+  if (spec->random_align_bytes == 0 && spec->pattern != DS_PATTERN_READ &&
+      spec->pattern != DS_PATTERN_WRITE && spec->pattern != DS_PATTERN_RW)
+    kv_bytes (out, "blockalign", spec->block_size_bytes);
   if (engine.pool)
     {
       g_string_append_printf (out, "; our thread pool ran %u x %u synchronous I/Os in flight\n",
@@ -277,7 +289,6 @@ row_job (GString    *out,
   if (bs_max > bs)
     {
       kv (out, "bsrange", "%" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT, bs, bs_max);
-      kv_bytes (out, "blockalign", bs);
     }
   else
     {

@@ -29,6 +29,7 @@ typedef struct {
   const DsEngineOps *ops;
   unsigned        depth;          /* per thread */
   uint64_t        block_max;      /* largest I/O */
+  uint64_t        align;          /* random offsets: multiples of this */
   uint64_t        max_ios;        /* 0 = unlimited */
   uint64_t        max_bytes;
   /* The clock starts once every thread is set up (buffers filled, ring

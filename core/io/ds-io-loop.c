@@ -144,6 +144,30 @@ collect_while_running (Shared   *sh,
     }
 }
 
+uint64_t
+ds_io_plan_align (const DsIoPlan *plan,
+                  uint32_t        lbs)
+{
+  uint64_t align = plan->align_bytes != 0 ? plan->align_bytes : plan->block_bytes;
+
+  return MAX (align, (uint64_t) MAX (lbs, 1u));
+}
+
+uint64_t
+ds_io_random_offset (DsRng    *rng,
+                     uint64_t  start,
+                     uint64_t  span,
+                     uint64_t  len,
+                     uint64_t  align)
+{
+  /* The places k * align with k * align + len <= span: k from 0 to
+   * (span - len) / align, drawn uniformly (ds_rng_below has no modulo
+   * bias). */
+  uint64_t slots = (span - len) / align + 1;
+
+  return start + ds_rng_below (rng, slots) * align;
+}
+
 static void
 merge_dir (DsIoDirStats       *dst,
            const DsIoDirStats *src)
@@ -255,6 +279,16 @@ ds_run_io (DsRun           *run,
       return -EINVAL;
     }
 
+  sh.align = ds_io_plan_align (plan, target->logical_block_size);
+  if (plan->random && !ds_is_aligned (sh.align, target->logical_block_size))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("%s: random offsets aligned to %" PRIu64 " bytes do not fall on its "
+                   "%u-byte blocks"),
+                   target->path, sh.align, target->logical_block_size);
+      return -EINVAL;
+    }
+
   ops = resolve_engine (run, plan->depth, error);
   depth = plan->depth;
   n_threads = MAX (plan->threads, 1);
@@ -356,6 +390,9 @@ ds_run_io (DsRun           *run,
       watch.read_bytes += w->watch.read_bytes;
       watch.written_bytes += w->watch.written_bytes;
       watch.zero_sampled += w->watch.zero_sampled;
+      if (w->watch.zero_found > 0 &&
+          (watch.zero_found == 0 || w->watch.zero_first_bytes < watch.zero_first_bytes))
+        watch.zero_first_bytes = w->watch.zero_first_bytes;
       watch.zero_found += w->watch.zero_found;
       if (w->first_ns != 0 && w->first_ns < first)
         first = w->first_ns;

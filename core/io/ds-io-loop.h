@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "ds-bench.h"
+#include "ds-buffer.h"
 #include "ds-engine.h"
 #include "ds-histogram.h"
 #include "ds-stats.h"
@@ -29,6 +30,11 @@ typedef struct {
   uint64_t  block_max_bytes;  /* > block_bytes: each I/O a random multiple
                                * of the logical block size in
                                * [block_bytes, block_max_bytes] */
+  uint64_t  align_bytes;      /* random offsets: start_bytes plus multiples
+                               * of this (raised to the logical block size);
+                               * 0: of block_bytes, as fio's blockalign and
+                               * CrystalDiskMark (the spec's
+                               * random_align_bytes) */
   unsigned  depth;            /* in flight per thread (>= 1) */
   unsigned  threads;          /* >= 1; each its own engine instance */
   uint64_t  max_ios;
@@ -41,6 +47,10 @@ typedef struct {
                                * live to the sink as DS_SAMPLE_INTERVAL */
   gboolean  stop_on_error;    /* default FALSE: stop anyway; this is only
                                * about the message: see ds_run_io() */
+  gboolean  untimed;          /* nothing it measures is reported (a
+                               * positioning read, an untimed pass): its
+                               * reads are not sampled for all zeros, which
+                               * warn that reported figures may be fooled */
   /* Optional: the offset of the @index-th I/O of @len bytes (butterfly). */
   uint64_t (*next_offset) (gpointer user,
                            uint64_t index,
@@ -84,6 +94,19 @@ typedef struct {
   guint        series_merged; /* intervals in one point of the series (1:
                                * none merged; more past DS_LIMIT_SERIES_POINTS) */
 } DsIoStats;
+
+/* The alignment of @plan's random offsets on a target with @lbs-byte
+ * logical blocks: align_bytes, or block_bytes when 0, never below @lbs. */
+uint64_t ds_io_plan_align     (const DsIoPlan *plan,
+                               uint32_t        lbs);
+/* A random offset for an I/O of @len bytes in [@start, @start + @span):
+ * @start plus a multiple of @align, each of the (span - len) / align + 1
+ * places equally likely (@span >= @len, @align > 0). */
+uint64_t ds_io_random_offset  (DsRng          *rng,
+                               uint64_t        start,
+                               uint64_t        span,
+                               uint64_t        len,
+                               uint64_t        align);
 
 void ds_io_stats_init  (DsIoStats *stats);
 void ds_io_stats_clear (DsIoStats *stats);   /* frees histograms and series */

@@ -54,8 +54,8 @@ next_io (Worker *w,
     }
   else if (plan->random)
     {
-      uint64_t slots = (plan->span_bytes - len) / lbs + 1;
-      offset = plan->start_bytes + ds_rng_below (&w->rng, slots) * lbs;
+      offset = ds_io_random_offset (&w->rng, plan->start_bytes, plan->span_bytes, len,
+                                    sh->align);
     }
   else
     {
@@ -125,11 +125,14 @@ account (Worker     *w,
   else
     {
       w->watch.read_bytes += io->len_bytes;
-      if (w->reads_seen++ % DS_WATCH_ZERO_SAMPLE_EVERY == 0)
+      if (!sh->plan->untimed && w->reads_seen++ % DS_WATCH_ZERO_SAMPLE_EVERY == 0)
         {
           w->watch.zero_sampled++;
           if (ds_buffer_is_zero (io->buf, io->len_bytes))
-            w->watch.zero_found++;
+            {
+              if (w->watch.zero_found++ == 0 || io->offset_bytes < w->watch.zero_first_bytes)
+                w->watch.zero_first_bytes = io->offset_bytes;
+            }
         }
     }
 

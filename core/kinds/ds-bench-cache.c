@@ -50,6 +50,33 @@ cache_data_free (gpointer data)
   ds_cache_data_free (data);
 }
 
+static gboolean
+is_slow (double iops,
+         double ref_iops)
+{
+  return iops < DS_CACHE_FAST_FRACTION * ref_iops;
+}
+
+const char *
+ds_cache_verdict_name (DsCacheVerdict verdict)
+{
+  static const char *const names[] = {
+    [DS_CACHE_VERDICT_CACHE] = "cache",
+    [DS_CACHE_VERDICT_TOO_FEW] = "too_few_sets",
+    [DS_CACHE_VERDICT_NO_EDGE] = "no_edge",
+    [DS_CACHE_VERDICT_SLOW_ONCE] = "slow_once",
+    [DS_CACHE_VERDICT_NOISE] = "noise",
+  };
+
+  return (unsigned) verdict < G_N_ELEMENTS (names) ? names[verdict] : "no_edge";
+}
+
+gboolean
+ds_cache_wants_repeat (const DsCacheEstimate *estimate)
+{
+  return estimate->verdict == DS_CACHE_VERDICT_SLOW_ONCE;
+}
+
 void
 ds_cache_estimate (const GArray    *sets,
                    DsCacheEstimate *ret)
@@ -57,10 +84,10 @@ ds_cache_estimate (const GArray    *sets,
   g_autoptr (GArray) done = g_array_new (FALSE, FALSE, sizeof (DsCacheSet));
   const DsCacheSet *s;
   const DsCacheSet *fast;
-  const DsCacheSet *slow;
-  guint first_slow = 0;
+  DsCacheSet slow;
+  guint edge;
 
-  *ret = (DsCacheEstimate) { 0 };
+  *ret = (DsCacheEstimate) { .verdict = DS_CACHE_VERDICT_TOO_FEW };
   for (guint i = 0; i < sets->len; i++)
     if (g_array_index (sets, DsCacheSet, i).complete)
       g_array_append_val (done, g_array_index (sets, DsCacheSet, i));
@@ -73,30 +100,54 @@ ds_cache_estimate (const GArray    *sets,
   if (done->len < 2 || !(s[0].iops > 0))
     return;
 
-  for (first_slow = 1; first_slow < done->len; first_slow++)
-    if (s[first_slow].iops < DS_CACHE_FAST_FRACTION * s[0].iops)
-      break;
-  /* No slow set, or the largest is fast again: no cache edge seen. */
-  if (first_slow == done->len ||
-      !(s[done->len - 1].iops < DS_CACHE_FAST_FRACTION * s[0].iops))
+  /* The edge: the first of the slow sets that end the probe (a slow set
+   * with fast ones after it was noise, or a cache's odd moment). */
+  ret->verdict = DS_CACHE_VERDICT_NO_EDGE;
+  for (edge = done->len; edge > 1 && is_slow (s[edge - 1].iops, s[0].iops); edge--)
+    ;
+  if (edge == done->len)
     return;
 
-  fast = &s[first_slow - 1];
-  slow = &s[first_slow];
+  fast = &s[edge - 1];
+  slow = s[edge];
+  ret->largest_fast_bytes = fast->bytes;
+  ret->first_slow_bytes = slow.bytes;
+  if (edge == done->len - 1)
+    {
+      /* One slow set: only a second measurement that agrees makes it an
+       * edge; the figures are then the two measurements' means. */
+      if (!slow.repeated)
+        {
+          ret->verdict = DS_CACHE_VERDICT_SLOW_ONCE;
+          return;
+        }
+      if (!is_slow (slow.repeat_iops, s[0].iops))
+        {
+          /* The largest set's access time is the measurement that was not
+           * the noise. */
+          ret->verdict = DS_CACHE_VERDICT_NOISE;
+          ret->cold_latency_s = slow.repeat_lat_mean_s;
+          return;
+        }
+      slow.iops = (slow.iops + slow.repeat_iops) / 2;
+      slow.lat_mean_s = (slow.lat_mean_s + slow.repeat_lat_mean_s) / 2;
+    }
+
   /* Cold: the slowest set past the edge (the largest may still hit a
    * little, and one set is noisy). */
-  for (guint i = first_slow; i < done->len; i++)
+  ret->cold_latency_s = slow.lat_mean_s;
+  for (guint i = edge + 1; i < done->len; i++)
     ret->cold_latency_s = MAX (ret->cold_latency_s, s[i].lat_mean_s);
+  ret->verdict = DS_CACHE_VERDICT_CACHE;
   ret->found = TRUE;
-  ret->largest_fast_bytes = fast->bytes;
-  ret->drop_ratio = fast->iops > 0 ? slow->iops / fast->iops : 0;
+  ret->drop_ratio = fast->iops > 0 ? slow.iops / fast->iops : 0;
   ret->estimate_bytes = (double) fast->bytes;
   if (ret->cold_latency_s > ret->hot_latency_s)
     {
-      double h = (ret->cold_latency_s - slow->lat_mean_s) /
+      double h = (ret->cold_latency_s - slow.lat_mean_s) /
                  (ret->cold_latency_s - ret->hot_latency_s);
 
-      ret->estimate_bytes = MAX (ret->estimate_bytes, CLAMP (h, 0.0, 1.0) * (double) slow->bytes);
+      ret->estimate_bytes = MAX (ret->estimate_bytes, CLAMP (h, 0.0, 1.0) * (double) slow.bytes);
     }
 }
 
@@ -216,6 +267,32 @@ measure_write_set (DsRun       *run,
   return r;
 }
 
+/* The timed random reads over the first set->bytes: its figures. */
+static int
+time_random_reads (DsRun       *run,
+                   DsCacheSet  *set,
+                   double       from,
+                   double       to,
+                   GError     **error)
+{
+  DsBenchSpec w = *run->spec;     /* shallow: only read */
+  DsWorkloadData *result = ds_workload_data_new ();
+  int r;
+
+  w.kind = DS_BENCH_WORKLOAD;
+  w.pattern = DS_PATTERN_RANDREAD;
+  w.offset_bytes = 0;
+  w.span_bytes = set->bytes;
+  r = ds_workload_measure_hooked (run, &w, NULL, result, from, to, error);
+  set->ios = result->read.ios;
+  set->iops = result->read.iops;
+  set->bytes_per_s = result->read.bytes_per_s;
+  set->lat_mean_s = result->read.lat_mean_s;
+  set->lat_p99_s = result->read.lat_percentile_s[12];   /* p99 */
+  ds_workload_data_free (result);
+  return r;
+}
+
 static int
 measure_set (DsRun       *run,
              DsCacheData *data,
@@ -260,23 +337,10 @@ measure_set (DsRun       *run,
     goto out;
 
   /* The timed random reads over it. */
-  w = *run->spec;
-  w.kind = DS_BENCH_WORKLOAD;
-  w.pattern = DS_PATTERN_RANDREAD;
-  w.offset_bytes = 0;
-  w.span_bytes = bytes;
   phase.name = "random";
   ds_run_emit (run, &phase);
-  ds_workload_data_free (result);
-  result = ds_workload_data_new ();
-  r = ds_workload_measure_hooked (run, &w, NULL, result, from, to, error);
-
+  r = time_random_reads (run, &set, from, to, error);
   set.complete = r == 0;
-  set.ios = result->read.ios;
-  set.iops = result->read.iops;
-  set.bytes_per_s = result->read.bytes_per_s;
-  set.lat_mean_s = result->read.lat_mean_s;
-  set.lat_p99_s = result->read.lat_percentile_s[12];   /* p99 */
 
 counted:
   if (set.ios > 0)
@@ -291,6 +355,42 @@ counted:
 out:
   ds_workload_data_free (result);
   return r;
+}
+
+/* The largest set, alone slow: measured again (the sets before it stay
+ * as they were, read or written just before), so that one moment of
+ * other I/O is not taken for a cache's edge. */
+static int
+repeat_largest (DsRun       *run,
+                DsCacheData *data,
+                double       from,
+                double       to,
+                GError     **error)
+{
+  guint index = data->sets->len - 1;
+  DsCacheSet again = { .bytes = g_array_index (data->sets, DsCacheSet, index).bytes };
+  DsSample phase = { .kind = DS_SAMPLE_PHASE, .name = "repeat", .index = index,
+                     .bytes = again.bytes };
+  DsSample row = { .kind = DS_SAMPLE_ROW, .name = "set", .index = index, .bytes = again.bytes };
+  DsCacheSet *last;
+  int r;
+
+  ds_run_emit (run, &phase);
+  r = data->write ? measure_write_set (run, &again, index, from, to, error)
+                  : time_random_reads (run, &again, from, to, error);
+  if (r < 0 || again.ios == 0)
+    return r;
+
+  last = &g_array_index (data->sets, DsCacheSet, index);
+  last->repeated = TRUE;
+  last->repeat_iops = again.iops;
+  last->repeat_lat_mean_s = again.lat_mean_s;
+  last->repeat_lat_p99_s = again.lat_p99_s;
+  (data->write ? ds_cache_estimate_writes : ds_cache_estimate) (data->sets, &data->estimate);
+  row.value = last->iops;
+  row.cache_set = last;
+  ds_run_emit (run, &row);
+  return 0;
 }
 
 static int
@@ -321,10 +421,19 @@ cache_run (DsRun   *run,
   data->queue_depth = spec->queue_depth;
   data->set_time_s = (double) spec->duration_ns / 1e9;
 
+  /* Progress in sets, one more for a second measurement of the largest. */
   for (guint i = 0; i < sizes->len; i++)
     {
       int r = measure_set (run, data, g_array_index (sizes, uint64_t, i),
-                           (double) i / sizes->len, (double) (i + 1) / sizes->len, error);
+                           (double) i / (sizes->len + 1), (double) (i + 1) / (sizes->len + 1),
+                           error);
+
+      if (r < 0)
+        return r;
+    }
+  if (ds_cache_wants_repeat (&data->estimate))
+    {
+      int r = repeat_largest (run, data, (double) sizes->len / (sizes->len + 1), 1.0, error);
 
       if (r < 0)
         return r;

@@ -19,6 +19,17 @@
  * fast set followed by slow ones there is no estimate (null): no cache was
  * seen up to the largest set, or every set was already slow.
  *
+ * One slow set is not evidence enough (another program's burst of I/O
+ * slows a set as much as a cache edge does): the edge is the first of the
+ * slow sets that end the probe, and it stands when two sets are slow
+ * there, or when the only one, the largest, is slow again measured a
+ * second time (the run re-measures it: DsCacheSet.repeated).  Otherwise
+ * the verdict says why there is none (DsCacheVerdict).  The cache lies
+ * between the last fast set and the first slow one (largest_fast_bytes,
+ * first_slow_bytes): the words say both beside the estimate (not for the
+ * write variant: a set written a little past a write-back cache still
+ * runs at more than half the pace, so its cache may lie below the bounds).
+ *
  * The write variant (spec->write, --write; a write test, gated as every
  * one): per set, a flush (a write-back cache empties on it), then the set
  * written once at random offsets (counted: the set's IOPS and latency are
@@ -36,8 +47,11 @@
  *     "sets": [ { "bytes", "iops", "bytes_per_s", "ios",
  *                 "latency_s": { "mean", "p99" }, "complete" }, … ],
  *     "cache_estimate_bytes" (null: none), "largest_fast_bytes" (null),
- *     "drop_ratio" (null), "hot_latency_s", "cold_latency_s",
- *     "rule": { "fast_fraction" },
+ *     "first_slow_bytes" (null), "drop_ratio" (null), "verdict" (the
+ *     DsCacheVerdict's name: "cache", "too_few_sets", "no_edge",
+ *     "slow_once", "noise"), "hot_latency_s", "cold_latency_s",
+ *     "rule": { "fast_fraction" }, and per set "repeat": { "iops",
+ *     "latency_s": { "mean", "p99" } } when it was measured twice,
  *     "write": true, and per set "read_latency_s": { "mean", "p99" }
  *     (only for the write variant: the sets' figures are the writes') }
  */
@@ -66,12 +80,32 @@ struct _DsCacheSet {
   double   lat_p99_s;
   double   read_lat_mean_s;    /* write variant: the reads after the writes */
   double   read_lat_p99_s;
+  gboolean repeated;           /* measured a second time (the largest set,
+                                * when it alone was slow) */
+  double   repeat_iops;
+  double   repeat_lat_mean_s;
+  double   repeat_lat_p99_s;
 };
 
+/* Why there is an estimate, or why not. */
+typedef enum {
+  DS_CACHE_VERDICT_TOO_FEW,     /* fewer than two sets measured (0: an
+                                 * estimate not yet made) */
+  DS_CACHE_VERDICT_CACHE,       /* an edge, seen twice: the estimate */
+  DS_CACHE_VERDICT_NO_EDGE,     /* the largest set is fast: no cache seen
+                                 * up to it (or none as small as the first) */
+  DS_CACHE_VERDICT_SLOW_ONCE,   /* only the largest set was slow, measured
+                                 * once (not yet, or the run stopped) */
+  DS_CACHE_VERDICT_NOISE,       /* only the largest set was slow, and fast
+                                 * again measured a second time */
+} DsCacheVerdict;
+
 typedef struct {
-  gboolean found;
+  DsCacheVerdict verdict;
+  gboolean found;              /* verdict == DS_CACHE_VERDICT_CACHE */
   double   estimate_bytes;
-  uint64_t largest_fast_bytes;
+  uint64_t largest_fast_bytes; /* the edge's bounds: also for SLOW_ONCE */
+  uint64_t first_slow_bytes;   /* and NOISE, the edge that was not one */
   double   drop_ratio;         /* the first slow set's IOPS / the last fast one's */
   double   hot_latency_s;      /* the first set's mean */
   double   cold_latency_s;     /* the largest set's mean; with an edge, the
@@ -98,6 +132,11 @@ void         ds_cache_estimate  (const GArray    *sets,
 void         ds_cache_estimate_writes (const GArray    *sets,
                                        DsCacheEstimate *ret);
 char        *ds_cache_words     (const DsCacheData *data);
+/* "cache", "too_few_sets", "no_edge", "slow_once", "noise". */
+const char  *ds_cache_verdict_name (DsCacheVerdict verdict);
+/* TRUE when the run should measure its largest set a second time: it alone
+ * was slow (DS_CACHE_VERDICT_SLOW_ONCE). */
+gboolean     ds_cache_wants_repeat (const DsCacheEstimate *estimate);
 
 JsonNode    *ds_cache_data_to_json   (const DsCacheData *data);
 DsCacheData *ds_cache_data_from_json (JsonObject        *results,

@@ -69,7 +69,12 @@ DsScanCell  ds_scan_cell_for        (uint64_t    latency_ns,
 const char *ds_scan_cell_name       (DsScanCell  cell);
 
 /* How a range is cut into blocks and cells.  A quick scan reads one block
- * per cell, at the cell's start: n_cells evenly spaced samples. */
+ * per cell, at the cell's start: n_cells evenly spaced samples, and its
+ * cells hold at least DS_SCAN_QUICK_MIN_CELL_BLOCKS blocks, so that it
+ * reads at most one block in that many (on a range small enough for a
+ * cell per block, one block a cell read every block: the full scan). */
+#define DS_SCAN_QUICK_MIN_CELL_BLOCKS 16u
+
 typedef struct {
   uint64_t start_bytes;
   uint64_t span_bytes;
@@ -87,6 +92,15 @@ void ds_scan_geometry (uint64_t        start_bytes,
                        uint64_t        block_bytes,
                        gboolean        quick,
                        DsScanGeometry *ret_geometry);
+/* The same with @cell_blocks blocks a cell (a saved quick scan's own, from
+ * before the minimum); FALSE when that many cells would pass
+ * DS_LIMIT_SCAN_MAP_CELLS or @cell_blocks is 0. */
+gboolean ds_scan_geometry_cells (uint64_t        start_bytes,
+                                 uint64_t        span_bytes,
+                                 uint64_t        block_bytes,
+                                 gboolean        quick,
+                                 uint64_t        cell_blocks,
+                                 DsScanGeometry *ret_geometry);
 
 typedef struct {
   DsScanGeometry geometry;

@@ -293,6 +293,7 @@ ds_extra_run (DsRun   *run,
       RowState st = { .min_offset_bytes = UINT64_MAX };
       DsIoPlan plan = {
         .read_percent = write ? 0 : 100,
+        .align_bytes = spec->random_align_bytes,
         .depth = 1,
         .threads = 1,
         .duration_ns = row_ns,

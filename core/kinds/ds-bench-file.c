@@ -104,6 +104,7 @@ run_row (DsRun          *run,
     .span_bytes = file_bytes,
     .block_bytes = row->random ? MAX ((uint64_t) DS_FILE_RANDOM_BYTES, lbs)
                                : MIN ((uint64_t) DS_FILE_SEQUENTIAL_BYTES, file_bytes),
+    .align_bytes = run->spec->random_align_bytes,
     .depth = row->depth,
     .threads = 1,
     .duration_ns = row_ns,

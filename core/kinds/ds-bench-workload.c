@@ -217,6 +217,7 @@ ds_workload_measure_hooked (DsRun                 *run,
   plan.start_bytes = spec->offset_bytes;
   plan.span_bytes = span;
   plan.block_bytes = spec->block_size_bytes;
+  plan.align_bytes = spec->random_align_bytes;
   plan.depth = spec->queue_depth;
   plan.threads = spec->threads;
   plan.duration_ns = spec->duration_ns;

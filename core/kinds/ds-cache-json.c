@@ -54,6 +54,17 @@ ds_cache_data_to_json (const DsCacheData *data)
           json_object_set_double_member (rlat, "p99", s->read_lat_p99_s);
           json_object_set_object_member (j, "read_latency_s", rlat);
         }
+      if (s->repeated)
+        {
+          JsonObject *again = json_object_new ();
+          JsonObject *alat = json_object_new ();
+
+          json_object_set_double_member (again, "iops", s->repeat_iops);
+          json_object_set_double_member (alat, "mean", s->repeat_lat_mean_s);
+          json_object_set_double_member (alat, "p99", s->repeat_lat_p99_s);
+          json_object_set_object_member (again, "latency_s", alat);
+          json_object_set_object_member (j, "repeat", again);
+        }
       json_array_add_object_element (sets, j);
     }
   json_object_set_array_member (o, "sets", sets);
@@ -61,14 +72,17 @@ ds_cache_data_to_json (const DsCacheData *data)
     {
       json_object_set_double_member (o, "cache_estimate_bytes", e->estimate_bytes);
       json_object_set_int_member (o, "largest_fast_bytes", (gint64) e->largest_fast_bytes);
+      json_object_set_int_member (o, "first_slow_bytes", (gint64) e->first_slow_bytes);
       json_object_set_double_member (o, "drop_ratio", e->drop_ratio);
     }
   else
     {
       json_object_set_null_member (o, "cache_estimate_bytes");
       json_object_set_null_member (o, "largest_fast_bytes");
+      json_object_set_null_member (o, "first_slow_bytes");
       json_object_set_null_member (o, "drop_ratio");
     }
+  json_object_set_string_member (o, "verdict", ds_cache_verdict_name (e->verdict));
   json_object_set_double_member (o, "hot_latency_s", e->hot_latency_s);
   json_object_set_double_member (o, "cold_latency_s", e->cold_latency_s);
   json_object_set_double_member (rule, "fast_fraction", DS_CACHE_FAST_FRACTION);
@@ -99,6 +113,20 @@ set_from_json (JsonObject  *o,
       !ds_json_get_double (lat, lwhere, "mean", 0, MAX_LATENCY_S, &s->lat_mean_s, error) ||
       !ds_json_get_double (lat, lwhere, "p99", 0, MAX_LATENCY_S, &s->lat_p99_s, error))
     return FALSE;
+  if (json_object_has_member (o, "repeat"))
+    {
+      g_autofree char *awhere = g_strconcat (where, ".repeat", NULL);
+      g_autofree char *alwhere = g_strconcat (where, ".repeat.latency_s", NULL);
+      JsonObject *again = ds_json_get_object (o, where, "repeat", error);
+
+      if (again == NULL ||
+          !ds_json_get_double (again, awhere, "iops", 0, MAX_IOPS, &s->repeat_iops, error) ||
+          (lat = ds_json_get_object (again, awhere, "latency_s", error)) == NULL ||
+          !ds_json_get_double (lat, alwhere, "mean", 0, MAX_LATENCY_S, &s->repeat_lat_mean_s, error) ||
+          !ds_json_get_double (lat, alwhere, "p99", 0, MAX_LATENCY_S, &s->repeat_lat_p99_s, error))
+        return FALSE;
+      s->repeated = TRUE;
+    }
   if (!write)
     return TRUE;
   lat = ds_json_get_object (o, where, "read_latency_s", error);
@@ -169,38 +197,93 @@ set_size (uint64_t bytes)
   return g_strdup_printf ("%.1f MiB", bytes / 1048576.0);
 }
 
+/* The complete set of @bytes, or NULL. */
+static const DsCacheSet *
+set_of (const DsCacheData *data,
+        uint64_t           bytes)
+{
+  for (guint i = 0; i < data->sets->len; i++)
+    {
+      const DsCacheSet *s = &g_array_index (data->sets, DsCacheSet, i);
+
+      if (s->complete && s->bytes == bytes)
+        return s;
+    }
+  return NULL;
+}
+
+/* One slow set at the end, not an edge: how slow, and why not. */
+static char *
+words_one_slow (const DsCacheData *data)
+{
+  const DsCacheEstimate *e = &data->estimate;
+  const DsCacheSet *first = set_of (data, g_array_index (data->sets, DsCacheSet, 0).bytes);
+  const DsCacheSet *slow = set_of (data, e->first_slow_bytes);
+  g_autofree char *size = set_size (e->first_slow_bytes);
+  double ref = first != NULL && first->iops > 0 ? first->iops : 1;
+  double once = slow != NULL ? slow->iops / ref : 0;
+
+  if (e->verdict == DS_CACHE_VERDICT_NOISE)
+    return g_strdup_printf ("none: no clear edge: only the largest set, %s, was slow (%.2f of the "
+                            "first set's IOPS), and measured again it was fast (%.2f): a moment of "
+                            "other I/O, not a cache", size, once, slow != NULL ? slow->repeat_iops / ref : 0);
+  return g_strdup_printf ("none: no clear edge: only the largest set, %s, was slow (%.2f of the "
+                          "first set's IOPS), and it was measured once only: one slow set may be "
+                          "other I/O, not a cache", size, once);
+}
+
 char *
 ds_cache_words (const DsCacheData *data)
 {
   const DsCacheEstimate *e = &data->estimate;
   g_autofree char *estimate = NULL;
   g_autofree char *fast = NULL;
+  g_autofree char *slow = NULL;
+  g_autofree char *again = NULL;
+  const DsCacheSet *past;
 
-  if (!e->found && data->write)
-    return g_strdup_printf ("none: %s", data->sets->len < 2 ? "fewer than two sets were measured" :
-                            "no set's writes were faster than half the first set's IOPS and then "
-                            "slower (no write-back cache seen up to the largest set, or none as "
-                            "small as the first)");
-  if (!e->found)
-    return g_strdup_printf ("none: %s", data->sets->len < 2 ? "fewer than two sets were measured" :
-                            "no set was faster than half the first set's IOPS and then slower "
-                            "(no cache seen up to the largest set, or none as small as the first)");
+  switch (e->verdict)
+    {
+    case DS_CACHE_VERDICT_TOO_FEW:
+      return g_strdup ("none: fewer than two sets were measured");
+    case DS_CACHE_VERDICT_SLOW_ONCE:
+    case DS_CACHE_VERDICT_NOISE:
+      return words_one_slow (data);
+    case DS_CACHE_VERDICT_NO_EDGE:
+      if (data->write)
+        return g_strdup ("none: no set's writes were faster than half the first set's IOPS and then "
+                         "slower (no write-back cache seen up to the largest set, or none as small "
+                         "as the first)");
+      return g_strdup ("none: no set was faster than half the first set's IOPS and then slower "
+                       "(no cache seen up to the largest set, or none as small as the first)");
+    case DS_CACHE_VERDICT_CACHE:
+    default:
+      break;
+    }
 
   estimate = set_size ((uint64_t) (e->estimate_bytes / 1048576.0 + 0.5) << 20);
   fast = set_size (e->largest_fast_bytes);
+  slow = set_size (e->first_slow_bytes);
+  past = set_of (data, e->first_slow_bytes);
+  if (past != NULL && past->repeated)
+    again = g_strdup_printf ("; %s, the only set past it, was as slow measured again", slow);
   if (data->write)
     {
       g_autofree char *hot = ds_format_ms (e->hot_latency_s);
       g_autofree char *cold = ds_format_ms (e->cold_latency_s);
       g_autofree char *rlat = ds_format_ms (g_array_index (data->sets, DsCacheSet, 0).read_lat_mean_s);
 
+      /* No bounds: a set a little past the cache still writes at more
+       * than half the pace, so the size comes from the sets' times alone. */
       return g_strdup_printf ("a write-back cache of about %s as the host sees it (it drains while "
                               "it fills): a write into it %s, past it %s (a read %s); writes of "
-                              "sets past %s run at %.2f of the IOPS",
-                              estimate, hot, cold, rlat, fast, e->drop_ratio);
+                              "sets past %s run at %.2f of the IOPS%s",
+                              estimate, hot, cold, rlat, fast, e->drop_ratio,
+                              again ? again : "");
     }
-  return g_strdup_printf ("about %s: reads of %s stay fast; past it IOPS drop to %.2f of that",
-                          estimate, fast, e->drop_ratio);
+  return g_strdup_printf ("about %s (between %s and %s): reads of %s stay fast; past it IOPS drop "
+                          "to %.2f of that%s", estimate, fast, slow, fast, e->drop_ratio,
+                          again ? again : "");
 }
 
 void
@@ -221,11 +304,15 @@ ds_cache_report (const DsResult *result,
   g_autofree char *words = ds_cache_words (data);
   g_autofree char *hot = ds_format_ms (data->estimate.hot_latency_s);
   g_autofree char *cold = ds_format_ms (data->estimate.cold_latency_s);
-  g_autofree char *access = g_strdup_printf ("%shot %s (the smallest set), cold %s (%s)",
-                                             data->write ? "writes: " : "", hot, cold,
-                                             !data->estimate.found ? "the largest set" :
-                                             data->write ? "the pace of the sets past the cache" :
-                                                           "the slowest set past the drop");
+  /* Hot and cold only about an edge: without one, the two are the same
+   * kind of access, and the smaller set may well be the slower. */
+  g_autofree char *access = data->estimate.found
+    ? g_strdup_printf ("%shot %s (the smallest set), cold %s (%s)", data->write ? "writes: " : "",
+                       hot, cold, data->write ? "the pace of the sets past the cache" :
+                                                "the slowest set past the drop")
+    : g_strdup_printf ("%s%s on the smallest set, %s on the largest (no cache edge between them: "
+                       "the difference is noise, not a hot and a cold)",
+                       data->write ? "writes: " : "", hot, cold);
 
   ds_report_figure (out, "Probe", profile);
   ds_report_figure (out, "Cache", words);
@@ -247,5 +334,15 @@ ds_cache_report (const DsResult *result,
       const char *cells[] = { name, iops, rate, mean, p99, read_mean };
 
       ds_report_row (out, cells, columns, 12, 12);
+    }
+  for (guint i = 0; i < data->sets->len; i++)
+    {
+      const DsCacheSet *s = &g_array_index (data->sets, DsCacheSet, i);
+      g_autofree char *size = set_size (s->bytes);
+      g_autofree char *mean = ds_format_ms (s->repeat_lat_mean_s);
+
+      if (s->repeated)
+        g_string_append_printf (out, "Measured again: %s, %.0f IOPS, mean %s\n", size,
+                                s->repeat_iops, mean);
     }
 }

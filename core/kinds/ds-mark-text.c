@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <string.h>
 
 #include "ds-bench-mark.h"
@@ -231,6 +232,34 @@ cdm_date (const char *iso8601)
 }
 
 /* "io_uring and sync": the engines the steps ran on. */
+/* The time each test ran, in seconds: "5", or "1–5" when custom rows had
+ * times of their own; the counted time of each complete step's best run
+ * (to a tenth of a second), the preset's duration when none is complete. */
+static char *
+measure_seconds (const DsMarkData *data)
+{
+  double lo = 0, hi = 0;
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < data->steps->len; i++)
+    {
+      const DsMarkStep *step = data->steps->pdata[i];
+      double t;
+
+      if (!step->complete || step->result == NULL || !(step->result->runtime_s > 0))
+        continue;
+      t = round (step->result->runtime_s * 10) / 10;
+      lo = any ? MIN (lo, t) : t;
+      hi = any ? MAX (hi, t) : t;
+      any = TRUE;
+    }
+  if (!any)
+    return g_strdup_printf ("%g", data->duration_s);
+  if (hi - lo < 0.05)
+    return g_strdup_printf ("%g", lo);
+  return g_strdup_printf ("%g–%g", lo, hi);
+}
+
 static char *
 engines_used (const DsMarkData *data)
 {
@@ -347,8 +376,12 @@ ds_mark_cdm_text (const DsResult *result)
   cdm_test_line (out, result, data);
   g_string_append_printf (out, "   Mode: %s%s%s\n", data->buffered ? "buffered (page cache)" : "O_DIRECT",
                           engines[0] ? ", " : "", engines);
-  g_string_append_printf (out, "   Time: Measure %g sec / Interval %g sec \n", data->duration_s,
-                          data->pause_s);
+  {
+    g_autofree char *measure = measure_seconds (data);
+
+    g_string_append_printf (out, "   Time: Measure %s sec / Interval %g sec \n", measure,
+                            data->pause_s);
+  }
   g_string_append_printf (out, "  Count: best of %u run%s per test (highest MB/s; lowest mean "
                           "latency)", data->count, data->count == 1 ? "" : "s");
   if (data->warmup_s > 0)
@@ -387,6 +420,23 @@ p99_text (const DsMarkStep *step)
   return g_strdup (read ? read : write ? write : "–");
 }
 
+/* A row of the report's table: four cells as every table has them, then
+ * the p99 cell ("12.34 ms / 56.78 ms") right-aligned in a wider column. */
+static void
+mark_row (GString           *out,
+          const char *const *cells)
+{
+  glong len = g_utf8_strlen (cells[4], -1);
+
+  ds_report_row (out, cells, 4, 24, 14);
+  g_string_truncate (out, out->len - 1);
+  for (glong k = len; k < 22; k++)
+    g_string_append_c (out, ' ');
+  if (len >= 22)
+    g_string_append_c (out, ' ');
+  g_string_append_printf (out, "%s\n", cells[4]);
+}
+
 void
 ds_mark_report (const DsResult *result,
                 DsUnits         units,
@@ -400,7 +450,9 @@ ds_mark_report (const DsResult *result,
   g_autofree char *title = g_strdup_printf ("%s%s%s%s", data->preset != NULL ? data->preset : "–",
                                             preset ? " (" : "",
                                             preset ? preset->title : "", preset ? ")" : "");
-  const char *head[] = { "Test", "Rate", "IOPS", "Latency", "p99 (read / write)" };
+  /* The mean's and the p99's columns apart: the p99 cell holds two times. */
+  const char *head[] = { "Test", "Rate", "IOPS", "Mean latency", "p99 read / write" };
+  g_autofree char *measure = measure_seconds (data);
 
   if (data->directory != NULL)
     where = g_strdup_printf ("a %s test file in %s%s", size, data->directory,
@@ -408,9 +460,9 @@ ds_mark_report (const DsResult *result,
   else
     where = g_strdup_printf ("the first %s of %s", size,
                              result->target.path ? result->target.path : "?");
-  runs = g_strdup_printf ("best of %u × %g s per test (highest rate, lowest mean "
+  runs = g_strdup_printf ("best of %u × %s s per test (highest rate, lowest mean "
                           "latency); %g s warm-up, %g s between tests; series per %g s",
-                          data->count, data->duration_s, data->warmup_s, data->pause_s,
+                          data->count, measure, data->warmup_s, data->pause_s,
                           data->interval_s);
 
   ds_report_figure (out, "Preset", title);
@@ -425,7 +477,7 @@ ds_mark_report (const DsResult *result,
     ds_report_figure (out, "Comment", data->comment);
   g_string_append_c (out, '\n');
 
-  ds_report_row (out, head, G_N_ELEMENTS (head), 24, 14);
+  mark_row (out, head);
   for (guint i = 0; i < data->steps->len; i++)
     {
       const DsMarkStep *step = data->steps->pdata[i];
@@ -438,7 +490,7 @@ ds_mark_report (const DsResult *result,
       g_autofree char *p99 = p99_text (step);
       const char *cells[] = { name, rate, iops, lat, p99 };
 
-      ds_report_row (out, cells, G_N_ELEMENTS (cells), 24, 14);
+      mark_row (out, cells);
     }
   if (data->steps->len < data->steps_planned || data->steps->len == 0)
     g_string_append_printf (out, "\n%u of %u tests ran\n", data->steps->len, data->steps_planned);

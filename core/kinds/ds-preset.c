@@ -377,6 +377,7 @@ ds_preset_step_spec (const DsBenchSpec  *spec,
   ret_spec->duration_ns = ds_preset_step_duration (spec, step);
   ret_spec->interval_ns = spec->interval_ns;
   ret_spec->seed = spec->seed;
+  ret_spec->random_align_bytes = spec->random_align_bytes;
   ret_spec->span_bytes = spec->test_size_bytes;
 }
 

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "ds-bench-error-scan.h"
@@ -64,16 +65,18 @@ ds_scan_cell_name (DsScanCell cell)
     }
 }
 
-void
-ds_scan_geometry (uint64_t        start_bytes,
-                  uint64_t        span_bytes,
-                  uint64_t        block_bytes,
-                  gboolean        quick,
-                  DsScanGeometry *ret)
+gboolean
+ds_scan_geometry_cells (uint64_t        start_bytes,
+                        uint64_t        span_bytes,
+                        uint64_t        block_bytes,
+                        gboolean        quick,
+                        uint64_t        cell_blocks,
+                        DsScanGeometry *ret)
 {
   uint64_t n_blocks = block_bytes > 0 ? (span_bytes + block_bytes - 1) / block_bytes : 0;
-  uint64_t cell_blocks = MAX ((n_blocks + DS_LIMIT_SCAN_MAP_CELLS - 1) / DS_LIMIT_SCAN_MAP_CELLS, 1);
 
+  if (cell_blocks == 0 || (n_blocks + cell_blocks - 1) / cell_blocks > DS_LIMIT_SCAN_MAP_CELLS)
+    return FALSE;
   *ret = (DsScanGeometry) {
     .start_bytes = start_bytes,
     .span_bytes = span_bytes,
@@ -85,6 +88,24 @@ ds_scan_geometry (uint64_t        start_bytes,
     .n_cells = (guint) ((n_blocks + cell_blocks - 1) / cell_blocks),
   };
   ret->n_reads = quick ? ret->n_cells : n_blocks;
+  return TRUE;
+}
+
+void
+ds_scan_geometry (uint64_t        start_bytes,
+                  uint64_t        span_bytes,
+                  uint64_t        block_bytes,
+                  gboolean        quick,
+                  DsScanGeometry *ret)
+{
+  uint64_t n_blocks = block_bytes > 0 ? (span_bytes + block_bytes - 1) / block_bytes : 0;
+  uint64_t cell_blocks = MAX ((n_blocks + DS_LIMIT_SCAN_MAP_CELLS - 1) / DS_LIMIT_SCAN_MAP_CELLS, 1);
+
+  /* A quick scan samples: never every block (on 2 GiB of 128 KiB blocks a
+   * cell per block made it read all 16384, as long as the full scan). */
+  if (quick)
+    cell_blocks = MAX (cell_blocks, (uint64_t) DS_SCAN_QUICK_MIN_CELL_BLOCKS);
+  ds_scan_geometry_cells (start_bytes, span_bytes, block_bytes, quick, cell_blocks, ret);
 }
 
 void
@@ -224,6 +245,24 @@ ds_scan_data_from_json (DsScanData  *data,
       return FALSE;
     }
   ds_scan_geometry (start, span, block, quick, &data->geometry);
+  if (quick)
+    {
+      /* Its own cells: a quick scan from before the minimum stride read a
+       * block per cell of fewer blocks. */
+      JsonObject *m = ds_json_get_object (o, w, "map", error);
+      uint64_t cell_bytes;
+
+      if (m == NULL || !ds_json_get_uint64 (m, "results.map", "cell_bytes", G_MAXINT64, &cell_bytes, error))
+        return FALSE;
+      if (cell_bytes % block != 0 ||
+          !ds_scan_geometry_cells (start, span, block, quick, cell_bytes / block, &data->geometry))
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
+                       _("results.map.cell_bytes %" PRIu64 " does not cut the range into at most "
+                       "%u cells of whole blocks"), cell_bytes, DS_LIMIT_SCAN_MAP_CELLS);
+          return FALSE;
+        }
+    }
   data->sector_bytes = (uint32_t) sector;
 
   if (!ds_json_get_uint64 (o, w, "blocks_read", data->geometry.n_reads, &data->blocks_read, error) ||

@@ -156,10 +156,15 @@ ds_sweep_knee_words (const DsSweepData *data)
       g_autofree char *iops = group_digits (knee->iops);
       g_autofree char *p99 = ds_format_ms (knee->p99_s);
 
+      double gain = knee->iops_gain_per_step * 100.0;
+      /* Past the knee IOPS may grow a little, not at all, or fall. */
+      g_autofree char *more = gain >= 0.5 ? g_strdup_printf ("for %.0f %% more IOPS", gain) :
+                              gain <= -0.5 ? g_strdup_printf ("while IOPS fall %.0f %%", -gain) :
+                              g_strdup ("for no more IOPS");
+
       return g_strdup_printf ("saturates at %s: %s IOPS (p99 %s); past it p99 "
-                              "latency grows %.1f× per step for %+.0f %% IOPS",
-                              where, iops, p99, knee->p99_growth_per_step,
-                              knee->iops_gain_per_step * 100.0);
+                              "latency grows %.1f× per step %s",
+                              where, iops, p99, knee->p99_growth_per_step, more);
     }
 
   if (n < 2)

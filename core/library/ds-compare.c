@@ -14,6 +14,8 @@
 #include "ds-compare-private.h"
 #include "ds-error.h"
 #include "ds-library-entry.h"
+#include "ds-params.h"
+#include "ds-report.h"
 
 /* Two values within 0.5 % of each other are a tie: neither is marked
  * better (no run repeats closer than that; the ratio still shows it). */
@@ -197,6 +199,42 @@ tested_span (const DsResult *result)
   return result->target.size_bytes;
 }
 
+/* Random offsets on 512 bytes (HD Tune's rule, and every result saved
+ * before issue 25) against offsets on the block size: a 512e drive is
+ * slower at the first, so the columns differ by more than the disks. */
+static void
+add_align_note (DsComparison *cmp)
+{
+  const DsCompareColumn *a = cmp->columns->pdata[0];
+  g_autofree char *first = ds_report_random_align (a->result);
+  gboolean differ = FALSE;
+  GString *s;
+
+  if (!ds_params_random_offsets (&a->result->spec))
+    return;
+  for (guint c = 1; c < cmp->columns->len && !differ; c++)
+    {
+      const DsCompareColumn *col = cmp->columns->pdata[c];
+      g_autofree char *other = ds_report_random_align (col->result);
+
+      differ = strcmp (first, other) != 0;
+    }
+  if (!differ)
+    return;
+
+  s = g_string_new ("the random offsets were aligned differently (");
+  for (guint c = 0; c < cmp->columns->len; c++)
+    {
+      const DsCompareColumn *col = cmp->columns->pdata[c];
+      g_autofree char *align = ds_report_random_align (col->result);
+
+      g_string_append_printf (s, "%s%c: multiples of %s", c ? ", " : "", col->letter, align);
+    }
+  g_string_append (s, "): off the block size, a drive with 4 KiB physical sectors "
+                   "splits and may read-modify-write an I/O");
+  g_ptr_array_add (cmp->notes, g_string_free (s, FALSE));
+}
+
 static void
 add_notes (DsComparison *cmp)
 {
@@ -236,6 +274,7 @@ add_notes (DsComparison *cmp)
   if (profiles_differ)
     g_ptr_array_add (cmp->notes, g_strdup ("the runs were set up differently (see each "
                                            "column's description): compare with care"));
+  add_align_note (cmp);
 
   for (guint c = 0; c < n; c++)
     {
@@ -282,7 +321,7 @@ ds_comparison_new (DsResult *const   *results,
         const char *si = sources && sources[i] ? sources[i] : results[i]->target.path;
 
         g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                     _("%s is a %s result and %s a %s result: compare results of one kind"),
+                     _("%s is a result of the %s test and %s of the %s test: compare results of one kind"),
                      s0 ? s0 : "the first", k0 ? k0->name : "?", si ? si : "another",
                      ki ? ki->name : "?");
         return NULL;

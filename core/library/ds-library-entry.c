@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ds-annotation.h"
+#include "ds-bench-file.h"
 #include "ds-error.h"
 #include "ds-library-entry.h"
 #include "ds-result-json.h"
@@ -159,9 +160,19 @@ ds_result_describe (const DsResult *result)
       }
     case DS_BENCH_FILE:
       {
-        g_autofree char *size = ds_format_size (spec->file_size_bytes);
+        /* The file tested (the size asked for, clamped to the free space). */
+        const DsFileData *data = result->data;
+        g_autofree char *size = ds_format_size (data != NULL && data->file_bytes > 0 ?
+                                                data->file_bytes : spec->file_size_bytes);
         return g_strdup_printf ("%s test file%s", size, spec->buffered ? ", buffered" : "");
       }
+    case DS_BENCH_MARK:
+      /* A preset reads and writes unless told to read only. */
+      return g_strdup_printf ("%s, %s", spec->rows != NULL ? "custom rows" :
+                              spec->preset != NULL ? spec->preset : "?",
+                              spec->reads_only || !spec->write ? "reads only" : "reads and writes");
+    case DS_BENCH_HEALTH:
+      return g_strdup ("SMART");
     case DS_BENCH_TRANSFER:
       return g_strdup_printf ("%s, %s blocks", spec->write ? "write" : "read", block);
     case DS_BENCH_EXTRA:

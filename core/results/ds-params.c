@@ -11,7 +11,7 @@ enum {
   P_BLOCK = 1 << 0, P_CAPACITY = 1 << 1, P_ACCURACY = 1 << 2, P_PATTERN = 1 << 3,
   P_QUEUE = 1 << 4, P_THREADS = 1 << 5, P_MIX = 1 << 6, P_DURATION = 1 << 7,
   P_RAMP = 1 << 8, P_OFFSET = 1 << 9, P_SPAN = 1 << 10, P_FILE_SIZE = 1 << 11,
-  P_BUFFERED = 1 << 12,
+  P_BUFFERED = 1 << 12, P_ALIGN = 1 << 13,
 };
 
 static const struct {
@@ -31,6 +31,7 @@ static const struct {
   { P_SPAN, "span_bytes" },
   { P_FILE_SIZE, "file_size_bytes" },
   { P_BUFFERED, "buffered" },
+  { P_ALIGN, "random_align_bytes" },
 };
 
 /* What shapes a run of @spec's kind (what its ds-bench-*.c reads). */
@@ -61,11 +62,33 @@ params_for (const DsBenchSpec *spec)
     }
 }
 
+gboolean
+ds_params_random_offsets (const DsBenchSpec *spec)
+{
+  switch (spec->kind)
+    {
+    case DS_BENCH_EXTRA:
+    case DS_BENCH_RANDOM_ACCESS:
+    case DS_BENCH_FILE:
+    case DS_BENCH_MARK:
+    case DS_BENCH_CACHE:
+    case DS_BENCH_SWEEP:     /* their params keep no pattern: always */
+    case DS_BENCH_SUSTAIN:
+      return TRUE;
+    case DS_BENCH_WORKLOAD:
+      return spec->pattern == DS_PATTERN_RANDREAD || spec->pattern == DS_PATTERN_RANDWRITE ||
+             spec->pattern == DS_PATTERN_RANDRW;
+    case DS_BENCH_TRANSFER:   /* its access times read one logical block */
+    default:
+      return FALSE;
+    }
+}
+
 JsonObject *
 ds_params_prune (JsonObject        *params,
                  const DsBenchSpec *spec)
 {
-  unsigned keep = params_for (spec);
+  unsigned keep = params_for (spec) | (ds_params_random_offsets (spec) ? P_ALIGN : 0);
 
   for (unsigned i = 0; i < G_N_ELEMENTS (members); i++)
     if (!(keep & members[i].bit) && json_object_has_member (params, members[i].member))

@@ -24,4 +24,11 @@ JsonObject *ds_params_prune (JsonObject        *params,
 JsonObject *ds_params_fill  (JsonObject        *params,
                              DsBenchKind        kind);
 
+/* TRUE when @spec's run draws random offsets, so that its params carry
+ * random_align_bytes.  A file of such a run without the member was written
+ * before it existed, when random offsets were multiples of the logical
+ * block: it loads as DS_PARAMS_OLD_RANDOM_ALIGN. */
+gboolean    ds_params_random_offsets (const DsBenchSpec *spec);
+#define DS_PARAMS_OLD_RANDOM_ALIGN 512
+
 G_END_DECLS

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ds-environment.h"
+#include "ds-params.h"
 #include "ds-report.h"
 #include "ds-text.h"
 #include "ds-warnings.h"
@@ -64,12 +65,32 @@ ds_report_header (GString        *out,
         }
     }
 
+  if (ds_params_random_offsets (&result->spec))
+    {
+      g_autofree char *align = ds_report_random_align (result);
+      g_string_append_printf (out, "Alignment: random offsets are multiples of %s\n", align);
+    }
+
   /* What "MB" means here, and how to match HD Tune (whose "MB" is 2^20
    * bytes: 1952 IOPS x 64 KiB is printed as 121.995 MB/s there).  Health
    * prints no rates. */
   if (result->kind != DS_BENCH_HEALTH)
     g_string_append_printf (out, "%s\n", ds_units_description (units));
   g_string_append_c (out, '\n');
+}
+
+char *
+ds_report_random_align (const DsResult *result)
+{
+  uint64_t align = MAX (result->spec.random_align_bytes,
+                        (uint64_t) result->target.logical_block_size);
+
+  if (result->spec.random_align_bytes == 0)
+    return g_strdup ("the block size");
+  if (align % 1024 == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " KiB", align / 1024);
+
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " bytes", align);
 }
 
 void

@@ -32,6 +32,10 @@ const char *ds_report_separator (void);
 void ds_report_header   (GString        *out,
                          const DsResult *result,
                          DsUnits         units);
+/* What the run's random offsets were multiples of, for the header's
+ * "Alignment:" line: "the block size", "512 bytes", "4 KiB" (--align;
+ * never below the logical block). */
+char *ds_report_random_align (const DsResult *result);
 /* "Label  :  value" lines of the Benchmark tab, label padded to 22. */
 void ds_report_figure   (GString        *out,
                          const char     *label,

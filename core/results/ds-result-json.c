@@ -57,6 +57,7 @@ params_to_json (const DsBenchSpec *spec)
   json_object_set_int_member (p, "span_bytes", (gint64) spec->span_bytes);
   json_object_set_int_member (p, "file_size_bytes", (gint64) spec->file_size_bytes);
   json_object_set_boolean_member (p, "buffered", spec->buffered);
+  json_object_set_int_member (p, "random_align_bytes", (gint64) spec->random_align_bytes);
   if (spec->kind == DS_BENCH_MARK)
     {
       /* The preset, and the custom rows one to a string as --row takes them. */

@@ -235,6 +235,24 @@ params_from_json (JsonObject   *p,
   if (spec->kind == DS_BENCH_MARK && !mark_params_from_json (p, spec, error))
     return FALSE;
 
+  if (!json_object_has_member (p, "random_align_bytes"))
+    {
+      /* Written before the member: the logical block, then the rule. */
+      spec->random_align_bytes = ds_params_random_offsets (spec) ? DS_PARAMS_OLD_RANDOM_ALIGN : 0;
+    }
+  else if (!ds_json_get_uint64 (p, where, "random_align_bytes", DS_LIMIT_BLOCK_SIZE_MAX,
+                                &spec->random_align_bytes, error))
+    return FALSE;
+  else if (spec->random_align_bytes != 0 &&
+           (spec->random_align_bytes < 512 ||
+            (spec->random_align_bytes & (spec->random_align_bytes - 1)) != 0))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
+                   _("params.random_align_bytes %" PRIu64 " is not 0 or a power of two "
+                   "from 512"), spec->random_align_bytes);
+      return FALSE;
+    }
+
   return get_seed (p, &spec->seed, error);
 }
 

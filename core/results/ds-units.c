@@ -162,6 +162,20 @@ ds_units_description (DsUnits units)
 }
 
 gboolean
+ds_parse_random_align (const char  *text,
+                       uint64_t    *ret_bytes,
+                       GError     **error)
+{
+  if (text != NULL && g_ascii_strcasecmp (text, "block") == 0)
+    {
+      *ret_bytes = 0;
+      return TRUE;
+    }
+
+  return ds_parse_size (text, ret_bytes, error);
+}
+
+gboolean
 ds_parse_seed (const char  *text,
                uint64_t    *ret_seed,
                GError     **error)
@@ -189,12 +203,17 @@ ds_parse_seed (const char  *text,
   return FALSE;
 }
 
-char *
-ds_format_rate (double  bytes_per_s,
-                DsUnits units)
+/* The units' names: the graph axes' msgids (ui/ds-graph-axes.c), so that a
+ * value and the axis beside it say the unit alike in every language. */
+static const char *const rate_names[] = { [DS_UNITS_MB] = N_("MB/s"), [DS_UNITS_MIB] = N_("MiB/s") };
+static const char ms_name[] = N_("ms");
+
+static char *
+format_rate (double      bytes_per_s,
+             DsUnits     units,
+             const char *name)
 {
   double unit = units == DS_UNITS_MIB ? 1048576.0 : 1e6;
-  const char *name = units == DS_UNITS_MIB ? "MiB/s" : "MB/s";
   double v = bytes_per_s / unit;
 
   /* Not measured: no number at all, not a 0 that reads as a dead disk. */
@@ -206,19 +225,47 @@ ds_format_rate (double  bytes_per_s,
   return g_strdup_printf ("%.3f %s", v, name);
 }
 
-char *
-ds_format_ms (double seconds)
+static char *
+format_ms (double      seconds,
+           const char *name)
 {
   double ms = seconds * 1e3;
 
   if (!isfinite (ms) || ms < 0)
     return g_strdup ("–");
   if (ms < 10.0)
-    return g_strdup_printf ("%.3f ms", ms);
+    return g_strdup_printf ("%.3f %s", ms, name);
   if (ms < 100.0)
-    return g_strdup_printf ("%.2f ms", ms);
+    return g_strdup_printf ("%.2f %s", ms, name);
 
-  return g_strdup_printf ("%.1f ms", ms);
+  return g_strdup_printf ("%.1f %s", ms, name);
+}
+
+char *
+ds_format_rate (double  bytes_per_s,
+                DsUnits units)
+{
+  return format_rate (bytes_per_s, units, rate_names[units == DS_UNITS_MIB ? DS_UNITS_MIB : DS_UNITS_MB]);
+}
+
+char *
+ds_format_ms (double seconds)
+{
+  return format_ms (seconds, ms_name);
+}
+
+char *
+ds_format_rate_l10n (double  bytes_per_s,
+                     DsUnits units)
+{
+  return format_rate (bytes_per_s, units,
+                      _(rate_names[units == DS_UNITS_MIB ? DS_UNITS_MIB : DS_UNITS_MB]));
+}
+
+char *
+ds_format_ms_l10n (double seconds)
+{
+  return format_ms (seconds, _(ms_name));
 }
 
 char *

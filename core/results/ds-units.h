@@ -38,6 +38,13 @@ gboolean ds_parse_duration (const char  *text,
  * "Rates: MB/s, 1 MB = 10^6 bytes (HD Tune's MB is 2^20: --units MiB)". */
 const char *ds_units_description (DsUnits units);
 
+/* --align: "block" (0: random offsets are multiples of each I/O's block
+ * size) or a size as ds_parse_size() ("512", "4K"); the spec's rule
+ * (ds_bench_spec_validate) judges the size. */
+gboolean ds_parse_random_align (const char  *text,
+                                uint64_t    *ret_bytes,
+                                GError     **error);
+
 /* A seed for --seed: 0 to 18446744073709551615 (all 64 bits), or a
  * negative number down to -9223372036854775808, taken as its two's
  * complement (so -1 is 18446744073709551615, as it always was).
@@ -53,6 +60,12 @@ char    *ds_format_rate    (double       bytes_per_s,
 /* "5.94 ms" style: ms with 3 decimals below 10 ms, 2 below 100, 1 above;
  * "12.3 µs"-free on purpose: HD Tune reports ms. */
 char    *ds_format_ms      (double       seconds);
+/* The same for the screen and for translated messages: the unit in the
+ * user's language ("МБ/с", "毫秒"), as the graph's axes say it (the same
+ * msgids).  The text report keeps the two above: English, like HD Tune's. */
+char    *ds_format_rate_l10n (double     bytes_per_s,
+                              DsUnits    units);
+char    *ds_format_ms_l10n   (double     seconds);
 /* Transfer and block sizes, which are powers of two: "512 bytes",
  * "4 KiB", "64 KiB", "1 MiB", "8 MiB".  (HD Tune writes "4 KB" and "8 MB"
  * for these; in a report that also prints MB/s = 10^6 bytes a second,

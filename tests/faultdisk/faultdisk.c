@@ -41,6 +41,13 @@
  *                           read 64 KiB chunks (LRU): a read whose chunks
  *                           are all held takes HIT_US, any other MISS_US
  *                           (and then holds them); 0 0 0 turns it off
+ *   slow-moment START LEN US MS [MAX_BYTES]
+ *                           one moment of noise: the first read touching
+ *                           [START, START+LEN) (of at most MAX_BYTES, when
+ *                           given) starts it, and for MS milliseconds reads
+ *                           touching the range take US microseconds longer;
+ *                           then the range is as before (another program's
+ *                           burst of I/O)
  *   write-stall PERIOD_US LENGTH_US
  *                           every PERIOD_US (from this command on), writes
  *                           stall for the first LENGTH_US of the period: a
@@ -109,6 +116,11 @@ typedef struct {
   Range     slow_reads[MAX_RANGES];
   uint64_t  slow_read_us[MAX_RANGES];
   unsigned  n_slow_reads;
+  Range     moment;          /* slow-moment: end 0 when none */
+  uint64_t  moment_us;
+  double    moment_s;
+  double    moment_t0_s;     /* 0: not begun */
+  uint64_t  moment_max_bytes; /* 0: any read begins it */
   uint64_t  seek_base_us;
   uint64_t  seek_us_per_gib;
   uint64_t  seek_sqrt_base_us;
@@ -451,6 +463,15 @@ io_begin (int      is_write,
       for (unsigned i = 0; i < disk.n_slow_reads; i++)
         if (off < disk.slow_reads[i].end && off + len > disk.slow_reads[i].start)
           wait_us += disk.slow_read_us[i];
+    if (!is_write && disk.moment.end != 0 && off < disk.moment.end && off + len > disk.moment.start)
+      {
+        double now = now_s ();
+
+        if (disk.moment_t0_s == 0 && (disk.moment_max_bytes == 0 || len <= disk.moment_max_bytes))
+          disk.moment_t0_s = now;
+        if (disk.moment_t0_s != 0 && now - disk.moment_t0_s < disk.moment_s)
+          wait_us += disk.moment_us;
+      }
     if (is_write)
       failed = disk.vanished || overlaps (disk.write_errors, disk.n_write_errors, off, len);
     else
@@ -610,6 +631,21 @@ ctl_command (char *line)
       disk.slow_read_us[disk.n_slow_reads] = us;
       disk.n_slow_reads++;
     }
+  else if (strcmp (word, "slow-moment") == 0)
+    {
+      uint64_t us = 0, ms = 0, max = 0;
+      int got = sscanf (line, "%*s %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
+                        &a, &b, &us, &ms, &max);
+
+      if ((got != 4 && got != 5) || b == 0 || ms == 0)
+        goto bad;
+      disk.moment_max_bytes = got == 5 ? max : 0;
+      disk.moment.start = a;
+      disk.moment.end = a + b;
+      disk.moment_us = us;
+      disk.moment_s = (double) ms / 1e3;
+      disk.moment_t0_s = 0;
+    }
   else if (strcmp (word, "delay") == 0 && n == 2)
     disk.delay_us = a;
   else if (strcmp (word, "seek") == 0 && n == 3)
@@ -660,6 +696,7 @@ ctl_command (char *line)
       disk.n_read_errors = 0;
       disk.n_write_errors = 0;
       disk.n_slow_reads = 0;
+      disk.moment.end = 0;
       disk.delay_us = 0;
       disk.seek_base_us = 0;
       disk.seek_us_per_gib = 0;

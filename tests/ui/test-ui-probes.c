@@ -330,6 +330,10 @@ START_TEST (test_sweep_knee)
   live = spin_until (has_two_points, child (page, "iops_layer"), 30000);
   ck_assert_msg (live && ds_session_is_running (session (window)), "no level shown while the sweep ran");
   ck_assert_uint_ge (table_rows (page, "table"), 2);
+  /* Not the final words while levels are still to come (issue 25: "No
+   * knee: up to the last level…" beside "Measuring level 3…"). */
+  ck_assert_msg (!g_str_has_prefix (ds_sweep_page_get_finding (DS_SWEEP_PAGE (page)), "No knee:"),
+                 "while running the page says: %s", ds_sweep_page_get_finding (DS_SWEEP_PAGE (page)));
 
   ds_ui_test_wait_for (&finished.finished, 60000, "the end of the sweep");
   ck_assert_msg (finished.success, "the sweep failed: %s", ds_session_get_last_error (session (window)));
@@ -361,6 +365,56 @@ START_TEST (test_sweep_knee)
   check_reopened (window, DS_BENCH_SWEEP, "sweep", sweep_finding, finding);
 
   gtk_window_destroy (GTK_WINDOW (window));
+}
+END_TEST
+
+/* A knee past which IOPS fall, shown from a result: "while IOPS fall 7 %",
+ * never "for -7 % IOPS" (issue 25); a knee with IOPS flat past it: "for no
+ * more IOPS", never "-0 %". */
+START_TEST (test_sweep_words)
+{
+  static const double falling[] = { 5200, 10100, 19000, 31000, 41200, 39000, 36000, 33000 };
+  static const double flat[] = { 5200, 10100, 19000, 31000, 41200, 41100, 41300, 41000 };
+  static const double p99_ms[] = { 0.3, 0.31, 0.35, 0.45, 0.7, 1.3, 2.6, 5.1 };
+  const double *curves[] = { falling, flat };
+  const char *want[] = { "while IOPS fall 7 %", "for no more IOPS" };
+
+  for (guint c = 0; c < G_N_ELEMENTS (curves); c++)
+    {
+      GtkWidget *page = g_object_ref_sink (g_object_new (DS_TYPE_SWEEP_PAGE, NULL));
+      g_autoptr (DsResult) r = NULL;
+      DsSweepData *data;
+      DsBenchSpec spec;
+      const char *finding;
+
+      ds_bench_spec_init (&spec, DS_BENCH_SWEEP);
+      spec.target_path = g_strdup ("/dev/sdz");
+      r = ds_result_new (&spec);
+      ds_bench_spec_clear (&spec);
+      data = r->data;
+      for (unsigned i = 0; i < 8; i++)
+        {
+          unsigned qd = 1u << i;
+          DsSweepStep step = {
+            .outstanding = qd, .queue_depth = qd, .threads = 1, .complete = TRUE,
+            .runtime_s = 10, .ios = (uint64_t) (curves[c][i] * 10), .iops = curves[c][i],
+            .bytes_per_s = curves[c][i] * 4096, .steady_at_s = -1,
+            .lat_mean_s = qd / curves[c][i], .lat_p50_s = qd / curves[c][i],
+            .lat_p99_s = p99_ms[i] / 1e3, .lat_p99_9_s = 2 * p99_ms[i] / 1e3,
+          };
+
+          step.little_outstanding = step.iops * step.lat_mean_s;
+          g_array_append_val (data->levels, qd);
+          g_array_append_val (data->steps, step);
+        }
+      ds_sweep_update_knee (data);
+      r->complete = TRUE;
+      ds_page_show_result (DS_PAGE (page), r);
+      finding = ds_sweep_page_get_finding (DS_SWEEP_PAGE (page));
+      ck_assert_msg (g_str_has_prefix (finding, "Saturates at QD 16:") && strstr (finding, want[c]) != NULL &&
+                     strstr (finding, "-") == NULL && strstr (finding, "+") == NULL, "%s", finding);
+      g_object_unref (page);
+    }
 }
 END_TEST
 
@@ -575,6 +629,74 @@ END_TEST
  * draining at 20 MB/s.  Start asks for the device's name; the sets are
  * written (16 + 32 + 64 + 128 MiB, nothing more) and the page finds the
  * write-back cache within 25 %. */
+/* The page's verdicts from results (issue 25): a cache with its bounds;
+ * one slow set fast again (noise, no estimate, and why); a disk without a
+ * cache whose first set read slower than its largest: no "hot" and "cold". */
+START_TEST (test_cache_words)
+{
+  /* IOPS per set: 16 … 256 MiB. */
+  static const double cache[] = { 5000, 5000, 1500, 600, 400 };
+  static const double noise[] = { 5000, 5000, 5000, 5000, 900 };
+  static const double none[] = { 20800, 25000, 26000, 27000, 27700 };
+  const double *curves[] = { cache, noise, none };
+  const char *want[] = {
+    "A read cache of about ",
+    "No estimate: no clear edge. Only the largest set, 256 MiB, was slow, and measured again",
+    "No estimate: no set read faster than half",
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (curves); c++)
+    {
+      GtkWidget *page = g_object_ref_sink (g_object_new (DS_TYPE_CACHE_PAGE, NULL));
+      g_autoptr (DsResult) r = NULL;
+      DsCacheData *data;
+      DsBenchSpec spec;
+      const char *finding;
+      GtkGrid *figures;
+
+      ds_bench_spec_init (&spec, DS_BENCH_CACHE);
+      spec.target_path = g_strdup ("/dev/sdz");
+      r = ds_result_new (&spec);
+      ds_bench_spec_clear (&spec);
+      data = r->data;
+      data->block_size_bytes = 4096;
+      data->queue_depth = 1;
+      data->set_time_s = 1;
+      for (unsigned i = 0; i < 5; i++)
+        {
+          DsCacheSet set = { .bytes = (16 * MiB) << i, .complete = TRUE, .ios = 1000,
+                             .iops = curves[c][i], .lat_mean_s = 1 / curves[c][i] };
+
+          set.lat_p99_s = 2 * set.lat_mean_s;
+          if (c == 1 && i == 4)
+            {
+              set.repeated = TRUE;
+              set.repeat_iops = 5000;
+              set.repeat_lat_mean_s = 1 / 5000.0;
+            }
+          g_array_append_val (data->sets, set);
+        }
+      ds_cache_estimate (data->sets, &data->estimate);
+      r->complete = TRUE;
+      ds_page_show_result (DS_PAGE (page), r);
+      finding = ds_cache_page_get_finding (DS_CACHE_PAGE (page));
+      ck_assert_msg (g_str_has_prefix (finding, want[c]), "%s", finding);
+      figures = child (page, "figures_table");
+      if (c == 0)
+        ck_assert_msg (strstr (finding, "(between 32 MiB and 64 MiB)") != NULL, "%s", finding);
+      else
+        {
+          const char *first = gtk_label_get_label (GTK_LABEL (gtk_grid_get_child_at (figures, 0, 1)));
+          const char *last = gtk_label_get_label (GTK_LABEL (gtk_grid_get_child_at (figures, 0, 2)));
+
+          ck_assert_str_eq (first, "Access time (first set)");
+          ck_assert_str_eq (last, "Access time (largest set)");
+        }
+      g_object_unref (page);
+    }
+}
+END_TEST
+
 START_TEST (test_cache_write)
 {
   g_autoptr(DsFaultDisk) disk = start_disk (128 * MiB, 27);
@@ -612,7 +734,14 @@ START_TEST (test_cache_write)
   table = child (page, "table");
   ck_assert_str_eq (gtk_label_get_label (GTK_LABEL (gtk_grid_get_child_at (table, 5, 0))), "Read mean");
   ck_assert_str_eq (gtk_label_get_label (GTK_LABEL (gtk_grid_get_child_at (table, 1, 0))), "Write IOPS");
-  ck_assert_msg (data->estimate.found, "no estimate");
+  for (guint i = 0; i < data->sets->len; i++)
+    {
+      const DsCacheSet *set = &g_array_index (data->sets, DsCacheSet, i);
+
+      printf ("# %4" G_GUINT64_FORMAT " MiB: %6.0f write IOPS%s\n", set->bytes / MiB, set->iops,
+              set->repeated ? " (measured again)" : "");
+    }
+  ck_assert_msg (data->estimate.found, "no estimate: %s", ds_cache_verdict_name (data->estimate.verdict));
   ck_assert_msg (fabs (data->estimate.estimate_bytes - cache) <= 0.25 * cache, "estimate %.1f MiB",
                  data->estimate.estimate_bytes / MiB);
   finding = g_strdup (ds_cache_page_get_finding (DS_CACHE_PAGE (page)));
@@ -689,10 +818,12 @@ main (void)
   tcase_add_checked_fixture (tc, ds_ui_test_setup, NULL);
   tcase_set_timeout (tc, 240);
   tcase_add_test (tc, test_sweep_knee);
+  tcase_add_test (tc, test_sweep_words);
   tcase_add_test (tc, test_sweep_stop);
   tcase_add_test (tc, test_sustain_cliff);
   tcase_add_test (tc, test_sustain_stop);
   tcase_add_test (tc, test_cache_estimate);
+  tcase_add_test (tc, test_cache_words);
   tcase_add_test (tc, test_cache_write);
   tcase_add_test (tc, test_cache_stop);
   suite_add_tcase (suite, tc);
