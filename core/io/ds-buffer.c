@@ -115,3 +115,13 @@ ds_buffer_refresh (void   *buffer,
       memcpy (p + i, &v, 8);
     }
 }
+
+int
+ds_buffer_is_zero (const void *buf,
+                   size_t      len)
+{
+  const unsigned char *p = buf;
+
+  /* The first byte is zero and every byte equals the one before it. */
+  return len == 0 || (p[0] == 0 && memcmp (p, p + 1, len - 1) == 0);
+}

@@ -28,6 +28,10 @@ void     ds_buffer_free  (void     *buffer);
 void     ds_buffer_fill  (void     *buffer,
                           size_t    size,
                           DsRng    *rng);
+/* TRUE when all @len bytes at @buf are zero. */
+int      ds_buffer_is_zero (const void *buf,
+                            size_t      len);
+
 /* Cheap refresh before each write: a new random word every 512 bytes, so no
  * two blocks a run writes are alike (defeats dedup and compression). */
 void     ds_buffer_refresh (void   *buffer,

@@ -13,7 +13,6 @@
 #include "ds-engine.h"
 #include "ds-io-loop.h"
 #include "ds-io-series.h"
-#include "ds-run-watch.h"
 
 G_BEGIN_DECLS
 
@@ -21,10 +20,10 @@ G_BEGIN_DECLS
  * and the deadline again.  Well under the 100 ms a Stop may take. */
 #define DS_IO_POLL_NS (20 * DS_NS_PER_MSEC)
 
-/* State the threads of one ds_run_io() share: atomics, and the start line
+/* State the threads of one ds_io_run() share: atomics, and the start line
  * (a lock taken once before any I/O, never after). */
 typedef struct {
-  DsRun          *run;
+  const DsIoContext *ctx;
   const DsIoPlan *plan;
   const DsEngineOps *ops;
   unsigned        depth;          /* per thread */
@@ -74,10 +73,10 @@ typedef struct {
   gboolean   error_write;
   gboolean   setup_failed;
   DsIoAlloc  alloc_failed;        /* with error -ENOMEM */
-  /* For the run's warnings (env/ds-run-watch.h): every byte moved, ramp
+  /* For the run's warnings (run/ds-run-watch.h): every byte moved, ramp
    * included, and the read buffers sampled for all zeros. */
   uint64_t   reads_seen;
-  DsWatchCounts watch;
+  DsIoWatch  watch;
 } Worker;
 
 /* ds-io-worker.c: one I/O thread, from its setup to its last completion. */

@@ -14,7 +14,6 @@
 
 #include "ds-error.h"
 #include "ds-io-loop-private.h"
-#include "ds-run.h"
 #include "ds-units.h"
 
 void
@@ -79,30 +78,25 @@ start_when_ready (Shared   *sh,
   g_mutex_unlock (&sh->start_lock);
 }
 
+/* The engine the context names, or the best for @depth; *@ret_fallback
+ * says why io_uring could not be had when the threads engine stands in. */
 static const DsEngineOps *
-resolve_engine (DsRun          *run,
-                unsigned        depth,
-                GError        **error)
+resolve_engine (const DsIoContext *ctx,
+                unsigned           depth,
+                int               *ret_fallback)
 {
   int why = 0;
 
-  if (!run->engine_auto)
-    return run->engine;
+  *ret_fallback = 0;
+  if (ctx->engine != NULL)
+    return ctx->engine;
 
   if (depth <= 1)
     return &ds_engine_sync;
   if (ds_engine_uring_available (&why))
     return &ds_engine_uring;
 
-  if (!run->noted_fallback)
-    {
-      ds_result_add_note (run->result,
-                          _("io_uring is not available here (%s): queue depth "
-                          "%u ran on the threads engine (one thread per "
-                          "queued I/O)"), g_strerror (why), depth);
-      run->noted_fallback = TRUE;
-    }
-
+  *ret_fallback = why != 0 ? why : ENOSYS;
   return &ds_engine_threads;
 }
 
@@ -122,7 +116,8 @@ emit_point (const DsIntervalPoint *point,
     .histogram = ds_io_series_cumulative (sh->series),
   };
 
-  ds_run_emit (sh->run, &sample);
+  if (sh->ctx->sink != NULL)
+    sh->ctx->sink (&sample, sh->ctx->sink_data);
   if (sh->plan->on_interval != NULL &&
       sh->plan->on_interval (sh->plan->user, point, index))
     g_atomic_int_set (&sh->stop, 1);
@@ -238,12 +233,12 @@ set_alloc_error (GError         **error,
 }
 
 int
-ds_run_io (DsRun           *run,
-           const DsIoPlan  *plan,
-           DsIoStats       *ret_stats,
-           GError         **error)
+ds_io_run (const DsIoContext *ctx,
+           const DsIoPlan    *plan,
+           DsIoStats         *ret_stats,
+           GError           **error)
 {
-  DsTarget *target = run->target;
+  DsTarget *target = ctx->target;
   const DsEngineOps *ops;
   Shared sh = { 0 };
   Worker *workers;
@@ -255,7 +250,7 @@ ds_run_io (DsRun           *run,
   g_autoptr (GError) thread_error = NULL;
   unsigned started = 0;
   int ret = 0;
-  DsWatchCounts watch = { 0 };
+  DsIoWatch *watch = &ret_stats->watch;
 
   g_return_val_if_fail (target != NULL, -EINVAL);
   g_return_val_if_fail (plan->depth >= 1, -EINVAL);
@@ -289,7 +284,7 @@ ds_run_io (DsRun           *run,
       return -EINVAL;
     }
 
-  ops = resolve_engine (run, plan->depth, error);
+  ops = resolve_engine (ctx, plan->depth, &ret_stats->engine_fallback_errno);
   depth = plan->depth;
   n_threads = MAX (plan->threads, 1);
   if (depth > ops->max_depth)
@@ -306,10 +301,9 @@ ds_run_io (DsRun           *run,
       depth = ops->max_depth;
     }
 
-  g_free (run->result->engine);
-  run->result->engine = g_strdup (ops->name);
+  ret_stats->engine = ops;
 
-  sh.run = run;
+  sh.ctx = ctx;
   sh.plan = plan;
   sh.ops = ops;
   sh.depth = depth;
@@ -339,7 +333,7 @@ ds_run_io (DsRun           *run,
       if (plan->rng != NULL && n_threads == 1)
         workers[i].rng = *plan->rng;
       else
-        ds_rng_seed (&workers[i].rng, ds_rng_next (&run->rng));
+        ds_rng_seed (&workers[i].rng, ctx->rng != NULL ? ds_rng_next (ctx->rng) : i + 1);
       ds_io_stats_init (&workers[i].stats);
     }
 
@@ -387,13 +381,13 @@ ds_run_io (DsRun           *run,
       merge_dir (&ret_stats->write, &w->stats.write);
       ret_stats->cpu_user_ns += w->stats.cpu_user_ns;
       ret_stats->cpu_system_ns += w->stats.cpu_system_ns;
-      watch.read_bytes += w->watch.read_bytes;
-      watch.written_bytes += w->watch.written_bytes;
-      watch.zero_sampled += w->watch.zero_sampled;
+      watch->read_bytes += w->watch.read_bytes;
+      watch->written_bytes += w->watch.written_bytes;
+      watch->zero_sampled += w->watch.zero_sampled;
       if (w->watch.zero_found > 0 &&
-          (watch.zero_found == 0 || w->watch.zero_first_bytes < watch.zero_first_bytes))
-        watch.zero_first_bytes = w->watch.zero_first_bytes;
-      watch.zero_found += w->watch.zero_found;
+          (watch->zero_found == 0 || w->watch.zero_first_bytes < watch->zero_first_bytes))
+        watch->zero_first_bytes = w->watch.zero_first_bytes;
+      watch->zero_found += w->watch.zero_found;
       if (w->first_ns != 0 && w->first_ns < first)
         first = w->first_ns;
       if (w->last_ns > last)
@@ -408,7 +402,6 @@ ds_run_io (DsRun           *run,
    * I/O's submission to the last completion (all threads). */
   if (last > first)
     ret_stats->elapsed_ns = last - first;
-  ds_run_watch_io (run, plan, ret_stats, &watch);
 
   if (sh.series != NULL)
     {
@@ -434,9 +427,14 @@ ds_run_io (DsRun           *run,
                    target->path, started + 1, n_threads, thread_error->message,
                    limit != NULL ? limit : "unlimited");
       /* What the threads that did start measured is another workload
-       * than the one asked for: not a figure to report. */
+       * than the one asked for: not a figure to report (what they moved
+       * still counts for the run's warnings). */
+      DsIoWatch moved = ret_stats->watch;
+
       ds_io_stats_clear (ret_stats);
       ds_io_stats_init (ret_stats);
+      ret_stats->watch = moved;
+      ret_stats->engine = ops;
       ret = -EAGAIN;
     }
   else if (failed != NULL)
@@ -445,11 +443,6 @@ ds_run_io (DsRun           *run,
 
       ret_stats->error_errno = e;
       ret_stats->error_offset_bytes = failed->error_offset;
-      if (run->error_errno == 0)
-        {
-          run->error_errno = e;
-          run->error_offset_bytes = failed->error_offset;
-        }
 
       if (failed->alloc_failed != DS_IO_ALLOC_OK)
         set_alloc_error (error, target->path, plan, failed->alloc_failed, n_threads, depth,
@@ -474,7 +467,7 @@ ds_run_io (DsRun           *run,
         }
       ret = -e;
     }
-  else if (ds_run_check_cancelled (run, error) < 0)
+  else if (ds_check_cancelled (ctx->cancel, error) < 0)
     {
       ret_stats->cancelled = TRUE;
       ret = -ECANCELED;

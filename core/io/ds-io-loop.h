@@ -8,11 +8,12 @@
 #include <glib.h>
 #include <stdint.h>
 
-#include "ds-bench.h"
 #include "ds-buffer.h"
 #include "ds-engine.h"
 #include "ds-histogram.h"
+#include "ds-sample.h"
 #include "ds-stats.h"
+#include "ds-target.h"
 
 G_BEGIN_DECLS
 
@@ -60,7 +61,7 @@ typedef struct {
   void     (*on_complete) (gpointer    user,
                            const DsIo *io);
   /* Optional: each interval of the series as it is collected (on the
-   * thread that called ds_run_io(); a point may come again, changed, at the
+   * thread that called ds_io_run(); a point may come again, changed, at the
    * end: the same @index).  TRUE stops the run there, as a limit does: the
    * I/O in flight is reaped and counted, and it is not an error. */
   gboolean (*on_interval) (gpointer               user,
@@ -80,6 +81,21 @@ typedef struct {
   DsHistogram *histogram;     /* NULL unless plan.histogram */
 } DsIoDirStats;
 
+/* One read in this many (per I/O thread, the first one included) has its
+ * buffer checked for all zeros: a cost well under 1 % of a run. */
+#define DS_IO_ZERO_SAMPLE_EVERY 32
+
+/* What a plan's I/O counts for the run's warnings (run/ds-run-watch.h):
+ * all of it, ramp and fills included (/proc/diskstats counts them too). */
+typedef struct {
+  uint64_t read_bytes;
+  uint64_t written_bytes;
+  uint64_t zero_sampled;
+  uint64_t zero_found;
+  uint64_t zero_first_bytes;  /* the lowest offset found all zeros (valid
+                               * when zero_found > 0) */
+} DsIoWatch;
+
 typedef struct {
   uint64_t     elapsed_ns;    /* wall time of the counted part */
   DsIoDirStats read;
@@ -93,6 +109,11 @@ typedef struct {
   uint64_t     series_dropped_ios; /* counted, but missing from the series */
   guint        series_merged; /* intervals in one point of the series (1:
                                * none merged; more past DS_LIMIT_SERIES_POINTS) */
+  const DsEngineOps *engine;  /* the engine the plan ran on */
+  int          engine_fallback_errno; /* an automatic choice: why io_uring
+                                       * could not run the plan (it ran on
+                                       * the threads engine), else 0 */
+  DsIoWatch    watch;
 } DsIoStats;
 
 /* The alignment of @plan's random offsets on a target with @lbs-byte
@@ -111,13 +132,31 @@ uint64_t ds_io_random_offset  (DsRng          *rng,
 void ds_io_stats_init  (DsIoStats *stats);
 void ds_io_stats_clear (DsIoStats *stats);   /* frees histograms and series */
 
-/* Runs @plan on run->target with run->engine.  Returns 0, or -errno with
- * @error set (message names the device and, for I/O errors, the offset);
+/* What the I/O loop works with, from whoever runs it (the run layer,
+ * run/ds-run-io.c, fills it from a DsRun): it never calls back up but
+ * through @sink. */
+typedef struct {
+  DsTarget          *target;
+  const DsEngineOps *engine;    /* NULL: the best for the plan's depth
+                                 * (sync at depth 1, else io_uring, else
+                                 * the threads engine) */
+  DsSinkFunc         sink;      /* DS_SAMPLE_INTERVAL as the series is
+                                 * collected; may be NULL */
+  gpointer           sink_data;
+  const gint        *cancel;    /* stop when non-zero (checked every
+                                 * DS_IO_POLL_NS) */
+  DsRng             *rng;       /* seeds each I/O thread's stream (a plan's
+                                 * own plan->rng takes a single thread's) */
+} DsIoContext;
+
+/* Runs @plan on ctx->target.  Returns 0, or -errno with @error set
+ * (message names the device and, for I/O errors, the offset);
  * -ECANCELED with DS_ERROR_CANCELLED when stopped.  @ret_stats holds what
- * was counted either way (in-flight I/O is always reaped first). */
-int  ds_run_io         (DsRun           *run,
-                        const DsIoPlan  *plan,
-                        DsIoStats       *ret_stats,
-                        GError         **error);
+ * was counted either way (in-flight I/O is always reaped first), the
+ * engine it ran on and what it watched. */
+int  ds_io_run         (const DsIoContext *ctx,
+                        const DsIoPlan    *plan,
+                        DsIoStats         *ret_stats,
+                        GError           **error);
 
 G_END_DECLS

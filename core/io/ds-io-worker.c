@@ -10,7 +10,7 @@
 #include <sys/resource.h>
 
 #include "ds-io-loop-private.h"
-#include "ds-run.h"
+#include "ds-error.h"
 
 static uint64_t
 thread_cpu_ns (gboolean system)
@@ -32,7 +32,7 @@ next_io (Worker *w,
 {
   Shared *sh = w->shared;
   const DsIoPlan *plan = sh->plan;
-  uint32_t lbs = sh->run->target->logical_block_size;
+  uint32_t lbs = sh->ctx->target->logical_block_size;
   uint64_t len = plan->block_bytes;
   uint64_t index;
   uint64_t offset;
@@ -125,7 +125,7 @@ account (Worker     *w,
   else
     {
       w->watch.read_bytes += io->len_bytes;
-      if (!sh->plan->untimed && w->reads_seen++ % DS_WATCH_ZERO_SAMPLE_EVERY == 0)
+      if (!sh->plan->untimed && w->reads_seen++ % DS_IO_ZERO_SAMPLE_EVERY == 0)
         {
           w->watch.zero_sampled++;
           if (ds_buffer_is_zero (io->buf, io->len_bytes))
@@ -163,7 +163,7 @@ static int
 worker_setup (Worker *w)
 {
   Shared *sh = w->shared;
-  DsTarget *target = sh->run->target;
+  DsTarget *target = sh->ctx->target;
   size_t slot_bytes = ds_align_up (sh->block_max, target->mem_align);
   int r;
 
@@ -329,7 +329,7 @@ worker_run (Worker *w)
           if (w->ring != NULL)
             ds_io_ring_tick (w->ring, now);
           if (issuing &&
-              (g_atomic_int_get (&sh->stop) || ds_run_cancelled (sh->run) ||
+              (g_atomic_int_get (&sh->stop) || (sh->ctx->cancel != NULL && g_atomic_int_get (sh->ctx->cancel)) ||
                (sh->deadline_ns != 0 && now >= sh->deadline_ns)))
             issuing = FALSE;
         }

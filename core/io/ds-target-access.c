@@ -141,17 +141,17 @@ _ds_target_adjust_fd_mode (int          fd,
  * for us (polkit deciding).  The fd, or -1 with @error set: udisks2's
  * refusal, or our own permission error when udisks2 is not there. */
 int
-_ds_target_open_via_udisks (const char  *path,
-                            int          e,
-                            gboolean     write,
-                            gboolean     direct,
-                            const gint  *cancel,
-                            GError     **error)
+_ds_target_open_via_udisks (const char           *path,
+                            int                   e,
+                            gboolean              write,
+                            gboolean              direct,
+                            const DsTargetAccess *access,
+                            GError              **error)
 {
   g_autoptr (GError) local = NULL;
   int fd;
 
-  fd = ds_udisks_open_device (path, write, cancel, &local);
+  fd = ds_udisks_open_device (path, write, access, &local);
   if (fd < 0)
     {
       if (!g_error_matches (local, DS_ERROR, DS_ERROR_UNSUPPORTED))

@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "ds-udisks.h"
+
 G_BEGIN_DECLS
 
 /* An open(2) of @path failed with @e: the DsError that says why and, for
@@ -29,11 +31,11 @@ gboolean _ds_target_adjust_fd_mode   (int           fd,
  * udisks2 to open it (polkit deciding; waits while *@cancel is 0).  The
  * fd, adjusted as above, or -1 with udisks2's refusal, or with our own
  * permission error when udisks2 is not there. */
-int      _ds_target_open_via_udisks  (const char   *path,
-                                      int           e,
-                                      gboolean      write,
-                                      gboolean      direct,
-                                      const gint   *cancel,
-                                      GError      **error);
+int      _ds_target_open_via_udisks  (const char           *path,
+                                      int                   e,
+                                      gboolean              write,
+                                      gboolean              direct,
+                                      const DsTargetAccess *access,
+                                      GError              **error);
 
 G_END_DECLS

@@ -396,11 +396,11 @@ ds_target_open (const char         *path,
 }
 
 DsTarget *
-ds_target_open_full (const char         *path,
-                     DsTargetOpenFlags   flags,
-                     const char         *confirm,
-                     const gint         *cancel,
-                     GError            **error)
+ds_target_open_full (const char           *path,
+                     DsTargetOpenFlags     flags,
+                     const char           *confirm,
+                     const DsTargetAccess *access,
+                     GError              **error)
 {
   DsTarget *target;
   DsTargetFacts facts;
@@ -430,8 +430,8 @@ ds_target_open_full (const char         *path,
       int e = errno;
 
       if ((e == EACCES || e == EPERM) && facts.kind == DS_FACTS_BLOCK &&
-          geteuid () != 0 && ds_udisks_get_enabled ())
-        fd = _ds_target_open_via_udisks (path, e, write, direct, cancel, error);
+          geteuid () != 0 && (access == NULL || !access->no_udisks))
+        fd = _ds_target_open_via_udisks (path, e, write, direct, access, error);
       else
         _ds_target_set_open_error (error, e, path, direct);
       if (fd < 0)

@@ -7,6 +7,8 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "ds-udisks.h"
+
 G_BEGIN_DECLS
 
 typedef enum {
@@ -59,15 +61,16 @@ DsTarget *ds_target_open        (const char         *path,
                                  GError            **error);
 /* ds_target_open(), and when the open of a block device is refused
  * (EACCES/EPERM) to a user who is not root, udisks2 is asked to open it
- * instead (ds-udisks.h; unless ds_udisks_set_enabled (FALSE)).  That may
- * wait for a password prompt: *@cancel becoming non-zero (may be NULL)
- * stops the wait with DS_ERROR_CANCELLED.  A refusal by polkit is
- * DS_ERROR_PERMISSION naming the polkit action. */
-DsTarget *ds_target_open_full   (const char         *path,
-                                 DsTargetOpenFlags   flags,
-                                 const char         *confirm,
-                                 const gint         *cancel,
-                                 GError            **error);
+ * instead (ds-udisks.h), unless @access says no_udisks.  That may wait
+ * for a password prompt: *access->cancel becoming non-zero stops the wait
+ * with DS_ERROR_CANCELLED, and access->notice is told.  A refusal by
+ * polkit is DS_ERROR_PERMISSION naming the polkit action.  @access may be
+ * NULL (udisks2 may be asked; no agent; nobody told). */
+DsTarget *ds_target_open_full   (const char           *path,
+                                 DsTargetOpenFlags     flags,
+                                 const char           *confirm,
+                                 const DsTargetAccess *access,
+                                 GError              **error);
 /* The same gate and checks for an fd opened elsewhere (udisks2, a
  * portal): @fd must be @path's device or file (else DS_ERROR_REFUSED),
  * readable and writable for WRITE; O_DIRECT is set on it unless BUFFERED.

@@ -36,46 +36,6 @@
  * password, for as long as they take (polkit's agent has its own limits). */
 #define LOOKUP_TIMEOUT_MS   25000
 
-/* The process-wide settings in the core: the front end's choices, made
- * once before any run (see the header). */
-static gint udisks_disabled;
-static DsUdisksAgentHook agent_begin;
-static DsUdisksAgentHook agent_end;
-static gpointer agent_data;
-
-void
-ds_udisks_set_agent (DsUdisksAgentHook begin,
-                     DsUdisksAgentHook end,
-                     gpointer          user_data)
-{
-  agent_begin = begin;
-  agent_end = end;
-  agent_data = user_data;
-}
-
-static __thread DsUdisksWaitFunc wait_func;
-static __thread gpointer wait_data;
-
-void
-ds_udisks_set_thread_wait_func (DsUdisksWaitFunc func,
-                                gpointer         user_data)
-{
-  wait_func = func;
-  wait_data = user_data;
-}
-
-void
-ds_udisks_set_enabled (gboolean enabled)
-{
-  g_atomic_int_set (&udisks_disabled, !enabled);
-}
-
-gboolean
-ds_udisks_get_enabled (void)
-{
-  return !g_atomic_int_get (&udisks_disabled);
-}
-
 /* ---- one call, waited for with the cancel flag in view ------------------ */
 
 static void
@@ -260,11 +220,13 @@ open_action (GDBusConnection *bus,
 }
 
 int
-ds_udisks_open_device (const char  *path,
-                       gboolean     write,
-                       const gint  *cancel,
-                       GError     **error)
+ds_udisks_open_device (const char           *path,
+                       gboolean              write,
+                       const DsTargetAccess *access,
+                       GError              **error)
 {
+  static const DsTargetAccess none = { 0 };
+  const gint *cancel;
   g_autoptr (GDBusConnection) bus = NULL;
   g_autoptr (GUnixFDList) fds = NULL;
   g_autoptr (GVariant) reply = NULL;
@@ -278,6 +240,9 @@ ds_udisks_open_device (const char  *path,
 
   g_return_val_if_fail (path != NULL, -1);
 
+  if (access == NULL)
+    access = &none;
+  cancel = access->cancel;
   bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, &local);
   if (bus == NULL)
     {
@@ -295,17 +260,21 @@ ds_udisks_open_device (const char  *path,
    * mode from "mode" (it refuses O_RDONLY/O_WRONLY/O_RDWR in flags). */
   g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&options, "{sv}", "flags", g_variant_new_int32 (flags));
-  if (agent_begin != NULL)
-    agent_begin (agent_data);
-  if (wait_func != NULL)
-    wait_func (path, TRUE, wait_data);
+  if (access->agent_begin != NULL)
+    access->agent_begin (access->agent_data);
+  if (access->notice != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("Waiting for permission to open %s…"), path);
+
+      access->notice (text, access->notice_data);
+    }
   reply = call_udisks (bus, object, UDISKS_BLOCK_IF, "OpenDevice",
                        g_variant_new ("(sa{sv})", write ? "rw" : "r", &options),
                        G_VARIANT_TYPE ("(h)"), G_MAXINT, &fds, cancel, &local);
-  if (wait_func != NULL)
-    wait_func (path, FALSE, wait_data);
-  if (agent_end != NULL)
-    agent_end (agent_data);
+  if (access->notice != NULL)
+    access->notice (NULL, access->notice_data);
+  if (access->agent_end != NULL)
+    access->agent_end (access->agent_data);
   if (reply == NULL)
     {
       set_udisks_error (error, local, path, action);

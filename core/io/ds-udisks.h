@@ -4,7 +4,8 @@
  * must not run as root.  udisks2 may open it for them: Block.OpenDevice
  * asks polkit (which shows the desktop's password prompt, or answers from
  * its rules) and passes the open fd back over D-Bus.  ds_target_open()
- * asks here when its own open() was refused with EACCES or EPERM.
+ * asks here when its own open() was refused with EACCES or EPERM, unless
+ * the caller's DsTargetAccess says not to.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,32 +15,29 @@
 
 G_BEGIN_DECLS
 
-/* Whether ds_target_open() may ask udisks2 at all (default: yes).  A
- * process-wide choice the front end makes once at start-up, before any
- * run (diskscope-cli --no-udisks); not a per-run setting. */
-void     ds_udisks_set_enabled (gboolean enabled);
-gboolean ds_udisks_get_enabled (void);
-
-/* A front end without a desktop's authentication agent (the CLI in a
- * terminal) may start one around the call that can wait for polkit:
- * @begin right before Block.OpenDevice (it returns once the agent is
- * registered), @end right after.  Set once at start-up, like the above;
- * NULL hooks: none. */
+/* What a front end says of the way a device may be opened for it, and
+ * what the open says while it waits: per call, from the run (no state in
+ * the core).  Zeroed (or NULL where taken): udisks2 may be asked, no agent,
+ * nobody told. */
 typedef void (*DsUdisksAgentHook) (gpointer user_data);
-void     ds_udisks_set_agent   (DsUdisksAgentHook  begin,
-                                DsUdisksAgentHook  end,
-                                gpointer           user_data);
-
-/* A front end that shows a status (the app) is told, on the calling
- * thread, when this thread starts to wait for polkit's answer to open
- * @path (@waiting TRUE: a password prompt may be up) and when the answer
- * came (@waiting FALSE, whatever it was).  Per thread: a worker sets it
- * around its run and clears it (NULL) after. */
-typedef void (*DsUdisksWaitFunc) (const char *path,
-                                  gboolean    waiting,
-                                  gpointer    user_data);
-void     ds_udisks_set_thread_wait_func (DsUdisksWaitFunc func,
-                                         gpointer         user_data);
+typedef void (*DsNoticeFunc)      (const char *message,
+                                   gpointer    user_data);
+typedef struct {
+  const gint        *cancel;       /* non-zero: stop waiting for polkit */
+  gboolean           no_udisks;    /* never ask udisks2 (--no-udisks) */
+  /* A front end without a desktop's authentication agent (the CLI in a
+   * terminal) may start one around the call that can wait for polkit:
+   * @agent_begin right before Block.OpenDevice (it returns once the agent
+   * is registered), @agent_end right after. */
+  DsUdisksAgentHook  agent_begin;
+  DsUdisksAgentHook  agent_end;
+  gpointer           agent_data;
+  /* Told, on the calling thread, when the open starts to wait for
+   * polkit's answer (a sentence: a password prompt may be up) and when the
+   * answer came (NULL, whatever it was). */
+  DsNoticeFunc       notice;
+  gpointer           notice_data;
+} DsTargetAccess;
 
 /* Opens the block device @path through udisks2 on the system bus:
  * Manager.ResolveDevice finds its object, Block.OpenDevice opens it with
@@ -53,13 +51,13 @@ void     ds_udisks_set_thread_wait_func (DsUdisksWaitFunc func,
  *  - DS_ERROR_BUSY: the device is mounted or opened exclusively;
  *  - DS_ERROR_UNSUPPORTED: no system bus, no udisks2, or udisks2 does not
  *    know @path (the caller then keeps its own permission error);
- *  - DS_ERROR_CANCELLED: *@cancel became non-zero while it waited (checked
- *    every 100 ms; @cancel may be NULL);
+ *  - DS_ERROR_CANCELLED: *access->cancel became non-zero while it waited
+ *    (checked every 100 ms; @access and its cancel may be NULL);
  *  - DS_ERROR_FAILED: anything else udisks2 said.
  * Blocks the calling thread: call it from a worker, never the main loop. */
-int      ds_udisks_open_device (const char  *path,
-                                gboolean     write,
-                                const gint  *cancel,
-                                GError     **error);
+int      ds_udisks_open_device (const char           *path,
+                                gboolean              write,
+                                const DsTargetAccess *access,
+                                GError              **error);
 
 G_END_DECLS

@@ -1,0 +1,558 @@
+/* ds-cli-run.c: diskscope-cli's benchmark commands (every kind)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ds-bench.h"
+#include "ds-bench-block-size.h"
+#include "ds-bench-extra.h"
+#include "ds-bench-file.h"
+#include "ds-bench-random-access.h"
+#include "ds-cli.h"
+#include "ds-cli-job.h"
+#include "ds-cli-library.h"
+#include "ds-clock.h"
+#include "ds-error.h"
+#include "ds-interval.h"
+#include "ds-run.h"
+#include "ds-units.h"
+
+/* Which commands an option belongs to. */
+enum {
+  K_TRANSFER = 1 << DS_BENCH_TRANSFER,
+  K_EXTRA = 1 << DS_BENCH_EXTRA,
+  K_RANDOM = 1 << DS_BENCH_RANDOM_ACCESS,
+  K_BLOCK = 1 << DS_BENCH_BLOCK_SIZE,
+  K_FILE = 1 << DS_BENCH_FILE,
+  K_WORKLOAD = 1 << DS_BENCH_WORKLOAD,
+  K_DEVICE_KINDS = K_TRANSFER | K_EXTRA | K_RANDOM | K_BLOCK,
+  K_ALL = (1 << DS_BENCH_N_KINDS) - 1,
+};
+
+typedef struct {
+  gboolean json;
+  char    *output;
+  char    *units;
+  gboolean write;
+  char    *destroy_data;
+  char    *engine;
+  char    *block_size;
+  char    *capacity;
+  int      accuracy;
+  char    *pattern;
+  int      queue_depth;
+  int      threads;
+  int      read_mix;
+  char    *duration;
+  char    *ramp;
+  char    *interval;
+  char    *offset;
+  char    *span;
+  char    *size;
+  gboolean buffered;
+  char    *seed;
+  char    *align;
+  gboolean no_progress;
+  char    *create;
+  gboolean keep;
+  char    *duration_help;  /* the --duration line, with this kind's default */
+  gboolean no_library;
+} Options;
+
+/* An integer option the user did not give (G_OPTION_ARG_INT leaves the
+ * variable alone): anything typed, 0 and negative numbers included, goes
+ * into the spec for the core's validator to judge. */
+#define NOT_GIVEN G_MININT
+
+typedef struct {
+  GOptionEntry entry;
+  unsigned     kinds;
+} KindEntry;
+
+/* ---- progress on stderr ------------------------------------------------- */
+
+typedef struct {
+  gboolean    enabled;
+  uint64_t    start_ns;
+  uint64_t    last_ns;
+  const char *phase;
+  unsigned    points;
+  double      last_value;
+  gboolean    value_is_rate;
+  double      iops;          /* a workload's last interval (0: none yet) */
+  uint64_t    p99_ns;
+  DsUnits     units;
+  int         width;         /* of the last line, to blank it */
+} Progress;
+
+/* One status line, rewritten in place: elapsed and remaining time, then
+ * the last point's rate, or a workload's live MB/s, IOPS and p99 as fio's
+ * status line shows them. */
+static void
+progress_sink (const DsSample *sample,
+               gpointer        user_data)
+{
+  Progress *p = user_data;
+  g_autoptr (GString) line = g_string_new (NULL);
+  g_autofree char *elapsed_text = NULL;
+  uint64_t now;
+  double elapsed;
+  char bar[21];
+  unsigned filled;
+
+  switch (sample->kind)
+    {
+    case DS_SAMPLE_PHASE:
+      p->phase = sample->name;
+      break;
+    case DS_SAMPLE_POINT:
+      p->points++;
+      p->last_value = sample->value;
+      p->value_is_rate = TRUE;
+      break;
+    case DS_SAMPLE_ROW:
+      p->phase = sample->name;
+      break;
+    case DS_SAMPLE_INTERVAL:
+      /* A workload's last interval (the series point it just recorded). */
+      if (sample->interval != NULL)
+        {
+          const DsIntervalPoint *pt = sample->interval;
+
+          p->last_value = pt->read.bytes_per_s + pt->write.bytes_per_s;
+          p->iops = pt->read.iops + pt->write.iops;
+          p->p99_ns = (uint64_t) (MAX (pt->read.p99_s, pt->write.p99_s) * 1e9);
+        }
+      break;
+    case DS_SAMPLE_NOTICE:
+      ds_cli_notice (sample->name, p->enabled ? p->width : 0);
+      return;
+    case DS_SAMPLE_ACCESS:
+    default:
+      break;
+    }
+
+  if (!p->enabled)
+    return;
+
+  now = ds_clock_ns ();
+  if (now - p->last_ns < 100 * DS_NS_PER_MSEC && sample->progress < 1.0)
+    return;
+  p->last_ns = now;
+
+  filled = (unsigned) (sample->progress * 20.0 + 0.5);
+  for (unsigned i = 0; i < 20; i++)
+    bar[i] = i < filled ? '#' : '.';
+  bar[20] = '\0';
+
+  elapsed = (double) (now - p->start_ns) / 1e9;
+  elapsed_text = ds_cli_format_duration (elapsed);
+  g_string_append_printf (line, "[%s] %3.0f%% %s", bar, sample->progress * 100.0, elapsed_text);
+  if (sample->progress > 0.005 && sample->progress < 1.0)
+    {
+      g_autofree char *left = ds_cli_format_duration (elapsed * (1.0 - sample->progress) / sample->progress);
+
+      g_string_append_printf (line, " (%s left)", left);
+    }
+  if (p->phase != NULL)
+    g_string_append_printf (line, "  %s", p->phase);
+  if (p->iops > 0)
+    {
+      g_autofree char *rate = ds_format_rate (p->last_value, p->units);
+
+      g_string_append_printf (line, "  %s  %.0f IOPS", rate, p->iops);
+      if (p->p99_ns > 0)
+        {
+          g_autofree char *p99 = ds_format_ms ((double) p->p99_ns / 1e9);
+
+          g_string_append_printf (line, "  p99 %s", p99);
+        }
+    }
+  else if (p->value_is_rate && p->points > 0)
+    {
+      g_autofree char *rate = ds_format_rate (p->last_value, p->units);
+
+      g_string_append_printf (line, "  point %u  %s", p->points, rate);
+    }
+
+  fprintf (stderr, "\r%-*s", p->width, line->str);
+  p->width = MAX (p->width, (int) line->len);
+  fflush (stderr);
+}
+
+static void
+progress_finish (Progress *p)
+{
+  if (p->enabled && p->last_ns != 0)
+    fprintf (stderr, "\r%*s\r", p->width, "");
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+/* The kinds whose DsBenchOps say yes. */
+static unsigned
+kinds_where (gboolean (*offered) (const DsBenchOps *ops))
+{
+  unsigned mask = 0;
+
+  for (unsigned k = 0; k < DS_BENCH_N_KINDS; k++)
+    if (offered (ds_bench_get ((DsBenchKind) k)))
+      mask |= 1u << k;
+
+  return mask;
+}
+
+static gboolean
+offers_write (const DsBenchOps *ops)
+{
+  return ops->writes == DS_BENCH_WRITES_OPTION;
+}
+
+static gboolean
+offers_confirmation (const DsBenchOps *ops)
+{
+  return ops->writes == DS_BENCH_WRITES_OPTION || ops->writes == DS_BENCH_WRITES_PATTERN;
+}
+
+static gboolean
+offers_create (const DsBenchOps *ops)
+{
+  return ops->opens_target && offers_confirmation (ops);
+}
+
+static gboolean
+offers_capacity (const DsBenchOps *ops)
+{
+  return ops->takes_capacity;
+}
+
+/* What --duration means for @kind, with the default a row or run gets
+ * when it is not given (at the default accuracy; lower ones shorten it). */
+static char *
+duration_help (DsBenchKind kind)
+{
+  switch (kind)
+    {
+    case DS_BENCH_WORKLOAD:
+      return g_strdup (_("Run time (default 10s)"));
+    case DS_BENCH_EXTRA:
+      return g_strdup_printf (_("Time per row (default %us; 250ms at --accuracy 1)"),
+                              (unsigned) (DS_EXTRA_DEFAULT_ROW_NS / DS_NS_PER_SEC));
+    case DS_BENCH_RANDOM_ACCESS:
+      return g_strdup_printf (_("Time per row (default %us; 250ms at --accuracy 1)"),
+                              (unsigned) (DS_RANDOM_ACCESS_DEFAULT_ROW_NS / DS_NS_PER_SEC));
+    case DS_BENCH_BLOCK_SIZE:
+      return g_strdup_printf (_("Time per row (default %us; 250ms at --accuracy 1)"),
+                              (unsigned) (DS_BLOCK_SIZE_DEFAULT_ROW_NS / DS_NS_PER_SEC));
+    case DS_BENCH_FILE:
+      return g_strdup_printf (_("Time per row (default %us, %us per block size; 250ms at --accuracy 1)"),
+                              (unsigned) (DS_FILE_DEFAULT_ROW_NS / DS_NS_PER_SEC),
+                              (unsigned) (DS_FILE_DEFAULT_BLOCK_ROW_NS / DS_NS_PER_SEC));
+    case DS_BENCH_TRANSFER:
+    default:
+      return NULL;
+    }
+}
+
+static GOptionEntry *
+entries_for (DsBenchKind  kind,
+             Options     *o)
+{
+  const unsigned k_write = kinds_where (offers_write);
+  const unsigned k_confirm = kinds_where (offers_confirmation);
+  const unsigned k_create = kinds_where (offers_create);
+  const unsigned k_capacity = kinds_where (offers_capacity);
+  const KindEntry all[] = {
+    { { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, N_("Print the result as JSON on stdout"), NULL }, K_ALL },
+    { { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, N_("Also save the JSON result to FILE (a regular file, replaced atomically; - for stdout)"), N_("FILE") }, K_ALL },
+    { { "units", 0, 0, G_OPTION_ARG_STRING, &o->units, N_("Rates in MB/s (10^6 bytes, default) or MiB/s (2^20 bytes: HD Tune's \"MB/s\")"), N_("MB|MiB") }, K_ALL },
+    { { "write", 0, 0, G_OPTION_ARG_NONE, &o->write, N_("Write test: overwrites TARGET with random data (needs --destroy-data=TARGET, or --create)"), NULL }, k_write },
+    { { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o->destroy_data, N_("Confirm a write test on an existing device or file by naming it again"), N_("TARGET") }, k_confirm },
+    { { "create", 0, 0, G_OPTION_ARG_STRING, &o->create, N_("Make TARGET (which must not exist) as a test file of SIZE filled with random data, test it, delete it"), N_("SIZE") }, k_create },
+    { { "keep", 0, 0, G_OPTION_ARG_NONE, &o->keep, N_("Keep the --create test file after the run"), NULL }, k_create },
+    { { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine, N_("I/O engine: auto (default), sync, io_uring, threads"), N_("ENGINE") }, K_ALL },
+    { { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o->block_size, N_("Transfer size (benchmark: 64K, workload: 4K)"), N_("SIZE") }, K_TRANSFER | K_WORKLOAD },
+    { { "capacity", 0, 0, G_OPTION_ARG_STRING, &o->capacity, N_("Test only the first SIZE bytes (short stroke)"), N_("SIZE") }, k_capacity },
+    { { "accuracy", 'a', 0, G_OPTION_ARG_INT, &o->accuracy, N_("1 (fast) to 5 (slow); each step doubles the time per point or row (default 3)"), "N" }, K_DEVICE_KINDS | K_FILE },
+    { { "pattern", 'p', 0, G_OPTION_ARG_STRING, &o->pattern, N_("read, write, randread, randwrite, randrw or rw"), "P" }, K_WORKLOAD },
+    { { "queue-depth", 'q', 0, G_OPTION_ARG_INT, &o->queue_depth, N_("I/Os in flight per thread (default 1)"), "N" }, K_WORKLOAD },
+    { { "threads", 't', 0, G_OPTION_ARG_INT, &o->threads, N_("Threads, each with its own queue (default 1)"), "N" }, K_WORKLOAD },
+    { { "read-mix", 0, 0, G_OPTION_ARG_INT, &o->read_mix, N_("randrw: percent reads (default 70)"), N_("PERCENT") }, K_WORKLOAD },
+    { { "duration", 'd', 0, G_OPTION_ARG_STRING, &o->duration, o->duration_help, N_("TIME") }, K_WORKLOAD | K_EXTRA | K_RANDOM | K_BLOCK | K_FILE },
+    { { "ramp", 0, 0, G_OPTION_ARG_STRING, &o->ramp, N_("Warm-up time excluded from the results"), N_("TIME") }, K_WORKLOAD },
+    { { "interval", 0, 0, G_OPTION_ARG_STRING, &o->interval, N_("Time series: one point per TIME (default 1s, at least 100ms)"), N_("TIME") }, K_WORKLOAD },
+    { { "offset", 0, 0, G_OPTION_ARG_STRING, &o->offset, N_("Start of the region (default 0)"), N_("SIZE") }, K_WORKLOAD },
+    { { "span", 0, 0, G_OPTION_ARG_STRING, &o->span, N_("Length of the region (default: to the end)"), N_("SIZE") }, K_WORKLOAD },
+    { { "size", 's', 0, G_OPTION_ARG_STRING, &o->size, N_("Test file size (default 1G, clamped to the free space)"), N_("SIZE") }, K_FILE },
+    { { "buffered", 0, 0, G_OPTION_ARG_NONE, &o->buffered, N_("Run through the page cache where O_DIRECT is refused (reported)"), NULL }, K_FILE },
+    { { "seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, N_("Seed for random offsets and data, 1 to 2^64-1 (default 0: drawn from the clock; the result keeps the seed used, to repeat the run)"), "N" }, K_ALL },
+    { { "align", 0, 0, G_OPTION_ARG_STRING, &o->align, DS_CLI_ALIGN_HELP, N_("block|SIZE") }, K_EXTRA | K_RANDOM | K_FILE | K_WORKLOAD },
+    { { "no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, N_("No progress line on stderr"), NULL }, K_ALL },
+    { { "no-library", 0, 0, G_OPTION_ARG_NONE, &o->no_library, N_("Do not save the result in the results library ($DISKSCOPE_RESULTS_DIR or ~/.local/share/diskscope/results)"), NULL }, K_ALL },
+  };
+  GOptionEntry *entries = g_new0 (GOptionEntry, G_N_ELEMENTS (all) + 1);
+  unsigned n = 0;
+
+  for (unsigned i = 0; i < G_N_ELEMENTS (all); i++)
+    if (all[i].kinds & (1u << kind))
+      entries[n++] = all[i].entry;
+
+  return entries;
+}
+
+typedef gboolean (*ParseFunc) (const char *text, uint64_t *ret, GError **error);
+
+/* Parses option --@name's @text with @parse, naming the option in errors;
+ * an option not given (NULL) leaves *@ret alone. */
+static gboolean
+parse_option (ParseFunc    parse,
+              const char  *text,
+              const char  *name,
+              uint64_t    *ret,
+              GError     **error)
+{
+  g_autoptr (GError) local = NULL;
+
+  if (text == NULL)
+    return TRUE;
+  if (!parse (text, ret, &local))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, "--%s: %s", name, local->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+build_spec (const DsBenchOps  *ops,
+            Options           *o,
+            const char        *target,
+            DsBenchSpec       *spec,
+            GError           **error)
+{
+  uint64_t duration_ns = 0;
+  uint64_t create_bytes = 0;
+
+  ds_bench_spec_init (spec, ops->kind);
+  spec->target_path = g_strdup (target);
+  spec->write = o->write;
+  spec->destroy_data = g_strdup (o->destroy_data);
+  spec->keep = o->keep;
+  if (o->engine != NULL)
+    {
+      g_free (spec->engine);
+      spec->engine = g_strdup (o->engine);
+    }
+
+  /* What was typed goes into the spec as it is: the ranges are the
+   * core's (ds_bench_spec_validate), and so are the messages. */
+  if (o->accuracy != NOT_GIVEN)
+    ds_bench_spec_set_accuracy (spec, (unsigned) o->accuracy);
+  if (o->queue_depth != NOT_GIVEN)
+    spec->queue_depth = (unsigned) o->queue_depth;
+  if (o->threads != NOT_GIVEN)
+    spec->threads = (unsigned) o->threads;
+  if (o->read_mix != NOT_GIVEN)
+    spec->read_mix_percent = (unsigned) o->read_mix;
+
+  if (!parse_option (ds_parse_size, o->block_size, "block-size", &spec->block_size_bytes, error) ||
+      !parse_option (ds_parse_size, o->capacity, "capacity", &spec->capacity_bytes, error) ||
+      !parse_option (ds_parse_size, o->offset, "offset", &spec->offset_bytes, error) ||
+      !parse_option (ds_parse_size, o->span, "span", &spec->span_bytes, error) ||
+      !parse_option (ds_parse_size, o->size, "size", &spec->file_size_bytes, error) ||
+      !parse_option (ds_parse_size, o->create, "create", &create_bytes, error) ||
+      !parse_option (ds_parse_duration, o->duration, "duration", &duration_ns, error) ||
+      !parse_option (ds_parse_duration, o->ramp, "ramp", &spec->ramp_ns, error) ||
+      !parse_option (ds_parse_duration, o->interval, "interval", &spec->interval_ns, error) ||
+      !parse_option (ds_parse_random_align, o->align, "align", &spec->random_align_bytes, error))
+    return FALSE;
+  /* The spec keeps 0 for "not given" in these two: the setters refuse a
+   * typed 0 with the validator's words. */
+  if (o->duration != NULL && !ds_bench_spec_set_duration (spec, duration_ns, error))
+    return FALSE;
+  if (o->create != NULL && !ds_bench_spec_set_create (spec, create_bytes, error))
+    return FALSE;
+
+  if (ops->kind == DS_BENCH_WORKLOAD)
+    {
+      if (o->pattern == NULL)
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                       _("workload needs --pattern: read, write, randread, randwrite or randrw"));
+          return FALSE;
+        }
+      if (!ds_pattern_from_string (o->pattern, &spec->pattern))
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                       _("--pattern “%s” is unknown: use read, write, randread, randwrite or randrw"),
+                       o->pattern);
+          return FALSE;
+        }
+    }
+
+  spec->buffered = o->buffered;
+  if (o->seed != NULL && !ds_parse_seed (o->seed, &spec->seed, error))
+    return FALSE;
+
+  return ds_bench_spec_validate (spec, error);
+}
+
+static void
+options_clear (Options *o)
+{
+  g_free (o->output);
+  g_free (o->units);
+  g_free (o->destroy_data);
+  g_free (o->engine);
+  g_free (o->block_size);
+  g_free (o->capacity);
+  g_free (o->pattern);
+  g_free (o->duration);
+  g_free (o->ramp);
+  g_free (o->interval);
+  g_free (o->offset);
+  g_free (o->span);
+  g_free (o->size);
+  g_free (o->create);
+  g_free (o->seed);
+  g_free (o->align);
+  g_free (o->duration_help);
+}
+
+
+/* ---- the benchmark commands --------------------------------------------- */
+
+static const char run_description[] = N_(
+  "Sizes: 512, 4K, 64K, 1M, 1G (powers of 1024). Times: 500ms, 5s, 1m.\n"
+  "Rates are MB/s = 10^6 bytes per second unless --units MiB; HD Tune's\n"
+  "\"MB\" is 2^20 bytes: use --units MiB to compare with an HD Tune report.\n"
+  "\n"
+  "Read tests open TARGET (a block device or a regular file) read-only and\n"
+  "never write to it.  A write test overwrites TARGET with random data:\n"
+  "  - on a block device or an existing regular file it runs only when you\n"
+  "    name it again: --destroy-data=TARGET;\n"
+  "  - it is refused, whatever you confirm, when TARGET is read-only,\n"
+  "    mounted or otherwise in use (holders, swap), the backing file of a\n"
+  "    loop device, locked by another program (a virtual machine's disk),\n"
+  "    or a file that holds a filesystem or partition table (a disk image);\n"
+  "  - with --create SIZE, TARGET must not exist: Diskscope makes it as a\n"
+  "    test file of SIZE filled with random data (no confirmation needed),\n"
+  "    tests it, and deletes it when the run ends however it ends (unless\n"
+  "    --keep).  Read tests take --create too.\n"
+  "--output saves only to a regular file (replaced atomically), never over\n"
+  "a device, FIFO, socket or folder, nor over TARGET.  Exit statuses:\n"
+  "diskscope-cli --help.");
+
+static const char file_description[] = N_(
+  "Sizes: 512, 4K, 64K, 1M, 1G (powers of 1024). Times: 500ms, 5s, 1m.\n"
+  "Rates are MB/s = 10^6 bytes per second unless --units MiB; HD Tune's\n"
+  "\"MB\" is 2^20 bytes: use --units MiB to compare with an HD Tune report.\n"
+  "\n"
+  "The file benchmark writes only to a test file of its own in DIR, which\n"
+  "has no name (O_TMPFILE, or one removed at once) and so is gone when the\n"
+  "run ends however it ends; it never touches the files already there.\n"
+  "--output saves only to a regular file (replaced atomically).");
+
+int
+ds_cli_run (int    argc,
+            char **argv)
+{
+  const DsBenchOps *ops;
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DsResult) result = NULL;
+  g_autofree GOptionEntry *entries = NULL;
+  g_autofree char *parameter = NULL;
+  Options o = {
+    .accuracy = NOT_GIVEN,
+    .queue_depth = NOT_GIVEN,
+    .threads = NOT_GIVEN,
+    .read_mix = NOT_GIVEN,
+  };
+  DsBenchSpec spec;
+  Progress progress = { 0 };
+  gint cancel = 0;
+  const char *target;
+  DsUnits units;
+  int status;
+
+  ops = ds_bench_lookup (argv[0]);
+  g_assert (ops != NULL);
+
+  parameter = g_strdup_printf (ops->kind == DS_BENCH_FILE ? _("[DIR] — HD Tune's %s") :
+                               _("TARGET — %s"), _(ops->title));
+  context = g_option_context_new (parameter);
+  o.duration_help = duration_help (ops->kind);
+  entries = entries_for (ops->kind, &o);
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context, ops->opens_target ? run_description
+                                                                : file_description);
+
+  if (!ds_cli_parse_options (context, &argc, &argv, &status))
+    {
+      options_clear (&o);
+      return status;
+    }
+
+  if (ops->kind == DS_BENCH_FILE)
+    target = argc >= 2 ? argv[1] : ".";
+  else if (argc >= 2)
+    target = argv[1];
+  else
+    target = NULL;
+
+  if (target == NULL || argc > 2)
+    {
+      options_clear (&o);
+      return ds_cli_complain (DS_CLI_USAGE, _("%s needs exactly one %s (see --help)"),
+                              ops->name, ops->kind == DS_BENCH_FILE ? _("folder") : _("device or file"));
+    }
+
+  if (!ds_units_from_string (o.units, &units, &error))
+    {
+      options_clear (&o);
+      return ds_cli_fail (error);
+    }
+  if (!build_spec (ops, &o, target, &spec, &error))
+    {
+      ds_bench_spec_clear (&spec);
+      options_clear (&o);
+      return ds_cli_fail (error);
+    }
+
+  /* Where the result goes is checked before a run that may take an hour. */
+  if (!ds_cli_check_output (o.output, target, &status))
+    {
+      ds_bench_spec_clear (&spec);
+      options_clear (&o);
+      return status;
+    }
+
+  progress.enabled = !o.no_progress && isatty (STDERR_FILENO);
+  progress.start_ns = ds_clock_ns ();
+  progress.units = units;
+
+  ds_cli_catch_stop_signals (&cancel);
+  result = ds_run_full (&spec, &(DsRunOptions) { .sink = progress_sink, .sink_data = &progress,
+                                                 .cancel = &cancel,
+                                                 .access = *ds_cli_target_access () });
+  ds_cli_release_stop_signals ();
+  progress_finish (&progress);
+  ds_bench_spec_clear (&spec);
+
+  {
+    DsCliJobOptions job = { .json = o.json, .output = o.output, .units = units,
+                            .no_library = o.no_library };
+
+    status = ds_cli_job_print (result, &job);
+  }
+  options_clear (&o);
+
+  return status;
+}

@@ -1,0 +1,251 @@
+/* ds-bench.h: benchmark kinds, their specs, samples and operation tables
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <stdint.h>
+
+#include "ds-sample.h"
+#include "ds-units.h"
+
+G_BEGIN_DECLS
+
+/* In HD Tune's order: a session report lists its runs in this order. */
+typedef enum {
+  DS_BENCH_TRANSFER,       /* "benchmark": the Benchmark tab */
+  DS_BENCH_EXTRA,          /* "extra" */
+  DS_BENCH_RANDOM_ACCESS,  /* "random-access" */
+  DS_BENCH_BLOCK_SIZE,     /* "block-size" */
+  DS_BENCH_FILE,           /* "file" */
+  DS_BENCH_WORKLOAD,       /* "workload" */
+  DS_BENCH_HEALTH,         /* "health": SMART through smartctl */
+  DS_BENCH_ERROR_SCAN,     /* "error-scan": HD Tune's Error Scan */
+  DS_BENCH_ERASE,          /* "erase": a gated full overwrite or discard */
+  DS_BENCH_MARK,           /* "mark": a preset, a list of workload steps */
+  DS_BENCH_SWEEP,          /* "sweep": a workload at growing queue depths */
+  DS_BENCH_SUSTAIN,        /* "sustain": a long write, its cliff and floor */
+  DS_BENCH_CACHE,          /* "cache": random reads over growing sets */
+  DS_BENCH_N_KINDS
+} DsBenchKind;
+
+typedef enum {
+  DS_PATTERN_READ,
+  DS_PATTERN_WRITE,
+  DS_PATTERN_RANDREAD,
+  DS_PATTERN_RANDWRITE,
+  DS_PATTERN_RANDRW,
+  DS_PATTERN_RW,           /* sequential, reads and writes mixed (fio's rw) */
+} DsPattern;
+
+/* How `erase` destroys the data (ds-bench-erase.h). */
+typedef enum {
+  DS_ERASE_ZEROS,          /* overwrite with zeros */
+  DS_ERASE_RANDOM,         /* overwrite with pseudo-random data */
+  DS_ERASE_DISCARD,        /* BLKDISCARD (files: punch a hole) */
+  DS_ERASE_SECURE_DISCARD, /* BLKSECDISCARD */
+} DsEraseMethod;
+
+/* Everything that shapes a run.  Plain data: copy with ds_bench_spec_copy(). */
+typedef struct {
+  DsBenchKind kind;
+  char       *target_path;       /* device or file; the folder for `file` */
+  gboolean    write;             /* a write test (destroys data) */
+  char       *destroy_data;      /* the confirmation: must name target_path */
+  char       *engine;            /* "auto", "sync", "io_uring", "threads" */
+
+  uint64_t    block_size_bytes;  /* transfer: 64 KiB; workload: 4 KiB;
+                                  * error-scan: 128 KiB; erase: 4 MiB */
+  uint64_t    capacity_bytes;    /* 0: full device; else the first N bytes */
+  unsigned    accuracy;          /* 1..5; each step doubles the time per point */
+
+  DsPattern   pattern;           /* workload */
+  unsigned    queue_depth;       /* workload: 1; file: fixed by the kind */
+  unsigned    threads;           /* workload: 1 */
+  unsigned    read_mix_percent;  /* randrw: percent reads (70) */
+  uint64_t    duration_ns;       /* workload: run time; other kinds: per row */
+  uint64_t    ramp_ns;           /* workload: excluded from the results */
+  uint64_t    offset_bytes;      /* workload, error-scan: start of the region */
+  uint64_t    span_bytes;        /* workload, error-scan: 0 = to the end */
+
+  uint64_t    file_size_bytes;   /* file: 1 GiB, clamped to free space */
+  gboolean    buffered;          /* file: no O_DIRECT (reported) */
+
+  uint64_t    seed;              /* random offsets and data; 0 = from time */
+  uint64_t    random_align_bytes; /* random offsets: multiples of this (512:
+                                  * HD Tune's Random Access); 0: of each
+                                  * I/O's block size (fio, CrystalDiskMark) */
+
+  gboolean    quick;             /* error-scan: sampled, not every block */
+  DsEraseMethod erase_method;    /* erase */
+  gboolean    verify;            /* erase: read every byte back */
+
+  /* A test file of Diskscope's own (ds-safety.h): target_path is made as a
+   * new file of create_bytes, filled with random data, and removed after
+   * the run unless @keep.  It must not exist; it needs no confirmation. */
+  uint64_t    create_bytes;      /* 0: test target_path as it is */
+  gboolean    keep;
+  /* Set by ds_run() in the result's copy when the safety gate accepted a
+   * write to an existing target confirmed by destroy_data; FALSE for read
+   * tests, refused runs and created files.  Callers never set it. */
+  gboolean    write_confirmed;
+  /* workload and mark */
+  uint64_t    interval_ns;       /* one series point per interval (1 s) */
+
+  /* mark: a preset (kinds/ds-preset.h).  ds_preset_apply_defaults() sets
+   * the preset's own values; the fields are then the user's to change. */
+  char       *preset;            /* "cdm-default" */
+  char       *steps;             /* comma-separated row or step ids to run
+                                  * ("rnd4k-q1t1", "seq1m-q8t1-read");
+                                  * NULL: all */
+  uint64_t    test_size_bytes;   /* the region or test file; 0: the whole
+                                  * device (1 GiB in a folder) */
+  unsigned    count;             /* measured runs per step, best kept */
+  uint64_t    warmup_ns;         /* an unmeasured run first (CDM's 5 s) */
+  uint64_t    pause_ns;          /* idle between steps (CDM's Interval) */
+  int         mix_percent;       /* -1: no +Mix row; else its read percent */
+  gboolean    reads_only;        /* only the steps that do not write */
+  char       *comment;           /* into the result and the report */
+  char       *rows;              /* custom rows ("randread,4k,qd32,t4;…",
+                                  * kinds/ds-preset.h); NULL: the preset's */
+
+  /* sweep (kinds/ds-bench-sweep.h): the workload above (pattern, block
+   * size, read mix, region) at each level, duration_ns per level */
+  gboolean    sweep_threads;     /* vary the threads, else the queue depth */
+  unsigned    sweep_from;        /* first level (1) */
+  unsigned    sweep_to;          /* last level (256); doubling from `from` */
+  char       *sweep_levels;      /* "1,2,3,4": these levels instead; NULL */
+  gboolean    steady;            /* a level ends early once IOPS is steady */
+  /* sustain: the region as a percentage (0 < p <= 100) of the device past
+   * offset_bytes, used when span_bytes is 0; 0: to the end */
+  double      span_percent;
+} DsBenchSpec;
+
+/* Defaults for @kind (what the CLI and the GUI start from). */
+void        ds_bench_spec_init   (DsBenchSpec       *spec,
+                                  DsBenchKind        kind);
+void        ds_bench_spec_copy   (DsBenchSpec       *dst,
+                                  const DsBenchSpec *src);
+void        ds_bench_spec_clear  (DsBenchSpec       *spec);
+
+/* Every rule a spec must meet before it runs (ranges from ds-limits.h,
+ * names that must be known).  The CLI and the app call this before they
+ * start, and ds_run() calls it again: a spec is refused with the same
+ * DS_ERROR_INVALID message wherever it came from. */
+gboolean    ds_bench_spec_validate (const DsBenchSpec *spec,
+                                    GError           **error);
+/* Sets the accuracy and what it implies (for the table kinds, a shorter
+ * time per row below the default accuracy). */
+void        ds_bench_spec_set_accuracy (DsBenchSpec   *spec,
+                                        unsigned       accuracy);
+/* The accuracy rule alone (for a front end that has no spec yet). */
+gboolean    ds_bench_check_accuracy    (int            accuracy,
+                                        GError       **error);
+/* Sets a duration the user gave (run time, or time per row).  The spec
+ * keeps 0 for "the kind's default", so a duration typed as 0 cannot wait
+ * for ds_bench_spec_validate(): it is refused here, with the message the
+ * validator gives for any duration out of range. */
+gboolean    ds_bench_spec_set_duration (DsBenchSpec   *spec,
+                                        uint64_t       duration_ns,
+                                        GError       **error);
+/* The same for --create's size (0 in the spec is "no --create"). */
+gboolean    ds_bench_spec_set_create   (DsBenchSpec   *spec,
+                                        uint64_t       create_bytes,
+                                        GError       **error);
+/* TRUE if @spec is a write test (it overwrites the target, so the safety
+ * gate wants a confirmation, or a --create file): the kind's
+ * DsBenchOps.writes applied to @spec (--write, or a pattern that writes).
+ * The CLI and the app ask this, and ds_run() sets spec.write from it. */
+gboolean    ds_bench_spec_is_write_test (const DsBenchSpec *spec);
+/* The rules that need the target's size: the block size, --capacity,
+ * --offset and --span against @size_bytes.  DS_ERROR_INVALID with a
+ * message that says the numbers given and the target's size. */
+gboolean    ds_bench_spec_check_target (const DsBenchSpec *spec,
+                                        const char        *path,
+                                        uint64_t           size_bytes,
+                                        uint32_t           logical_block_size,
+                                        GError           **error);
+
+const char *ds_pattern_to_string (DsPattern          pattern);
+gboolean    ds_pattern_from_string (const char      *name,
+                                    DsPattern       *ret_pattern);
+const char *ds_erase_method_to_string (DsEraseMethod method);
+gboolean    ds_erase_method_from_string (const char    *name,
+                                         DsEraseMethod *ret_method);
+
+/* Time per transfer-rate point for an accuracy (1..5): 62.5 ms doubling per
+ * step; the default (3) is 250 ms, 200 points in 50 s. */
+uint64_t    ds_bench_accuracy_point_ns (unsigned accuracy);
+#define DS_BENCH_DEFAULT_ACCURACY 3
+#define DS_BENCH_TRANSFER_POINTS  200
+
+typedef struct _DsRun DsRun;
+typedef struct _DsResult DsResult;
+
+/* What a kind may do to the target it is given. */
+typedef enum {
+  DS_BENCH_WRITES_OPTION,    /* a write test when spec->write (--write) */
+  DS_BENCH_WRITES_PATTERN,   /* when spec->pattern writes (workload) */
+  DS_BENCH_WRITES_OWN_FILE,  /* only a test file of its own (file) */
+  DS_BENCH_WRITES_NEVER,     /* reads only */
+  DS_BENCH_WRITES_ALWAYS,    /* always a write test (sustain) */
+  DS_BENCH_WRITES_DESTROYS,  /* always a write whose point is destroying the
+                              * data (erase): the gate's erase intent, which
+                              * may take a disk image once named */
+} DsBenchWrites;
+
+/* One table per kind, in its own ds-bench-*.c. */
+typedef struct {
+  DsBenchKind  kind;
+  const char  *name;        /* CLI command and JSON "test" */
+  const char  *title;       /* HD Tune's heading ("Extra Tests") */
+  gboolean     opens_target; /* FALSE: the kind opens its own (file) */
+
+  gpointer   (*data_new)  (void);
+  void       (*data_free) (gpointer data);
+  /* Runs on the worker thread; fills run->result->data as it goes, so a
+   * failed run keeps what it measured.  Returns 0 or -errno with @error. */
+  int        (*run)       (DsRun     *run,
+                           GError   **error);
+  /* The JSON "results" object, and its strict inverse (the loader has
+   * checked that "results" is an object). */
+  JsonNode  *(*to_json)   (const DsResult *result);
+  gpointer   (*from_json) (JsonObject *results,
+                           GError    **error);
+  /* The report section's body (the common header is written by ds-report).
+   * Rates in @units (ds_format_rate (bytes_per_s, units)). */
+  void       (*report)    (const DsResult *result,
+                           DsUnits         units,
+                           GString        *out);
+  /* TRUE when the data of a run that did not finish holds anything
+   * measured (ds_result_has_measurements()).  NULL: the kind measures
+   * only through the I/O loop, which names its engine in the result. */
+  gboolean   (*measured)  (const DsResult *result);
+
+  /* What the CLI offers and the gate checks (ds_bench_spec_is_write_test,
+   * ds_bench_spec_check_target): */
+  DsBenchWrites writes;
+  gboolean      takes_capacity;  /* --capacity: only the first N bytes */
+  uint64_t      min_span_bytes;  /* the least span (capacity) it can test */
+} DsBenchOps;
+
+extern const DsBenchOps ds_bench_transfer;
+extern const DsBenchOps ds_bench_extra;
+extern const DsBenchOps ds_bench_random_access;
+extern const DsBenchOps ds_bench_block_size;
+extern const DsBenchOps ds_bench_file;
+extern const DsBenchOps ds_bench_workload;
+extern const DsBenchOps ds_bench_health;
+extern const DsBenchOps ds_bench_error_scan;
+extern const DsBenchOps ds_bench_erase;
+extern const DsBenchOps ds_bench_mark;
+extern const DsBenchOps ds_bench_sweep;
+extern const DsBenchOps ds_bench_sustain;
+extern const DsBenchOps ds_bench_cache;
+
+const DsBenchOps *ds_bench_get    (DsBenchKind  kind);
+const DsBenchOps *ds_bench_lookup (const char  *name);
+
+G_END_DECLS

@@ -1,0 +1,178 @@
+/* ds-run.c: run one benchmark spec (the I/O loop is in io/ds-io-loop.c)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ds-clock.h"
+#include "ds-error.h"
+#include "ds-run.h"
+#include "ds-run-watch.h"
+
+/* ---- the run context ---------------------------------------------------- */
+
+gboolean
+ds_run_cancelled (DsRun *run)
+{
+  return run->cancel != NULL && g_atomic_int_get (run->cancel) != 0;
+}
+
+int
+ds_run_check_cancelled (DsRun   *run,
+                        GError **error)
+{
+  return ds_check_cancelled (run->cancel, error);
+}
+
+void
+ds_run_set_progress (DsRun  *run,
+                     double  progress)
+{
+  run->progress = CLAMP (progress, 0.0, 1.0);
+}
+
+void
+ds_run_emit (DsRun    *run,
+             DsSample *sample)
+{
+  sample->progress = run->progress;
+  if (run->sink != NULL)
+    run->sink (sample, run->sink_data);
+}
+
+/* ---- ds_run() ----------------------------------------------------------- */
+
+/* The open of the target waits for polkit: the front end hears it as a
+ * DS_SAMPLE_NOTICE, in order with the samples. */
+static void
+notice_sink (const char *message,
+             gpointer    user_data)
+{
+  DsSample notice = { .kind = DS_SAMPLE_NOTICE, .name = message };
+
+  ds_run_emit (user_data, &notice);
+}
+
+DsResult *
+ds_run (const DsBenchSpec *spec,
+        DsSinkFunc         sink,
+        gpointer           sink_data,
+        const gint        *cancel)
+{
+  DsRunOptions options = { .sink = sink, .sink_data = sink_data, .cancel = cancel };
+
+  return ds_run_full (spec, &options);
+}
+
+DsResult *
+ds_run_full (const DsBenchSpec  *spec,
+             const DsRunOptions *options)
+{
+  g_autoptr (GError) error = NULL;
+  const DsBenchOps *ops = ds_bench_get (spec->kind);
+  DsResult *result = ds_result_new (spec);
+  DsRun run = {
+    .spec = &result->spec,
+    .result = result,
+    .sink = options->sink,
+    .sink_data = options->sink_data,
+    .cancel = options->cancel,
+    .access = options->access,
+    .error_offset_bytes = -1,
+  };
+  int rc;
+
+  run.access.cancel = options->cancel;
+  run.access.notice = notice_sink;
+  run.access.notice_data = &run;
+
+  /* The result keeps the seed used, drawn or given: --seed with it
+   * repeats the run's offsets and data. */
+  result->spec.seed = spec->seed != 0 ? spec->seed : (ds_clock_ns () ^ (uint64_t) getpid ()) | 1;
+  ds_rng_seed (&run.rng, result->spec.seed);
+
+  /* Every kind in the table has a run(): only a kind out of range ends
+   * here. */
+  if (ops == NULL)
+    {
+      g_set_error (&error, DS_ERROR, DS_ERROR_INVALID, _("unknown test kind %d"), (int) spec->kind);
+      ds_result_set_error (result, error, 0, -1);
+      return result;
+    }
+
+  if (!ds_bench_spec_validate (spec, &error))
+    {
+      ds_result_set_error (result, error, 0, -1);
+      return result;
+    }
+
+  run.engine_auto = spec->engine == NULL || strcmp (spec->engine, "auto") == 0;
+  if (!run.engine_auto)
+    run.engine = ds_engine_lookup (spec->engine);
+
+  if (run.engine == &ds_engine_uring)
+    {
+      int why = 0;
+
+      if (!ds_engine_uring_available (&why))
+        {
+          g_set_error (&error, DS_ERROR, DS_ERROR_UNSUPPORTED,
+                       _("io_uring is not available here (%s): use the "
+                       "threads engine, or auto"), g_strerror (why));
+          ds_result_set_error (result, error, why, -1);
+          return result;
+        }
+    }
+
+  /* A workload whose pattern writes is a write test: same gate. */
+  result->spec.write = ds_bench_spec_is_write_test (spec);
+  /* Only this run's gate confirms a write, not a spec loaded from a file. */
+  result->spec.write_confirmed = FALSE;
+
+  /* The environment, and /proc/diskstats, before the first byte. */
+  ds_run_watch_start (&run);
+
+  if (ops->opens_target)
+    {
+      if (!ds_run_open_target (&run, &error))
+        {
+          if (ds_run_cancelled (&run))
+            result->cancelled = TRUE;
+          ds_result_set_error (result, error, run.error_errno, run.error_offset_bytes);
+          ds_run_watch_finish (&run);
+          g_clear_pointer (&run.target, ds_target_free);
+          return result;
+        }
+    }
+  else
+    {
+      result->target.path = g_strdup (spec->target_path);
+    }
+
+  rc = ops->run (&run, &error);
+
+  if (rc < 0 || error != NULL)
+    {
+      if (error == NULL)
+        ds_set_error_from_errno (&error, rc, spec->target_path);
+      if (g_error_matches (error, DS_ERROR, DS_ERROR_CANCELLED) || ds_run_cancelled (&run))
+        result->cancelled = TRUE;
+      ds_result_set_error (result, error, run.error_errno, run.error_offset_bytes);
+    }
+  else
+    {
+      result->complete = TRUE;
+      ds_run_set_progress (&run, 1.0);
+    }
+
+  ds_run_watch_finish (&run);
+  if (ops->opens_target)
+    g_clear_pointer (&run.target, ds_target_free);
+
+  return result;
+}
