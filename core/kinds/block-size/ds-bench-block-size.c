@@ -28,6 +28,7 @@
 #include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-run.h"
+#include "ds-params.h"
 
 #define MAX_BYTES_PER_S 1e15
 
@@ -444,6 +445,12 @@ bs_report (const DsResult *result,
   ds_block_size_rows_report (data->rows, FALSE, units, out);
 }
 
+static unsigned
+block_size_params (const DsBenchSpec *spec)
+{
+  return DS_PARAM_CAPACITY | DS_PARAM_ACCURACY | DS_PARAM_ROW_TIME (spec);
+}
+
 const DsBenchOps ds_bench_block_size = {
   .kind = DS_BENCH_BLOCK_SIZE,
   .name = "block-size",
@@ -457,4 +464,7 @@ const DsBenchOps ds_bench_block_size = {
   .report = bs_report,
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
+  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY,
+  .default_row_ns = DS_BLOCK_SIZE_DEFAULT_ROW_NS,
+  .params = block_size_params,
 };

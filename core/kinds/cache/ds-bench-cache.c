@@ -14,6 +14,7 @@
 #include "ds-bench-workload.h"
 #include "ds-error.h"
 #include "ds-run.h"
+#include "ds-clock.h"
 
 /* The prefill reads in blocks of this size, this many at once. */
 #define PREFILL_BLOCK_BYTES (UINT64_C (1) << 20)
@@ -468,4 +469,9 @@ const DsBenchOps ds_bench_cache = {
   .from_json = cache_from_json,
   .report = ds_cache_report,
   .writes = DS_BENCH_WRITES_OPTION,   /* --write: the write-back cache probe */
+  .default_block_bytes = 4096,
+  .default_duration_ns = 5 * DS_NS_PER_SEC,
+  .spec_flags = DS_BENCH_SPEC_SERIES | DS_BENCH_SPEC_ROWS_ACCURACY,
+  .check_target = ds_bench_check_block_aligned,
+  .random_offsets = ds_bench_random_offsets_always,
 };

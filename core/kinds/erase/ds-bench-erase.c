@@ -21,6 +21,8 @@
 #include "ds-erase-private.h"
 #include "ds-error.h"
 #include "ds-run.h"
+#include "ds-limits.h"
+#include "ds-params.h"
 
 gboolean
 ds_erase_method_overwrites (DsEraseMethod method)
@@ -343,6 +345,48 @@ erase_from_json (JsonObject  *results,
   return ds_erase_data_from_json (results, error);
 }
 
+/* Erase is a write test whatever else the spec says. */
+static void
+erase_defaults (DsBenchSpec *spec)
+{
+  spec->write = TRUE;
+}
+
+static unsigned
+erase_params (const DsBenchSpec *spec)
+{
+  (void) spec;
+  return DS_PARAM_BLOCK;
+}
+
+static gboolean
+erase_validate (const DsBenchSpec  *spec,
+                GError            **error)
+{
+  if (!spec->write)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("erase writes the whole device: its spec must be a write test"));
+      return FALSE;
+    }
+  if ((unsigned) spec->erase_method > DS_ERASE_SECURE_DISCARD)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("unknown erase method %u"),
+                   (unsigned) spec->erase_method);
+      return FALSE;
+    }
+  if (spec->block_size_bytes < DS_LIMIT_ERASE_BLOCK_MIN ||
+      spec->block_size_bytes > DS_LIMIT_ERASE_BLOCK_MAX)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("erase writes blocks of 64K to 64M, not %" PRIu64 " bytes"),
+                   spec->block_size_bytes);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 const DsBenchOps ds_bench_erase = {
   .kind = DS_BENCH_ERASE,
   .name = "erase",
@@ -356,4 +400,9 @@ const DsBenchOps ds_bench_erase = {
   .report = ds_erase_report,
   .measured = erase_measured,
   .writes = DS_BENCH_WRITES_DESTROYS,
+  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY,
+  .default_block_bytes = DS_ERASE_DEFAULT_BLOCK,
+  .defaults = erase_defaults,
+  .validate = erase_validate,
+  .params = erase_params,
 };

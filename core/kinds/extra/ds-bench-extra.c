@@ -21,6 +21,7 @@
 #include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-run.h"
+#include "ds-params.h"
 
 static const struct {
   const char *name;
@@ -293,6 +294,12 @@ extra_report (const DsResult *result,
     }
 }
 
+static unsigned
+extra_params (const DsBenchSpec *spec)
+{
+  return DS_PARAM_CAPACITY | DS_PARAM_ACCURACY | DS_PARAM_ROW_TIME (spec);
+}
+
 const DsBenchOps ds_bench_extra = {
   .kind = DS_BENCH_EXTRA,
   .name = "extra",
@@ -307,4 +314,8 @@ const DsBenchOps ds_bench_extra = {
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
   .min_span_bytes = DS_EXTRA_BURST_REGION_BYTES,
+  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY,
+  .default_row_ns = DS_EXTRA_DEFAULT_ROW_NS,
+  .params = extra_params,
+  .random_offsets = ds_bench_random_offsets_always,
 };

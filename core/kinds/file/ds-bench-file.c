@@ -37,6 +37,8 @@
 #include "ds-text.h"
 #include "ds-run.h"
 #include "ds-test-file.h"
+#include "ds-limits.h"
+#include "ds-params.h"
 
 /* Of the run's progress: the fill, the six rows, the block size test. */
 #define PROGRESS_FILL  0.15
@@ -411,6 +413,28 @@ file_report (const DsResult *result,
   ds_block_size_rows_report (data->block_size, TRUE, units, out);
 }
 
+static unsigned
+file_params (const DsBenchSpec *spec)
+{
+  return DS_PARAM_ACCURACY | DS_PARAM_FILE_SIZE | DS_PARAM_BUFFERED | DS_PARAM_ROW_TIME (spec);
+}
+
+static gboolean
+file_validate (const DsBenchSpec  *spec,
+               GError            **error)
+{
+  g_autofree char *given = NULL;
+
+  if (spec->file_size_bytes >= DS_LIMIT_FILE_SIZE_MIN_BYTES)
+    return TRUE;
+
+  given = ds_bench_describe_bytes (spec->file_size_bytes);
+  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+               _("the test file must be at least 16 MiB (the block size test "
+               "reads two 8 MiB blocks), not %s"), given);
+  return FALSE;
+}
+
 const DsBenchOps ds_bench_file = {
   .kind = DS_BENCH_FILE,
   .name = "file",
@@ -423,4 +447,8 @@ const DsBenchOps ds_bench_file = {
   .from_json = file_from_json,
   .report = file_report,
   .writes = DS_BENCH_WRITES_OWN_FILE,
+  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY,
+  .validate = file_validate,
+  .params = file_params,
+  .random_offsets = ds_bench_random_offsets_always,
 };

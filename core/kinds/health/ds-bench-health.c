@@ -420,6 +420,18 @@ health_from_json (JsonObject  *o,
   return data;
 }
 
+static gboolean
+health_validate (const DsBenchSpec  *spec,
+                 GError            **error)
+{
+  if (!spec->write)
+    return TRUE;
+
+  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+               _("the health check only reads: it has no write mode"));
+  return FALSE;
+}
+
 const DsBenchOps ds_bench_health = {
   .kind = DS_BENCH_HEALTH,
   .name = "health",
@@ -432,4 +444,6 @@ const DsBenchOps ds_bench_health = {
   .from_json = health_from_json,
   .report = ds_health_report,
   .writes = DS_BENCH_WRITES_NEVER,
+  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_NEEDS_DEVICE,
+  .validate = health_validate,
 };

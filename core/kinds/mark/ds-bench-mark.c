@@ -511,4 +511,8 @@ const DsBenchOps ds_bench_mark = {
   .to_json = mark_to_json,
   .from_json = mark_from_json,
   .report = ds_mark_report,
+  .spec_flags = DS_BENCH_SPEC_SERIES,
+  .defaults = ds_mark_spec_defaults,
+  .validate = ds_mark_spec_valid,
+  .random_offsets = ds_bench_random_offsets_always,
 };

@@ -142,4 +142,9 @@ void        ds_mark_report     (const DsResult *result,
                                 DsUnits         units,
                                 GString        *out);
 
+/* ds-mark-rules.c: the spec's defaults (the first preset's) and rules. */
+void        ds_mark_spec_defaults (DsBenchSpec       *spec);
+gboolean    ds_mark_spec_valid    (const DsBenchSpec *spec,
+                                   GError           **error);
+
 G_END_DECLS

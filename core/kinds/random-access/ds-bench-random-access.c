@@ -23,6 +23,7 @@
 #include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-run.h"
+#include "ds-params.h"
 
 static const uint64_t row_bytes[DS_RANDOM_ACCESS_N_ROWS] = {
   512, 4096, 64 * 1024, 1024 * 1024, 0,
@@ -547,6 +548,12 @@ ra_report (const DsResult *result,
     }
 }
 
+static unsigned
+random_access_params (const DsBenchSpec *spec)
+{
+  return DS_PARAM_CAPACITY | DS_PARAM_ACCURACY | DS_PARAM_ROW_TIME (spec);
+}
+
 const DsBenchOps ds_bench_random_access = {
   .kind = DS_BENCH_RANDOM_ACCESS,
   .name = "random-access",
@@ -561,4 +568,8 @@ const DsBenchOps ds_bench_random_access = {
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
   .min_span_bytes = DS_RANDOM_ACCESS_MIXED_MAX_BYTES,
+  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY,
+  .default_row_ns = DS_RANDOM_ACCESS_DEFAULT_ROW_NS,
+  .params = random_access_params,
+  .random_offsets = ds_bench_random_offsets_always,
 };

@@ -256,6 +256,22 @@ sustain_from_json (JsonObject  *results,
   return ds_sustain_data_from_json (results, error);
 }
 
+static void
+sustain_defaults (DsBenchSpec *spec)
+{
+  spec->pattern = DS_PATTERN_WRITE;
+  spec->queue_depth = 32;
+}
+
+static gboolean
+sustain_check_target (const DsBenchSpec    *spec,
+                  const DsTargetShape  *shape,
+                  GError              **error)
+{
+  return ds_bench_check_block_aligned (spec, shape, error) &&
+         ds_bench_check_region (spec, shape, error);
+}
+
 const DsBenchOps ds_bench_sustain = {
   .kind = DS_BENCH_SUSTAIN,
   .name = "sustain",
@@ -268,4 +284,10 @@ const DsBenchOps ds_bench_sustain = {
   .from_json = sustain_from_json,
   .report = ds_sustain_report,
   .writes = DS_BENCH_WRITES_ALWAYS,
+  .default_block_bytes = UINT64_C (1) << 20,
+  .spec_flags = DS_BENCH_SPEC_SERIES | DS_BENCH_SPEC_ROWS_ACCURACY,
+  .defaults = sustain_defaults,
+  .validate = ds_sustain_spec_valid,
+  .check_target = sustain_check_target,
+  .random_offsets = ds_bench_random_offsets_always,
 };

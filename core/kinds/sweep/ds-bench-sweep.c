@@ -17,6 +17,7 @@
 #include "ds-histogram.h"
 #include "ds-limits.h"
 #include "ds-run.h"
+#include "ds-clock.h"
 
 DsSweepData *
 ds_sweep_data_new (void)
@@ -309,6 +310,15 @@ sweep_from_json (JsonObject  *results,
   return ds_sweep_data_from_json (results, error);
 }
 
+static gboolean
+sweep_check_target (const DsBenchSpec    *spec,
+                  const DsTargetShape  *shape,
+                  GError              **error)
+{
+  return ds_bench_check_block_aligned (spec, shape, error) &&
+         ds_bench_check_region (spec, shape, error);
+}
+
 const DsBenchOps ds_bench_sweep = {
   .kind = DS_BENCH_SWEEP,
   .name = "sweep",
@@ -321,4 +331,10 @@ const DsBenchOps ds_bench_sweep = {
   .from_json = sweep_from_json,
   .report = ds_sweep_report,
   .writes = DS_BENCH_WRITES_PATTERN,
+  .default_block_bytes = 4096,
+  .default_duration_ns = 10 * DS_NS_PER_SEC,
+  .spec_flags = DS_BENCH_SPEC_SERIES | DS_BENCH_SPEC_ROWS_ACCURACY,
+  .validate = ds_sweep_spec_valid,
+  .check_target = sweep_check_target,
+  .random_offsets = ds_bench_random_offsets_always,
 };

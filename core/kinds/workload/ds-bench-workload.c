@@ -19,6 +19,7 @@
 #include "ds-io-series.h"
 #include "ds-report.h"
 #include "ds-run.h"
+#include "ds-params.h"
 
 #define PROGRESS_INTERVAL_NS (100 * DS_NS_PER_MSEC)
 
@@ -430,6 +431,30 @@ workload_from_json (JsonObject  *results,
   return ds_workload_data_from_json (results, "results", error);
 }
 
+static unsigned
+workload_params (const DsBenchSpec *spec)
+{
+  return DS_PARAM_BLOCK | DS_PARAM_PATTERN | DS_PARAM_QUEUE | DS_PARAM_THREADS | DS_PARAM_DURATION |
+         DS_PARAM_RAMP | DS_PARAM_OFFSET | DS_PARAM_SPAN |
+         (spec->pattern == DS_PATTERN_RANDRW ? DS_PARAM_MIX : 0u);
+}
+
+static gboolean
+workload_random_offsets (const DsBenchSpec *spec)
+{
+  return spec->pattern == DS_PATTERN_RANDREAD || spec->pattern == DS_PATTERN_RANDWRITE ||
+         spec->pattern == DS_PATTERN_RANDRW;
+}
+
+static gboolean
+workload_check_target (const DsBenchSpec    *spec,
+                       const DsTargetShape  *shape,
+                       GError              **error)
+{
+  return ds_bench_check_block_aligned (spec, shape, error) &&
+         ds_bench_check_region (spec, shape, error);
+}
+
 const DsBenchOps ds_bench_workload = {
   .kind = DS_BENCH_WORKLOAD,
   .name = "workload",
@@ -442,4 +467,10 @@ const DsBenchOps ds_bench_workload = {
   .from_json = workload_from_json,
   .report = workload_report,
   .writes = DS_BENCH_WRITES_PATTERN,
+  .default_block_bytes = 4096,
+  .default_duration_ns = 10 * DS_NS_PER_SEC,
+  .spec_flags = DS_BENCH_SPEC_SERIES,
+  .check_target = workload_check_target,
+  .params = workload_params,
+  .random_offsets = workload_random_offsets,
 };
