@@ -204,6 +204,10 @@ typedef enum {
                                          * rows (ds_bench_spec_set_accuracy) */
   DS_BENCH_SPEC_NEEDS_DEVICE  = 1 << 2, /* the app asks for a device even
                                          * though ds_run() does not open it */
+  DS_BENCH_SPEC_FOLDER        = 1 << 3, /* its target is a folder (a test
+                                         * file of its own in it) */
+  DS_BENCH_SPEC_BLOCK_SETTING = 1 << 4, /* its block size is the user's
+                                         * preference (Benchmark's) */
 } DsBenchSpecFlags;
 
 /* The target a spec meets (ds_bench_spec_check_target). */
@@ -271,6 +275,24 @@ typedef struct {
   unsigned   (*params)       (const DsBenchSpec *spec);
   /* TRUE when a run of @spec draws random offsets. */
   gboolean   (*random_offsets) (const DsBenchSpec *spec);
+  /* The kind's own members of a result's "params" (beyond DS_PARAM_*),
+   * and their strict inverse (the loader's; both may be NULL). */
+  void       (*params_to_json)   (const DsBenchSpec *spec,
+                                  JsonObject        *params);
+  gboolean   (*params_from_json) (JsonObject        *params,
+                                  DsBenchSpec       *spec,
+                                  GError           **error);
+  /* What the CLI's --duration means for the kind, with its default
+   * (NULL: the kind has no --duration). */
+  char      *(*duration_help)    (void);
+  /* What shaped the run, in words and in the order a user sets it (a
+   * caption's test line: "randread · block 4 KiB · queue depth 32"):
+   * parts appended to @parts (strings it owns).  The caption adds the
+   * direction and capacity of a takes_capacity kind and the run's state.
+   * @result is NULL before the run. */
+  void       (*settings)     (const DsBenchSpec *spec,
+                              const DsResult    *result,
+                              GPtrArray         *parts);
 } DsBenchOps;
 
 extern const DsBenchOps ds_bench_transfer;
@@ -310,6 +332,8 @@ gboolean    ds_bench_check_region    (const DsBenchSpec   *spec,
                                       GError             **error);
 /* "1 GiB (1073741824 bytes)": exactly, in the unit it was likely typed in. */
 char       *ds_bench_describe_bytes  (uint64_t           bytes);
+/* TRUE when @kind's target is a folder (DS_BENCH_SPEC_FOLDER). */
+gboolean    ds_bench_kind_has_folder (DsBenchKind kind);
 /* A random_offsets hook for the kinds that always draw random offsets. */
 gboolean    ds_bench_random_offsets_always (const DsBenchSpec *spec);
 

@@ -101,6 +101,7 @@ ds_session_init_spec (DsSession   *self,
                       DsBenchKind  kind,
                       const char  *target_path)
 {
+  const DsBenchOps *ops = ds_bench_get (kind);
   unsigned accuracy;
 
   g_return_if_fail (DS_IS_SESSION (self));
@@ -111,12 +112,11 @@ ds_session_init_spec (DsSession   *self,
   ds_bench_spec_init (spec, kind);
   spec->target_path = g_strdup (target_path);
   ds_bench_spec_set_accuracy (spec, accuracy);
-  if (kind == DS_BENCH_TRANSFER)
+  if (ops != NULL && (ops->spec_flags & DS_BENCH_SPEC_BLOCK_SETTING))
     spec->block_size_bytes = g_settings_get_uint64 (self->settings, "block-size");
   /* Short-stroking, as diskscope-cli's --capacity: the kinds that read
    * across the device. */
-  if (kind == DS_BENCH_TRANSFER || kind == DS_BENCH_EXTRA ||
-      kind == DS_BENCH_RANDOM_ACCESS || kind == DS_BENCH_BLOCK_SIZE)
+  if (ops != NULL && ops->takes_capacity)
     spec->capacity_bytes = g_settings_get_uint64 (self->settings, "capacity");
   spec->file_size_bytes = g_settings_get_uint64 (self->settings, "file-size");
 }
@@ -128,7 +128,7 @@ ds_session_kind_needs_device (DsBenchKind kind)
 
   /* Health opens nothing itself (smartctl does), but reads the device the
    * user picked. */
-  return ops != NULL && (ops->opens_target || kind == DS_BENCH_HEALTH);
+  return ops != NULL && (ops->opens_target || (ops->spec_flags & DS_BENCH_SPEC_NEEDS_DEVICE));
 }
 
 DsWriteCheck

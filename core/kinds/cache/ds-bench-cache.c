@@ -15,6 +15,7 @@
 #include "ds-error.h"
 #include "ds-run.h"
 #include "ds-clock.h"
+#include "ds-words.h"
 
 /* The prefill reads in blocks of this size, this many at once. */
 #define PREFILL_BLOCK_BYTES (UINT64_C (1) << 20)
@@ -457,6 +458,21 @@ cache_from_json (JsonObject  *results,
   return ds_cache_data_from_json (results, error);
 }
 
+static void
+cache_settings (const DsBenchSpec *spec,
+                const DsResult    *result,
+                GPtrArray         *parts)
+{
+  (void) result;
+  if (spec->write)
+    g_ptr_array_add (parts, g_strdup (_("write-back cache")));
+  ds_words_add_block (parts, spec->block_size_bytes);
+  ds_words_add_queue (parts, spec->queue_depth);
+  if (spec->span_bytes > 0)
+    g_ptr_array_add (parts, ds_words_capacity (spec->span_bytes));
+  g_ptr_array_add (parts, g_strdup_printf (_("%g s a working set"), spec->duration_ns / 1e9));
+}
+
 const DsBenchOps ds_bench_cache = {
   .kind = DS_BENCH_CACHE,
   .name = "cache",
@@ -474,4 +490,5 @@ const DsBenchOps ds_bench_cache = {
   .spec_flags = DS_BENCH_SPEC_SERIES | DS_BENCH_SPEC_ROWS_ACCURACY,
   .check_target = ds_bench_check_block_aligned,
   .random_offsets = ds_bench_random_offsets_always,
+  .settings = cache_settings,
 };

@@ -44,3 +44,11 @@ ds_bench_lookup (const char *name)
 
   return NULL;
 }
+
+gboolean
+ds_bench_kind_has_folder (DsBenchKind kind)
+{
+  const DsBenchOps *ops = ds_bench_get (kind);
+
+  return ops != NULL && (ops->spec_flags & DS_BENCH_SPEC_FOLDER) != 0;
+}

@@ -387,6 +387,17 @@ erase_validate (const DsBenchSpec  *spec,
   return TRUE;
 }
 
+static void
+erase_settings (const DsBenchSpec *spec,
+                const DsResult    *result,
+                GPtrArray         *parts)
+{
+  (void) result;
+  g_ptr_array_add (parts, g_strdup (ds_erase_method_to_string (spec->erase_method)));
+  if (spec->verify)
+    g_ptr_array_add (parts, g_strdup (_("verified")));
+}
+
 const DsBenchOps ds_bench_erase = {
   .kind = DS_BENCH_ERASE,
   .name = "erase",
@@ -405,4 +416,5 @@ const DsBenchOps ds_bench_erase = {
   .defaults = erase_defaults,
   .validate = erase_validate,
   .params = erase_params,
+  .settings = erase_settings,
 };

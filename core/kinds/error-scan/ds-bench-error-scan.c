@@ -21,6 +21,7 @@
 #include "ds-limits.h"
 #include "ds-run.h"
 #include "ds-params.h"
+#include "ds-words.h"
 
 /* A failed block is re-read as this many pieces, each failing piece again,
  * down to one sector: 128 KiB = 256 sectors takes two levels, and a run of
@@ -414,6 +415,16 @@ error_scan_validate (const DsBenchSpec  *spec,
   return TRUE;
 }
 
+static void
+error_scan_settings (const DsBenchSpec *spec,
+                     const DsResult    *result,
+                     GPtrArray         *parts)
+{
+  (void) result;
+  g_ptr_array_add (parts, g_strdup (spec->quick ? _("quick (sampled)") : _("every block")));
+  ds_words_add_block (parts, spec->block_size_bytes);
+}
+
 const DsBenchOps ds_bench_error_scan = {
   .kind = DS_BENCH_ERROR_SCAN,
   .name = "error-scan",
@@ -431,4 +442,5 @@ const DsBenchOps ds_bench_error_scan = {
   .default_block_bytes = DS_ERROR_SCAN_DEFAULT_BLOCK,
   .validate = error_scan_validate,
   .params = error_scan_params,
+  .settings = error_scan_settings,
 };

@@ -39,6 +39,8 @@
 #include "ds-test-file.h"
 #include "ds-limits.h"
 #include "ds-params.h"
+#include "ds-units.h"
+#include "ds-result.h"
 
 /* Of the run's progress: the fill, the six rows, the block size test. */
 #define PROGRESS_FILL  0.15
@@ -435,6 +437,38 @@ file_validate (const DsBenchSpec  *spec,
   return FALSE;
 }
 
+/* The file tested: the size asked for, clamped to the free space. */
+static void
+file_settings (const DsBenchSpec *spec,
+               const DsResult    *result,
+               GPtrArray         *parts)
+{
+  const DsFileData *data = result != NULL ? result->data : NULL;
+  uint64_t bytes = data != NULL && data->file_bytes > 0 ? data->file_bytes : spec->file_size_bytes;
+  g_autofree char *size = ds_format_size_iec (bytes);
+
+  if (bytes < spec->file_size_bytes)
+    {
+      g_autofree char *asked = ds_format_size_iec (spec->file_size_bytes);
+
+      /* Translators: "test file 897 MiB (1 GiB asked: the free space)" */
+      g_ptr_array_add (parts, g_strdup_printf (_("test file %s (%s asked: the free space)"),
+                                               size, asked));
+    }
+  else
+    g_ptr_array_add (parts, g_strdup_printf (_("test file %s"), size));
+  if (spec->buffered)
+    g_ptr_array_add (parts, g_strdup (_("through the page cache")));
+}
+
+static char *
+file_duration_help (void)
+{
+  return g_strdup_printf (_("Time per row (default %us, %us per block size; 250ms at --accuracy 1)"),
+                          (unsigned) (DS_FILE_DEFAULT_ROW_NS / DS_NS_PER_SEC),
+                          (unsigned) (DS_FILE_DEFAULT_BLOCK_ROW_NS / DS_NS_PER_SEC));
+}
+
 const DsBenchOps ds_bench_file = {
   .kind = DS_BENCH_FILE,
   .name = "file",
@@ -447,8 +481,10 @@ const DsBenchOps ds_bench_file = {
   .from_json = file_from_json,
   .report = file_report,
   .writes = DS_BENCH_WRITES_OWN_FILE,
-  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY,
+  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_FOLDER,
   .validate = file_validate,
   .params = file_params,
   .random_offsets = ds_bench_random_offsets_always,
+  .settings = file_settings,
+  .duration_help = file_duration_help,
 };

@@ -432,6 +432,17 @@ health_validate (const DsBenchSpec  *spec,
   return FALSE;
 }
 
+/* SMART through smartctl: nothing to set. */
+static void
+health_settings (const DsBenchSpec *spec,
+                 const DsResult    *result,
+                 GPtrArray         *parts)
+{
+  (void) spec;
+  (void) result;
+  (void) parts;
+}
+
 const DsBenchOps ds_bench_health = {
   .kind = DS_BENCH_HEALTH,
   .name = "health",
@@ -446,4 +457,5 @@ const DsBenchOps ds_bench_health = {
   .writes = DS_BENCH_WRITES_NEVER,
   .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_NEEDS_DEVICE,
   .validate = health_validate,
+  .settings = health_settings,
 };

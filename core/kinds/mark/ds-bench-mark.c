@@ -515,4 +515,7 @@ const DsBenchOps ds_bench_mark = {
   .defaults = ds_mark_spec_defaults,
   .validate = ds_mark_spec_valid,
   .random_offsets = ds_bench_random_offsets_always,
+  .settings = ds_mark_settings,
+  .params_to_json = ds_mark_params_to_json,
+  .params_from_json = ds_mark_params_from_json,
 };

@@ -147,4 +147,16 @@ void        ds_mark_spec_defaults (DsBenchSpec       *spec);
 gboolean    ds_mark_spec_valid    (const DsBenchSpec *spec,
                                    GError           **error);
 
+/* The caption's words for a mark's settings (DsBenchOps.settings). */
+void        ds_mark_settings      (const DsBenchSpec *spec,
+                                   const DsResult    *result,
+                                   GPtrArray         *parts);
+
+/* ds-mark-json.c: the preset and custom rows in a result's params. */
+void        ds_mark_params_to_json   (const DsBenchSpec *spec,
+                                      JsonObject        *params);
+gboolean    ds_mark_params_from_json (JsonObject        *params,
+                                      DsBenchSpec       *spec,
+                                      GError           **error);
+
 G_END_DECLS

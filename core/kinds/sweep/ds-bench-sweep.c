@@ -18,6 +18,7 @@
 #include "ds-limits.h"
 #include "ds-run.h"
 #include "ds-clock.h"
+#include "ds-words.h"
 
 DsSweepData *
 ds_sweep_data_new (void)
@@ -319,6 +320,24 @@ sweep_check_target (const DsBenchSpec    *spec,
          ds_bench_check_region (spec, shape, error);
 }
 
+static void
+sweep_settings (const DsBenchSpec *spec,
+                const DsResult    *result,
+                GPtrArray         *parts)
+{
+  (void) result;
+  g_ptr_array_add (parts, g_strdup (ds_pattern_to_string (spec->pattern)));
+  ds_words_add_block (parts, spec->block_size_bytes);
+  if (spec->sweep_levels != NULL)
+    g_ptr_array_add (parts, g_strdup_printf (spec->sweep_threads ? _("threads %s") : _("queue depths %s"),
+                                             spec->sweep_levels));
+  else
+    g_ptr_array_add (parts, g_strdup_printf (spec->sweep_threads ? _("threads %u to %u") :
+                                             _("queue depths %u to %u"),
+                                             spec->sweep_from, spec->sweep_to));
+  g_ptr_array_add (parts, g_strdup_printf (_("%g s a level"), spec->duration_ns / 1e9));
+}
+
 const DsBenchOps ds_bench_sweep = {
   .kind = DS_BENCH_SWEEP,
   .name = "sweep",
@@ -337,4 +356,5 @@ const DsBenchOps ds_bench_sweep = {
   .validate = ds_sweep_spec_valid,
   .check_target = sweep_check_target,
   .random_offsets = ds_bench_random_offsets_always,
+  .settings = sweep_settings,
 };

@@ -17,6 +17,7 @@
 #include "ds-result-json.h"
 #include "ds-run.h"
 #include "ds-params.h"
+#include "ds-words.h"
 
 static void
 dir_init (DsTransferDir *dir)
@@ -413,6 +414,18 @@ transfer_check_target (const DsBenchSpec    *spec,
   return FALSE;
 }
 
+static void
+transfer_settings (const DsBenchSpec *spec,
+                   const DsResult    *result,
+                   GPtrArray         *parts)
+{
+  (void) result;
+  g_ptr_array_add (parts, g_strdup_printf (_("accuracy %u (%g ms a point)"), spec->accuracy,
+                                           ds_bench_accuracy_point_ns (spec->accuracy) / 1e6));
+  if (spec->block_size_bytes > 0)
+    ds_words_add_block (parts, spec->block_size_bytes);
+}
+
 const DsBenchOps ds_bench_transfer = {
   .kind = DS_BENCH_TRANSFER,
   .name = "benchmark",
@@ -426,6 +439,8 @@ const DsBenchOps ds_bench_transfer = {
   .report = transfer_report,
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
+  .spec_flags = DS_BENCH_SPEC_BLOCK_SETTING,
   .params = transfer_params,
   .check_target = transfer_check_target,
+  .settings = transfer_settings,
 };

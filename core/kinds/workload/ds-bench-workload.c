@@ -20,6 +20,7 @@
 #include "ds-report.h"
 #include "ds-run.h"
 #include "ds-params.h"
+#include "ds-words.h"
 
 #define PROGRESS_INTERVAL_NS (100 * DS_NS_PER_MSEC)
 
@@ -455,6 +456,25 @@ workload_check_target (const DsBenchSpec    *spec,
          ds_bench_check_region (spec, shape, error);
 }
 
+static void
+workload_settings (const DsBenchSpec *spec,
+                   const DsResult    *result,
+                   GPtrArray         *parts)
+{
+  (void) result;
+  g_ptr_array_add (parts, g_strdup (ds_pattern_to_string (spec->pattern)));
+  ds_words_add_block (parts, spec->block_size_bytes);
+  ds_words_add_queue (parts, spec->queue_depth);
+  g_ptr_array_add (parts, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads",
+                                                        spec->threads), spec->threads));
+}
+
+static char *
+workload_duration_help (void)
+{
+  return g_strdup (_("Run time (default 10s)"));
+}
+
 const DsBenchOps ds_bench_workload = {
   .kind = DS_BENCH_WORKLOAD,
   .name = "workload",
@@ -473,4 +493,6 @@ const DsBenchOps ds_bench_workload = {
   .check_target = workload_check_target,
   .params = workload_params,
   .random_offsets = workload_random_offsets,
+  .settings = workload_settings,
+  .duration_help = workload_duration_help,
 };
