@@ -282,6 +282,10 @@ typedef struct {
   gboolean   (*params_from_json) (JsonObject        *params,
                                   DsBenchSpec       *spec,
                                   GError           **error);
+  /* A copy of a sample's detail (DsSample.detail) that outlives the sink
+   * call, and its free; NULL: the kind's samples carry none. */
+  gpointer   (*detail_copy)      (gconstpointer      detail);
+  void       (*detail_free)      (gpointer           detail);
   /* What the CLI's --duration means for the kind, with its default
    * (NULL: the kind has no --duration). */
   char      *(*duration_help)    (void);

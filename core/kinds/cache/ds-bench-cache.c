@@ -350,7 +350,7 @@ counted:
       g_array_append_val (data->sets, set);
       (data->write ? ds_cache_estimate_writes : ds_cache_estimate) (data->sets, &data->estimate);
       row.value = set.iops;
-      row.cache_set = &set;
+      row.detail = &set;
       ds_run_emit (run, &row);
     }
 
@@ -390,7 +390,7 @@ repeat_largest (DsRun       *run,
   last->repeat_lat_p99_s = again.lat_p99_s;
   (data->write ? ds_cache_estimate_writes : ds_cache_estimate) (data->sets, &data->estimate);
   row.value = last->iops;
-  row.cache_set = last;
+  row.detail = last;
   ds_run_emit (run, &row);
   return 0;
 }
@@ -473,6 +473,12 @@ cache_settings (const DsBenchSpec *spec,
   g_ptr_array_add (parts, g_strdup_printf (_("%g s a working set"), spec->duration_ns / 1e9));
 }
 
+static gpointer
+cache_detail_copy (gconstpointer detail)
+{
+  return g_memdup2 (detail, sizeof (DsCacheSet));
+}
+
 const DsBenchOps ds_bench_cache = {
   .kind = DS_BENCH_CACHE,
   .name = "cache",
@@ -491,4 +497,6 @@ const DsBenchOps ds_bench_cache = {
   .check_target = ds_bench_check_block_aligned,
   .random_offsets = ds_bench_random_offsets_always,
   .settings = cache_settings,
+  .detail_copy = cache_detail_copy,
+  .detail_free = g_free,
 };

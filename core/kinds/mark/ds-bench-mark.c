@@ -250,7 +250,7 @@ run_step (Runner             *runner,
     .index = index,
     .name = def->row->label,
     .write = def->direction == DS_MARK_WRITE,
-    .step = step,
+    .detail = step,
   };
   int ret = 0;
 
@@ -500,6 +500,18 @@ mark_from_json (JsonObject  *results,
   return ds_mark_data_from_json (results, error);
 }
 
+static gpointer
+mark_detail_copy (gconstpointer detail)
+{
+  return ds_mark_step_copy (detail);
+}
+
+static void
+mark_detail_free (gpointer detail)
+{
+  ds_mark_step_free (detail);
+}
+
 const DsBenchOps ds_bench_mark = {
   .kind = DS_BENCH_MARK,
   .name = "mark",
@@ -518,4 +530,6 @@ const DsBenchOps ds_bench_mark = {
   .settings = ds_mark_settings,
   .params_to_json = ds_mark_params_to_json,
   .params_from_json = ds_mark_params_from_json,
+  .detail_copy = mark_detail_copy,
+  .detail_free = mark_detail_free,
 };

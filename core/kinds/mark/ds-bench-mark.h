@@ -57,6 +57,7 @@ typedef struct {
   double lat_mean_s;           /* over every I/O of the run */
 } DsMarkRun;
 
+typedef struct _DsMarkStep DsMarkStep;
 struct _DsMarkStep {
   char            *id;          /* "seq1m-q8t1-read" */
   char            *row_id;      /* "seq1m-q8t1" */

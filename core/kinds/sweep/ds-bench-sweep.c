@@ -260,7 +260,7 @@ run_level (DsRun        *run,
       g_array_append_val (data->steps, step);
       ds_sweep_update_knee (data);
       row.value = step.iops;
-      row.sweep_step = &g_array_index (data->steps, DsSweepStep, data->steps->len - 1);
+      row.detail = &g_array_index (data->steps, DsSweepStep, data->steps->len - 1);
       ds_run_emit (run, &row);
     }
 
@@ -338,6 +338,12 @@ sweep_settings (const DsBenchSpec *spec,
   g_ptr_array_add (parts, g_strdup_printf (_("%g s a level"), spec->duration_ns / 1e9));
 }
 
+static gpointer
+sweep_detail_copy (gconstpointer detail)
+{
+  return g_memdup2 (detail, sizeof (DsSweepStep));
+}
+
 const DsBenchOps ds_bench_sweep = {
   .kind = DS_BENCH_SWEEP,
   .name = "sweep",
@@ -357,4 +363,6 @@ const DsBenchOps ds_bench_sweep = {
   .check_target = sweep_check_target,
   .random_offsets = ds_bench_random_offsets_always,
   .settings = sweep_settings,
+  .detail_copy = sweep_detail_copy,
+  .detail_free = g_free,
 };
