@@ -208,6 +208,11 @@ typedef enum {
                                          * file of its own in it) */
   DS_BENCH_SPEC_BLOCK_SETTING = 1 << 4, /* its block size is the user's
                                          * preference (Benchmark's) */
+  DS_BENCH_SPEC_NO_RATES      = 1 << 5, /* its report has no rates (so no
+                                         * word on what "MB" means) */
+  DS_BENCH_SPEC_OWN_IO        = 1 << 6, /* it reads or writes outside
+                                         * ds_run_io(), so other I/O on
+                                         * the disk is not judged */
 } DsBenchSpecFlags;
 
 /* The target a spec meets (ds_bench_spec_check_target). */
@@ -286,6 +291,12 @@ typedef struct {
    * call, and its free; NULL: the kind's samples carry none. */
   gpointer   (*detail_copy)      (gconstpointer      detail);
   void       (*detail_free)      (gpointer           detail);
+  /* One line for a list of results: what was run ("randread 4K, QD 32,
+   * 1 thread"); NULL: "read" or "write". */
+  char      *(*describe)         (const DsResult    *result);
+  /* What the write does to the target, for its confirmation ("overwritten
+   * with zeros"), translated; NULL: the confirmation's own words. */
+  const char *(*confirm_words)   (const DsBenchSpec *spec);
   /* What the CLI's --duration means for the kind, with its default
    * (NULL: the kind has no --duration). */
   char      *(*duration_help)    (void);

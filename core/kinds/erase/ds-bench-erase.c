@@ -398,6 +398,22 @@ erase_settings (const DsBenchSpec *spec,
     g_ptr_array_add (parts, g_strdup (_("verified")));
 }
 
+static const char *
+erase_confirm_words (const DsBenchSpec *spec)
+{
+  static const char *const words[] = {
+    [DS_ERASE_ZEROS] = N_("overwritten with zeros"),
+    [DS_ERASE_RANDOM] = N_("overwritten with random data"),
+    [DS_ERASE_DISCARD] = N_("discarded"),
+    [DS_ERASE_SECURE_DISCARD] = N_("securely discarded"),
+  };
+
+  if ((unsigned) spec->erase_method >= G_N_ELEMENTS (words))
+    return NULL;
+
+  return _(words[spec->erase_method]);
+}
+
 const DsBenchOps ds_bench_erase = {
   .kind = DS_BENCH_ERASE,
   .name = "erase",
@@ -411,10 +427,11 @@ const DsBenchOps ds_bench_erase = {
   .report = ds_erase_report,
   .measured = erase_measured,
   .writes = DS_BENCH_WRITES_DESTROYS,
-  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY,
+  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_OWN_IO,
   .default_block_bytes = DS_ERASE_DEFAULT_BLOCK,
   .defaults = erase_defaults,
   .validate = erase_validate,
   .params = erase_params,
   .settings = erase_settings,
+  .confirm_words = erase_confirm_words,
 };

@@ -469,6 +469,18 @@ file_duration_help (void)
                           (unsigned) (DS_FILE_DEFAULT_BLOCK_ROW_NS / DS_NS_PER_SEC));
 }
 
+/* The file tested (the size asked for, clamped to the free space). */
+static char *
+file_describe (const DsResult *result)
+{
+  const DsBenchSpec *spec = &result->spec;
+  const DsFileData *data = result->data;
+  g_autofree char *size = ds_format_size (data != NULL && data->file_bytes > 0 ?
+                                          data->file_bytes : spec->file_size_bytes);
+
+  return g_strdup_printf ("%s test file%s", size, spec->buffered ? ", buffered" : "");
+}
+
 const DsBenchOps ds_bench_file = {
   .kind = DS_BENCH_FILE,
   .name = "file",
@@ -487,4 +499,5 @@ const DsBenchOps ds_bench_file = {
   .random_offsets = ds_bench_random_offsets_always,
   .settings = file_settings,
   .duration_help = file_duration_help,
+  .describe = file_describe,
 };

@@ -443,6 +443,13 @@ health_settings (const DsBenchSpec *spec,
   (void) parts;
 }
 
+static char *
+health_describe (const DsResult *result)
+{
+  (void) result;
+  return g_strdup ("SMART");
+}
+
 const DsBenchOps ds_bench_health = {
   .kind = DS_BENCH_HEALTH,
   .name = "health",
@@ -455,7 +462,8 @@ const DsBenchOps ds_bench_health = {
   .from_json = health_from_json,
   .report = ds_health_report,
   .writes = DS_BENCH_WRITES_NEVER,
-  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_NEEDS_DEVICE,
+  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_NEEDS_DEVICE | DS_BENCH_SPEC_NO_RATES,
   .validate = health_validate,
   .settings = health_settings,
+  .describe = health_describe,
 };

@@ -15,6 +15,7 @@
 #include "ds-limits.h"
 #include "ds-run.h"
 #include "ds-test-file.h"
+#include "ds-result.h"
 
 #define GIB (UINT64_C (1) << 30)
 
@@ -512,6 +513,17 @@ mark_detail_free (gpointer detail)
   ds_mark_step_free (detail);
 }
 
+/* A preset reads and writes unless told to read only. */
+static char *
+mark_describe (const DsResult *result)
+{
+  const DsBenchSpec *spec = &result->spec;
+
+  return g_strdup_printf ("%s, %s", spec->rows != NULL ? "custom rows" :
+                          spec->preset != NULL ? spec->preset : "?",
+                          spec->reads_only || !spec->write ? "reads only" : "reads and writes");
+}
+
 const DsBenchOps ds_bench_mark = {
   .kind = DS_BENCH_MARK,
   .name = "mark",
@@ -532,4 +544,5 @@ const DsBenchOps ds_bench_mark = {
   .params_from_json = ds_mark_params_from_json,
   .detail_copy = mark_detail_copy,
   .detail_free = mark_detail_free,
+  .describe = mark_describe,
 };

@@ -18,6 +18,8 @@
 #include "ds-run.h"
 #include "ds-params.h"
 #include "ds-words.h"
+#include "ds-units.h"
+#include "ds-result.h"
 
 static void
 dir_init (DsTransferDir *dir)
@@ -426,6 +428,14 @@ transfer_settings (const DsBenchSpec *spec,
     ds_words_add_block (parts, spec->block_size_bytes);
 }
 
+static char *
+transfer_describe (const DsResult *result)
+{
+  g_autofree char *block = ds_format_block (result->spec.block_size_bytes);
+
+  return g_strdup_printf ("%s, %s blocks", result->spec.write ? "write" : "read", block);
+}
+
 const DsBenchOps ds_bench_transfer = {
   .kind = DS_BENCH_TRANSFER,
   .name = "benchmark",
@@ -443,4 +453,5 @@ const DsBenchOps ds_bench_transfer = {
   .params = transfer_params,
   .check_target = transfer_check_target,
   .settings = transfer_settings,
+  .describe = transfer_describe,
 };

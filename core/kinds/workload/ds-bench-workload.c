@@ -21,6 +21,8 @@
 #include "ds-run.h"
 #include "ds-params.h"
 #include "ds-words.h"
+#include "ds-units.h"
+#include "ds-result.h"
 
 #define PROGRESS_INTERVAL_NS (100 * DS_NS_PER_MSEC)
 
@@ -475,6 +477,20 @@ workload_duration_help (void)
   return g_strdup (_("Run time (default 10s)"));
 }
 
+static char *
+workload_describe (const DsResult *result)
+{
+  const DsBenchSpec *spec = &result->spec;
+  g_autofree char *block = ds_format_block (spec->block_size_bytes);
+  g_autofree char *mix = spec->pattern == DS_PATTERN_RANDRW ?
+    g_strdup_printf (" %u/%u", spec->read_mix_percent, 100 - spec->read_mix_percent) :
+    g_strdup ("");
+
+  return g_strdup_printf ("%s%s %s, QD %u, %u thread%s", ds_pattern_to_string (spec->pattern),
+                          mix, block, spec->queue_depth, spec->threads,
+                          spec->threads == 1 ? "" : "s");
+}
+
 const DsBenchOps ds_bench_workload = {
   .kind = DS_BENCH_WORKLOAD,
   .name = "workload",
@@ -495,4 +511,5 @@ const DsBenchOps ds_bench_workload = {
   .random_offsets = workload_random_offsets,
   .settings = workload_settings,
   .duration_help = workload_duration_help,
+  .describe = workload_describe,
 };
