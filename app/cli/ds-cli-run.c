@@ -508,9 +508,11 @@ ds_cli_run (int    argc,
   progress.units = units;
 
   ds_cli_catch_stop_signals (&cancel);
+  /* build_spec() validated it. */
   result = ds_run_full (&spec, &(DsRunOptions) { .sink = progress_sink, .sink_data = &progress,
                                                  .cancel = &cancel,
-                                                 .access = *ds_cli_target_access () });
+                                                 .access = *ds_cli_target_access (),
+                                                 .validated = TRUE });
   ds_cli_release_stop_signals ();
   progress_finish (&progress);
   ds_bench_spec_clear (&spec);
