@@ -71,16 +71,11 @@ confirm_write (DsWindow          *self,
 {
   GtkWidget *dialog = ds_write_confirm_dialog_new (GTK_WINDOW (self), spec->target_path);
   PendingWrite *pending = g_new0 (PendingWrite, 1);
-  static const char *const erase_words[] = {
-    [DS_ERASE_ZEROS] = N_("overwritten with zeros"),
-    [DS_ERASE_RANDOM] = N_("overwritten with random data"),
-    [DS_ERASE_DISCARD] = N_("discarded"),
-    [DS_ERASE_SECURE_DISCARD] = N_("securely discarded"),
-  };
+  const DsBenchOps *ops = ds_bench_get (spec->kind);
+  const char *words = ops != NULL && ops->confirm_words != NULL ? ops->confirm_words (spec) : NULL;
 
-  if (spec->kind == DS_BENCH_ERASE && spec->erase_method < G_N_ELEMENTS (erase_words))
-    ds_write_confirm_dialog_set_erase (DS_WRITE_CONFIRM_DIALOG (dialog),
-                                       _(erase_words[spec->erase_method]));
+  if (words != NULL)
+    ds_write_confirm_dialog_set_erase (DS_WRITE_CONFIRM_DIALOG (dialog), words);
 
   g_weak_ref_init (&pending->window, self);
   ds_bench_spec_copy (&pending->spec, spec);

@@ -282,7 +282,8 @@ ds_cli_job_run (const DsBenchSpec     *spec,
   ds_cli_catch_stop_signals (&cancel);
   result = ds_run_full (spec, &(DsRunOptions) { .sink = progress_sink, .sink_data = &progress,
                                                 .cancel = &cancel,
-                                                .access = *ds_cli_target_access () });
+                                                .access = *ds_cli_target_access (),
+                                                .validated = TRUE });
   ds_cli_release_stop_signals ();
   if (progress.printed)
     fprintf (stderr, "\r%*s\r", 100, "");

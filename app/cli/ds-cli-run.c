@@ -9,10 +9,6 @@
 #include <unistd.h>
 
 #include "ds-bench.h"
-#include "ds-bench-block-size.h"
-#include "ds-bench-extra.h"
-#include "ds-bench-file.h"
-#include "ds-bench-random-access.h"
 #include "ds-cli.h"
 #include "ds-cli-job.h"
 #include "ds-cli-library.h"
@@ -229,34 +225,6 @@ static gboolean
 offers_capacity (const DsBenchOps *ops)
 {
   return ops->takes_capacity;
-}
-
-/* What --duration means for @kind, with the default a row or run gets
- * when it is not given (at the default accuracy; lower ones shorten it). */
-static char *
-duration_help (DsBenchKind kind)
-{
-  switch (kind)
-    {
-    case DS_BENCH_WORKLOAD:
-      return g_strdup (_("Run time (default 10s)"));
-    case DS_BENCH_EXTRA:
-      return g_strdup_printf (_("Time per row (default %us; 250ms at --accuracy 1)"),
-                              (unsigned) (DS_EXTRA_DEFAULT_ROW_NS / DS_NS_PER_SEC));
-    case DS_BENCH_RANDOM_ACCESS:
-      return g_strdup_printf (_("Time per row (default %us; 250ms at --accuracy 1)"),
-                              (unsigned) (DS_RANDOM_ACCESS_DEFAULT_ROW_NS / DS_NS_PER_SEC));
-    case DS_BENCH_BLOCK_SIZE:
-      return g_strdup_printf (_("Time per row (default %us; 250ms at --accuracy 1)"),
-                              (unsigned) (DS_BLOCK_SIZE_DEFAULT_ROW_NS / DS_NS_PER_SEC));
-    case DS_BENCH_FILE:
-      return g_strdup_printf (_("Time per row (default %us, %us per block size; 250ms at --accuracy 1)"),
-                              (unsigned) (DS_FILE_DEFAULT_ROW_NS / DS_NS_PER_SEC),
-                              (unsigned) (DS_FILE_DEFAULT_BLOCK_ROW_NS / DS_NS_PER_SEC));
-    case DS_BENCH_TRANSFER:
-    default:
-      return NULL;
-    }
 }
 
 static GOptionEntry *
@@ -485,10 +453,10 @@ ds_cli_run (int    argc,
   ops = ds_bench_lookup (argv[0]);
   g_assert (ops != NULL);
 
-  parameter = g_strdup_printf (ops->kind == DS_BENCH_FILE ? _("[DIR] — HD Tune's %s") :
+  parameter = g_strdup_printf (ds_bench_kind_has_folder (ops->kind) ? _("[DIR] — HD Tune's %s") :
                                _("TARGET — %s"), _(ops->title));
   context = g_option_context_new (parameter);
-  o.duration_help = duration_help (ops->kind);
+  o.duration_help = ops->duration_help != NULL ? ops->duration_help () : NULL;
   entries = entries_for (ops->kind, &o);
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context, ops->opens_target ? run_description
@@ -500,7 +468,7 @@ ds_cli_run (int    argc,
       return status;
     }
 
-  if (ops->kind == DS_BENCH_FILE)
+  if (ds_bench_kind_has_folder (ops->kind))
     target = argc >= 2 ? argv[1] : ".";
   else if (argc >= 2)
     target = argv[1];
@@ -511,7 +479,8 @@ ds_cli_run (int    argc,
     {
       options_clear (&o);
       return ds_cli_complain (DS_CLI_USAGE, _("%s needs exactly one %s (see --help)"),
-                              ops->name, ops->kind == DS_BENCH_FILE ? _("folder") : _("device or file"));
+                              ops->name, ds_bench_kind_has_folder (ops->kind) ? _("folder") :
+                              _("device or file"));
     }
 
   if (!ds_units_from_string (o.units, &units, &error))
@@ -539,9 +508,11 @@ ds_cli_run (int    argc,
   progress.units = units;
 
   ds_cli_catch_stop_signals (&cancel);
+  /* build_spec() validated it. */
   result = ds_run_full (&spec, &(DsRunOptions) { .sink = progress_sink, .sink_data = &progress,
                                                  .cancel = &cancel,
-                                                 .access = *ds_cli_target_access () });
+                                                 .access = *ds_cli_target_access (),
+                                                 .validated = TRUE });
   ds_cli_release_stop_signals ();
   progress_finish (&progress);
   ds_bench_spec_clear (&spec);

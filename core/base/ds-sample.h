@@ -31,9 +31,6 @@ typedef enum {
 
 typedef struct _DsIntervalPoint DsIntervalPoint;   /* ds-interval.h */
 typedef struct _DsIntervalSum DsIntervalSum;       /* ds-interval.h */
-typedef struct _DsMarkStep DsMarkStep;             /* ds-bench-mark.h */
-typedef struct _DsSweepStep DsSweepStep;           /* ds-bench-sweep.h */
-typedef struct _DsCacheSet DsCacheSet;             /* ds-bench-cache.h */
 
 typedef struct {
   DsSampleKind kind;
@@ -52,10 +49,11 @@ typedef struct {
                                      * every I/O of the run collected so far,
                                      * reads and writes together (a live
                                      * histogram; the result's is exact) */
-  const DsMarkStep      *step;     /* mark: PHASE (a step starts; its figures
-                                    * empty) and ROW (its figures) */
-  const DsSweepStep     *sweep_step; /* sweep: ROW (a level is done) */
-  const DsCacheSet      *cache_set;  /* cache: ROW (a set is done) */
+  /* The kind's own figures of a PHASE or ROW, of the type its kind's
+   * DsBenchOps.detail_copy takes (mark: a DsMarkStep at a step's PHASE,
+   * its figures empty, and ROW; sweep: the DsSweepStep of a level done;
+   * cache: the DsCacheSet of a working set done), or NULL. */
+  gconstpointer          detail;
 } DsSample;
 
 /* Called on the worker thread.  Must be quick and must not call GTK. */

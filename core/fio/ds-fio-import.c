@@ -160,46 +160,31 @@ entry_label (JsonObject *job,
   return g_strdup_printf ("%s (fio)", jobname);
 }
 
-GPtrArray *
-ds_fio_import_data (const char  *data,
-                    gssize       length,
-                    const char  *source,
-                    GPtrArray  **ret_warnings,
-                    GError     **error)
+/* The JSON document inside @data: fio prints notes ("note: both iodepth
+ * >= 1 and synchronous I/O engine ...") on stdout before it, so it starts
+ * at the first line that opens an object and ends at the last closing
+ * brace. */
+static gboolean
+find_document (const char   *data,
+               gssize        length,
+               const char  **ret_start,
+               const char  **ret_end,
+               GError      **error)
 {
-  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr (GPtrArray) jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_fio_job_free);
-  g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GError) local = NULL;
-  g_autoptr (GDateTime) when = NULL;
-  DsFioDoc doc = { .source = source ? source : "fio JSON" };
   const char *start, *end;
-  JsonNode *root;
-  JsonObject *o;
-  JsonArray *entries;
-  gboolean client;
-  gboolean many_groups = FALSE;
-  double ts;
 
-  if (data == NULL)
-    length = 0;
-  else if (length < 0)
-    length = (gssize) strlen (data);
   if ((uint64_t) length > DS_FIO_JSON_MAX_BYTES)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("too large to be fio's JSON output"));
-      return NULL;
+      return FALSE;
     }
   if (length == 0 || memchr (data, '\0', (size_t) length) != NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
                    length == 0 ? _("empty: no fio JSON output") : _("binary: not fio JSON output"));
-      return NULL;
+      return FALSE;
     }
 
-  /* fio prints notes ("note: both iodepth >= 1 and synchronous I/O engine
-   * ...") on stdout before the document: start at the first line that
-   * opens an object, end at the last closing brace. */
   start = data;
   while (start < data + length && *start != '{')
     {
@@ -216,10 +201,25 @@ ds_fio_import_data (const char  *data,
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
                    _("no JSON document in it: run fio with --output-format=json"));
-      return NULL;
+      return FALSE;
     }
-  /* The loader's bounds (depth, sizes, list lengths) before json-glib
-   * parses: a hostile file costs one pass over its bytes. */
+
+  *ret_start = start;
+  *ret_end = end;
+  return TRUE;
+}
+
+/* The document's top object, parsed within the loader's bounds (depth,
+ * sizes, list lengths): a hostile file costs one pass over its bytes. */
+static JsonObject *
+parse_document (JsonParser  *parser,
+                const char  *start,
+                const char  *end,
+                GError     **error)
+{
+  g_autoptr (GError) local = NULL;
+  JsonNode *root;
+
   if (!ds_json_check_bounds_as (start, (gsize) (end - start), _("not fio's JSON output"), error))
     return NULL;
   if (!json_parser_load_from_data (parser, start, end - start, &local))
@@ -236,7 +236,145 @@ ds_fio_import_data (const char  *data,
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("not fio JSON output (not an object)"));
       return NULL;
     }
-  o = json_node_get_object (root);
+
+  return json_node_get_object (root);
+}
+
+/* The list of jobs ("jobs", or a --client run's "client_stats"). */
+static JsonArray *
+document_entries (JsonObject  *o,
+                  gboolean     client,
+                  GError     **error)
+{
+  JsonNode *n = json_object_get_member (o, client ? "client_stats" : "jobs");
+  JsonArray *entries;
+
+  if (n == NULL || !JSON_NODE_HOLDS_ARRAY (n) || json_array_get_length (json_node_get_array (n)) == 0)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("fio's JSON holds no jobs (no \"%s\" list)"),
+                   client ? "client_stats" : "jobs");
+      return NULL;
+    }
+  entries = json_node_get_array (n);
+  if (json_array_get_length (entries) > MAX_FIO_JOBS)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("more than %d jobs: not imported"), MAX_FIO_JOBS);
+      return NULL;
+    }
+
+  return entries;
+}
+
+/* TRUE when the jobs are in more than one group (their names then say
+ * which). */
+static gboolean
+entries_in_groups (JsonArray *entries)
+{
+  for (guint i = 1; i < json_array_get_length (entries); i++)
+    {
+      JsonNode *a = json_array_get_element (entries, 0), *b = json_array_get_element (entries, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (a) && JSON_NODE_HOLDS_OBJECT (b) &&
+          ds_fio_number (json_node_get_object (a), "groupid") != ds_fio_number (json_node_get_object (b), "groupid"))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Entry @i of the document as a result in @jobs, or a warning saying why
+ * it was not imported. */
+static void
+import_entry (const DsFioDoc *doc,
+              JsonArray      *entries,
+              guint           i,
+              gboolean        client,
+              gboolean        many_groups,
+              GPtrArray      *jobs,
+              GPtrArray      *warnings)
+{
+  JsonNode *n = json_array_get_element (entries, i);
+  g_autoptr (GError) why = NULL;
+  g_autofree char *host = NULL;
+  g_autofree char *label = NULL;
+  JsonObject *job;
+  const char *jobname;
+  DsFioJob *entry;
+  DsResult *r;
+  gboolean aggregate;
+  double port, group;
+
+  if (!JSON_NODE_HOLDS_OBJECT (n))
+    {
+      g_ptr_array_add (warnings, g_strdup_printf ("entry %u is not an object: skipped", i));
+      return;
+    }
+  job = json_node_get_object (n);
+  jobname = ds_fio_string (job, "jobname") ? ds_fio_string (job, "jobname") : "?";
+  aggregate = client && strcmp (jobname, "All clients") == 0;
+  port = ds_fio_number (job, "port");
+  if (client && !aggregate && ds_fio_string (job, "hostname") != NULL)
+    host = isfinite (port) && port > 0 && port < 65536 ?
+           g_strdup_printf ("%s:%d", ds_fio_string (job, "hostname"), (int) port) :
+           g_strdup (ds_fio_string (job, "hostname"));
+
+  group = ds_fio_number (job, "groupid");
+  label = entry_label (job, host, aggregate,
+                       isfinite (group) && fabs (group) < 1e9 ? (gint64) group : 0, many_groups);
+  if (aggregate)
+    r = aggregate_from_entry (doc, entries, job, label, &why);
+  else
+    r = ds_fio_result_from_entry (doc, job, ds_fio_object (job, "job options"), label, host, &why);
+  if (r == NULL)
+    {
+      g_autofree char *clean = ds_printable_text (jobname);
+      g_ptr_array_add (warnings, g_strdup_printf ("job “%s”%s%s not imported: %s", clean,
+                                                  host ? " on " : "", host ? host : "",
+                                                  why->message));
+      return;
+    }
+  if (r->error != NULL)
+    g_ptr_array_add (warnings, g_strdup_printf ("%s%s%s", r->error->message,
+                                                host ? " on " : "", host ? host : ""));
+
+  entry = g_new0 (DsFioJob, 1);
+  entry->result = r;
+  entry->name = g_steal_pointer (&label);
+  entry->hostname = client && !aggregate && ds_fio_string (job, "hostname") ?
+                    g_strdup (ds_fio_string (job, "hostname")) : NULL;
+  entry->port = client && !aggregate && isfinite (port) && port > 0 && port < 65536 ? (int) port : 0;
+  entry->aggregate = aggregate;
+  g_ptr_array_add (jobs, entry);
+}
+
+GPtrArray *
+ds_fio_import_data (const char  *data,
+                    gssize       length,
+                    const char  *source,
+                    GPtrArray  **ret_warnings,
+                    GError     **error)
+{
+  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr (GPtrArray) jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_fio_job_free);
+  g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GDateTime) when = NULL;
+  g_autofree char *started_at = NULL;
+  DsFioDoc doc = { .source = source ? source : "fio JSON" };
+  const char *start, *end;
+  JsonObject *o;
+  JsonArray *entries;
+  gboolean client, many_groups;
+  double ts;
+
+  if (data == NULL)
+    length = 0;
+  else if (length < 0)
+    length = (gssize) strlen (data);
+  if (!find_document (data, length, &start, &end, error))
+    return NULL;
+  o = parse_document (parser, start, end, error);
+  if (o == NULL)
+    return NULL;
   doc.fio_version = ds_fio_string (o, "fio version");
   if (!check_version (doc.fio_version, error))
     return NULL;
@@ -245,95 +383,17 @@ ds_fio_import_data (const char  *data,
   if (isfinite (ts) && ts > 0 && ts < 1e11)
     when = g_date_time_new_from_unix_utc ((gint64) ts);
   if (when != NULL)
-    doc.started_at = g_date_time_format_iso8601 (when);
+    started_at = g_date_time_format_iso8601 (when);
+  doc.started_at = started_at;
   doc.global_options = ds_fio_object (o, "global options");
 
   client = json_object_has_member (o, "client_stats");
-  {
-    JsonNode *n = json_object_get_member (o, client ? "client_stats" : "jobs");
-
-    if (n == NULL || !JSON_NODE_HOLDS_ARRAY (n) || json_array_get_length (json_node_get_array (n)) == 0)
-      {
-        g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("fio's JSON holds no jobs (no \"%s\" list)"),
-                     client ? "client_stats" : "jobs");
-        g_free (doc.started_at);
-        return NULL;
-      }
-    entries = json_node_get_array (n);
-  }
-  if (json_array_get_length (entries) > MAX_FIO_JOBS)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("more than %d jobs: not imported"), MAX_FIO_JOBS);
-      g_free (doc.started_at);
-      return NULL;
-    }
-
-  for (guint i = 1; i < json_array_get_length (entries); i++)
-    {
-      JsonNode *a = json_array_get_element (entries, 0), *b = json_array_get_element (entries, i);
-
-      if (JSON_NODE_HOLDS_OBJECT (a) && JSON_NODE_HOLDS_OBJECT (b) &&
-          ds_fio_number (json_node_get_object (a), "groupid") != ds_fio_number (json_node_get_object (b), "groupid"))
-        many_groups = TRUE;
-    }
-
+  entries = document_entries (o, client, error);
+  if (entries == NULL)
+    return NULL;
+  many_groups = entries_in_groups (entries);
   for (guint i = 0; i < json_array_get_length (entries); i++)
-    {
-      JsonNode *n = json_array_get_element (entries, i);
-      g_autoptr (GError) why = NULL;
-      g_autofree char *host = NULL;
-      g_autofree char *label = NULL;
-      JsonObject *job;
-      const char *jobname;
-      DsFioJob *entry;
-      DsResult *r;
-      gboolean aggregate;
-      double port, group;
-
-      if (!JSON_NODE_HOLDS_OBJECT (n))
-        {
-          g_ptr_array_add (warnings, g_strdup_printf ("entry %u is not an object: skipped", i));
-          continue;
-        }
-      job = json_node_get_object (n);
-      jobname = ds_fio_string (job, "jobname") ? ds_fio_string (job, "jobname") : "?";
-      aggregate = client && strcmp (jobname, "All clients") == 0;
-      port = ds_fio_number (job, "port");
-      if (client && !aggregate && ds_fio_string (job, "hostname") != NULL)
-        host = isfinite (port) && port > 0 && port < 65536 ?
-               g_strdup_printf ("%s:%d", ds_fio_string (job, "hostname"), (int) port) :
-               g_strdup (ds_fio_string (job, "hostname"));
-
-      group = ds_fio_number (job, "groupid");
-      label = entry_label (job, host, aggregate,
-                           isfinite (group) && fabs (group) < 1e9 ? (gint64) group : 0, many_groups);
-      if (aggregate)
-        r = aggregate_from_entry (&doc, entries, job, label, &why);
-      else
-        r = ds_fio_result_from_entry (&doc, job, ds_fio_object (job, "job options"), label, host, &why);
-      if (r == NULL)
-        {
-          g_autofree char *clean = ds_printable_text (jobname);
-          g_ptr_array_add (warnings, g_strdup_printf ("job “%s”%s%s not imported: %s", clean,
-                                                      host ? " on " : "", host ? host : "",
-                                                      why->message));
-          continue;
-        }
-      if (r->error != NULL)
-        g_ptr_array_add (warnings, g_strdup_printf ("%s%s%s", r->error->message,
-                                                    host ? " on " : "", host ? host : ""));
-
-      entry = g_new0 (DsFioJob, 1);
-      entry->result = r;
-      entry->name = g_steal_pointer (&label);
-      entry->hostname = client && !aggregate && ds_fio_string (job, "hostname") ?
-                        g_strdup (ds_fio_string (job, "hostname")) : NULL;
-      entry->port = client && !aggregate && isfinite (port) && port > 0 && port < 65536 ? (int) port : 0;
-      entry->aggregate = aggregate;
-      g_ptr_array_add (jobs, entry);
-    }
-
-  g_free (doc.started_at);
+    import_entry (&doc, entries, i, client, many_groups, jobs, warnings);
 
   if (jobs->len == 0)
     {

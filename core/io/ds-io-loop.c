@@ -232,30 +232,15 @@ set_alloc_error (GError         **error,
     }
 }
 
-int
-ds_io_run (const DsIoContext *ctx,
-           const DsIoPlan    *plan,
-           DsIoStats         *ret_stats,
-           GError           **error)
+/* The plan fits the target: its region inside, its blocks and random
+ * offsets on the target's logical blocks. */
+static int
+check_plan (const DsTarget  *target,
+            const DsIoPlan  *plan,
+            uint64_t        *ret_align,
+            GError         **error)
 {
-  DsTarget *target = ctx->target;
-  const DsEngineOps *ops;
-  Shared sh = { 0 };
-  Worker *workers;
-  unsigned n_threads;
-  unsigned depth;
-  uint64_t first = UINT64_MAX;
-  uint64_t last = 0;
-  Worker *failed = NULL;
-  g_autoptr (GError) thread_error = NULL;
-  unsigned started = 0;
-  int ret = 0;
-  DsIoWatch *watch = &ret_stats->watch;
-
-  g_return_val_if_fail (target != NULL, -EINVAL);
-  g_return_val_if_fail (plan->depth >= 1, -EINVAL);
-
-  ds_io_stats_init (ret_stats);
+  uint64_t align;
 
   if (plan->block_bytes == 0 ||
       !ds_is_aligned (plan->block_bytes, target->logical_block_size) ||
@@ -274,19 +259,34 @@ ds_io_run (const DsIoContext *ctx,
       return -EINVAL;
     }
 
-  sh.align = ds_io_plan_align (plan, target->logical_block_size);
-  if (plan->random && !ds_is_aligned (sh.align, target->logical_block_size))
+  align = ds_io_plan_align (plan, target->logical_block_size);
+  if (plan->random && !ds_is_aligned (align, target->logical_block_size))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("%s: random offsets aligned to %" PRIu64 " bytes do not fall on its "
                    "%u-byte blocks"),
-                   target->path, sh.align, target->logical_block_size);
+                   target->path, align, target->logical_block_size);
       return -EINVAL;
     }
 
-  ops = resolve_engine (ctx, plan->depth, &ret_stats->engine_fallback_errno);
-  depth = plan->depth;
-  n_threads = MAX (plan->threads, 1);
+  *ret_align = align;
+  return 0;
+}
+
+/* The engine, and the threads × depth it runs the plan's depth at: an
+ * engine of a lower depth fans out into more threads where it can. */
+static int
+fit_engine (const DsIoContext  *ctx,
+            const DsIoPlan     *plan,
+            DsIoStats          *stats,
+            unsigned           *ret_threads,
+            unsigned           *ret_depth,
+            GError            **error)
+{
+  const DsEngineOps *ops = resolve_engine (ctx, plan->depth, &stats->engine_fallback_errno);
+  unsigned depth = plan->depth;
+  unsigned n_threads = MAX (plan->threads, 1);
+
   if (depth > ops->max_depth)
     {
       if (!ops->fan_out)
@@ -301,35 +301,27 @@ ds_io_run (const DsIoContext *ctx,
       depth = ops->max_depth;
     }
 
-  ret_stats->engine = ops;
+  stats->engine = ops;
+  *ret_threads = n_threads;
+  *ret_depth = depth;
+  return 0;
+}
 
-  sh.ctx = ctx;
-  sh.plan = plan;
-  sh.ops = ops;
-  sh.depth = depth;
-  sh.block_max = MAX (plan->block_bytes, plan->block_max_bytes);
-  sh.max_ios = plan->max_ios;
-  sh.max_bytes = plan->max_bytes;
-  if (plan->interval_ns != 0)
-    {
-      sh.series = ds_io_series_new (n_threads, 0, plan->interval_ns);
-      if (sh.series == NULL)
-        {
-          set_alloc_error (error, target->path, plan, DS_IO_ALLOC_SERIES, n_threads, depth, 0);
-          return -ENOMEM;
-        }
-    }
-  g_mutex_init (&sh.start_lock);
-  g_cond_init (&sh.start_cond);
+static Worker *
+workers_new (Shared             *sh,
+             const DsIoContext  *ctx,
+             const DsIoPlan     *plan,
+             unsigned            n_threads)
+{
+  Worker *workers = g_new0 (Worker, n_threads);
 
-  workers = g_new0 (Worker, n_threads);
   for (unsigned i = 0; i < n_threads; i++)
     {
-      workers[i].shared = &sh;
+      workers[i].shared = sh;
       workers[i].id = i;
       workers[i].error_offset = -1;
-      if (sh.series != NULL)
-        workers[i].ring = ds_io_series_ring (sh.series, i);
+      if (sh->series != NULL)
+        workers[i].ring = ds_io_series_ring (sh->series, i);
       if (plan->rng != NULL && n_threads == 1)
         workers[i].rng = *plan->rng;
       else
@@ -337,50 +329,74 @@ ds_io_run (const DsIoContext *ctx,
       ds_io_stats_init (&workers[i].stats);
     }
 
+  return workers;
+}
+
+/* Runs the workers (on this thread when one needs no series collected)
+ * and joins them.  Returns how many started; a refused thread stops the
+ * others and its reason is in @ret_thread_error. */
+static unsigned
+run_workers (Shared   *sh,
+             Worker   *workers,
+             unsigned  n_threads,
+             GError  **ret_thread_error)
+{
+  GThread **threads;
+  unsigned started = 0;
+
   /* With a series this thread collects it while the I/O threads run. */
-  if (n_threads == 1 && sh.series == NULL)
+  if (n_threads == 1 && sh->series == NULL)
     {
-      sh.inline_run = TRUE;
+      sh->inline_run = TRUE;
       ds_io_worker_main (&workers[0]);
-      started = 1;
+      return 1;
     }
-  else
+
+  /* The system may refuse a thread (ulimit -u, ulimit -v, kernel
+   * threads-max): the run fails, saying so, rather than running with
+   * fewer threads than asked, which would measure another workload.
+   * The threads already started stop at once and are joined. */
+  threads = g_new0 (GThread *, n_threads);
+  for (; started < n_threads; started++)
     {
-      GThread **threads = g_new0 (GThread *, n_threads);
-
-      /* The system may refuse a thread (ulimit -u, ulimit -v, kernel
-       * threads-max): the run fails, saying so, rather than running with
-       * fewer threads than asked, which would measure another workload.
-       * The threads already started stop at once and are joined. */
-      for (; started < n_threads; started++)
+      threads[started] = g_thread_try_new ("ds-io", ds_io_worker_main, &workers[started],
+                                           ret_thread_error);
+      if (threads[started] == NULL)
         {
-          threads[started] = g_thread_try_new ("ds-io", ds_io_worker_main, &workers[started],
-                                               &thread_error);
-          if (threads[started] == NULL)
-            {
-              g_atomic_int_set (&sh.stop, 1);
-              break;
-            }
+          g_atomic_int_set (&sh->stop, 1);
+          break;
         }
-      start_when_ready (&sh, started);
-      if (sh.series != NULL)
-        collect_while_running (&sh, started);
-      for (unsigned i = 0; i < started; i++)
-        g_thread_join (threads[i]);
-      g_free (threads);
     }
+  start_when_ready (sh, started);
+  if (sh->series != NULL)
+    collect_while_running (sh, started);
+  for (unsigned i = 0; i < started; i++)
+    g_thread_join (threads[i]);
+  g_free (threads);
 
-  if (plan->rng != NULL && n_threads == 1)
-    *plan->rng = workers[0].rng;
+  return started;
+}
+
+/* Every worker's figures into @stats; the first that failed. */
+static Worker *
+merge_workers (Worker    *workers,
+               unsigned   n_threads,
+               DsIoStats *stats,
+               uint64_t  *ret_last_ns)
+{
+  DsIoWatch *watch = &stats->watch;
+  uint64_t first = UINT64_MAX;
+  uint64_t last = 0;
+  Worker *failed = NULL;
 
   for (unsigned i = 0; i < n_threads; i++)
     {
       Worker *w = &workers[i];
 
-      merge_dir (&ret_stats->read, &w->stats.read);
-      merge_dir (&ret_stats->write, &w->stats.write);
-      ret_stats->cpu_user_ns += w->stats.cpu_user_ns;
-      ret_stats->cpu_system_ns += w->stats.cpu_system_ns;
+      merge_dir (&stats->read, &w->stats.read);
+      merge_dir (&stats->write, &w->stats.write);
+      stats->cpu_user_ns += w->stats.cpu_user_ns;
+      stats->cpu_system_ns += w->stats.cpu_system_ns;
       watch->read_bytes += w->watch.read_bytes;
       watch->written_bytes += w->watch.written_bytes;
       watch->zero_sampled += w->watch.zero_sampled;
@@ -401,7 +417,136 @@ ds_io_run (const DsIoContext *ctx,
   /* Throughput is total bytes over the wall time from the first counted
    * I/O's submission to the last completion (all threads). */
   if (last > first)
-    ret_stats->elapsed_ns = last - first;
+    stats->elapsed_ns = last - first;
+  *ret_last_ns = last;
+
+  return failed;
+}
+
+/* A thread the system refused: the run fails, saying which limit. */
+static int
+refused_thread (const DsTarget  *target,
+                unsigned         started,
+                unsigned         n_threads,
+                const GError    *thread_error,
+                DsIoStats       *stats,
+                GError         **error)
+{
+  struct rlimit nproc;
+  g_autofree char *limit = NULL;
+  const DsEngineOps *ops = stats->engine;
+  DsIoWatch moved = stats->watch;
+
+  if (getrlimit (RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur != RLIM_INFINITY)
+    limit = g_strdup_printf ("%llu", (unsigned long long) nproc.rlim_cur);
+  g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
+               _("%s: the system refused I/O thread %u of the %u this run "
+               "needs (%s). The limits are the user's processes and "
+               "threads (ulimit -u: %s), virtual memory (ulimit -v) and "
+               "kernel.threads-max; run with fewer --threads, or a lower "
+               "--queue-depth on the threads engine"),
+               target->path, started + 1, n_threads, thread_error->message,
+               limit != NULL ? limit : "unlimited");
+  /* What the threads that did start measured is another workload
+   * than the one asked for: not a figure to report (what they moved
+   * still counts for the run's warnings). */
+  ds_io_stats_clear (stats);
+  ds_io_stats_init (stats);
+  stats->watch = moved;
+  stats->engine = ops;
+  return -EAGAIN;
+}
+
+/* A worker's error, as the run's. */
+static int
+worker_failed (const DsTarget  *target,
+               const DsIoPlan  *plan,
+               const Shared    *sh,
+               const Worker    *failed,
+               unsigned         n_threads,
+               DsIoStats       *stats,
+               GError         **error)
+{
+  int e = -failed->error;
+
+  stats->error_errno = e;
+  stats->error_offset_bytes = failed->error_offset;
+
+  if (failed->alloc_failed != DS_IO_ALLOC_OK)
+    set_alloc_error (error, target->path, plan, failed->alloc_failed, n_threads, sh->depth,
+                     ds_align_up (sh->block_max, target->mem_align));
+  else if (failed->error_offset >= 0)
+    {
+      DsError code = ds_error_from_errno (e);
+
+      if (code == DS_ERROR_FAILED || code == DS_ERROR_INVALID ||
+          code == DS_ERROR_NOT_FOUND)
+        code = DS_ERROR_IO;
+      g_set_error (error, DS_ERROR, code,
+                   _("%s: %s error at offset %" PRId64
+                   " (%.3f GB): %s"),
+                   target->path, failed->error_write ? _("write") : _("read"),
+                   failed->error_offset, failed->error_offset / 1e9,
+                   g_strerror (e));
+    }
+  else
+    {
+      ds_set_error_from_errno (error, e, target->path);
+    }
+
+  return -e;
+}
+
+int
+ds_io_run (const DsIoContext *ctx,
+           const DsIoPlan    *plan,
+           DsIoStats         *ret_stats,
+           GError           **error)
+{
+  DsTarget *target = ctx->target;
+  Shared sh = { 0 };
+  Worker *workers;
+  Worker *failed;
+  unsigned n_threads, depth, started;
+  uint64_t last;
+  g_autoptr (GError) thread_error = NULL;
+  int ret;
+
+  g_return_val_if_fail (target != NULL, -EINVAL);
+  g_return_val_if_fail (plan->depth >= 1, -EINVAL);
+
+  ds_io_stats_init (ret_stats);
+
+  ret = check_plan (target, plan, &sh.align, error);
+  if (ret == 0)
+    ret = fit_engine (ctx, plan, ret_stats, &n_threads, &depth, error);
+  if (ret < 0)
+    return ret;
+
+  sh.ctx = ctx;
+  sh.plan = plan;
+  sh.ops = ret_stats->engine;
+  sh.depth = depth;
+  sh.block_max = MAX (plan->block_bytes, plan->block_max_bytes);
+  sh.max_ios = plan->max_ios;
+  sh.max_bytes = plan->max_bytes;
+  if (plan->interval_ns != 0)
+    {
+      sh.series = ds_io_series_new (n_threads, 0, plan->interval_ns);
+      if (sh.series == NULL)
+        {
+          set_alloc_error (error, target->path, plan, DS_IO_ALLOC_SERIES, n_threads, depth, 0);
+          return -ENOMEM;
+        }
+    }
+  g_mutex_init (&sh.start_lock);
+  g_cond_init (&sh.start_cond);
+
+  workers = workers_new (&sh, ctx, plan, n_threads);
+  started = run_workers (&sh, workers, n_threads, &thread_error);
+  if (plan->rng != NULL && n_threads == 1)
+    *plan->rng = workers[0].rng;
+  failed = merge_workers (workers, n_threads, ret_stats, &last);
 
   if (sh.series != NULL)
     {
@@ -412,61 +557,9 @@ ds_io_run (const DsIoContext *ctx,
     }
 
   if (started < n_threads)
-    {
-      struct rlimit nproc;
-      g_autofree char *limit = NULL;
-
-      if (getrlimit (RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur != RLIM_INFINITY)
-        limit = g_strdup_printf ("%llu", (unsigned long long) nproc.rlim_cur);
-      g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
-                   _("%s: the system refused I/O thread %u of the %u this run "
-                   "needs (%s). The limits are the user's processes and "
-                   "threads (ulimit -u: %s), virtual memory (ulimit -v) and "
-                   "kernel.threads-max; run with fewer --threads, or a lower "
-                   "--queue-depth on the threads engine"),
-                   target->path, started + 1, n_threads, thread_error->message,
-                   limit != NULL ? limit : "unlimited");
-      /* What the threads that did start measured is another workload
-       * than the one asked for: not a figure to report (what they moved
-       * still counts for the run's warnings). */
-      DsIoWatch moved = ret_stats->watch;
-
-      ds_io_stats_clear (ret_stats);
-      ds_io_stats_init (ret_stats);
-      ret_stats->watch = moved;
-      ret_stats->engine = ops;
-      ret = -EAGAIN;
-    }
+    ret = refused_thread (target, started, n_threads, thread_error, ret_stats, error);
   else if (failed != NULL)
-    {
-      int e = -failed->error;
-
-      ret_stats->error_errno = e;
-      ret_stats->error_offset_bytes = failed->error_offset;
-
-      if (failed->alloc_failed != DS_IO_ALLOC_OK)
-        set_alloc_error (error, target->path, plan, failed->alloc_failed, n_threads, depth,
-                         ds_align_up (sh.block_max, target->mem_align));
-      else if (failed->error_offset >= 0)
-        {
-          DsError code = ds_error_from_errno (e);
-
-          if (code == DS_ERROR_FAILED || code == DS_ERROR_INVALID ||
-              code == DS_ERROR_NOT_FOUND)
-            code = DS_ERROR_IO;
-          g_set_error (error, DS_ERROR, code,
-                       _("%s: %s error at offset %" PRId64
-                       " (%.3f GB): %s"),
-                       target->path, failed->error_write ? _("write") : _("read"),
-                       failed->error_offset, failed->error_offset / 1e9,
-                       g_strerror (e));
-        }
-      else
-        {
-          ds_set_error_from_errno (error, e, target->path);
-        }
-      ret = -e;
-    }
+    ret = worker_failed (target, plan, &sh, failed, n_threads, ret_stats, error);
   else if (ds_check_cancelled (ctx->cancel, error) < 0)
     {
       ret_stats->cancelled = TRUE;

@@ -143,45 +143,12 @@ ds_library_entry_init (DsLibraryEntry *self)
 char *
 ds_result_describe (const DsResult *result)
 {
-  const DsBenchSpec *spec = &result->spec;
-  g_autofree char *block = ds_format_block (spec->block_size_bytes);
+  const DsBenchOps *ops = ds_bench_get (result->kind);
 
-  switch (result->kind)
-    {
-    case DS_BENCH_WORKLOAD:
-      {
-        g_autofree char *mix = spec->pattern == DS_PATTERN_RANDRW ?
-          g_strdup_printf (" %u/%u", spec->read_mix_percent, 100 - spec->read_mix_percent) :
-          g_strdup ("");
+  if (ops != NULL && ops->describe != NULL)
+    return ops->describe (result);
 
-        return g_strdup_printf ("%s%s %s, QD %u, %u thread%s", ds_pattern_to_string (spec->pattern),
-                                mix, block, spec->queue_depth, spec->threads,
-                                spec->threads == 1 ? "" : "s");
-      }
-    case DS_BENCH_FILE:
-      {
-        /* The file tested (the size asked for, clamped to the free space). */
-        const DsFileData *data = result->data;
-        g_autofree char *size = ds_format_size (data != NULL && data->file_bytes > 0 ?
-                                                data->file_bytes : spec->file_size_bytes);
-        return g_strdup_printf ("%s test file%s", size, spec->buffered ? ", buffered" : "");
-      }
-    case DS_BENCH_MARK:
-      /* A preset reads and writes unless told to read only. */
-      return g_strdup_printf ("%s, %s", spec->rows != NULL ? "custom rows" :
-                              spec->preset != NULL ? spec->preset : "?",
-                              spec->reads_only || !spec->write ? "reads only" : "reads and writes");
-    case DS_BENCH_HEALTH:
-      return g_strdup ("SMART");
-    case DS_BENCH_TRANSFER:
-      return g_strdup_printf ("%s, %s blocks", spec->write ? "write" : "read", block);
-    case DS_BENCH_EXTRA:
-    case DS_BENCH_RANDOM_ACCESS:
-    case DS_BENCH_BLOCK_SIZE:
-    case DS_BENCH_N_KINDS:
-    default:
-      return g_strdup (spec->write ? "write" : "read");
-    }
+  return g_strdup (result->spec.write ? "write" : "read");
 }
 
 DsLibraryEntry *

@@ -48,8 +48,7 @@ ds_report_header (GString        *out,
       g_string_append_printf (out, "Device: %s (%s)\n", path, size);
     }
 
-  if (result->kind != DS_BENCH_FILE && result->kind != DS_BENCH_WORKLOAD &&
-      result->kind < DS_BENCH_HEALTH)  /* health, error-scan, erase: their own */
+  if (ops != NULL && ops->takes_capacity)
     {
       if (result->spec.capacity_bytes == 0 ||
           result->spec.capacity_bytes >= result->target.size_bytes)
@@ -74,7 +73,7 @@ ds_report_header (GString        *out,
   /* What "MB" means here, and how to match HD Tune (whose "MB" is 2^20
    * bytes: 1952 IOPS x 64 KiB is printed as 121.995 MB/s there).  Health
    * prints no rates. */
-  if (result->kind != DS_BENCH_HEALTH)
+  if (ops == NULL || !(ops->spec_flags & DS_BENCH_SPEC_NO_RATES))
     g_string_append_printf (out, "%s\n", ds_units_description (units));
   g_string_append_c (out, '\n');
 }

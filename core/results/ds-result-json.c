@@ -58,24 +58,12 @@ params_to_json (const DsBenchSpec *spec)
   json_object_set_int_member (p, "file_size_bytes", (gint64) spec->file_size_bytes);
   json_object_set_boolean_member (p, "buffered", spec->buffered);
   json_object_set_int_member (p, "random_align_bytes", (gint64) spec->random_align_bytes);
-  if (spec->kind == DS_BENCH_MARK)
-    {
-      /* The preset, and the custom rows one to a string as --row takes them. */
-      ds_json_set_string_or_null (p, "preset", spec->rows != NULL ? DS_PRESET_CUSTOM : spec->preset);
-      if (spec->rows != NULL)
-        {
-          /* Canonical when they parse (the run refuses them otherwise). */
-          g_autofree char *canonical = ds_preset_rows_normalize (spec->rows, NULL);
-          g_auto (GStrv) rows = g_strsplit (canonical ? canonical : spec->rows, ";", -1);
-          JsonArray *array = json_array_new ();
+  {
+    const DsBenchOps *ops = ds_bench_get (spec->kind);
 
-          for (guint i = 0; rows[i] != NULL; i++)
-            json_array_add_string_element (array, rows[i]);
-          json_object_set_array_member (p, "rows", array);
-        }
-      else
-        json_object_set_null_member (p, "rows");
-    }
+    if (ops != NULL && ops->params_to_json != NULL)
+      ops->params_to_json (spec, p);
+  }
   {
     /* All 64 bits, as a decimal string: json-glib reads integers as gint64
      * (and jq as doubles), and the run is repeated with --seed N. */

@@ -103,60 +103,6 @@ get_seed (JsonObject  *p,
   return TRUE;
 }
 
-/* A mark's preset and custom rows (both optional: older results have
- * neither).  Rows are checked as --row checks them. */
-static gboolean
-mark_params_from_json (JsonObject   *p,
-                       DsBenchSpec  *spec,
-                       GError      **error)
-{
-  JsonNode *node = json_object_get_member (p, "rows");
-  g_autofree char *preset = NULL;
-  GString *rows;
-  JsonArray *array;
-  g_autoptr (GError) local = NULL;
-
-  if (json_object_has_member (p, "preset") &&
-      !ds_json_get_optional_string (p, "params", "preset", &preset, error))
-    return FALSE;
-  if (preset != NULL)
-    {
-      g_free (spec->preset);
-      spec->preset = g_steal_pointer (&preset);
-    }
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("params.rows is not a list"));
-      return FALSE;
-    }
-
-  array = json_node_get_array (node);
-  rows = g_string_new (NULL);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *row = json_array_get_element (array, i);
-
-      if (!JSON_NODE_HOLDS_VALUE (row) || json_node_get_value_type (row) != G_TYPE_STRING)
-        {
-          g_string_free (rows, TRUE);
-          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("params.rows[%u] is not a string"), i);
-          return FALSE;
-        }
-      g_string_append_printf (rows, "%s%s", i ? ";" : "", json_node_get_string (row));
-    }
-  g_free (spec->rows);
-  spec->rows = ds_preset_rows_normalize (rows->str, &local);
-  g_string_free (rows, TRUE);
-  if (spec->rows == NULL)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("params.rows: %s"), local->message);
-      return FALSE;
-    }
-
-  return TRUE;
-}
 
 static gboolean
 params_from_json (JsonObject   *p,
@@ -232,8 +178,12 @@ params_from_json (JsonObject   *p,
     return FALSE;
   spec->buffered = b;
 
-  if (spec->kind == DS_BENCH_MARK && !mark_params_from_json (p, spec, error))
-    return FALSE;
+  {
+    const DsBenchOps *ops = ds_bench_get (spec->kind);
+
+    if (ops != NULL && ops->params_from_json != NULL && !ops->params_from_json (p, spec, error))
+      return FALSE;
+  }
 
   if (!json_object_has_member (p, "random_align_bytes"))
     {

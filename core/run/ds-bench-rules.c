@@ -16,66 +16,6 @@
 #include "ds-error.h"
 #include "ds-limits.h"
 #include "ds-target.h"
-#include "ds-preset.h"
-#include "ds-bench-sweep.h"
-#include "ds-bench-sustain.h"
-
-static gboolean
-validate_tabs (const DsBenchSpec  *spec,
-               GError            **error)
-{
-  if (spec->kind == DS_BENCH_ERROR_SCAN &&
-      (spec->block_size_bytes < DS_LIMIT_SCAN_BLOCK_MIN ||
-       spec->block_size_bytes > DS_LIMIT_SCAN_BLOCK_MAX))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("the error scan reads blocks of 4K to 16M, not %" PRIu64 " bytes"),
-                   spec->block_size_bytes);
-      return FALSE;
-    }
-  if (spec->kind == DS_BENCH_ERROR_SCAN && spec->write)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("the error scan only reads: it has no write mode"));
-      return FALSE;
-    }
-  if (spec->kind == DS_BENCH_ERROR_SCAN &&
-      spec->offset_bytes > G_MAXUINT64 - spec->span_bytes)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("the scan range does not fit in 64 bits"));
-      return FALSE;
-    }
-  if (spec->kind == DS_BENCH_ERASE && !spec->write)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("erase writes the whole device: its spec must be a write test"));
-      return FALSE;
-    }
-  if (spec->kind == DS_BENCH_ERASE &&
-      (unsigned) spec->erase_method > DS_ERASE_SECURE_DISCARD)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("unknown erase method %u"),
-                   (unsigned) spec->erase_method);
-      return FALSE;
-    }
-  if (spec->kind == DS_BENCH_ERASE &&
-      (spec->block_size_bytes < DS_LIMIT_ERASE_BLOCK_MIN ||
-       spec->block_size_bytes > DS_LIMIT_ERASE_BLOCK_MAX))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("erase writes blocks of 64K to 64M, not %" PRIu64 " bytes"),
-                   spec->block_size_bytes);
-      return FALSE;
-    }
-  if (spec->kind == DS_BENCH_HEALTH && spec->write)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("the health check only reads: it has no write mode"));
-      return FALSE;
-    }
-
-  return TRUE;
-}
 
 /* A value the CLI read with G_OPTION_ARG_INT and stored unconverted: a
  * negative number typed by the user arrives as a large unsigned one.
@@ -88,8 +28,8 @@ as_typed (unsigned value)
 
 /* "1 GiB (1073741824 bytes)": what was given, in the unit it was likely
  * typed in, and exactly. */
-static char *
-describe_bytes (uint64_t bytes)
+char *
+ds_bench_describe_bytes (uint64_t bytes)
 {
   static const struct { uint64_t unit; const char *name; } units[] = {
     { UINT64_C (1) << 40, "TiB" }, { UINT64_C (1) << 30, "GiB" },
@@ -122,8 +62,8 @@ describe_ns (uint64_t ns)
 }
 
 /* A run time or time per row in [@min_ns, DS_LIMIT_DURATION_MAX_NS]. */
-static gboolean
-check_duration (const char  *what,
+gboolean
+ds_bench_check_duration (const char  *what,
                 uint64_t     ns,
                 uint64_t     min_ns,
                 GError     **error)
@@ -151,7 +91,7 @@ check_create (uint64_t   bytes,
   if (bytes >= DS_LIMIT_CREATE_MIN_BYTES)
     return TRUE;
 
-  given = describe_bytes (bytes);
+  given = ds_bench_describe_bytes (bytes);
   g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                _("a --create test file must be at least 1 MiB, not %s"), given);
   return FALSE;
@@ -171,8 +111,8 @@ ds_bench_check_accuracy (int      accuracy,
 }
 
 /* Queue depth × threads I/Os in flight, each with a buffer of @block. */
-static gboolean
-in_flight_ok (unsigned   queue_depth,
+gboolean
+ds_bench_check_in_flight (unsigned   queue_depth,
               unsigned   threads,
               uint64_t   block_bytes,
               GError   **error)
@@ -200,123 +140,12 @@ in_flight_ok (unsigned   queue_depth,
   return TRUE;
 }
 
-/* A mark's comment goes into its result, its text and its report: one
- * line, and no longer than the result file holds (a string of over
- * DS_JSON_MAX_STRING_BYTES made a result that did not load again). */
+/* The ranges every kind's spec is held to. */
 static gboolean
-comment_valid (const char  *comment,
-               GError     **error)
+validate_common (const DsBenchOps   *ops,
+                 const DsBenchSpec  *spec,
+                 GError            **error)
 {
-  glong chars;
-
-  if (comment == NULL)
-    return TRUE;
-  if (!g_utf8_validate (comment, -1, NULL))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("the comment is not UTF-8 text"));
-      return FALSE;
-    }
-  chars = g_utf8_strlen (comment, -1);
-  if (chars > (glong) DS_LIMIT_COMMENT_CHARS)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("the comment is %ld characters long: at most %u"), chars, DS_LIMIT_COMMENT_CHARS);
-      return FALSE;
-    }
-  for (const char *p = comment; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (g_unichar_iscntrl (c) || c == 0x2028 || c == 0x2029)
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       _("the comment is one line of text: no control characters (U+%04X)"), c);
-          return FALSE;
-        }
-    }
-
-  return TRUE;
-}
-
-/* The rules of a preset run (kinds/ds-preset.h). */
-static gboolean
-mark_valid (const DsBenchSpec  *spec,
-            GError            **error)
-{
-  const DsPreset *preset = ds_preset_lookup (spec->preset);
-  g_autoptr (GArray) steps = NULL;
-
-  if (!comment_valid (spec->comment, error))
-    return FALSE;
-
-  if (spec->mix_percent > 100 || spec->mix_percent < -1)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("the mix is a percentage of reads (0 to 100), not %d"), spec->mix_percent);
-      return FALSE;
-    }
-  if (preset != NULL && spec->mix_percent >= 0 && !preset->mix_allowed)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("%s has no +Mix row%s"), preset->name,
-                   preset->profile != NULL ? " (nor has CrystalDiskMark's Demo)" :
-                   ": its own steps set their mix");
-      return FALSE;
-    }
-  if (spec->count < 1 || spec->count > DS_LIMIT_COUNT_MAX)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("the count (runs per test) must be 1 to %u, not %u"),
-                   DS_LIMIT_COUNT_MAX, spec->count);
-      return FALSE;
-    }
-  if (spec->test_size_bytes != 0 &&
-      (spec->test_size_bytes < DS_LIMIT_TEST_SIZE_MIN || spec->test_size_bytes > DS_LIMIT_TEST_SIZE_MAX))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("the test size must be 16M to 64G (CrystalDiskMark's range), not %"
-                   PRIu64 " bytes"), spec->test_size_bytes);
-      return FALSE;
-    }
-  if (spec->duration_ns == 0 || spec->duration_ns > DS_LIMIT_INTERVAL_MAX_NS)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("the time per test must be more than 0 and at most 1h"));
-      return FALSE;
-    }
-  if (spec->pause_ns > DS_LIMIT_PAUSE_MAX_NS || spec->warmup_ns > DS_LIMIT_PAUSE_MAX_NS)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("the pause between tests and the warm-up are at most 10m"));
-      return FALSE;
-    }
-
-  /* Unknown presets and step ids, and steps over the limits. */
-  steps = ds_preset_steps (spec, error);
-  if (steps == NULL)
-    return FALSE;
-  for (guint i = 0; i < steps->len; i++)
-    {
-      const DsPresetRow *row = g_array_index (steps, DsPresetStep, i).row;
-
-      if (!in_flight_ok (row->queue_depth, row->threads, row->block_size_bytes, error))
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
-gboolean
-ds_bench_spec_validate (const DsBenchSpec  *spec,
-                        GError            **error)
-{
-  const DsBenchOps *ops = ds_bench_get (spec->kind);
-
-  if (ops == NULL)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("unknown kind of test (%d)"), spec->kind);
-      return FALSE;
-    }
   if (spec->target_path == NULL || spec->target_path[0] == '\0')
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("no device or file given"));
@@ -355,7 +184,7 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
     }
   if (spec->block_size_bytes == 0 || spec->block_size_bytes > DS_LIMIT_BLOCK_SIZE_MAX)
     {
-      g_autofree char *given = describe_bytes (spec->block_size_bytes);
+      g_autofree char *given = ds_bench_describe_bytes (spec->block_size_bytes);
 
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("the block size must be between one sector and 1 GiB, not %s"), given);
@@ -365,7 +194,7 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
       (spec->random_align_bytes < 512 || spec->random_align_bytes > DS_LIMIT_BLOCK_SIZE_MAX ||
        (spec->random_align_bytes & (spec->random_align_bytes - 1)) != 0))
     {
-      g_autofree char *given = describe_bytes (spec->random_align_bytes);
+      g_autofree char *given = ds_bench_describe_bytes (spec->random_align_bytes);
 
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("random offsets align to the block size, or to a power of two "
@@ -373,23 +202,21 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
       return FALSE;
     }
   /* 0 is the kind's own time per row; a workload needs its run time. */
-  if ((spec->duration_ns != 0 || spec->kind == DS_BENCH_WORKLOAD ||
-       spec->kind == DS_BENCH_SWEEP || spec->kind == DS_BENCH_CACHE) &&
-      !check_duration ("duration", spec->duration_ns, DS_LIMIT_DURATION_MIN_NS, error))
+  if ((spec->duration_ns != 0 || ops->default_duration_ns != 0) &&
+      !ds_bench_check_duration ("duration", spec->duration_ns, DS_LIMIT_DURATION_MIN_NS, error))
     return FALSE;
-  if (!check_duration ("ramp", spec->ramp_ns, 0, error))
+  if (!ds_bench_check_duration ("ramp", spec->ramp_ns, 0, error))
     return FALSE;
-  if (spec->kind == DS_BENCH_FILE && spec->file_size_bytes < DS_LIMIT_FILE_SIZE_MIN_BYTES)
-    {
-      g_autofree char *given = describe_bytes (spec->file_size_bytes);
 
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("the test file must be at least 16 MiB (the block size test "
-                   "reads two 8 MiB blocks), not %s"), given);
-      return FALSE;
-    }
+  return TRUE;
+}
 
-  /* A file of Diskscope's own, or an existing target: one or the other. */
+/* A file of Diskscope's own, or an existing target: one or the other. */
+static gboolean
+validate_create (const DsBenchOps   *ops,
+                 const DsBenchSpec  *spec,
+                 GError            **error)
+{
   if (spec->create_bytes != 0 && !ops->opens_target)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
@@ -412,38 +239,55 @@ ds_bench_spec_validate (const DsBenchSpec  *spec,
                    _("--keep keeps a --create test file: give --create SIZE too"));
       return FALSE;
     }
-  if (!in_flight_ok (spec->queue_depth, spec->threads, spec->block_size_bytes, error))
-    return FALSE;
-  if ((spec->kind == DS_BENCH_WORKLOAD || spec->kind == DS_BENCH_MARK ||
-       spec->kind == DS_BENCH_SWEEP || spec->kind == DS_BENCH_SUSTAIN ||
-       spec->kind == DS_BENCH_CACHE) &&
-      (spec->interval_ns < DS_LIMIT_INTERVAL_MIN_NS || spec->interval_ns > DS_LIMIT_INTERVAL_MAX_NS))
+
+  return TRUE;
+}
+
+gboolean
+ds_bench_check_interval (const DsBenchSpec  *spec,
+                         GError            **error)
+{
+  if (spec->interval_ns >= DS_LIMIT_INTERVAL_MIN_NS && spec->interval_ns <= DS_LIMIT_INTERVAL_MAX_NS)
+    return TRUE;
+
+  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+               _("the series interval must be 100ms to 1h, not %g s"),
+               (double) spec->interval_ns / DS_NS_PER_SEC);
+  return FALSE;
+}
+
+gboolean
+ds_bench_spec_validate (const DsBenchSpec  *spec,
+                        GError            **error)
+{
+  const DsBenchOps *ops = ds_bench_get (spec->kind);
+
+  if (ops == NULL)
     {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("the series interval must be 100ms to 1h, not %g s"),
-                   (double) spec->interval_ns / DS_NS_PER_SEC);
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("unknown kind of test (%d)"), spec->kind);
       return FALSE;
     }
-  if (spec->kind == DS_BENCH_MARK)
-    return mark_valid (spec, error);
-  if (spec->kind == DS_BENCH_SWEEP)
-    return ds_sweep_spec_valid (spec, error);
-  if (spec->kind == DS_BENCH_SUSTAIN)
-    return ds_sustain_spec_valid (spec, error);
+  if (!validate_common (ops, spec, error) || !validate_create (ops, spec, error))
+    return FALSE;
+  if (!ds_bench_check_in_flight (spec->queue_depth, spec->threads, spec->block_size_bytes, error))
+    return FALSE;
+  if ((ops->spec_flags & DS_BENCH_SPEC_SERIES) && !ds_bench_check_interval (spec, error))
+    return FALSE;
 
-  return validate_tabs (spec, error);
+  return ops->validate == NULL || ops->validate (spec, error);
 }
 
 void
 ds_bench_spec_set_accuracy (DsBenchSpec *spec,
                             unsigned     accuracy)
 {
+  const DsBenchOps *ops = ds_bench_get (spec->kind);
+
   spec->accuracy = accuracy;
   /* The table kinds spend a fixed time per row: a lower accuracy makes
    * their rows shorter, as it makes the transfer points shorter (the
    * kind's own default stands at the default accuracy and above). */
-  if (spec->kind != DS_BENCH_TRANSFER && spec->kind != DS_BENCH_WORKLOAD &&
-      spec->kind != DS_BENCH_MARK &&
+  if (ops != NULL && (ops->spec_flags & DS_BENCH_SPEC_ROWS_ACCURACY) &&
       accuracy >= DS_LIMIT_ACCURACY_MIN && accuracy < DS_BENCH_DEFAULT_ACCURACY)
     spec->duration_ns = (UINT64_C (250) * DS_NS_PER_MSEC) << (accuracy - 1);
 }
@@ -453,7 +297,7 @@ ds_bench_spec_set_duration (DsBenchSpec  *spec,
                             uint64_t      duration_ns,
                             GError      **error)
 {
-  if (!check_duration ("duration", duration_ns, DS_LIMIT_DURATION_MIN_NS, error))
+  if (!ds_bench_check_duration ("duration", duration_ns, DS_LIMIT_DURATION_MIN_NS, error))
     return FALSE;
 
   spec->duration_ns = duration_ns;
@@ -497,6 +341,64 @@ ds_bench_spec_is_write_test (const DsBenchSpec *spec)
 }
 
 gboolean
+ds_bench_check_block_aligned (const DsBenchSpec    *spec,
+                              const DsTargetShape  *shape,
+                              GError              **error)
+{
+  g_autofree char *block = NULL;
+
+  if (ds_is_aligned (spec->block_size_bytes, shape->logical_block_size))
+    return TRUE;
+
+  block = ds_bench_describe_bytes (spec->block_size_bytes);
+  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+               _("the block size, %s, must be a multiple of %s's "
+               "logical block size (%u bytes)"), block, shape->path, shape->logical_block_size);
+  return FALSE;
+}
+
+gboolean
+ds_bench_check_region (const DsBenchSpec    *spec,
+                       const DsTargetShape  *shape,
+                       GError              **error)
+{
+  g_autofree char *size_text = ds_bench_describe_bytes (shape->size_bytes);
+  g_autofree char *offset = ds_bench_describe_bytes (spec->offset_bytes);
+  g_autofree char *block = ds_bench_describe_bytes (spec->block_size_bytes);
+  uint64_t region;
+
+  if (!ds_is_aligned (spec->offset_bytes, shape->logical_block_size))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("the offset, %s, must be a multiple of %s's logical "
+                   "block size (%u bytes)"), offset, shape->path, shape->logical_block_size);
+      return FALSE;
+    }
+  if (spec->offset_bytes >= shape->size_bytes)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("the offset given, %s, is past the end of %s, which has %s"),
+                   offset, shape->path, size_text);
+      return FALSE;
+    }
+  region = shape->size_bytes - spec->offset_bytes;
+  if (spec->span_bytes != 0 && spec->span_bytes < region)
+    region = spec->span_bytes;
+  if (region < spec->block_size_bytes)
+    {
+      g_autofree char *region_text = ds_bench_describe_bytes (region);
+
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("the region tested (%s from offset %s of %s's %s) is "
+                   "smaller than one block of %s"),
+                   region_text, offset, shape->path, size_text, block);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
 ds_bench_spec_check_target (const DsBenchSpec  *spec,
                             const char         *path,
                             uint64_t            size_bytes,
@@ -504,56 +406,28 @@ ds_bench_spec_check_target (const DsBenchSpec  *spec,
                             GError            **error)
 {
   const DsBenchOps *ops = ds_bench_get (spec->kind);
-  g_autofree char *size_text = describe_bytes (size_bytes);
-  uint64_t span = size_bytes;
-  gboolean capped = FALSE;
+  DsTargetShape shape = {
+    .path = path,
+    .size_bytes = size_bytes,
+    .logical_block_size = logical_block_size,
+    .span_bytes = size_bytes,
+  };
 
   g_return_val_if_fail (ops != NULL, FALSE);
 
   if (ops->takes_capacity && spec->capacity_bytes != 0 && spec->capacity_bytes < size_bytes)
     {
-      span = spec->capacity_bytes;
-      capped = TRUE;
+      shape.span_bytes = spec->capacity_bytes;
+      shape.capped = TRUE;
     }
 
-  /* The kinds that read and write spec->block_size_bytes. */
-  if (spec->kind == DS_BENCH_TRANSFER || spec->kind == DS_BENCH_WORKLOAD ||
-      spec->kind == DS_BENCH_SWEEP || spec->kind == DS_BENCH_SUSTAIN ||
-      spec->kind == DS_BENCH_CACHE)
+  if (shape.span_bytes < ops->min_span_bytes)
     {
-      g_autofree char *block = describe_bytes (spec->block_size_bytes);
+      g_autofree char *size_text = ds_bench_describe_bytes (size_bytes);
+      g_autofree char *need = ds_bench_describe_bytes (ops->min_span_bytes);
+      g_autofree char *capacity = ds_bench_describe_bytes (spec->capacity_bytes);
 
-      if (!ds_is_aligned (spec->block_size_bytes, logical_block_size))
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       _("the block size, %s, must be a multiple of %s's "
-                       "logical block size (%u bytes)"), block, path, logical_block_size);
-          return FALSE;
-        }
-      if (spec->kind == DS_BENCH_TRANSFER && span / spec->block_size_bytes < 2)
-        {
-          g_autofree char *capacity = describe_bytes (spec->capacity_bytes);
-
-          if (capped)
-            g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                         _("the test capacity given, %s, holds fewer than two "
-                         "blocks of the block size, %s; %s has %s"),
-                         capacity, block, path, size_text);
-          else
-            g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                         _("%s has %s: fewer than two blocks of the block size "
-                         "given, %s; use a block size of at most half of %s's size"),
-                         path, size_text, block, path);
-          return FALSE;
-        }
-    }
-
-  if (span < ops->min_span_bytes)
-    {
-      g_autofree char *need = describe_bytes (ops->min_span_bytes);
-      g_autofree char *capacity = describe_bytes (spec->capacity_bytes);
-
-      if (capped)
+      if (shape.capped)
         g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                      _("the test capacity given, %s, is too small for the %s "
                      "test, which needs at least %s; %s has %s"),
@@ -565,41 +439,5 @@ ds_bench_spec_check_target (const DsBenchSpec  *spec,
       return FALSE;
     }
 
-  if (spec->kind == DS_BENCH_WORKLOAD || spec->kind == DS_BENCH_SWEEP ||
-      spec->kind == DS_BENCH_SUSTAIN)
-    {
-      g_autofree char *offset = describe_bytes (spec->offset_bytes);
-      g_autofree char *block = describe_bytes (spec->block_size_bytes);
-      uint64_t region;
-
-      if (!ds_is_aligned (spec->offset_bytes, logical_block_size))
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       _("the offset, %s, must be a multiple of %s's logical "
-                       "block size (%u bytes)"), offset, path, logical_block_size);
-          return FALSE;
-        }
-      if (spec->offset_bytes >= size_bytes)
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       _("the offset given, %s, is past the end of %s, which has %s"),
-                       offset, path, size_text);
-          return FALSE;
-        }
-      region = size_bytes - spec->offset_bytes;
-      if (spec->span_bytes != 0 && spec->span_bytes < region)
-        region = spec->span_bytes;
-      if (region < spec->block_size_bytes)
-        {
-          g_autofree char *region_text = describe_bytes (region);
-
-          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       _("the region tested (%s from offset %s of %s's %s) is "
-                       "smaller than one block of %s"),
-                       region_text, offset, path, size_text, block);
-          return FALSE;
-        }
-    }
-
-  return TRUE;
+  return ops->check_target == NULL || ops->check_target (spec, &shape, error);
 }

@@ -14,9 +14,6 @@
 #include "ds-error.h"
 #include "ds-limits.h"
 #include "ds-target.h"
-#include "ds-preset.h"
-#include "ds-bench-sweep.h"
-#include "ds-bench-sustain.h"
 
 static const char *const pattern_names[] = {
   [DS_PATTERN_READ] = "read",
@@ -34,52 +31,23 @@ static const char *const erase_method_names[] = {
   [DS_ERASE_SECURE_DISCARD] = "secure-discard",
 };
 
-static uint64_t
-default_block_size (DsBenchKind kind)
-{
-  switch (kind)
-    {
-    case DS_BENCH_WORKLOAD:
-    case DS_BENCH_SWEEP:
-    case DS_BENCH_CACHE:
-      return 4096;
-    case DS_BENCH_ERROR_SCAN:
-      /* 256 sectors of 512 bytes: the block MHDD and Victoria time, so
-       * their latency buckets mean the same here. */
-      return DS_ERROR_SCAN_DEFAULT_BLOCK;
-    case DS_BENCH_ERASE:
-      return DS_ERASE_DEFAULT_BLOCK;
-    case DS_BENCH_SUSTAIN:
-      return UINT64_C (1) << 20;
-    case DS_BENCH_TRANSFER:
-    case DS_BENCH_EXTRA:
-    case DS_BENCH_RANDOM_ACCESS:
-    case DS_BENCH_BLOCK_SIZE:
-    case DS_BENCH_FILE:
-    case DS_BENCH_HEALTH:
-    case DS_BENCH_N_KINDS:
-    default:
-      return 64 * 1024;
-    }
-}
-
 void
 ds_bench_spec_init (DsBenchSpec *spec,
                     DsBenchKind  kind)
 {
+  const DsBenchOps *ops = ds_bench_get (kind);
+
   *spec = (DsBenchSpec) {
     .kind = kind,
     .engine = g_strdup ("auto"),
-    .block_size_bytes = default_block_size (kind),
-    /* Erase is a write test whatever else the spec says. */
-    .write = kind == DS_BENCH_ERASE,
+    .block_size_bytes = ops != NULL && ops->default_block_bytes != 0 ?
+                        ops->default_block_bytes : 64 * 1024,
     .accuracy = DS_BENCH_DEFAULT_ACCURACY,
     .pattern = DS_PATTERN_RANDREAD,
     .queue_depth = 1,
     .threads = 1,
     .read_mix_percent = 70,
-    .duration_ns = kind == DS_BENCH_WORKLOAD || kind == DS_BENCH_SWEEP ? 10 * DS_NS_PER_SEC :
-                   kind == DS_BENCH_CACHE ? 5 * DS_NS_PER_SEC : 0,
+    .duration_ns = ops != NULL ? ops->default_duration_ns : 0,
     .file_size_bytes = UINT64_C (1) << 30,
     .interval_ns = DS_NS_PER_SEC,
     .count = 1,
@@ -88,13 +56,15 @@ ds_bench_spec_init (DsBenchSpec *spec,
     .sweep_to = 256,
   };
 
-  if (kind == DS_BENCH_MARK)
-    ds_preset_apply_defaults (spec, ds_preset_get (0));
-  if (kind == DS_BENCH_SUSTAIN)
-    {
-      spec->pattern = DS_PATTERN_WRITE;
-      spec->queue_depth = 32;
-    }
+  if (ops != NULL && ops->defaults != NULL)
+    ops->defaults (spec);
+}
+
+gboolean
+ds_bench_random_offsets_always (const DsBenchSpec *spec)
+{
+  (void) spec;
+  return TRUE;
 }
 
 void
@@ -178,40 +148,4 @@ ds_bench_accuracy_point_ns (unsigned accuracy)
 
   /* 62.5 ms × 2^(accuracy - 1). */
   return (DS_NS_PER_SEC / 16) << (accuracy - 1);
-}
-
-/* The rules of the health, error-scan and erase kinds. */
-static const DsBenchOps *const kinds[DS_BENCH_N_KINDS] = {
-  [DS_BENCH_TRANSFER] = &ds_bench_transfer,
-  [DS_BENCH_EXTRA] = &ds_bench_extra,
-  [DS_BENCH_RANDOM_ACCESS] = &ds_bench_random_access,
-  [DS_BENCH_BLOCK_SIZE] = &ds_bench_block_size,
-  [DS_BENCH_FILE] = &ds_bench_file,
-  [DS_BENCH_WORKLOAD] = &ds_bench_workload,
-  [DS_BENCH_HEALTH] = &ds_bench_health,
-  [DS_BENCH_ERROR_SCAN] = &ds_bench_error_scan,
-  [DS_BENCH_ERASE] = &ds_bench_erase,
-  [DS_BENCH_MARK] = &ds_bench_mark,
-  [DS_BENCH_SWEEP] = &ds_bench_sweep,
-  [DS_BENCH_SUSTAIN] = &ds_bench_sustain,
-  [DS_BENCH_CACHE] = &ds_bench_cache,
-};
-
-const DsBenchOps *
-ds_bench_get (DsBenchKind kind)
-{
-  if ((unsigned) kind >= DS_BENCH_N_KINDS)
-    return NULL;
-
-  return kinds[kind];
-}
-
-const DsBenchOps *
-ds_bench_lookup (const char *name)
-{
-  for (unsigned i = 0; name != NULL && i < DS_BENCH_N_KINDS; i++)
-    if (strcmp (kinds[i]->name, name) == 0)
-      return kinds[i];
-
-  return NULL;
 }

@@ -196,6 +196,34 @@ typedef enum {
                               * may take a disk image once named */
 } DsBenchWrites;
 
+/* What a kind's spec does beyond its own hooks. */
+typedef enum {
+  DS_BENCH_SPEC_SERIES        = 1 << 0, /* records a series: its interval
+                                         * is checked */
+  DS_BENCH_SPEC_ROWS_ACCURACY = 1 << 1, /* a lower accuracy shortens its
+                                         * rows (ds_bench_spec_set_accuracy) */
+  DS_BENCH_SPEC_NEEDS_DEVICE  = 1 << 2, /* the app asks for a device even
+                                         * though ds_run() does not open it */
+  DS_BENCH_SPEC_FOLDER        = 1 << 3, /* its target is a folder (a test
+                                         * file of its own in it) */
+  DS_BENCH_SPEC_BLOCK_SETTING = 1 << 4, /* its block size is the user's
+                                         * preference (Benchmark's) */
+  DS_BENCH_SPEC_NO_RATES      = 1 << 5, /* its report has no rates (so no
+                                         * word on what "MB" means) */
+  DS_BENCH_SPEC_OWN_IO        = 1 << 6, /* it reads or writes outside
+                                         * ds_run_io(), so other I/O on
+                                         * the disk is not judged */
+} DsBenchSpecFlags;
+
+/* The target a spec meets (ds_bench_spec_check_target). */
+typedef struct {
+  const char *path;
+  uint64_t    size_bytes;
+  uint32_t    logical_block_size;
+  uint64_t    span_bytes;       /* size_bytes, or the capacity given */
+  gboolean    capped;           /* span_bytes is the capacity given */
+} DsTargetShape;
+
 /* One table per kind, in its own ds-bench-*.c. */
 typedef struct {
   DsBenchKind  kind;
@@ -229,6 +257,57 @@ typedef struct {
   DsBenchWrites writes;
   gboolean      takes_capacity;  /* --capacity: only the first N bytes */
   uint64_t      min_span_bytes;  /* the least span (capacity) it can test */
+
+  /* The kind's spec, from its defaults to its rules (ds-bench-rules.c
+   * applies the common ones, then these).  Any may be NULL/0. */
+  uint64_t      default_block_bytes;    /* 0: 64 KiB */
+  uint64_t      default_duration_ns;    /* a run time the kind always needs;
+                                         * 0: none (time per row, or none) */
+  uint64_t      default_row_ns;         /* the time per row its duration 0
+                                         * stands for (table kinds), 0: none */
+  DsBenchSpecFlags spec_flags;
+  /* Sets what the kind starts from beyond the fields above. */
+  void       (*defaults)     (DsBenchSpec       *spec);
+  /* The kind's own rules, after the common ones passed. */
+  gboolean   (*validate)     (const DsBenchSpec *spec,
+                              GError           **error);
+  /* The kind's rules against its target, after the common ones passed. */
+  gboolean   (*check_target) (const DsBenchSpec *spec,
+                              const DsTargetShape *shape,
+                              GError           **error);
+  /* The DS_PARAM_* bits (ds-params.h) a result of @spec carries beyond
+   * target, write, engine and seed. */
+  unsigned   (*params)       (const DsBenchSpec *spec);
+  /* TRUE when a run of @spec draws random offsets. */
+  gboolean   (*random_offsets) (const DsBenchSpec *spec);
+  /* The kind's own members of a result's "params" (beyond DS_PARAM_*),
+   * and their strict inverse (the loader's; both may be NULL). */
+  void       (*params_to_json)   (const DsBenchSpec *spec,
+                                  JsonObject        *params);
+  gboolean   (*params_from_json) (JsonObject        *params,
+                                  DsBenchSpec       *spec,
+                                  GError           **error);
+  /* A copy of a sample's detail (DsSample.detail) that outlives the sink
+   * call, and its free; NULL: the kind's samples carry none. */
+  gpointer   (*detail_copy)      (gconstpointer      detail);
+  void       (*detail_free)      (gpointer           detail);
+  /* One line for a list of results: what was run ("randread 4K, QD 32,
+   * 1 thread"); NULL: "read" or "write". */
+  char      *(*describe)         (const DsResult    *result);
+  /* What the write does to the target, for its confirmation ("overwritten
+   * with zeros"), translated; NULL: the confirmation's own words. */
+  const char *(*confirm_words)   (const DsBenchSpec *spec);
+  /* What the CLI's --duration means for the kind, with its default
+   * (NULL: the kind has no --duration). */
+  char      *(*duration_help)    (void);
+  /* What shaped the run, in words and in the order a user sets it (a
+   * caption's test line: "randread · block 4 KiB · queue depth 32"):
+   * parts appended to @parts (strings it owns).  The caption adds the
+   * direction and capacity of a takes_capacity kind and the run's state.
+   * @result is NULL before the run. */
+  void       (*settings)     (const DsBenchSpec *spec,
+                              const DsResult    *result,
+                              GPtrArray         *parts);
 } DsBenchOps;
 
 extern const DsBenchOps ds_bench_transfer;
@@ -244,6 +323,34 @@ extern const DsBenchOps ds_bench_mark;
 extern const DsBenchOps ds_bench_sweep;
 extern const DsBenchOps ds_bench_sustain;
 extern const DsBenchOps ds_bench_cache;
+
+/* The common checks, for the kinds' hooks (ds-bench-rules.c).  Each sets
+ * DS_ERROR_INVALID with a message that says what was given. */
+gboolean    ds_bench_check_duration  (const char        *what,
+                                      uint64_t           ns,
+                                      uint64_t           min_ns,
+                                      GError           **error);
+gboolean    ds_bench_check_in_flight (unsigned           queue_depth,
+                                      unsigned           threads,
+                                      uint64_t           block_bytes,
+                                      GError           **error);
+/* The series interval (DS_BENCH_SPEC_SERIES kinds). */
+gboolean    ds_bench_check_interval  (const DsBenchSpec *spec,
+                                      GError           **error);
+/* The block size a multiple of the target's logical block. */
+gboolean    ds_bench_check_block_aligned (const DsBenchSpec   *spec,
+                                          const DsTargetShape *shape,
+                                          GError             **error);
+/* --offset and --span inside the target, aligned, holding a block. */
+gboolean    ds_bench_check_region    (const DsBenchSpec   *spec,
+                                      const DsTargetShape *shape,
+                                      GError             **error);
+/* "1 GiB (1073741824 bytes)": exactly, in the unit it was likely typed in. */
+char       *ds_bench_describe_bytes  (uint64_t           bytes);
+/* TRUE when @kind's target is a folder (DS_BENCH_SPEC_FOLDER). */
+gboolean    ds_bench_kind_has_folder (DsBenchKind kind);
+/* A random_offsets hook for the kinds that always draw random offsets. */
+gboolean    ds_bench_random_offsets_always (const DsBenchSpec *spec);
 
 const DsBenchOps *ds_bench_get    (DsBenchKind  kind);
 const DsBenchOps *ds_bench_lookup (const char  *name);

@@ -6,89 +6,41 @@
 
 #include "ds-params.h"
 
-/* The settings members; every run also has target, write, engine, seed. */
-enum {
-  P_BLOCK = 1 << 0, P_CAPACITY = 1 << 1, P_ACCURACY = 1 << 2, P_PATTERN = 1 << 3,
-  P_QUEUE = 1 << 4, P_THREADS = 1 << 5, P_MIX = 1 << 6, P_DURATION = 1 << 7,
-  P_RAMP = 1 << 8, P_OFFSET = 1 << 9, P_SPAN = 1 << 10, P_FILE_SIZE = 1 << 11,
-  P_BUFFERED = 1 << 12, P_ALIGN = 1 << 13,
-};
-
 static const struct {
   unsigned    bit;
   const char *member;
 } members[] = {
-  { P_BLOCK, "block_size_bytes" },
-  { P_CAPACITY, "capacity_bytes" },
-  { P_ACCURACY, "accuracy" },
-  { P_PATTERN, "pattern" },
-  { P_QUEUE, "queue_depth" },
-  { P_THREADS, "threads" },
-  { P_MIX, "read_mix_percent" },
-  { P_DURATION, "duration_s" },
-  { P_RAMP, "ramp_s" },
-  { P_OFFSET, "offset_bytes" },
-  { P_SPAN, "span_bytes" },
-  { P_FILE_SIZE, "file_size_bytes" },
-  { P_BUFFERED, "buffered" },
-  { P_ALIGN, "random_align_bytes" },
+  { DS_PARAM_BLOCK, "block_size_bytes" },
+  { DS_PARAM_CAPACITY, "capacity_bytes" },
+  { DS_PARAM_ACCURACY, "accuracy" },
+  { DS_PARAM_PATTERN, "pattern" },
+  { DS_PARAM_QUEUE, "queue_depth" },
+  { DS_PARAM_THREADS, "threads" },
+  { DS_PARAM_MIX, "read_mix_percent" },
+  { DS_PARAM_DURATION, "duration_s" },
+  { DS_PARAM_RAMP, "ramp_s" },
+  { DS_PARAM_OFFSET, "offset_bytes" },
+  { DS_PARAM_SPAN, "span_bytes" },
+  { DS_PARAM_FILE_SIZE, "file_size_bytes" },
+  { DS_PARAM_BUFFERED, "buffered" },
+  { DS_PARAM_ALIGN, "random_align_bytes" },
 };
-
-/* What shapes a run of @spec's kind (what its ds-bench-*.c reads). */
-static unsigned
-params_for (const DsBenchSpec *spec)
-{
-  switch (spec->kind)
-    {
-    case DS_BENCH_TRANSFER:
-      return P_BLOCK | P_CAPACITY | P_ACCURACY;
-    case DS_BENCH_EXTRA:
-    case DS_BENCH_RANDOM_ACCESS:
-    case DS_BENCH_BLOCK_SIZE:
-      /* A row time of 0 is the kind's default, which the accuracy sets. */
-      return P_CAPACITY | P_ACCURACY | (spec->duration_ns != 0 ? P_DURATION : 0);
-    case DS_BENCH_FILE:
-      return P_ACCURACY | P_FILE_SIZE | P_BUFFERED | (spec->duration_ns != 0 ? P_DURATION : 0);
-    case DS_BENCH_WORKLOAD:
-      return P_BLOCK | P_PATTERN | P_QUEUE | P_THREADS | P_DURATION | P_RAMP | P_OFFSET | P_SPAN |
-             (spec->pattern == DS_PATTERN_RANDRW ? P_MIX : 0);
-    case DS_BENCH_ERROR_SCAN:
-      return P_BLOCK | P_OFFSET | P_SPAN;
-    case DS_BENCH_ERASE:
-      return P_BLOCK;
-    case DS_BENCH_HEALTH:
-    default:
-      return 0;
-    }
-}
 
 gboolean
 ds_params_random_offsets (const DsBenchSpec *spec)
 {
-  switch (spec->kind)
-    {
-    case DS_BENCH_EXTRA:
-    case DS_BENCH_RANDOM_ACCESS:
-    case DS_BENCH_FILE:
-    case DS_BENCH_MARK:
-    case DS_BENCH_CACHE:
-    case DS_BENCH_SWEEP:     /* their params keep no pattern: always */
-    case DS_BENCH_SUSTAIN:
-      return TRUE;
-    case DS_BENCH_WORKLOAD:
-      return spec->pattern == DS_PATTERN_RANDREAD || spec->pattern == DS_PATTERN_RANDWRITE ||
-             spec->pattern == DS_PATTERN_RANDRW;
-    case DS_BENCH_TRANSFER:   /* its access times read one logical block */
-    default:
-      return FALSE;
-    }
+  const DsBenchOps *ops = ds_bench_get (spec->kind);
+
+  return ops != NULL && ops->random_offsets != NULL && ops->random_offsets (spec);
 }
 
 JsonObject *
 ds_params_prune (JsonObject        *params,
                  const DsBenchSpec *spec)
 {
-  unsigned keep = params_for (spec) | (ds_params_random_offsets (spec) ? P_ALIGN : 0);
+  const DsBenchOps *ops = ds_bench_get (spec->kind);
+  unsigned keep = (ops != NULL && ops->params != NULL ? ops->params (spec) : 0) |
+                  (ds_params_random_offsets (spec) ? DS_PARAM_ALIGN : 0);
 
   for (unsigned i = 0; i < G_N_ELEMENTS (members); i++)
     if (!(keep & members[i].bit) && json_object_has_member (params, members[i].member))

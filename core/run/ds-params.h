@@ -14,6 +14,20 @@
 
 G_BEGIN_DECLS
 
+/* The settings members of a result's "params" (DsBenchOps.params says
+ * which a kind's result carries); every run also has target, write,
+ * engine and seed. */
+enum {
+  DS_PARAM_BLOCK = 1 << 0, DS_PARAM_CAPACITY = 1 << 1, DS_PARAM_ACCURACY = 1 << 2,
+  DS_PARAM_PATTERN = 1 << 3, DS_PARAM_QUEUE = 1 << 4, DS_PARAM_THREADS = 1 << 5,
+  DS_PARAM_MIX = 1 << 6, DS_PARAM_DURATION = 1 << 7, DS_PARAM_RAMP = 1 << 8,
+  DS_PARAM_OFFSET = 1 << 9, DS_PARAM_SPAN = 1 << 10, DS_PARAM_FILE_SIZE = 1 << 11,
+  DS_PARAM_BUFFERED = 1 << 12, DS_PARAM_ALIGN = 1 << 13,
+};
+/* DS_PARAM_DURATION when a row time was given (0 is the kind's default,
+ * which the accuracy sets). */
+#define DS_PARAM_ROW_TIME(spec) ((spec)->duration_ns != 0 ? DS_PARAM_DURATION : 0u)
+
 /* Removes from @params (written for @spec) the members that did not shape a
  * run of its kind.  Returns @params. */
 JsonObject *ds_params_prune (JsonObject        *params,

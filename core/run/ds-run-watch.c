@@ -155,7 +155,7 @@ ds_run_watch_finish (DsRun *run)
   /* Judged only when every byte the kind moved went through ds_run_io():
    * the error scan and the erase read and write on their own. */
   if (w->env->diskstats_name != NULL && w->io_calls > 0 &&
-      kind != DS_BENCH_ERROR_SCAN && kind != DS_BENCH_ERASE)
+      !(ds_bench_get (kind)->spec_flags & DS_BENCH_SPEC_OWN_IO))
     {
       DsDiskstats end;
 

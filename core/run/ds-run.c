@@ -105,7 +105,7 @@ ds_run_full (const DsBenchSpec  *spec,
       return result;
     }
 
-  if (!ds_bench_spec_validate (spec, &error))
+  if (!options->validated && !ds_bench_spec_validate (spec, &error))
     {
       ds_result_set_error (result, error, 0, -1);
       return result;

@@ -37,6 +37,10 @@ typedef struct {
    * not, a terminal's authentication agent).  Its cancel and notice are
    * the run's own (a wait for polkit is a DS_SAMPLE_NOTICE). */
   DsTargetAccess  access;
+  /* TRUE when the caller has just checked @spec with
+   * ds_bench_spec_validate() (to give its own message and exit status
+   * first): the run does not check it again. */
+  gboolean        validated;
 } DsRunOptions;
 
 /* ds_run() with every option. */

@@ -365,13 +365,13 @@ ds_cache_page_add_samples (DsPage         *page,
     {
       const DsSample *sample = &samples[i];
 
-      if (sample->kind == DS_SAMPLE_ROW && sample->cache_set != NULL)
+      if (sample->kind == DS_SAMPLE_ROW && sample->detail != NULL)
         {
           /* A set measured again comes back with its own index. */
           if (sample->index < self->live->len)
-            g_array_index (self->live, DsCacheSet, sample->index) = *sample->cache_set;
+            g_array_index (self->live, DsCacheSet, sample->index) = *(const DsCacheSet *) sample->detail;
           else
-            g_array_append_val (self->live, *sample->cache_set);
+            g_array_append_vals (self->live, sample->detail, 1);
           changed = TRUE;
         }
       else if (sample->kind == DS_SAMPLE_PHASE && sample->bytes > 0)

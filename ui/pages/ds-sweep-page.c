@@ -337,9 +337,9 @@ ds_sweep_page_add_samples (DsPage         *page,
     {
       const DsSample *sample = &samples[i];
 
-      if (sample->kind == DS_SAMPLE_ROW && sample->sweep_step != NULL)
+      if (sample->kind == DS_SAMPLE_ROW && sample->detail != NULL)
         {
-          g_array_append_val (self->live->steps, *sample->sweep_step);
+          g_array_append_vals (self->live->steps, sample->detail, 1);
           changed = TRUE;
         }
       else if (sample->kind == DS_SAMPLE_PHASE)

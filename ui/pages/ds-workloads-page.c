@@ -201,8 +201,8 @@ ds_workloads_page_add_samples (DsPage         *page,
           break;
 
         case DS_SAMPLE_ROW:
-          if (sample->step != NULL)
-            _ds_workloads_cell_set_step (self, ds_mark_step_copy (sample->step));
+          if (sample->detail != NULL)
+            _ds_workloads_cell_set_step (self, ds_mark_step_copy (sample->detail));
           break;
 
         case DS_SAMPLE_POINT:

@@ -14,12 +14,9 @@
 
 #include <glib/gi18n.h>
 
-#include "ds-bench-block-size.h"
-#include "ds-bench-extra.h"
-#include "ds-bench-file.h"
-#include "ds-bench-mark.h"
-#include "ds-bench-random-access.h"
+#include "ds-bench.h"
 #include "ds-caption.h"
+#include "ds-words.h"
 #include "ds-units.h"
 
 /* Between the parts of a line. */
@@ -82,70 +79,6 @@ device_line (const char     *path,
   return g_strjoinv (SEPARATOR, (char **) parts->pdata);
 }
 
-static uint64_t
-row_ns (const DsBenchSpec *spec)
-{
-  if (spec->duration_ns != 0)
-    return spec->duration_ns;
-
-  switch (spec->kind)
-    {
-    case DS_BENCH_EXTRA: return DS_EXTRA_DEFAULT_ROW_NS;
-    case DS_BENCH_RANDOM_ACCESS: return DS_RANDOM_ACCESS_DEFAULT_ROW_NS;
-    case DS_BENCH_BLOCK_SIZE: return DS_BLOCK_SIZE_DEFAULT_ROW_NS;
-    default: return 0;
-    }
-}
-
-static char *
-capacity_text (uint64_t capacity_bytes)
-{
-  g_autofree char *size = NULL;
-
-  if (capacity_bytes == 0)
-    return g_strdup (_("whole device"));
-
-  size = ds_format_size_both (capacity_bytes);
-  /* Translators: short-stroking, "first 4 GiB (4.3 GB)" of the device */
-  return g_strdup_printf (_("first %s"), size);
-}
-
-/* The Workloads page's (a mark): the preset or the custom rows, the test
- * size and the runs per step; each row has its own block size. */
-static void
-mark_parts (GPtrArray         *parts,
-            const DsBenchSpec *spec,
-            const DsResult    *result)
-{
-  /* A result keeps its own (a file's params do not: results.count …). */
-  const DsMarkData *data = result != NULL ? result->data : NULL;
-  uint64_t size_bytes = data != NULL ? data->test_size_bytes : spec->test_size_bytes;
-  unsigned count = data != NULL ? data->count : spec->count;
-  double seconds = data != NULL ? data->duration_s : spec->duration_ns / 1e9;
-
-  if (spec->rows != NULL)
-    g_ptr_array_add (parts, g_strdup (_("custom rows")));
-  else if (data != NULL && data->preset != NULL)
-    g_ptr_array_add (parts, g_strdup (data->preset));
-  else if (spec->preset != NULL)
-    g_ptr_array_add (parts, g_strdup (spec->preset));
-  if (spec->reads_only || (result != NULL && !spec->write))
-    g_ptr_array_add (parts, g_strdup (_("reads only")));
-  if (size_bytes > 0)
-    {
-      g_autofree char *size = ds_format_size_iec (size_bytes);
-
-      /* Translators: the region or the test file a preset runs over */
-      g_ptr_array_add (parts, g_strdup_printf (_("test size %s"), size));
-    }
-  /* Custom rows may each have a time of their own. */
-  if (spec->rows != NULL)
-    g_ptr_array_add (parts, g_strdup_printf (_("best of %u"), count));
-  else
-    /* Translators: CrystalDiskMark's count and time: "best of 5 × 5 s" */
-    g_ptr_array_add (parts, g_strdup_printf (_("best of %u × %g s"), count, seconds));
-}
-
 /* What shaped the run, in the order a user sets it. */
 static char *
 test_line (const char        *test_title,
@@ -154,139 +87,25 @@ test_line (const char        *test_title,
 {
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *settings = NULL;
-  gboolean across_device = spec->kind == DS_BENCH_TRANSFER || spec->kind == DS_BENCH_EXTRA ||
-                           spec->kind == DS_BENCH_RANDOM_ACCESS || spec->kind == DS_BENCH_BLOCK_SIZE;
+  const DsBenchOps *ops = ds_bench_get (spec->kind);
+  /* A kind that runs across the device (or its first N bytes). */
+  gboolean across_device = ops != NULL && ops->takes_capacity;
 
   if (across_device)
     g_ptr_array_add (parts, g_strdup (spec->write ? _("write") : _("read")));
 
-  switch (spec->kind)
+  if (ops != NULL && ops->settings != NULL)
+    ops->settings (spec, result, parts);
+  else
     {
-    case DS_BENCH_TRANSFER:
-      g_ptr_array_add (parts, g_strdup_printf (_("accuracy %u (%g ms a point)"), spec->accuracy,
-                                               ds_bench_accuracy_point_ns (spec->accuracy) / 1e6));
       if (spec->block_size_bytes > 0)
-        {
-          g_autofree char *block = ds_format_size_iec (spec->block_size_bytes);
-
-          g_ptr_array_add (parts, g_strdup_printf (_("block %s"), block));
-        }
-      break;
-
-    case DS_BENCH_EXTRA:
-    case DS_BENCH_RANDOM_ACCESS:
-    case DS_BENCH_BLOCK_SIZE:
-      g_ptr_array_add (parts, g_strdup_printf (_("accuracy %u (%g s a row)"), spec->accuracy,
-                                               row_ns (spec) / 1e9));
-      break;
-
-    case DS_BENCH_FILE:
-      {
-        /* The file tested: the size asked for, clamped to the free space. */
-        const DsFileData *data = result != NULL ? result->data : NULL;
-        uint64_t bytes = data != NULL && data->file_bytes > 0 ? data->file_bytes : spec->file_size_bytes;
-        g_autofree char *size = ds_format_size_iec (bytes);
-
-        if (bytes < spec->file_size_bytes)
-          {
-            g_autofree char *asked = ds_format_size_iec (spec->file_size_bytes);
-
-            /* Translators: "test file 897 MiB (1 GiB asked: the free space)" */
-            g_ptr_array_add (parts, g_strdup_printf (_("test file %s (%s asked: the free space)"),
-                                                     size, asked));
-          }
-        else
-          g_ptr_array_add (parts, g_strdup_printf (_("test file %s"), size));
-        if (spec->buffered)
-          g_ptr_array_add (parts, g_strdup (_("through the page cache")));
-      }
-      break;
-
-    case DS_BENCH_MARK:
-      mark_parts (parts, spec, result);
-      break;
-
-    case DS_BENCH_WORKLOAD:
-      {
-        g_autofree char *block = ds_format_size_iec (spec->block_size_bytes);
-
-        g_ptr_array_add (parts, g_strdup (ds_pattern_to_string (spec->pattern)));
-        g_ptr_array_add (parts, g_strdup_printf (_("block %s"), block));
-        g_ptr_array_add (parts, g_strdup_printf (_("queue depth %u"), spec->queue_depth));
-        g_ptr_array_add (parts, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads",
-                                                              spec->threads), spec->threads));
-      }
-      break;
-
-    case DS_BENCH_ERROR_SCAN:
-      {
-        g_autofree char *block = ds_format_size_iec (spec->block_size_bytes);
-
-        g_ptr_array_add (parts, g_strdup (spec->quick ? _("quick (sampled)") : _("every block")));
-        g_ptr_array_add (parts, g_strdup_printf (_("block %s"), block));
-      }
-      break;
-
-    case DS_BENCH_ERASE:
-      g_ptr_array_add (parts, g_strdup (ds_erase_method_to_string (spec->erase_method)));
-      if (spec->verify)
-        g_ptr_array_add (parts, g_strdup (_("verified")));
-      break;
-
-    case DS_BENCH_HEALTH:
-      /* SMART through smartctl: nothing to set. */
-      break;
-
-    case DS_BENCH_SWEEP:
-      {
-        g_autofree char *block = ds_format_size_iec (spec->block_size_bytes);
-
-        g_ptr_array_add (parts, g_strdup (ds_pattern_to_string (spec->pattern)));
-        g_ptr_array_add (parts, g_strdup_printf (_("block %s"), block));
-        if (spec->sweep_levels != NULL)
-          g_ptr_array_add (parts, g_strdup_printf (spec->sweep_threads ? _("threads %s") : _("queue depths %s"),
-                                                   spec->sweep_levels));
-        else
-          g_ptr_array_add (parts, g_strdup_printf (spec->sweep_threads ? _("threads %u to %u") :
-                                                   _("queue depths %u to %u"),
-                                                   spec->sweep_from, spec->sweep_to));
-        g_ptr_array_add (parts, g_strdup_printf (_("%g s a level"), spec->duration_ns / 1e9));
-      }
-      break;
-
-    case DS_BENCH_SUSTAIN:
-    case DS_BENCH_CACHE:
-      {
-        g_autofree char *block = ds_format_size_iec (spec->block_size_bytes);
-
-        if (spec->kind == DS_BENCH_SUSTAIN)
-          g_ptr_array_add (parts, g_strdup (spec->pattern == DS_PATTERN_RANDWRITE ? _("random write") :
-                                            _("sequential write")));
-        else if (spec->write)
-          g_ptr_array_add (parts, g_strdup (_("write-back cache")));
-        g_ptr_array_add (parts, g_strdup_printf (_("block %s"), block));
-        g_ptr_array_add (parts, g_strdup_printf (_("queue depth %u"), spec->queue_depth));
-        if (spec->span_bytes > 0)
-          g_ptr_array_add (parts, capacity_text (spec->span_bytes));
-        if (spec->kind == DS_BENCH_CACHE)
-          g_ptr_array_add (parts, g_strdup_printf (_("%g s a working set"), spec->duration_ns / 1e9));
-      }
-      break;
-
-    default:
-      if (spec->block_size_bytes > 0)
-        {
-          g_autofree char *block = ds_format_size_iec (spec->block_size_bytes);
-
-          g_ptr_array_add (parts, g_strdup_printf (_("block %s"), block));
-        }
+        ds_words_add_block (parts, spec->block_size_bytes);
       if (spec->queue_depth > 1)
-        g_ptr_array_add (parts, g_strdup_printf (_("queue depth %u"), spec->queue_depth));
-      break;
+        ds_words_add_queue (parts, spec->queue_depth);
     }
 
   if (across_device)
-    g_ptr_array_add (parts, capacity_text (spec->capacity_bytes));
+    g_ptr_array_add (parts, ds_words_capacity (spec->capacity_bytes));
 
   if (result == NULL)
     g_ptr_array_add (parts, g_strdup (_("not run yet")));
@@ -334,13 +153,13 @@ ds_caption_new (const char        *test_title,
       path = result->target.path ? result->target.path : "?";
       model = result->target.model;
       caption->device = device_line (path, model, result->target.size_bytes,
-                                     result->kind == DS_BENCH_FILE, device);
+                                     ds_bench_kind_has_folder (result->kind), device);
       caption->test = test_line (test_title, &result->spec, result);
       caption->when = ds_caption_format_time (result->started_at);
     }
   else
     {
-      gboolean folder = spec != NULL && spec->kind == DS_BENCH_FILE;
+      gboolean folder = spec != NULL && ds_bench_kind_has_folder (spec->kind);
 
       path = spec != NULL && spec->target_path ? spec->target_path : device ? device->path : NULL;
       model = device != NULL && !folder ? device->model : NULL;

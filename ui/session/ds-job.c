@@ -18,9 +18,7 @@
 
 #include <glib/gi18n.h>
 
-#include "ds-bench-cache.h"
-#include "ds-bench-mark.h"
-#include "ds-bench-sweep.h"
+#include "ds-bench.h"
 #include "ds-interval.h"
 #include "ds-job.h"
 #include "ds-run.h"
@@ -30,11 +28,17 @@
 typedef struct {
   GArray    *samples;          /* DsSample */
   GArray    *intervals;        /* DsIntervalPoint, of the samples */
-  GPtrArray *steps;            /* DsMarkStep copies, likewise */
-  GArray    *sweep_steps;      /* DsSweepStep, likewise */
-  GArray    *cache_sets;       /* DsCacheSet, likewise */
+  GPtrArray *details;          /* the kind's detail_copy()s, likewise */
   GPtrArray *histograms;       /* DsIntervalSum copies, likewise */
 } JobBatch;
+
+/* What the worker thread runs: its own copy of the spec, the bridge to
+ * the main thread and the kind (for its details). */
+typedef struct {
+  DsBenchSpec       spec;
+  DsWorkerBridge   *bridge;
+  const DsBenchOps *ops;
+} JobRun;
 
 struct _DsJob
 {
@@ -64,9 +68,9 @@ job_batch_new (void)
 
   batch->samples = g_array_sized_new (FALSE, FALSE, sizeof (DsSample), 256);
   batch->intervals = g_array_new (FALSE, FALSE, sizeof (DsIntervalPoint));
-  batch->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_mark_step_free);
-  batch->sweep_steps = g_array_new (FALSE, FALSE, sizeof (DsSweepStep));
-  batch->cache_sets = g_array_new (FALSE, FALSE, sizeof (DsCacheSet));
+  /* Its free function is the kind's, set with the first detail (a job
+   * runs one kind). */
+  batch->details = g_ptr_array_new ();
   batch->histograms = g_ptr_array_new_with_free_func (g_free);
   return batch;
 }
@@ -78,9 +82,7 @@ job_batch_free (gpointer data)
 
   g_array_unref (batch->samples);
   g_array_unref (batch->intervals);
-  g_ptr_array_unref (batch->steps);
-  g_array_unref (batch->sweep_steps);
-  g_array_unref (batch->cache_sets);
+  g_ptr_array_unref (batch->details);
   g_ptr_array_unref (batch->histograms);
   g_free (batch);
 }
@@ -93,7 +95,7 @@ job_deliver (gpointer owner,
   DsJob *self = owner;
   JobBatch *batch = data;
   GArray *samples = batch->samples;
-  guint next_interval = 0, next_step = 0, next_sweep_step = 0, next_cache_set = 0;
+  guint next_interval = 0, next_detail = 0;
   guint next_histogram = 0;
 
   if (samples->len == 0)
@@ -106,12 +108,8 @@ job_deliver (gpointer owner,
 
       if (sample->interval != NULL)
         sample->interval = &g_array_index (batch->intervals, DsIntervalPoint, next_interval++);
-      if (sample->step != NULL)
-        sample->step = batch->steps->pdata[next_step++];
-      if (sample->sweep_step != NULL)
-        sample->sweep_step = &g_array_index (batch->sweep_steps, DsSweepStep, next_sweep_step++);
-      if (sample->cache_set != NULL)
-        sample->cache_set = &g_array_index (batch->cache_sets, DsCacheSet, next_cache_set++);
+      if (sample->detail != NULL)
+        sample->detail = batch->details->pdata[next_detail++];
       if (sample->histogram != NULL)
         sample->histogram = batch->histograms->pdata[next_histogram++];
     }
@@ -134,8 +132,9 @@ static void
 job_sink (const DsSample *sample,
           gpointer        user_data)
 {
-  DsWorkerBridge *bridge = user_data;
-  DsMarkStep *step;
+  JobRun *run = user_data;
+  DsWorkerBridge *bridge = run->bridge;
+  gpointer detail = NULL;
   DsIntervalSum *histogram;
   JobBatch *batch;
 
@@ -149,8 +148,9 @@ job_sink (const DsSample *sample,
       return;
     }
 
-  /* A step's figures are copied outside the lock (a step ends rarely). */
-  step = sample->step != NULL ? ds_mark_step_copy (sample->step) : NULL;
+  /* A row's figures are copied outside the lock (a row ends rarely). */
+  if (sample->detail != NULL && run->ops->detail_copy != NULL)
+    detail = run->ops->detail_copy (sample->detail);
   /* 9 KiB an interval (at least 100 ms): the live histogram. */
   histogram = sample->histogram != NULL ? g_memdup2 (sample->histogram, sizeof *sample->histogram) : NULL;
 
@@ -158,14 +158,21 @@ job_sink (const DsSample *sample,
   /* The pointers are only tested for NULL until the delivery redirects
    * them. */
   g_array_append_vals (batch->samples, sample, 1);
+  if (sample->detail != NULL)
+    {
+      DsSample *kept = &g_array_index (batch->samples, DsSample, batch->samples->len - 1);
+
+      /* A kind that copies nothing delivers no detail. */
+      if (detail != NULL)
+        {
+          g_ptr_array_set_free_func (batch->details, run->ops->detail_free);
+          g_ptr_array_add (batch->details, detail);
+        }
+      else
+        kept->detail = NULL;
+    }
   if (sample->interval != NULL)
     g_array_append_vals (batch->intervals, sample->interval, 1);
-  if (step != NULL)
-    g_ptr_array_add (batch->steps, step);
-  if (sample->sweep_step != NULL)
-    g_array_append_vals (batch->sweep_steps, sample->sweep_step, 1);
-  if (sample->cache_set != NULL)
-    g_array_append_vals (batch->cache_sets, sample->cache_set, 1);
   if (histogram != NULL)
     g_ptr_array_add (batch->histograms, histogram);
   ds_worker_bridge_unlock (bridge);
@@ -177,23 +184,23 @@ ds_job_run_worker (GTask        *task,
                    gpointer      task_data,
                    GCancellable *cancellable)
 {
-  DsBenchSpec *spec = task_data;
-  DsWorkerBridge *bridge = g_object_get_data (G_OBJECT (task), "ds-job-bridge");
+  JobRun *run = task_data;
   DsResult *result;
 
-  result = ds_run (spec, job_sink, bridge, ds_worker_bridge_get_cancel_flag (bridge));
-  ds_worker_bridge_end (bridge);
+  result = ds_run (&run->spec, job_sink, run, ds_worker_bridge_get_cancel_flag (run->bridge));
+  ds_worker_bridge_end (run->bridge);
 
   g_task_return_pointer (task, result, (GDestroyNotify) ds_result_free);
 }
 
 static void
-spec_free (gpointer data)
+job_run_free (gpointer data)
 {
-  DsBenchSpec *spec = data;
+  JobRun *run = data;
 
-  ds_bench_spec_clear (spec);
-  g_free (spec);
+  ds_bench_spec_clear (&run->spec);
+  ds_worker_bridge_unref (run->bridge);
+  g_free (run);
 }
 
 static void
@@ -211,7 +218,7 @@ ds_job_run_async (DsJob               *self,
                   gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  DsBenchSpec *spec;
+  JobRun *run;
 
   g_return_if_fail (DS_IS_JOB (self));
   g_return_if_fail (!ds_job_is_running (self));
@@ -229,18 +236,17 @@ ds_job_run_async (DsJob               *self,
                            ds_worker_bridge_ref (self->bridge),
                            (GDestroyNotify) ds_worker_bridge_unref);
 
-  spec = g_new0 (DsBenchSpec, 1);
-  ds_bench_spec_copy (spec, &self->spec);
+  run = g_new0 (JobRun, 1);
+  ds_bench_spec_copy (&run->spec, &self->spec);
+  run->bridge = ds_worker_bridge_ref (self->bridge);
+  run->ops = ds_bench_get (self->spec.kind);
 
   task = g_task_new (self, self->cancellable, callback, user_data);
   g_task_set_source_tag (task, ds_job_run_async);
   g_task_set_name (task, "[diskscope] run");
   /* The result is always returned, even when cancelled. */
   g_task_set_check_cancellable (task, FALSE);
-  g_task_set_task_data (task, spec, spec_free);
-  g_object_set_data_full (G_OBJECT (task), "ds-job-bridge",
-                          ds_worker_bridge_ref (self->bridge),
-                          (GDestroyNotify) ds_worker_bridge_unref);
+  g_task_set_task_data (task, run, job_run_free);
   g_task_run_in_thread (task, ds_job_run_worker);
 }
 

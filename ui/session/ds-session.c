@@ -101,6 +101,7 @@ ds_session_init_spec (DsSession   *self,
                       DsBenchKind  kind,
                       const char  *target_path)
 {
+  const DsBenchOps *ops = ds_bench_get (kind);
   unsigned accuracy;
 
   g_return_if_fail (DS_IS_SESSION (self));
@@ -111,12 +112,11 @@ ds_session_init_spec (DsSession   *self,
   ds_bench_spec_init (spec, kind);
   spec->target_path = g_strdup (target_path);
   ds_bench_spec_set_accuracy (spec, accuracy);
-  if (kind == DS_BENCH_TRANSFER)
+  if (ops != NULL && (ops->spec_flags & DS_BENCH_SPEC_BLOCK_SETTING))
     spec->block_size_bytes = g_settings_get_uint64 (self->settings, "block-size");
   /* Short-stroking, as diskscope-cli's --capacity: the kinds that read
    * across the device. */
-  if (kind == DS_BENCH_TRANSFER || kind == DS_BENCH_EXTRA ||
-      kind == DS_BENCH_RANDOM_ACCESS || kind == DS_BENCH_BLOCK_SIZE)
+  if (ops != NULL && ops->takes_capacity)
     spec->capacity_bytes = g_settings_get_uint64 (self->settings, "capacity");
   spec->file_size_bytes = g_settings_get_uint64 (self->settings, "file-size");
 }
@@ -128,7 +128,7 @@ ds_session_kind_needs_device (DsBenchKind kind)
 
   /* Health opens nothing itself (smartctl does), but reads the device the
    * user picked. */
-  return ops != NULL && (ops->opens_target || kind == DS_BENCH_HEALTH);
+  return ops != NULL && (ops->opens_target || (ops->spec_flags & DS_BENCH_SPEC_NEEDS_DEVICE));
 }
 
 DsWriteCheck
@@ -254,12 +254,12 @@ ds_session_start (DsSession          *self,
   if (!ds_session_check_spec (self, spec, error))
     return FALSE;
 
-  switch (ds_session_check_write (self, spec, error))
+  /* A write test: named by the gate's rule (the path typed, or a
+   * script's --destroy-data: a link to it, its name).  One probe here,
+   * which also refuses a target that may not be written at all; the core
+   * checks it again when it opens the target. */
+  if (ds_bench_spec_is_write_test (spec))
     {
-    case DS_WRITE_NONE:
-      break;
-
-    case DS_WRITE_CONFIRM:
       if (spec->destroy_data == NULL)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
@@ -267,16 +267,8 @@ ds_session_start (DsSession          *self,
                        spec->target_path);
           return FALSE;
         }
-      /* Named by the gate's rule (the path typed, or a script's
-       * --destroy-data: a link to it, its name), as the core checks it
-       * again when it opens the target. */
       if (!ds_target_check_write (spec->target_path, spec->destroy_data, error))
         return FALSE;
-      break;
-
-    case DS_WRITE_REFUSED:
-    default:
-      return FALSE;
     }
 
   /* A result still loading would land on the page this run uses, and one

@@ -14,6 +14,8 @@
 #include "ds-bench-workload.h"
 #include "ds-error.h"
 #include "ds-run.h"
+#include "ds-clock.h"
+#include "ds-words.h"
 
 /* The prefill reads in blocks of this size, this many at once. */
 #define PREFILL_BLOCK_BYTES (UINT64_C (1) << 20)
@@ -348,7 +350,7 @@ counted:
       g_array_append_val (data->sets, set);
       (data->write ? ds_cache_estimate_writes : ds_cache_estimate) (data->sets, &data->estimate);
       row.value = set.iops;
-      row.cache_set = &set;
+      row.detail = &set;
       ds_run_emit (run, &row);
     }
 
@@ -388,7 +390,7 @@ repeat_largest (DsRun       *run,
   last->repeat_lat_p99_s = again.lat_p99_s;
   (data->write ? ds_cache_estimate_writes : ds_cache_estimate) (data->sets, &data->estimate);
   row.value = last->iops;
-  row.cache_set = last;
+  row.detail = last;
   ds_run_emit (run, &row);
   return 0;
 }
@@ -456,6 +458,27 @@ cache_from_json (JsonObject  *results,
   return ds_cache_data_from_json (results, error);
 }
 
+static void
+cache_settings (const DsBenchSpec *spec,
+                const DsResult    *result,
+                GPtrArray         *parts)
+{
+  (void) result;
+  if (spec->write)
+    g_ptr_array_add (parts, g_strdup (_("write-back cache")));
+  ds_words_add_block (parts, spec->block_size_bytes);
+  ds_words_add_queue (parts, spec->queue_depth);
+  if (spec->span_bytes > 0)
+    g_ptr_array_add (parts, ds_words_capacity (spec->span_bytes));
+  g_ptr_array_add (parts, g_strdup_printf (_("%g s a working set"), spec->duration_ns / 1e9));
+}
+
+static gpointer
+cache_detail_copy (gconstpointer detail)
+{
+  return g_memdup2 (detail, sizeof (DsCacheSet));
+}
+
 const DsBenchOps ds_bench_cache = {
   .kind = DS_BENCH_CACHE,
   .name = "cache",
@@ -468,4 +491,12 @@ const DsBenchOps ds_bench_cache = {
   .from_json = cache_from_json,
   .report = ds_cache_report,
   .writes = DS_BENCH_WRITES_OPTION,   /* --write: the write-back cache probe */
+  .default_block_bytes = 4096,
+  .default_duration_ns = 5 * DS_NS_PER_SEC,
+  .spec_flags = DS_BENCH_SPEC_SERIES | DS_BENCH_SPEC_ROWS_ACCURACY,
+  .check_target = ds_bench_check_block_aligned,
+  .random_offsets = ds_bench_random_offsets_always,
+  .settings = cache_settings,
+  .detail_copy = cache_detail_copy,
+  .detail_free = g_free,
 };

@@ -70,6 +70,7 @@ G_BEGIN_DECLS
 #define DS_CACHE_FAST_FRACTION   0.50
 #define DS_CACHE_MAX_SETS        48u
 
+typedef struct _DsCacheSet DsCacheSet;
 struct _DsCacheSet {
   uint64_t bytes;              /* the working set, from offset 0 */
   gboolean complete;

@@ -21,6 +21,8 @@
 #include "ds-erase-private.h"
 #include "ds-error.h"
 #include "ds-run.h"
+#include "ds-limits.h"
+#include "ds-params.h"
 
 gboolean
 ds_erase_method_overwrites (DsEraseMethod method)
@@ -343,6 +345,75 @@ erase_from_json (JsonObject  *results,
   return ds_erase_data_from_json (results, error);
 }
 
+/* Erase is a write test whatever else the spec says. */
+static void
+erase_defaults (DsBenchSpec *spec)
+{
+  spec->write = TRUE;
+}
+
+static unsigned
+erase_params (const DsBenchSpec *spec)
+{
+  (void) spec;
+  return DS_PARAM_BLOCK;
+}
+
+static gboolean
+erase_validate (const DsBenchSpec  *spec,
+                GError            **error)
+{
+  if (!spec->write)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("erase writes the whole device: its spec must be a write test"));
+      return FALSE;
+    }
+  if ((unsigned) spec->erase_method > DS_ERASE_SECURE_DISCARD)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("unknown erase method %u"),
+                   (unsigned) spec->erase_method);
+      return FALSE;
+    }
+  if (spec->block_size_bytes < DS_LIMIT_ERASE_BLOCK_MIN ||
+      spec->block_size_bytes > DS_LIMIT_ERASE_BLOCK_MAX)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("erase writes blocks of 64K to 64M, not %" PRIu64 " bytes"),
+                   spec->block_size_bytes);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+erase_settings (const DsBenchSpec *spec,
+                const DsResult    *result,
+                GPtrArray         *parts)
+{
+  (void) result;
+  g_ptr_array_add (parts, g_strdup (ds_erase_method_to_string (spec->erase_method)));
+  if (spec->verify)
+    g_ptr_array_add (parts, g_strdup (_("verified")));
+}
+
+static const char *
+erase_confirm_words (const DsBenchSpec *spec)
+{
+  static const char *const words[] = {
+    [DS_ERASE_ZEROS] = N_("overwritten with zeros"),
+    [DS_ERASE_RANDOM] = N_("overwritten with random data"),
+    [DS_ERASE_DISCARD] = N_("discarded"),
+    [DS_ERASE_SECURE_DISCARD] = N_("securely discarded"),
+  };
+
+  if ((unsigned) spec->erase_method >= G_N_ELEMENTS (words))
+    return NULL;
+
+  return _(words[spec->erase_method]);
+}
+
 const DsBenchOps ds_bench_erase = {
   .kind = DS_BENCH_ERASE,
   .name = "erase",
@@ -356,4 +427,11 @@ const DsBenchOps ds_bench_erase = {
   .report = ds_erase_report,
   .measured = erase_measured,
   .writes = DS_BENCH_WRITES_DESTROYS,
+  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_OWN_IO,
+  .default_block_bytes = DS_ERASE_DEFAULT_BLOCK,
+  .defaults = erase_defaults,
+  .validate = erase_validate,
+  .params = erase_params,
+  .settings = erase_settings,
+  .confirm_words = erase_confirm_words,
 };

@@ -20,6 +20,8 @@
 #include "ds-error.h"
 #include "ds-limits.h"
 #include "ds-run.h"
+#include "ds-params.h"
+#include "ds-words.h"
 
 /* A failed block is re-read as this many pieces, each failing piece again,
  * down to one sector: 128 KiB = 256 sectors takes two levels, and a run of
@@ -379,6 +381,50 @@ scan_measured (const DsResult *result)
   return data->blocks_read > 0;
 }
 
+static unsigned
+error_scan_params (const DsBenchSpec *spec)
+{
+  (void) spec;
+  return DS_PARAM_BLOCK | DS_PARAM_OFFSET | DS_PARAM_SPAN;
+}
+
+static gboolean
+error_scan_validate (const DsBenchSpec  *spec,
+                     GError            **error)
+{
+  if (spec->block_size_bytes < DS_LIMIT_SCAN_BLOCK_MIN ||
+      spec->block_size_bytes > DS_LIMIT_SCAN_BLOCK_MAX)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("the error scan reads blocks of 4K to 16M, not %" PRIu64 " bytes"),
+                   spec->block_size_bytes);
+      return FALSE;
+    }
+  if (spec->write)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("the error scan only reads: it has no write mode"));
+      return FALSE;
+    }
+  if (spec->offset_bytes > G_MAXUINT64 - spec->span_bytes)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("the scan range does not fit in 64 bits"));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+error_scan_settings (const DsBenchSpec *spec,
+                     const DsResult    *result,
+                     GPtrArray         *parts)
+{
+  (void) result;
+  g_ptr_array_add (parts, g_strdup (spec->quick ? _("quick (sampled)") : _("every block")));
+  ds_words_add_block (parts, spec->block_size_bytes);
+}
+
 const DsBenchOps ds_bench_error_scan = {
   .kind = DS_BENCH_ERROR_SCAN,
   .name = "error-scan",
@@ -392,4 +438,9 @@ const DsBenchOps ds_bench_error_scan = {
   .report = scan_report,
   .measured = scan_measured,
   .writes = DS_BENCH_WRITES_NEVER,
+  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_OWN_IO,
+  .default_block_bytes = DS_ERROR_SCAN_DEFAULT_BLOCK,
+  .validate = error_scan_validate,
+  .params = error_scan_params,
+  .settings = error_scan_settings,
 };

@@ -21,6 +21,7 @@
 #include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-run.h"
+#include "ds-params.h"
 
 static const struct {
   const char *name;
@@ -293,6 +294,31 @@ extra_report (const DsResult *result,
     }
 }
 
+static unsigned
+extra_params (const DsBenchSpec *spec)
+{
+  return DS_PARAM_CAPACITY | DS_PARAM_ACCURACY | DS_PARAM_ROW_TIME (spec);
+}
+
+static void
+extra_settings (const DsBenchSpec *spec,
+                const DsResult    *result,
+                GPtrArray         *parts)
+{
+  uint64_t row_ns = spec->duration_ns != 0 ? spec->duration_ns : DS_EXTRA_DEFAULT_ROW_NS;
+
+  (void) result;
+  g_ptr_array_add (parts, g_strdup_printf (_("accuracy %u (%g s a row)"), spec->accuracy,
+                                           row_ns / 1e9));
+}
+
+static char *
+extra_duration_help (void)
+{
+  return g_strdup_printf (_("Time per row (default %us; 250ms at --accuracy 1)"),
+                          (unsigned) (DS_EXTRA_DEFAULT_ROW_NS / DS_NS_PER_SEC));
+}
+
 const DsBenchOps ds_bench_extra = {
   .kind = DS_BENCH_EXTRA,
   .name = "extra",
@@ -307,4 +333,10 @@ const DsBenchOps ds_bench_extra = {
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
   .min_span_bytes = DS_EXTRA_BURST_REGION_BYTES,
+  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY,
+  .default_row_ns = DS_EXTRA_DEFAULT_ROW_NS,
+  .params = extra_params,
+  .random_offsets = ds_bench_random_offsets_always,
+  .settings = extra_settings,
+  .duration_help = extra_duration_help,
 };

@@ -37,6 +37,10 @@
 #include "ds-text.h"
 #include "ds-run.h"
 #include "ds-test-file.h"
+#include "ds-limits.h"
+#include "ds-params.h"
+#include "ds-units.h"
+#include "ds-result.h"
 
 /* Of the run's progress: the fill, the six rows, the block size test. */
 #define PROGRESS_FILL  0.15
@@ -411,6 +415,72 @@ file_report (const DsResult *result,
   ds_block_size_rows_report (data->block_size, TRUE, units, out);
 }
 
+static unsigned
+file_params (const DsBenchSpec *spec)
+{
+  return DS_PARAM_ACCURACY | DS_PARAM_FILE_SIZE | DS_PARAM_BUFFERED | DS_PARAM_ROW_TIME (spec);
+}
+
+static gboolean
+file_validate (const DsBenchSpec  *spec,
+               GError            **error)
+{
+  g_autofree char *given = NULL;
+
+  if (spec->file_size_bytes >= DS_LIMIT_FILE_SIZE_MIN_BYTES)
+    return TRUE;
+
+  given = ds_bench_describe_bytes (spec->file_size_bytes);
+  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+               _("the test file must be at least 16 MiB (the block size test "
+               "reads two 8 MiB blocks), not %s"), given);
+  return FALSE;
+}
+
+/* The file tested: the size asked for, clamped to the free space. */
+static void
+file_settings (const DsBenchSpec *spec,
+               const DsResult    *result,
+               GPtrArray         *parts)
+{
+  const DsFileData *data = result != NULL ? result->data : NULL;
+  uint64_t bytes = data != NULL && data->file_bytes > 0 ? data->file_bytes : spec->file_size_bytes;
+  g_autofree char *size = ds_format_size_iec (bytes);
+
+  if (bytes < spec->file_size_bytes)
+    {
+      g_autofree char *asked = ds_format_size_iec (spec->file_size_bytes);
+
+      /* Translators: "test file 897 MiB (1 GiB asked: the free space)" */
+      g_ptr_array_add (parts, g_strdup_printf (_("test file %s (%s asked: the free space)"),
+                                               size, asked));
+    }
+  else
+    g_ptr_array_add (parts, g_strdup_printf (_("test file %s"), size));
+  if (spec->buffered)
+    g_ptr_array_add (parts, g_strdup (_("through the page cache")));
+}
+
+static char *
+file_duration_help (void)
+{
+  return g_strdup_printf (_("Time per row (default %us, %us per block size; 250ms at --accuracy 1)"),
+                          (unsigned) (DS_FILE_DEFAULT_ROW_NS / DS_NS_PER_SEC),
+                          (unsigned) (DS_FILE_DEFAULT_BLOCK_ROW_NS / DS_NS_PER_SEC));
+}
+
+/* The file tested (the size asked for, clamped to the free space). */
+static char *
+file_describe (const DsResult *result)
+{
+  const DsBenchSpec *spec = &result->spec;
+  const DsFileData *data = result->data;
+  g_autofree char *size = ds_format_size (data != NULL && data->file_bytes > 0 ?
+                                          data->file_bytes : spec->file_size_bytes);
+
+  return g_strdup_printf ("%s test file%s", size, spec->buffered ? ", buffered" : "");
+}
+
 const DsBenchOps ds_bench_file = {
   .kind = DS_BENCH_FILE,
   .name = "file",
@@ -423,4 +493,11 @@ const DsBenchOps ds_bench_file = {
   .from_json = file_from_json,
   .report = file_report,
   .writes = DS_BENCH_WRITES_OWN_FILE,
+  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_FOLDER,
+  .validate = file_validate,
+  .params = file_params,
+  .random_offsets = ds_bench_random_offsets_always,
+  .settings = file_settings,
+  .duration_help = file_duration_help,
+  .describe = file_describe,
 };

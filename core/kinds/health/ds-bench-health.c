@@ -420,6 +420,36 @@ health_from_json (JsonObject  *o,
   return data;
 }
 
+static gboolean
+health_validate (const DsBenchSpec  *spec,
+                 GError            **error)
+{
+  if (!spec->write)
+    return TRUE;
+
+  g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+               _("the health check only reads: it has no write mode"));
+  return FALSE;
+}
+
+/* SMART through smartctl: nothing to set. */
+static void
+health_settings (const DsBenchSpec *spec,
+                 const DsResult    *result,
+                 GPtrArray         *parts)
+{
+  (void) spec;
+  (void) result;
+  (void) parts;
+}
+
+static char *
+health_describe (const DsResult *result)
+{
+  (void) result;
+  return g_strdup ("SMART");
+}
+
 const DsBenchOps ds_bench_health = {
   .kind = DS_BENCH_HEALTH,
   .name = "health",
@@ -432,4 +462,8 @@ const DsBenchOps ds_bench_health = {
   .from_json = health_from_json,
   .report = ds_health_report,
   .writes = DS_BENCH_WRITES_NEVER,
+  .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_NEEDS_DEVICE | DS_BENCH_SPEC_NO_RATES,
+  .validate = health_validate,
+  .settings = health_settings,
+  .describe = health_describe,
 };

@@ -15,6 +15,7 @@
 #include "ds-limits.h"
 #include "ds-run.h"
 #include "ds-test-file.h"
+#include "ds-result.h"
 
 #define GIB (UINT64_C (1) << 30)
 
@@ -250,7 +251,7 @@ run_step (Runner             *runner,
     .index = index,
     .name = def->row->label,
     .write = def->direction == DS_MARK_WRITE,
-    .step = step,
+    .detail = step,
   };
   int ret = 0;
 
@@ -500,6 +501,29 @@ mark_from_json (JsonObject  *results,
   return ds_mark_data_from_json (results, error);
 }
 
+static gpointer
+mark_detail_copy (gconstpointer detail)
+{
+  return ds_mark_step_copy (detail);
+}
+
+static void
+mark_detail_free (gpointer detail)
+{
+  ds_mark_step_free (detail);
+}
+
+/* A preset reads and writes unless told to read only. */
+static char *
+mark_describe (const DsResult *result)
+{
+  const DsBenchSpec *spec = &result->spec;
+
+  return g_strdup_printf ("%s, %s", spec->rows != NULL ? "custom rows" :
+                          spec->preset != NULL ? spec->preset : "?",
+                          spec->reads_only || !spec->write ? "reads only" : "reads and writes");
+}
+
 const DsBenchOps ds_bench_mark = {
   .kind = DS_BENCH_MARK,
   .name = "mark",
@@ -511,4 +535,14 @@ const DsBenchOps ds_bench_mark = {
   .to_json = mark_to_json,
   .from_json = mark_from_json,
   .report = ds_mark_report,
+  .spec_flags = DS_BENCH_SPEC_SERIES,
+  .defaults = ds_mark_spec_defaults,
+  .validate = ds_mark_spec_valid,
+  .random_offsets = ds_bench_random_offsets_always,
+  .settings = ds_mark_settings,
+  .params_to_json = ds_mark_params_to_json,
+  .params_from_json = ds_mark_params_from_json,
+  .detail_copy = mark_detail_copy,
+  .detail_free = mark_detail_free,
+  .describe = mark_describe,
 };

@@ -57,6 +57,7 @@ typedef struct {
   double lat_mean_s;           /* over every I/O of the run */
 } DsMarkRun;
 
+typedef struct _DsMarkStep DsMarkStep;
 struct _DsMarkStep {
   char            *id;          /* "seq1m-q8t1-read" */
   char            *row_id;      /* "seq1m-q8t1" */
@@ -141,5 +142,22 @@ char       *ds_mark_size_text  (uint64_t        bytes);
 void        ds_mark_report     (const DsResult *result,
                                 DsUnits         units,
                                 GString        *out);
+
+/* ds-mark-rules.c: the spec's defaults (the first preset's) and rules. */
+void        ds_mark_spec_defaults (DsBenchSpec       *spec);
+gboolean    ds_mark_spec_valid    (const DsBenchSpec *spec,
+                                   GError           **error);
+
+/* The caption's words for a mark's settings (DsBenchOps.settings). */
+void        ds_mark_settings      (const DsBenchSpec *spec,
+                                   const DsResult    *result,
+                                   GPtrArray         *parts);
+
+/* ds-mark-json.c: the preset and custom rows in a result's params. */
+void        ds_mark_params_to_json   (const DsBenchSpec *spec,
+                                      JsonObject        *params);
+gboolean    ds_mark_params_from_json (JsonObject        *params,
+                                      DsBenchSpec       *spec,
+                                      GError           **error);
 
 G_END_DECLS

@@ -395,3 +395,80 @@ fail:
   ds_mark_data_free (data);
   return NULL;
 }
+
+/* The preset, and the custom rows one to a string as --row takes them
+ * (DsBenchOps.params_to_json). */
+void
+ds_mark_params_to_json (const DsBenchSpec *spec,
+                        JsonObject        *p)
+{
+  ds_json_set_string_or_null (p, "preset", spec->rows != NULL ? DS_PRESET_CUSTOM : spec->preset);
+  if (spec->rows != NULL)
+    {
+      /* Canonical when they parse (the run refuses them otherwise). */
+      g_autofree char *canonical = ds_preset_rows_normalize (spec->rows, NULL);
+      g_auto (GStrv) rows = g_strsplit (canonical ? canonical : spec->rows, ";", -1);
+      JsonArray *array = json_array_new ();
+
+      for (guint i = 0; rows[i] != NULL; i++)
+        json_array_add_string_element (array, rows[i]);
+      json_object_set_array_member (p, "rows", array);
+    }
+  else
+    json_object_set_null_member (p, "rows");
+}
+
+/* A mark's preset and custom rows (both optional: older results have
+ * neither).  Rows are checked as --row checks them. */
+gboolean
+ds_mark_params_from_json (JsonObject   *p,
+                          DsBenchSpec  *spec,
+                          GError      **error)
+{
+  JsonNode *node = json_object_get_member (p, "rows");
+  g_autofree char *preset = NULL;
+  GString *rows;
+  JsonArray *array;
+  g_autoptr (GError) local = NULL;
+
+  if (json_object_has_member (p, "preset") &&
+      !ds_json_get_optional_string (p, "params", "preset", &preset, error))
+    return FALSE;
+  if (preset != NULL)
+    {
+      g_free (spec->preset);
+      spec->preset = g_steal_pointer (&preset);
+    }
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("params.rows is not a list"));
+      return FALSE;
+    }
+
+  array = json_node_get_array (node);
+  rows = g_string_new (NULL);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *row = json_array_get_element (array, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (row) || json_node_get_value_type (row) != G_TYPE_STRING)
+        {
+          g_string_free (rows, TRUE);
+          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("params.rows[%u] is not a string"), i);
+          return FALSE;
+        }
+      g_string_append_printf (rows, "%s%s", i ? ";" : "", json_node_get_string (row));
+    }
+  g_free (spec->rows);
+  spec->rows = ds_preset_rows_normalize (rows->str, &local);
+  g_string_free (rows, TRUE);
+  if (spec->rows == NULL)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("params.rows: %s"), local->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}

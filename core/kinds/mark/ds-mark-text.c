@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ds-bench-mark.h"
+#include "ds-units.h"
 #include "ds-error.h"
 #include "ds-report.h"
 #include "ds-text.h"
@@ -500,4 +501,40 @@ ds_mark_report (const DsResult *result,
         g_string_append (out, "* cut short: the figures are of the part that ran\n");
         break;
       }
+}
+
+/* The Workloads page's (a mark): the preset or the custom rows, the test
+ * size and the runs per step; each row has its own block size. */
+void
+ds_mark_settings (const DsBenchSpec *spec,
+                  const DsResult    *result,
+                  GPtrArray         *parts)
+{
+  /* A result keeps its own (a file's params do not: results.count …). */
+  const DsMarkData *data = result != NULL ? result->data : NULL;
+  uint64_t size_bytes = data != NULL ? data->test_size_bytes : spec->test_size_bytes;
+  unsigned count = data != NULL ? data->count : spec->count;
+  double seconds = data != NULL ? data->duration_s : spec->duration_ns / 1e9;
+
+  if (spec->rows != NULL)
+    g_ptr_array_add (parts, g_strdup (_("custom rows")));
+  else if (data != NULL && data->preset != NULL)
+    g_ptr_array_add (parts, g_strdup (data->preset));
+  else if (spec->preset != NULL)
+    g_ptr_array_add (parts, g_strdup (spec->preset));
+  if (spec->reads_only || (result != NULL && !spec->write))
+    g_ptr_array_add (parts, g_strdup (_("reads only")));
+  if (size_bytes > 0)
+    {
+      g_autofree char *size = ds_format_size_iec (size_bytes);
+
+      /* Translators: the region or the test file a preset runs over */
+      g_ptr_array_add (parts, g_strdup_printf (_("test size %s"), size));
+    }
+  /* Custom rows may each have a time of their own. */
+  if (spec->rows != NULL)
+    g_ptr_array_add (parts, g_strdup_printf (_("best of %u"), count));
+  else
+    /* Translators: CrystalDiskMark's count and time: "best of 5 × 5 s" */
+    g_ptr_array_add (parts, g_strdup_printf (_("best of %u × %g s"), count, seconds));
 }

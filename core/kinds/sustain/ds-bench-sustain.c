@@ -16,6 +16,7 @@
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-run.h"
+#include "ds-words.h"
 
 /* A pause looks at the Stop flag this often. */
 #define PAUSE_SLICE_NS (50 * DS_NS_PER_MSEC)
@@ -256,6 +257,36 @@ sustain_from_json (JsonObject  *results,
   return ds_sustain_data_from_json (results, error);
 }
 
+static void
+sustain_defaults (DsBenchSpec *spec)
+{
+  spec->pattern = DS_PATTERN_WRITE;
+  spec->queue_depth = 32;
+}
+
+static gboolean
+sustain_check_target (const DsBenchSpec    *spec,
+                  const DsTargetShape  *shape,
+                  GError              **error)
+{
+  return ds_bench_check_block_aligned (spec, shape, error) &&
+         ds_bench_check_region (spec, shape, error);
+}
+
+static void
+sustain_settings (const DsBenchSpec *spec,
+                  const DsResult    *result,
+                  GPtrArray         *parts)
+{
+  (void) result;
+  g_ptr_array_add (parts, g_strdup (spec->pattern == DS_PATTERN_RANDWRITE ? _("random write") :
+                                    _("sequential write")));
+  ds_words_add_block (parts, spec->block_size_bytes);
+  ds_words_add_queue (parts, spec->queue_depth);
+  if (spec->span_bytes > 0)
+    g_ptr_array_add (parts, ds_words_capacity (spec->span_bytes));
+}
+
 const DsBenchOps ds_bench_sustain = {
   .kind = DS_BENCH_SUSTAIN,
   .name = "sustain",
@@ -268,4 +299,11 @@ const DsBenchOps ds_bench_sustain = {
   .from_json = sustain_from_json,
   .report = ds_sustain_report,
   .writes = DS_BENCH_WRITES_ALWAYS,
+  .default_block_bytes = UINT64_C (1) << 20,
+  .spec_flags = DS_BENCH_SPEC_SERIES | DS_BENCH_SPEC_ROWS_ACCURACY,
+  .defaults = sustain_defaults,
+  .validate = ds_sustain_spec_valid,
+  .check_target = sustain_check_target,
+  .random_offsets = ds_bench_random_offsets_always,
+  .settings = sustain_settings,
 };

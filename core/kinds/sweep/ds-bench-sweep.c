@@ -17,6 +17,8 @@
 #include "ds-histogram.h"
 #include "ds-limits.h"
 #include "ds-run.h"
+#include "ds-clock.h"
+#include "ds-words.h"
 
 DsSweepData *
 ds_sweep_data_new (void)
@@ -258,7 +260,7 @@ run_level (DsRun        *run,
       g_array_append_val (data->steps, step);
       ds_sweep_update_knee (data);
       row.value = step.iops;
-      row.sweep_step = &g_array_index (data->steps, DsSweepStep, data->steps->len - 1);
+      row.detail = &g_array_index (data->steps, DsSweepStep, data->steps->len - 1);
       ds_run_emit (run, &row);
     }
 
@@ -309,6 +311,39 @@ sweep_from_json (JsonObject  *results,
   return ds_sweep_data_from_json (results, error);
 }
 
+static gboolean
+sweep_check_target (const DsBenchSpec    *spec,
+                  const DsTargetShape  *shape,
+                  GError              **error)
+{
+  return ds_bench_check_block_aligned (spec, shape, error) &&
+         ds_bench_check_region (spec, shape, error);
+}
+
+static void
+sweep_settings (const DsBenchSpec *spec,
+                const DsResult    *result,
+                GPtrArray         *parts)
+{
+  (void) result;
+  g_ptr_array_add (parts, g_strdup (ds_pattern_to_string (spec->pattern)));
+  ds_words_add_block (parts, spec->block_size_bytes);
+  if (spec->sweep_levels != NULL)
+    g_ptr_array_add (parts, g_strdup_printf (spec->sweep_threads ? _("threads %s") : _("queue depths %s"),
+                                             spec->sweep_levels));
+  else
+    g_ptr_array_add (parts, g_strdup_printf (spec->sweep_threads ? _("threads %u to %u") :
+                                             _("queue depths %u to %u"),
+                                             spec->sweep_from, spec->sweep_to));
+  g_ptr_array_add (parts, g_strdup_printf (_("%g s a level"), spec->duration_ns / 1e9));
+}
+
+static gpointer
+sweep_detail_copy (gconstpointer detail)
+{
+  return g_memdup2 (detail, sizeof (DsSweepStep));
+}
+
 const DsBenchOps ds_bench_sweep = {
   .kind = DS_BENCH_SWEEP,
   .name = "sweep",
@@ -321,4 +356,13 @@ const DsBenchOps ds_bench_sweep = {
   .from_json = sweep_from_json,
   .report = ds_sweep_report,
   .writes = DS_BENCH_WRITES_PATTERN,
+  .default_block_bytes = 4096,
+  .default_duration_ns = 10 * DS_NS_PER_SEC,
+  .spec_flags = DS_BENCH_SPEC_SERIES | DS_BENCH_SPEC_ROWS_ACCURACY,
+  .validate = ds_sweep_spec_valid,
+  .check_target = sweep_check_target,
+  .random_offsets = ds_bench_random_offsets_always,
+  .settings = sweep_settings,
+  .detail_copy = sweep_detail_copy,
+  .detail_free = g_free,
 };

@@ -70,6 +70,7 @@ G_BEGIN_DECLS
 #define DS_SWEEP_STEADY_WINDOW   5u
 #define DS_SWEEP_STEADY_SLOPE    0.05
 
+typedef struct _DsSweepStep DsSweepStep;
 struct _DsSweepStep {
   unsigned outstanding;        /* queue_depth × threads */
   unsigned queue_depth;

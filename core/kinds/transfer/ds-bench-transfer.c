@@ -16,6 +16,10 @@
 #include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-run.h"
+#include "ds-params.h"
+#include "ds-words.h"
+#include "ds-units.h"
+#include "ds-result.h"
 
 static void
 dir_init (DsTransferDir *dir)
@@ -374,6 +378,64 @@ transfer_report (const DsResult *result,
     dir_report (&data->write, "Write transfer rate", units, out);
 }
 
+static unsigned
+transfer_params (const DsBenchSpec *spec)
+{
+  (void) spec;
+  return DS_PARAM_BLOCK | DS_PARAM_CAPACITY | DS_PARAM_ACCURACY;
+}
+
+/* Two blocks at least: a rate across the device needs a start and an end. */
+static gboolean
+transfer_check_target (const DsBenchSpec    *spec,
+                       const DsTargetShape  *shape,
+                       GError              **error)
+{
+  g_autofree char *block = NULL;
+  g_autofree char *size_text = NULL;
+  g_autofree char *capacity = NULL;
+
+  if (!ds_bench_check_block_aligned (spec, shape, error))
+    return FALSE;
+  if (shape->span_bytes / spec->block_size_bytes >= 2)
+    return TRUE;
+
+  block = ds_bench_describe_bytes (spec->block_size_bytes);
+  size_text = ds_bench_describe_bytes (shape->size_bytes);
+  capacity = ds_bench_describe_bytes (spec->capacity_bytes);
+  if (shape->capped)
+    g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                 _("the test capacity given, %s, holds fewer than two "
+                 "blocks of the block size, %s; %s has %s"),
+                 capacity, block, shape->path, size_text);
+  else
+    g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                 _("%s has %s: fewer than two blocks of the block size "
+                 "given, %s; use a block size of at most half of %s's size"),
+                 shape->path, size_text, block, shape->path);
+  return FALSE;
+}
+
+static void
+transfer_settings (const DsBenchSpec *spec,
+                   const DsResult    *result,
+                   GPtrArray         *parts)
+{
+  (void) result;
+  g_ptr_array_add (parts, g_strdup_printf (_("accuracy %u (%g ms a point)"), spec->accuracy,
+                                           ds_bench_accuracy_point_ns (spec->accuracy) / 1e6));
+  if (spec->block_size_bytes > 0)
+    ds_words_add_block (parts, spec->block_size_bytes);
+}
+
+static char *
+transfer_describe (const DsResult *result)
+{
+  g_autofree char *block = ds_format_block (result->spec.block_size_bytes);
+
+  return g_strdup_printf ("%s, %s blocks", result->spec.write ? "write" : "read", block);
+}
+
 const DsBenchOps ds_bench_transfer = {
   .kind = DS_BENCH_TRANSFER,
   .name = "benchmark",
@@ -387,4 +449,9 @@ const DsBenchOps ds_bench_transfer = {
   .report = transfer_report,
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
+  .spec_flags = DS_BENCH_SPEC_BLOCK_SETTING,
+  .params = transfer_params,
+  .check_target = transfer_check_target,
+  .settings = transfer_settings,
+  .describe = transfer_describe,
 };

@@ -19,6 +19,10 @@
 #include "ds-io-series.h"
 #include "ds-report.h"
 #include "ds-run.h"
+#include "ds-params.h"
+#include "ds-words.h"
+#include "ds-units.h"
+#include "ds-result.h"
 
 #define PROGRESS_INTERVAL_NS (100 * DS_NS_PER_MSEC)
 
@@ -430,6 +434,63 @@ workload_from_json (JsonObject  *results,
   return ds_workload_data_from_json (results, "results", error);
 }
 
+static unsigned
+workload_params (const DsBenchSpec *spec)
+{
+  return DS_PARAM_BLOCK | DS_PARAM_PATTERN | DS_PARAM_QUEUE | DS_PARAM_THREADS | DS_PARAM_DURATION |
+         DS_PARAM_RAMP | DS_PARAM_OFFSET | DS_PARAM_SPAN |
+         (spec->pattern == DS_PATTERN_RANDRW ? DS_PARAM_MIX : 0u);
+}
+
+static gboolean
+workload_random_offsets (const DsBenchSpec *spec)
+{
+  return spec->pattern == DS_PATTERN_RANDREAD || spec->pattern == DS_PATTERN_RANDWRITE ||
+         spec->pattern == DS_PATTERN_RANDRW;
+}
+
+static gboolean
+workload_check_target (const DsBenchSpec    *spec,
+                       const DsTargetShape  *shape,
+                       GError              **error)
+{
+  return ds_bench_check_block_aligned (spec, shape, error) &&
+         ds_bench_check_region (spec, shape, error);
+}
+
+static void
+workload_settings (const DsBenchSpec *spec,
+                   const DsResult    *result,
+                   GPtrArray         *parts)
+{
+  (void) result;
+  g_ptr_array_add (parts, g_strdup (ds_pattern_to_string (spec->pattern)));
+  ds_words_add_block (parts, spec->block_size_bytes);
+  ds_words_add_queue (parts, spec->queue_depth);
+  g_ptr_array_add (parts, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads",
+                                                        spec->threads), spec->threads));
+}
+
+static char *
+workload_duration_help (void)
+{
+  return g_strdup (_("Run time (default 10s)"));
+}
+
+static char *
+workload_describe (const DsResult *result)
+{
+  const DsBenchSpec *spec = &result->spec;
+  g_autofree char *block = ds_format_block (spec->block_size_bytes);
+  g_autofree char *mix = spec->pattern == DS_PATTERN_RANDRW ?
+    g_strdup_printf (" %u/%u", spec->read_mix_percent, 100 - spec->read_mix_percent) :
+    g_strdup ("");
+
+  return g_strdup_printf ("%s%s %s, QD %u, %u thread%s", ds_pattern_to_string (spec->pattern),
+                          mix, block, spec->queue_depth, spec->threads,
+                          spec->threads == 1 ? "" : "s");
+}
+
 const DsBenchOps ds_bench_workload = {
   .kind = DS_BENCH_WORKLOAD,
   .name = "workload",
@@ -442,4 +503,13 @@ const DsBenchOps ds_bench_workload = {
   .from_json = workload_from_json,
   .report = workload_report,
   .writes = DS_BENCH_WRITES_PATTERN,
+  .default_block_bytes = 4096,
+  .default_duration_ns = 10 * DS_NS_PER_SEC,
+  .spec_flags = DS_BENCH_SPEC_SERIES,
+  .check_target = workload_check_target,
+  .params = workload_params,
+  .random_offsets = workload_random_offsets,
+  .settings = workload_settings,
+  .duration_help = workload_duration_help,
+  .describe = workload_describe,
 };
