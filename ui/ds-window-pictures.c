@@ -192,6 +192,14 @@ open_scrolled (GtkWidget *widget,
     open_scrolled (child, opened);
 }
 
+static void
+opened_free (GArray *opened)
+{
+  for (guint i = 0; i < opened->len; i++)
+    g_object_unref (g_array_index (opened, Opened, i).window);
+  g_array_unref (opened);
+}
+
 /* After the frame that laid the page out again at the window's size:
  * each scrolled window back where the user had scrolled it. */
 static void
@@ -203,10 +211,9 @@ restore_scroll_cb (GdkFrameClock *clock,
       Opened *o = &g_array_index (opened, Opened, i);
 
       gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (o->window), o->value);
-      g_object_unref (o->window);
     }
+  /* Frees @opened. */
   g_signal_handlers_disconnect_by_func (clock, restore_scroll_cb, opened);
-  g_array_unref (opened);
 }
 
 static void
@@ -225,10 +232,10 @@ close_scrolled (GtkWidget *page,
     }
 
   if (clock != NULL && opened->len > 0)
-    g_signal_connect (clock, "after-paint", G_CALLBACK (restore_scroll_cb), g_array_ref (opened));
+    g_signal_connect_data (clock, "after-paint", G_CALLBACK (restore_scroll_cb), g_array_ref (opened),
+                           (GClosureNotify) (void (*) (void)) opened_free, 0);
   else
-    for (guint i = 0; i < opened->len; i++)
-      g_object_unref (g_array_index (opened, Opened, i).window);
+    opened_free (g_array_ref (opened));
 }
 
 /* @widget laid out @width wide and at least @min_height high (its
