@@ -15,6 +15,7 @@
 
 #include "ds-error.h"
 #include "ds-png-text.h"
+#include "ds-warnings.h"
 #include "ds-test-util.h"
 
 static void
@@ -187,6 +188,28 @@ START_TEST (test_refused)
 }
 END_TEST
 
+/* A picture's warnings: a line each, the sentence and its code; none,
+ * no chunk. */
+START_TEST (test_warnings_text)
+{
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_warning_free);
+  g_autofree char *text = NULL;
+  g_autofree char *one = NULL;
+
+  ck_assert_ptr_null (ds_png_warnings_text (NULL));
+  ck_assert_ptr_null (ds_png_warnings_text (warnings));
+
+  g_ptr_array_add (warnings, ds_warning_new ("buffered_io", "Read through the page cache."));
+  one = ds_png_warnings_text (warnings);
+  ck_assert_str_eq (one, "Read through the page cache. (buffered_io)");
+
+  g_ptr_array_add (warnings, ds_warning_new ("region_cached", "The region fits in the cache — 2 GB."));
+  text = ds_png_warnings_text (warnings);
+  ck_assert_str_eq (text, "Read through the page cache. (buffered_io)\n"
+                          "The region fits in the cache — 2 GB. (region_cached)");
+}
+END_TEST
+
 int
 main (void)
 {
@@ -195,6 +218,7 @@ main (void)
 
   tcase_add_test (tc, test_add_and_read);
   tcase_add_test (tc, test_refused);
+  tcase_add_test (tc, test_warnings_text);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);

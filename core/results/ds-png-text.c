@@ -21,6 +21,7 @@
 
 #include "ds-error.h"
 #include "ds-png-text.h"
+#include "ds-warnings.h"
 
 static const guint8 png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 
@@ -243,4 +244,25 @@ ds_png_get_text (GBytes     *png,
     }
 
   return NULL;
+}
+
+char *
+ds_png_warnings_text (const GPtrArray *warnings)
+{
+  GString *text;
+
+  if (warnings == NULL || warnings->len == 0)
+    return NULL;
+
+  text = g_string_new (NULL);
+  for (guint i = 0; i < warnings->len; i++)
+    {
+      const DsWarning *w = warnings->pdata[i];
+
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append_printf (text, "%s (%s)", w->message, w->code);
+    }
+
+  return g_string_free (text, FALSE);
 }

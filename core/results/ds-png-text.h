@@ -24,4 +24,9 @@ GBytes   *ds_png_add_text   (GBytes             *png,
 char     *ds_png_get_text   (GBytes             *png,
                              const char         *key);
 
+/* The value of a picture's "Warnings" text chunk: each of @warnings
+ * (DsWarning *, env/ds-warnings.h) on a line of its own, "sentence
+ * (code)", as the window's bar shows them; NULL when there are none. */
+char     *ds_png_warnings_text (const GPtrArray *warnings);
+
 G_END_DECLS

@@ -1,8 +1,10 @@
 /* ds-compare-table.c: a comparison's legend, tables and notes as widgets
  *
- * The tables are the CLI's (ds-compare-format.c) laid out in grids: one
- * per section, a row per figure, a column per result and a ratio column
- * per result after the first.  The better value of each row is bold and
+ * The legend names each result and says what makes its figures likely
+ * fooled (its warnings, an icon and the sentence each).  The tables are
+ * the CLI's (ds-compare-format.c) laid out in grids: one per section, a
+ * row per figure, a column per result and a ratio column per result
+ * after the first.  The better value of each row is bold and
  * marked "▲" (higher is better) or "▼" (lower is better), so the mark
  * does not depend on colour alone.
  *
@@ -14,6 +16,7 @@
 
 #include "ds-compare-window-private.h"
 #include "ds-render.h"
+#include "ds-warnings.h"
 
 char *
 _ds_compare_color (guint column)
@@ -78,6 +81,44 @@ swatch (guint    column,
   return label;
 }
 
+/* What makes @result's figures likely fooled, a row each: the warning
+ * icon and the sentence (never colour alone), the code its tooltip, as
+ * the main window's bar shows them; NULL when nothing. */
+static GtkWidget *
+warnings_box (const DsResult *result)
+{
+  GtkWidget *box;
+
+  if (result == NULL || result->warnings == NULL || result->warnings->len == 0)
+    return NULL;
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  gtk_widget_set_name (box, "compare_warnings");
+  gtk_widget_set_margin_top (box, 4);
+  for (guint i = 0; i < result->warnings->len; i++)
+    {
+      const DsWarning *w = result->warnings->pdata[i];
+      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+      GtkWidget *label = cell (w->message, 0, "warning-text");
+
+      gtk_widget_set_valign (icon, GTK_ALIGN_START);
+      gtk_widget_add_css_class (icon, "warning");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Warning"), -1);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_natural_wrap_mode (GTK_LABEL (label), GTK_NATURAL_WRAP_NONE);
+      gtk_widget_set_hexpand (label, TRUE);
+      gtk_widget_set_tooltip_text (row, w->code);
+      gtk_box_append (GTK_BOX (row), icon);
+      gtk_box_append (GTK_BOX (row), label);
+      gtk_box_append (GTK_BOX (box), row);
+    }
+
+  return box;
+}
+
 static void
 access_toggled_cb (GtkCheckButton  *button,
                    DsCompareWindow *window)
@@ -103,12 +144,17 @@ _ds_compare_legend_new (DsCompareWindow    *window,
       char letter[2] = { col->letter, '\0' };
       GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
       GtkWidget *label = cell (col->label, 0, "heading");
+      GtkWidget *warnings;
 
       gtk_grid_attach (GTK_GRID (grid), swatch (c, cmp->kind == DS_BENCH_TRANSFER), 0, c, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), cell (letter, 0.5, "heading"), 1, c, 1, 1);
       gtk_box_append (GTK_BOX (text), label);
       gtk_box_append (GTK_BOX (text), cell (col->description, 0, "dim-label"));
       gtk_box_append (GTK_BOX (text), cell (col->source, 0, "dim-label"));
+      /* A fooled figure beside a true one is the comparison's trap. */
+      warnings = warnings_box (col->result);
+      if (warnings != NULL)
+        gtk_box_append (GTK_BOX (text), warnings);
       gtk_widget_set_hexpand (text, TRUE);
       gtk_grid_attach (GTK_GRID (grid), text, 2, c, 1, 1);
 
