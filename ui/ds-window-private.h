@@ -90,4 +90,19 @@ void              _ds_window_actions_dispose  (DsWindow          *self);
 /* ds-window-pictures.c: the graph of the visible page, or NULL. */
 GtkWidget        *_ds_window_get_visible_graph (DsWindow         *self);
 
+/* The bar over a page showing an opened result (ds-window.c). */
+void              _ds_window_update_opened    (DsWindow          *self);
+/* A test a page ran itself (the monitor) is over (ds-window.c). */
+void              _ds_window_page_finished_cb (DsWindow          *self,
+                                               gboolean           success,
+                                               DsPage            *page);
+/* ds-window-pages.c */
+void              _ds_window_add_pages        (DsWindow          *self);
+void              _ds_window_visible_page_changed_cb (DsWindow   *self,
+                                                      GParamSpec *pspec,
+                                                      AdwViewStack *stack);
+void              _ds_window_page_row_selected_cb    (DsWindow      *self,
+                                                      GtkListBoxRow *row,
+                                                      GtkListBox    *box);
+
 G_END_DECLS

@@ -144,8 +144,8 @@ describe_target (const DsResult *result)
 /* When the visible page shows a result opened from a file, a banner says
  * whose it is (its own device and date, not the device selected above)
  * and which file, with a way back; the window's title names the file. */
-static void
-update_opened (DsWindow *self)
+void
+_ds_window_update_opened (DsWindow *self)
 {
   const DsPageInfo *info = _ds_window_get_visible_info (self);
   DsBenchKind kind = info != NULL ? info->kind : DS_BENCH_N_KINDS;
@@ -264,7 +264,7 @@ running_changed_cb (DsWindow *self)
   gboolean running = _ds_window_is_running (self);
 
   set_running_ui (self, running);
-  update_opened (self);
+  _ds_window_update_opened (self);
   /* The drop-down is locked while a test runs: the list catches up after. */
   ds_device_list_set_frozen (self->devices, running);
 
@@ -317,7 +317,7 @@ run_finished_cb (DsWindow       *self,
    * always show. */
   if (result != NULL && result->cancelled)
     _ds_window_toast (self, _("Test stopped"));
-  update_opened (self);
+  _ds_window_update_opened (self);
 
   _ds_window_update_actions (self);
   g_signal_emit (self, signals[RUN_FINISHED], 0, success);
@@ -330,10 +330,10 @@ _ds_window_page_started (DsWindow *self)
 }
 
 /* A test a page ran itself (the monitor) is over. */
-static void
-page_finished_cb (DsWindow *self,
-                  gboolean  success,
-                  DsPage   *page)
+void
+_ds_window_page_finished_cb (DsWindow *self,
+                             gboolean  success,
+                             DsPage   *page)
 {
   running_changed_cb (self);
   g_signal_emit (self, signals[RUN_FINISHED], 0, success);
@@ -364,7 +364,7 @@ result_opened_cb (DsWindow *self,
 
   adw_view_stack_set_visible_child (self->view_stack, GTK_WIDGET (page));
   ds_page_show_result (page, ds_session_get_result (self->session, kind));
-  update_opened (self);
+  _ds_window_update_opened (self);
   _ds_window_update_actions (self);
 }
 
@@ -382,7 +382,7 @@ result_closed_cb (DsWindow *self,
   else if (page != NULL)
     ds_page_clear (page);
 
-  update_opened (self);
+  _ds_window_update_opened (self);
   _ds_window_update_actions (self);
 }
 
@@ -403,113 +403,6 @@ static void
 units_changed_cb (DsWindow *self)
 {
   _ds_window_foreach_page (self, set_page_units);
-}
-
-/* ---- Pages ------------------------------------------------------------- */
-
-static void
-visible_page_changed_cb (DsWindow     *self,
-                         GParamSpec   *pspec,
-                         AdwViewStack *stack)
-{
-  const char *name = adw_view_stack_get_visible_child_name (stack);
-
-  if (name != NULL && gtk_widget_get_realized (GTK_WIDGET (self)))
-    g_settings_set_string (self->settings, "last-page", name);
-
-  /* The list follows the page, whoever changed it (keys, actions, the
-   * command line). */
-  for (GtkListBoxRow *row = gtk_list_box_get_row_at_index (self->page_list, 0); row != NULL;
-       row = GTK_LIST_BOX_ROW (gtk_widget_get_next_sibling (GTK_WIDGET (row))))
-    if (g_strcmp0 (gtk_widget_get_name (GTK_WIDGET (row)), name) == 0 &&
-        gtk_list_box_get_selected_row (self->page_list) != row)
-      gtk_list_box_select_row (self->page_list, row);
-
-  update_opened (self);
-  _ds_window_update_actions (self);
-}
-
-static void
-page_row_selected_cb (DsWindow      *self,
-                      GtkListBoxRow *row,
-                      GtkListBox    *list)
-{
-  if (row != NULL)
-    adw_view_stack_set_visible_child_name (self->view_stack,
-                                           gtk_widget_get_name (GTK_WIDGET (row)));
-}
-
-gboolean
-ds_window_set_page (DsWindow   *self,
-                    const char *name)
-{
-  g_return_val_if_fail (DS_IS_WINDOW (self), FALSE);
-
-  if (name == NULL || adw_view_stack_get_child_by_name (self->view_stack, name) == NULL)
-    return FALSE;
-
-  adw_view_stack_set_visible_child_name (self->view_stack, name);
-  return TRUE;
-}
-
-gboolean
-ds_window_set_folder (DsWindow    *self,
-                      const char  *path,
-                      GError     **error)
-{
-  g_return_val_if_fail (DS_IS_WINDOW (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY,
-                   _("%s is not a folder."), path);
-      return FALSE;
-    }
-
-  ds_file_page_set_folder (DS_FILE_PAGE (_ds_window_get_page (self, DS_BENCH_FILE)), path);
-  _ds_window_update_actions (self);
-  return TRUE;
-}
-
-static void
-add_page_row (DsWindow         *self,
-              const DsPageInfo *info)
-{
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *label = gtk_label_new (_(info->title));
-
-  gtk_widget_set_name (row, info->name);
-  gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name (info->icon_name));
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  gtk_list_box_append (self->page_list, row);
-}
-
-static void
-add_pages (DsWindow *self)
-{
-  guint n_pages;
-  const DsPageInfo *pages = ds_pages_get (&n_pages);
-
-  for (guint i = 0; i < n_pages; i++)
-    {
-      GtkWidget *page = g_object_new (pages[i].get_type (), NULL);
-      AdwViewStackPage *stack_page;
-
-      g_assert (DS_IS_PAGE (page));
-      g_signal_connect_object (page, "finished", G_CALLBACK (page_finished_cb), self,
-                               G_CONNECT_SWAPPED);
-      stack_page = adw_view_stack_add_titled (self->view_stack, page, pages[i].name,
-                                              _(pages[i].title));
-      adw_view_stack_page_set_icon_name (stack_page, pages[i].icon_name);
-      add_page_row (self, &pages[i]);
-    }
-
-  g_settings_bind (self->settings, "file-size", _ds_window_get_page (self, DS_BENCH_FILE),
-                   "file-size", G_SETTINGS_BIND_GET);
 }
 
 /* ---- Life cycle -------------------------------------------------------- */
@@ -610,8 +503,10 @@ ds_window_class_init (DsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DsWindow, opened_label);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, page_list);
-  gtk_widget_class_bind_template_callback (widget_class, page_row_selected_cb);
-  gtk_widget_class_bind_template_callback (widget_class, visible_page_changed_cb);
+  gtk_widget_class_bind_template_callback_full (widget_class, "page_row_selected_cb",
+                                                G_CALLBACK (_ds_window_page_row_selected_cb));
+  gtk_widget_class_bind_template_callback_full (widget_class, "visible_page_changed_cb",
+                                                G_CALLBACK (_ds_window_visible_page_changed_cb));
   gtk_widget_class_bind_template_callback (widget_class, opened_bar_response_cb);
 
   _ds_window_class_actions_init (klass);
@@ -658,7 +553,7 @@ ds_window_init (DsWindow *self)
                                g_settings_get_int (self->settings, "window-width"),
                                g_settings_get_int (self->settings, "window-height"));
 
-  add_pages (self);
+  _ds_window_add_pages (self);
   units_changed_cb (self);
 
   page = g_settings_get_string (self->settings, "last-page");

@@ -22,6 +22,12 @@ ds_ui_test_setup (void)
 
   ck_assert_msg (gtk_init_check (), "no display: run under xvfb-run -a");
   adw_init ();
+  /* As the app is named by its GApplication: GTK's recent files warn
+   * (a fatal warning in the tests) about an unnamed application. */
+  if (g_get_prgname () == NULL)
+    g_set_prgname ("diskscope-ui-test");
+  if (g_get_application_name () == NULL)
+    g_set_application_name ("Diskscope tests");
 
   /* What AdwApplication loads for the app: the windows look the same
    * without one. */
