@@ -150,68 +150,12 @@ classify (const char *name,
   return DS_DEVICE_OTHER;
 }
 
-/* Builds the record of /sys/class/block/@name.  @mounts from ds_mounts_read();
- * @udev may be NULL (no database); @probe: read the device for signatures. */
-static DsDevice *
-device_new_from_sysfs (const char *name,
-                       GPtrArray  *mounts,
-                       DsUdev     *udev,
-                       gboolean    probe)
+/* The model a kind of device has (the kernel names no vendor for them),
+ * and a loop device's backing file and direct I/O. */
+static void
+fill_kind (DsDevice   *device,
+           const char *sysdir)
 {
-  g_autofree char *link = g_build_filename (SYS_CLASS_BLOCK, name, NULL);
-  g_autofree char *sysdir = NULL;
-  g_autofree char *diskdir = NULL;
-  g_autofree char *dev = NULL;
-  g_autofree char *scheduler = NULL;
-  g_autoptr (DsUdevDevice) udev_device = NULL;
-  g_autoptr (DsDevice) device = NULL;
-  DsDevice *parent_identity = NULL;
-  char *real;
-
-  real = realpath (link, NULL);
-  if (real == NULL)
-    return NULL;
-  sysdir = g_strdup (real);
-  free (real);
-
-  device = g_new0 (DsDevice, 1);
-  device->name = g_strdup (name);
-  device->path = g_build_filename ("/dev", name, NULL);
-  device->type = classify (name, sysdir);
-  device->loop_direct_io = -1;
-
-  dev = ds_sysfs_read_attr (sysdir, "dev");
-  if (dev == NULL || sscanf (dev, "%u:%u", &device->major, &device->minor) != 2)
-    return NULL;
-
-  /* Partitions have no queue/ or device/: those belong to the disk. */
-  if (device->type == DS_DEVICE_PARTITION)
-    {
-      diskdir = g_path_get_dirname (sysdir);
-      device->parent = g_path_get_basename (diskdir);
-    }
-  else
-    diskdir = g_strdup (sysdir);
-
-  if (udev != NULL)
-    udev_device = udev_device_new_from_syspath (udev, sysdir);
-
-  if (device->type == DS_DEVICE_PARTITION)
-    {
-      g_autoptr (DsUdevDevice) parent_udev = NULL;
-
-      parent_identity = g_new0 (DsDevice, 1);
-      if (udev != NULL)
-        parent_udev = udev_device_new_from_syspath (udev, diskdir);
-      fill_identity (parent_identity, diskdir, parent_udev);
-      device->model = g_steal_pointer (&parent_identity->model);
-      device->vendor = g_steal_pointer (&parent_identity->vendor);
-      device->transport = g_steal_pointer (&parent_identity->transport);
-      g_clear_pointer (&parent_identity, ds_device_free);
-    }
-  else
-    fill_identity (device, sysdir, udev_device);
-
   switch (device->type)
     {
     case DS_DEVICE_LOOP:
@@ -254,6 +198,16 @@ device_new_from_sysfs (const char *name,
     default:
       break;
     }
+}
+
+/* Size, blocks and queue settings (a partition's queue is its disk's, in
+ * @diskdir). */
+static void
+fill_geometry (DsDevice   *device,
+               const char *sysdir,
+               const char *diskdir)
+{
+  g_autofree char *scheduler = NULL;
 
   /* size is always in 512-byte sectors, whatever the logical block size. */
   device->size_bytes = ds_sysfs_read_u64_or (sysdir, "size", 0) * 512;
@@ -267,6 +221,74 @@ device_new_from_sysfs (const char *name,
   device->scheduler = ds_sysfs_parse_scheduler (scheduler);
   device->write_cache = ds_sysfs_read_attr (diskdir, "queue/write_cache");
   device->max_sectors_kb = (uint32_t) ds_sysfs_read_u64_or (diskdir, "queue/max_sectors_kb", 0);
+}
+
+/* A partition's identity is its disk's. */
+static void
+fill_partition_identity (DsDevice   *device,
+                         const char *diskdir,
+                         DsUdev     *udev)
+{
+  g_autoptr (DsUdevDevice) parent_udev = NULL;
+  DsDevice *parent_identity = g_new0 (DsDevice, 1);
+
+  if (udev != NULL)
+    parent_udev = udev_device_new_from_syspath (udev, diskdir);
+  fill_identity (parent_identity, diskdir, parent_udev);
+  device->model = g_steal_pointer (&parent_identity->model);
+  device->vendor = g_steal_pointer (&parent_identity->vendor);
+  device->transport = g_steal_pointer (&parent_identity->transport);
+  ds_device_free (parent_identity);
+}
+
+/* Builds the record of /sys/class/block/@name.  @mounts from ds_mounts_read();
+ * @udev may be NULL (no database); @probe: read the device for signatures. */
+static DsDevice *
+device_new_from_sysfs (const char *name,
+                       GPtrArray  *mounts,
+                       DsUdev     *udev,
+                       gboolean    probe)
+{
+  g_autofree char *link = g_build_filename (SYS_CLASS_BLOCK, name, NULL);
+  g_autofree char *sysdir = NULL;
+  g_autofree char *diskdir = NULL;
+  g_autofree char *dev = NULL;
+  g_autoptr (DsUdevDevice) udev_device = NULL;
+  g_autoptr (DsDevice) device = NULL;
+  char *real;
+
+  real = realpath (link, NULL);
+  if (real == NULL)
+    return NULL;
+  sysdir = g_strdup (real);
+  free (real);
+
+  device = g_new0 (DsDevice, 1);
+  device->name = g_strdup (name);
+  device->path = g_build_filename ("/dev", name, NULL);
+  device->type = classify (name, sysdir);
+  device->loop_direct_io = -1;
+
+  dev = ds_sysfs_read_attr (sysdir, "dev");
+  if (dev == NULL || sscanf (dev, "%u:%u", &device->major, &device->minor) != 2)
+    return NULL;
+
+  /* Partitions have no queue/ or device/: those belong to the disk. */
+  if (device->type == DS_DEVICE_PARTITION)
+    {
+      diskdir = g_path_get_dirname (sysdir);
+      device->parent = g_path_get_basename (diskdir);
+      fill_partition_identity (device, diskdir, udev);
+    }
+  else
+    {
+      diskdir = g_strdup (sysdir);
+      if (udev != NULL)
+        udev_device = udev_device_new_from_syspath (udev, sysdir);
+      fill_identity (device, sysdir, udev_device);
+    }
+  fill_kind (device, sysdir);
+  fill_geometry (device, sysdir, diskdir);
 
   device->mountpoints = ds_mounts_points_for (mounts, device->major, device->minor, device->path);
   device->holders = ds_sysfs_list_dir_names (sysdir, "holders");
