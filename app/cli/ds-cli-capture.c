@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -30,8 +32,8 @@ on_progress (const DsTraceProgress *p,
 {
   gboolean tty = GPOINTER_TO_INT (user_data);
 
-  fprintf (stderr, _("%s%6.1f s  %8.0f IOPS  %8.2f MB/s  %" G_GUINT64_FORMAT " events, %"
-                     G_GUINT64_FORMAT " requests, %" G_GUINT64_FORMAT " lost%s"),
+  fprintf (stderr, _("%s%6.1f s  %8.0f IOPS  %8.2f MB/s  %" PRIu64 " events, %"
+                     PRIu64 " requests, %" PRIu64 " lost%s"),
            tty ? "\r" : "", (double) p->elapsed_ns / 1e9, p->iops, p->bytes_per_s / 1e6,
            p->events, p->records, p->lost, tty ? "  " : "\n");
   fflush (stderr);
@@ -43,14 +45,14 @@ print_result (const DsTraceCaptureResult *res,
 {
   const DsTraceHeader *h = &res->header;
 
-  printf (_("Captured %" G_GUINT64_FORMAT " requests of %s in %.1f s into %s\n"),
+  printf (_("Captured %" PRIu64 " requests of %s in %.1f s into %s\n"),
           h->record_count, h->device, (double) h->duration_ns / 1e9, output);
-  printf (_("  events read: %" G_GUINT64_FORMAT " (binary ring buffer pages, ns stamps)\n"), res->events);
-  printf (_("  lost events: %" G_GUINT64_FORMAT "%s\n"), h->lost_events,
+  printf (_("  events read: %" PRIu64 " (binary ring buffer pages, ns stamps)\n"), res->events);
+  printf (_("  lost events: %" PRIu64 "%s\n"), h->lost_events,
           h->lost_events > 0 ? _(" (the trace is incomplete)") : _(" (the kernel's overrun counters)"));
   if (res->unmatched > 0 || res->incomplete > 0)
-    printf (_("  completions of requests issued before the start: %" G_GUINT64_FORMAT
-              "; requests still in flight at the end: %" G_GUINT64_FORMAT "\n"),
+    printf (_("  completions of requests issued before the start: %" PRIu64
+              "; requests still in flight at the end: %" PRIu64 "\n"),
             res->unmatched, res->incomplete);
   printf (_("  tracefs instance %s removed\n"), res->instance);
   printf (_("  the file holds no data: offsets, sizes, times, operations and process names\n"));

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -65,7 +67,7 @@ ds_cli_import_trace (int    argc,
   if (!parse_units (units_text, &units, &error) ||
       !ds_trace_import_any ((const char *const *) argv + 1, units, output, &h, &error))
     return ds_cli_fail (error);
-  printf (_("Imported %" G_GUINT64_FORMAT " requests into %s\n"), h.record_count, output);
+  printf (_("Imported %" PRIu64 " requests into %s\n"), h.record_count, output);
   return ds_cli_flush_stdout (DS_CLI_OK);
 }
 

@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -499,7 +501,7 @@ ds_trace_capture (const DsTraceCaptureSpec *spec,
   if (res.header.lost_events > 0 && !spec->accept_lost)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
-                   _("the kernel's trace buffer dropped %" G_GUINT64_FORMAT " events: the capture "
+                   _("the kernel's trace buffer dropped %" PRIu64 " events: the capture "
                      "is incomplete (kept in %s; --accept-lost keeps such a capture, a larger "
                      "--buffer loses fewer)"), res.header.lost_events, spec->output);
       return FALSE;

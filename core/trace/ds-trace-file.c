@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <errno.h>
 #include <string.h>
 
@@ -319,7 +321,7 @@ ds_trace_reader_open (const char  *path,
       room - r->header.record_count * DS_TRACE_RECORD_SIZE)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   _("%s: cut short (its header counts %" G_GUINT64_FORMAT " records)"),
+                   _("%s: cut short (its header counts %" PRIu64 " records)"),
                    path, r->header.record_count);
       return NULL;
     }

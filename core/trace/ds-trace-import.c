@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <errno.h>
 #include <string.h>
 

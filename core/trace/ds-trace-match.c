@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include "ds-trace.h"

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -101,24 +103,24 @@ print_summary (const DsTraceProfile *p,
 {
   const DsTraceSummary *s = &p->summary;
 
-  fprintf (out, _("Trace: %s (%s), %" G_GUINT64_FORMAT " requests\n"), p->header.device,
+  fprintf (out, _("Trace: %s (%s), %" PRIu64 " requests\n"), p->header.device,
            source_name (p->header.source), s->ios);
   if (p->header.lost_events > 0)
-    fprintf (out, _("  LOST: the kernel dropped %" G_GUINT64_FORMAT " events: figures below miss them\n"),
+    fprintf (out, _("  LOST: the kernel dropped %" PRIu64 " events: figures below miss them\n"),
              p->header.lost_events);
   if (s->duration_s > 0)
     fprintf (out, _("  active %.3f s: %.1f IOPS (reads and writes), %.2f MB/s\n"),
              s->duration_s, s->iops, s->bytes_per_s / 1e6);
   else
     fprintf (out, _("  no issue times in this trace: no rates, depth or latency\n"));
-  fprintf (out, _("  mix: %.1f %% reads, %.1f %% writes (%" G_GUINT64_FORMAT " reads, %" G_GUINT64_FORMAT " writes)\n"),
+  fprintf (out, _("  mix: %.1f %% reads, %.1f %% writes (%" PRIu64 " reads, %" PRIu64 " writes)\n"),
            100 * s->read_share, s->reads + s->writes ? 100 * (1 - s->read_share) : 0, s->reads, s->writes);
-  fprintf (out, _("  flushes: %" G_GUINT64_FORMAT " (%.2f/s), FUA writes: %" G_GUINT64_FORMAT
-                  ", preflushes: %" G_GUINT64_FORMAT ", discards: %" G_GUINT64_FORMAT "\n"),
+  fprintf (out, _("  flushes: %" PRIu64 " (%.2f/s), FUA writes: %" PRIu64
+                  ", preflushes: %" PRIu64 ", discards: %" PRIu64 "\n"),
            s->flushes, s->duration_s > 0 ? (double) s->flushes / s->duration_s : 0, p->fua,
            p->preflush, s->discards);
   if (p->errors > 0 || p->incomplete > 0)
-    fprintf (out, _("  errors: %" G_GUINT64_FORMAT ", not completed within the trace: %" G_GUINT64_FORMAT "\n"),
+    fprintf (out, _("  errors: %" PRIu64 ", not completed within the trace: %" PRIu64 "\n"),
              p->errors, p->incomplete);
 }
 
@@ -135,7 +137,7 @@ print_pattern (const DsTraceProfile *p,
     {
       const DsTraceSize *z = &g_array_index (p->sizes, DsTraceSize, i);
 
-      fprintf (out, "  %8u B  %6.2f %%  (%" G_GUINT64_FORMAT " reads, %" G_GUINT64_FORMAT " writes)\n",
+      fprintf (out, _("  %8u B  %6.2f %%  (%" PRIu64 " reads, %" PRIu64 " writes)\n"),
                z->bytes, 100.0 * (double) (z->reads + z->writes) / (double) MAX (p->data_ios, 1),
                z->reads, z->writes);
     }
@@ -144,12 +146,12 @@ print_pattern (const DsTraceProfile *p,
   fprintf (out, _("  sequential runs:"));
   for (unsigned k = 0; k < RUN_BUCKETS; k++)
     if (p->runs[k] > 0)
-      fprintf (out, " %" G_GUINT64_FORMAT "x%s%" G_GUINT64_FORMAT, p->runs[k], k == 0 ? "" : ">=",
+      fprintf (out, " %" PRIu64 "x%s%" PRIu64, p->runs[k], k == 0 ? "" : ">=",
                (uint64_t) 1 << k);
   fprintf (out, _("\n  seek distances:"));
   for (unsigned k = 0; k < SEEK_BUCKETS; k++)
     if (p->seeks[k] > 0)
-      fprintf (out, " <%" G_GUINT64_FORMAT "B:%" G_GUINT64_FORMAT, k == 0 ? 1 : (uint64_t) 1 << k, p->seeks[k]);
+      fprintf (out, " <%" PRIu64 "B:%" PRIu64, k == 0 ? 1 : (uint64_t) 1 << k, p->seeks[k]);
   fprintf (out, "\n");
   heat_totals (p, rows);
   fprintf (out, _("Hot regions (of %d bands of %.1f MB):\n"), HEAT_ROWS, (double) band / 1e6);
@@ -162,7 +164,7 @@ print_pattern (const DsTraceProfile *p,
           best = k;
       if (rows[best] == 0)
         break;
-      fprintf (out, "  %.1f-%.1f MB: %.1f %%\n", (double) (best * band) / 1e6,
+      fprintf (out, _("  %.1f-%.1f MB: %.1f %%\n"), (double) (best * band) / 1e6,
                (double) ((best + 1) * band) / 1e6,
                100.0 * (double) rows[best] / (double) MAX (p->data_ios, 1));
       rows[best] = 0;
@@ -190,7 +192,7 @@ print_time (const DsTraceProfile *p,
       const DsTraceInterval *iv = &g_array_index (p->intervals, DsTraceInterval, i);
       uint64_t rw = iv->ops[DS_TRACE_OP_READ] + iv->ops[DS_TRACE_OP_WRITE];
 
-      fprintf (out, "%8.1f %9.1f %8.2f %6.1f %6" G_GUINT64_FORMAT " %7.2f %9.1f %9.1f %9.1f\n",
+      fprintf (out, "%8.1f %9.1f %8.2f %6.1f %6" PRIu64 " %7.2f %9.1f %9.1f %9.1f\n",
                (double) i * secs, (double) rw / secs,
                (double) (iv->bytes[DS_TRACE_OP_READ] + iv->bytes[DS_TRACE_OP_WRITE]) / secs / 1e6,
                rw ? 100.0 * (double) iv->ops[DS_TRACE_OP_READ] / (double) rw : 0,

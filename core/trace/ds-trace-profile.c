@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
