@@ -310,4 +310,36 @@ typedef struct {
 
 const DsTraceSummary *ds_trace_profile_summary (const DsTraceProfile *profile);
 
+/* ---- ds-trace-replay.c: open-loop replay ---- */
+typedef struct {
+  const char *trace;
+  const char *target;
+  const char *confirm;      /* --destroy-data: names @target (writes) */
+  gboolean    reads_only;   /* replay the reads only (no confirmation) */
+  double      speed;        /* 1: as recorded; 2: twice as fast */
+  unsigned    max_in_flight;    /* 0: 256 */
+  const gint *cancel;
+} DsTraceReplaySpec;
+
+typedef struct {
+  uint64_t ios, reads, writes, flushes, skipped, wrapped, errors;
+  uint64_t bytes;
+  double   recorded_iops;       /* the trace's, scaled by the speed */
+  double   achieved_iops;
+  double   within_100us, within_1ms;  /* shares of I/Os issued so near their time */
+  uint64_t late_p50_ns, late_p99_ns, late_max_ns;
+  uint64_t p50_ns, p99_ns, p999_ns;   /* issue to completion, reads and writes */
+  uint64_t read_p50_ns, read_p99_ns, write_p50_ns, write_p99_ns;
+  uint64_t target_bytes, trace_span_bytes;
+  double   duration_s;
+  gboolean cancelled;
+} DsTraceReplayResult;
+
+/* Replays @spec->trace on @spec->target, each I/O at its recorded time
+ * divided by the speed (open loop), O_DIRECT with incompressible data;
+ * offsets past the target's end wrap (counted). */
+gboolean ds_trace_replay (const DsTraceReplaySpec *spec,
+                          DsTraceReplayResult     *ret_result,
+                          GError                 **error);
+
 G_END_DECLS
