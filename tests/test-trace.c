@@ -395,7 +395,7 @@ START_TEST (test_profile_known)
         }
     }
   ck_assert (ds_trace_writer_finish (w, &h, &error));
-  prof = ds_trace_profile_new (path, 100 * 1000000, &error);
+  prof = ds_trace_profile_new (path, 100 * 1000000, NULL, &error);
   ck_assert_msg (prof != NULL, "%s", error ? error->message : "");
   s = ds_trace_profile_summary (prof);
   ck_assert_uint_eq (s->reads, 750);

@@ -78,7 +78,7 @@ ds_cli_profile (int    argc,
   g_autoptr (GOptionContext) context = g_option_context_new (N_("FILE... — what a trace's workload is"));
   g_autoptr (GError) error = NULL;
   g_autoptr (DsTraceProfile) profile = NULL;
-  g_autofree char *interval = NULL, *units_text = NULL, *tmp = NULL;
+  g_autofree char *interval = NULL, *units_text = NULL, *tmp = NULL, *process = NULL;
   gboolean json = FALSE;
   uint64_t interval_ns = 1000000000;
   DsTraceFioUnits units;
@@ -88,6 +88,7 @@ ds_cli_profile (int    argc,
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("The profile as JSON"), NULL },
     { "interval", 'i', 0, G_OPTION_ARG_STRING, &interval, N_("The time series' interval (default 1s)"), N_("TIME") },
     { "fio-units", 0, 0, G_OPTION_ARG_STRING, &units_text, FIO_UNITS_HELP, N_("us|ns") },
+    { "process", 'p', 0, G_OPTION_ARG_STRING, &process, N_("Only the requests of processes of this name"), N_("NAME") },
     { NULL }
   };
 
@@ -121,7 +122,7 @@ ds_cli_profile (int    argc,
         }
       path = tmp;
     }
-  profile = ds_trace_profile_new (path, interval_ns, &error);
+  profile = ds_trace_profile_new (path, interval_ns, process, &error);
   if (tmp != NULL)
     g_unlink (tmp);
   if (profile == NULL)

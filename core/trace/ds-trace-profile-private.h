@@ -49,6 +49,7 @@ struct _DsTraceProfile {
   DsHistogram    latency[3];    /* all, reads, writes */
   gboolean       has_latency, has_times;
   DsTraceSummary summary;
+  GHashTable    *pids;          /* only these (--process); NULL all */
 };
 
 void ds_trace_profile_summarise (DsTraceProfile *p);

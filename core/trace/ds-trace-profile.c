@@ -317,6 +317,37 @@ finish_pass (Pass *pass)
     }
 }
 
+static gboolean
+wanted (const DsTraceProfile *p,
+        const DsTraceRecord  *r)
+{
+  return p->pids == NULL || g_hash_table_contains (p->pids, GUINT_TO_POINTER (r->pid));
+}
+
+/* The pids whose process is named @process (a profile of one program's
+ * I/O: a database's, without the backup's or udev's probes). */
+static gboolean
+pick_process (DsTraceReader  *reader,
+              DsTraceProfile *p,
+              const char     *process,
+              GError        **error)
+{
+  g_autoptr (GArray) list = ds_trace_reader_processes (reader, error);
+
+  if (list == NULL)
+    return FALSE;
+  p->pids = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < list->len; i++)
+    if (strcmp (g_array_index (list, DsTraceProcess, i).comm, process) == 0)
+      g_hash_table_add (p->pids, GUINT_TO_POINTER (g_array_index (list, DsTraceProcess, i).pid));
+  if (g_hash_table_size (p->pids) == 0)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND, _("no process named “%s” in this trace"), process);
+      return FALSE;
+    }
+  return ds_trace_reader_rewind (reader, error);
+}
+
 /* The first pass: how far the offsets reach (the heat map's height). */
 static gboolean
 span_pass (DsTraceReader  *reader,
@@ -327,7 +358,7 @@ span_pass (DsTraceReader  *reader,
   uint64_t end = 0;
 
   while (ds_trace_reader_next (reader, &r, error))
-    if (r.op == DS_TRACE_OP_READ || r.op == DS_TRACE_OP_WRITE)
+    if ((r.op == DS_TRACE_OP_READ || r.op == DS_TRACE_OP_WRITE) && wanted (p, &r))
       end = MAX (end, r.offset + r.bytes);
   if (error != NULL && *error != NULL)
     return FALSE;
@@ -338,6 +369,7 @@ span_pass (DsTraceReader  *reader,
 DsTraceProfile *
 ds_trace_profile_new (const char  *path,
                       uint64_t     interval_ns,
+                      const char  *process,
                       GError     **error)
 {
   g_autoptr (DsTraceReader) reader = ds_trace_reader_open (path, error);
@@ -358,13 +390,16 @@ ds_trace_profile_new (const char  *path,
   p->has_latency = p->has_times && (p->header.flags & DS_TRACE_HAS_COMPLETIONS) != 0;
   for (unsigned i = 0; i < 3; i++)
     ds_histogram_init (&p->latency[i]);
+  if (process != NULL && !pick_process (reader, p, process, error))
+    return NULL;
   if (!span_pass (reader, p, error))
     return NULL;
   pass.p = p;
   pass.heap = g_array_new (FALSE, FALSE, sizeof (uint64_t));
   pass.sizes = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   while (ds_trace_reader_next (reader, &r, &local))
-    add_record (&pass, &r);
+    if (wanted (p, &r))
+      add_record (&pass, &r);
   finish_pass (&pass);
   g_array_unref (pass.heap);
   g_hash_table_unref (pass.sizes);
@@ -384,6 +419,7 @@ ds_trace_profile_free (DsTraceProfile *p)
     g_clear_pointer (&g_array_index (p->intervals, DsTraceInterval, i).latencies, g_array_unref);
   g_array_unref (p->intervals);
   g_array_unref (p->sizes);
+  g_clear_pointer (&p->pids, g_hash_table_unref);
   g_free (p);
 }
 

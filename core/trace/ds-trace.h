@@ -289,8 +289,10 @@ gboolean ds_trace_import_any      (const char *const *paths,
 /* ---- ds-trace-profile.c ---- */
 typedef struct _DsTraceProfile DsTraceProfile;
 
+/* @process: only the requests of processes of that name (NULL: all). */
 DsTraceProfile *ds_trace_profile_new  (const char      *path,
                                        uint64_t         interval_ns,
+                                       const char      *process,
                                        GError         **error);
 void            ds_trace_profile_free (DsTraceProfile  *profile);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DsTraceProfile, ds_trace_profile_free)
