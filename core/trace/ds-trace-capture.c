@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -462,6 +463,32 @@ capture_body (Capture                  *c,
   return TRUE;
 }
 
+/* Instances of captures that were killed (SIGKILL cannot be caught): a
+ * diskscope-PID whose process is gone is removed. */
+static void
+remove_stale (const char *tracefs)
+{
+  g_autofree char *dir = g_build_filename (tracefs, "instances", NULL);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      char *end;
+      long pid;
+
+      if (!g_str_has_prefix (name, "diskscope-"))
+        continue;
+      pid = strtol (name + 10, &end, 10);
+      if (*end == 0 && pid > 0 && kill ((pid_t) pid, 0) != 0 && errno == ESRCH)
+        {
+          g_autofree char *path = g_build_filename (dir, name, NULL);
+
+          g_rmdir (path);
+        }
+    }
+}
+
 gboolean
 ds_trace_capture (const DsTraceCaptureSpec *spec,
                   DsTraceCaptureResult     *ret_result,
@@ -474,6 +501,7 @@ ds_trace_capture (const DsTraceCaptureSpec *spec,
 
   if (!resolve_device (&c, spec->device, error) || (tracefs = ds_trace_tracefs_dir (error)) == NULL)
     return FALSE;
+  remove_stale (tracefs);
   c.instance = g_strdup_printf ("%s/instances/diskscope-%d", tracefs, (int) getpid ());
   if (g_mkdir (c.instance, 0700) != 0 && !(errno == EEXIST && g_rmdir (c.instance) == 0 &&
                                            g_mkdir (c.instance, 0700) == 0))

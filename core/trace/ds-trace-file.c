@@ -162,7 +162,9 @@ ds_trace_writer_new (const char           *path,
   w->path = g_strdup (path);
   w->processes = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   encode_header (header, COUNT_UNFINISHED, b);
-  if (fwrite (b, 1, sizeof b, file) != sizeof b)
+  /* On disk at once: a writer killed later leaves a file that says it is
+   * unfinished, not an empty one. */
+  if (fwrite (b, 1, sizeof b, file) != sizeof b || fflush (file) != 0)
     {
       writer_fail (w, error);
       ds_trace_writer_abandon (w);

@@ -233,8 +233,11 @@ ds_trace_import_blktrace (const char *const *paths,
           ds_set_error_from_errno (error, -errno, paths[i]);
           ok = FALSE;
         }
-      else
-        ok = blk_next (&files[i], error);
+      else if ((ok = blk_next (&files[i], error)) && !files[i].have)
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s: empty (not a blktrace file)"), paths[i]);
+          ok = FALSE;
+        }
     }
   h.source = DS_TRACE_SOURCE_BLKTRACE;
   h.flags = DS_TRACE_HAS_COMPLETIONS | DS_TRACE_HAS_TIMES;

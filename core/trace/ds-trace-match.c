@@ -175,8 +175,9 @@ on_issue (DsTraceMatcher     *m,
   Pending *p = g_new0 (Pending, 1);
   Queued *q = g_hash_table_lookup (m->queued, &e->sector);
   Slot *slot;
-  const char *comm = e->comm;
+  char comm[16];
 
+  memcpy (comm, e->comm, sizeof comm);
   p->sector = e->sector;
   p->record.issue_ns = rel;
   p->record.complete_ns = DS_TRACE_NO_TIME;
@@ -192,7 +193,7 @@ on_issue (DsTraceMatcher     *m,
       /* The process that queued the I/O, not the one that issued it. */
       p->record.queue_ns = q->ts <= rel ? q->ts : rel;
       p->record.pid = q->pid;
-      comm = q->comm;
+      memcpy (comm, q->comm, sizeof comm);    /* q is freed just below */
       g_hash_table_remove (m->queued, &e->sector);
     }
   ds_trace_writer_process (m->writer, p->record.pid, comm);

@@ -224,6 +224,15 @@ add_u64_array (JsonBuilder    *b,
   json_builder_end_array (b);
 }
 
+static int
+cmp_pair (gconstpointer a,
+          gconstpointer b)
+{
+  const uint64_t *x = a, *y = b;
+
+  return x[0] > y[0] ? -1 : x[0] < y[0] ? 1 : (x[1] < y[1] ? -1 : x[1] > y[1]);
+}
+
 #define MEMBER_INT(b, name, v) (json_builder_set_member_name (b, name), json_builder_add_int_value (b, (gint64) (v)))
 #define MEMBER_DBL(b, name, v) (json_builder_set_member_name (b, name), json_builder_add_double_value (b, (v)))
 
@@ -278,6 +287,49 @@ json_pattern (const DsTraceProfile *p,
   MEMBER_INT (b, "heat_band_bytes", (p->span_bytes + HEAT_ROWS - 1) / HEAT_ROWS);
 }
 
+static const char *
+process_name (const DsTraceProfile *p,
+              uint32_t              pid)
+{
+  for (guint i = 0; i < p->processes->len; i++)
+    if (g_array_index (p->processes, DsTraceProcess, i).pid == pid)
+      return g_array_index (p->processes, DsTraceProcess, i).comm;
+  return "";
+}
+
+/* Who did the I/O: pid, name, requests (up to 64 pids, busiest first). */
+static void
+json_processes (const DsTraceProfile *p,
+                JsonBuilder          *b)
+{
+  g_autoptr (GArray) list = g_array_new (FALSE, FALSE, sizeof (uint64_t) * 2);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, p->pid_counts);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      uint64_t pair[2] = { GPOINTER_TO_SIZE (value), GPOINTER_TO_UINT (key) };
+
+      g_array_append_vals (list, pair, 1);
+    }
+  g_array_sort (list, cmp_pair);
+  json_builder_set_member_name (b, "processes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < list->len && i < 64; i++)
+    {
+      const uint64_t *pair = (const uint64_t *) list->data + 2 * i;
+
+      json_builder_begin_object (b);
+      MEMBER_INT (b, "pid", pair[1]);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, process_name (p, (uint32_t) pair[1]));
+      MEMBER_INT (b, "requests", pair[0]);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 JsonNode *
 ds_trace_profile_to_json (const DsTraceProfile *p)
 {
@@ -314,6 +366,7 @@ ds_trace_profile_to_json (const DsTraceProfile *p)
   MEMBER_INT (b, "p99_9_ns", s->p999_ns);
   MEMBER_INT (b, "interval_ns", p->interval_ns);
   json_pattern (p, b);
+  json_processes (p, b);
   json_intervals (p, b);
   json_builder_end_object (b);
   return json_builder_get_root (b);

@@ -50,6 +50,8 @@ struct _DsTraceProfile {
   gboolean       has_latency, has_times;
   DsTraceSummary summary;
   GHashTable    *pids;          /* only these (--process); NULL all */
+  GHashTable    *pid_counts;    /* pid -> requests */
+  GArray        *processes;     /* DsTraceProcess: the file's table */
 };
 
 void ds_trace_profile_summarise (DsTraceProfile *p);

@@ -268,6 +268,8 @@ add_record (Pass                *pass,
   p->preflush += (r->flags & DS_TRACE_FLAG_PREFLUSH) != 0;
   p->sync += (r->flags & DS_TRACE_FLAG_SYNC) != 0;
   p->errors += r->error != 0;
+  g_hash_table_insert (p->pid_counts, GUINT_TO_POINTER (r->pid),
+                       GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (p->pid_counts, GUINT_TO_POINTER (r->pid))) + 1));
   if (p->first_issue == DS_TRACE_NO_TIME)
     p->first_issue = r->issue_ns;
   p->last_issue = MAX (p->last_issue, r->issue_ns);
@@ -324,18 +326,21 @@ wanted (const DsTraceProfile *p,
   return p->pids == NULL || g_hash_table_contains (p->pids, GUINT_TO_POINTER (r->pid));
 }
 
-/* The pids whose process is named @process (a profile of one program's
- * I/O: a database's, without the backup's or udev's probes). */
+/* The process table; with @process, the pids of that name (a profile of
+ * one program's I/O: a database's, without the backup's or udev's probes). */
 static gboolean
-pick_process (DsTraceReader  *reader,
-              DsTraceProfile *p,
-              const char     *process,
-              GError        **error)
+read_processes (DsTraceReader  *reader,
+                DsTraceProfile *p,
+                const char     *process,
+                GError        **error)
 {
-  g_autoptr (GArray) list = ds_trace_reader_processes (reader, error);
+  GArray *list = ds_trace_reader_processes (reader, error);
 
   if (list == NULL)
     return FALSE;
+  p->processes = list;
+  if (process == NULL)
+    return ds_trace_reader_rewind (reader, error);
   p->pids = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < list->len; i++)
     if (strcmp (g_array_index (list, DsTraceProcess, i).comm, process) == 0)
@@ -386,11 +391,12 @@ ds_trace_profile_new (const char  *path,
   p->intervals = g_array_new (FALSE, TRUE, sizeof (DsTraceInterval));
   p->sizes = g_array_new (FALSE, TRUE, sizeof (DsTraceSize));
   p->first_issue = DS_TRACE_NO_TIME;
+  p->pid_counts = g_hash_table_new (NULL, NULL);
   p->has_times = (p->header.flags & DS_TRACE_HAS_TIMES) != 0;
   p->has_latency = p->has_times && (p->header.flags & DS_TRACE_HAS_COMPLETIONS) != 0;
   for (unsigned i = 0; i < 3; i++)
     ds_histogram_init (&p->latency[i]);
-  if (process != NULL && !pick_process (reader, p, process, error))
+  if (!read_processes (reader, p, process, error))
     return NULL;
   if (!span_pass (reader, p, error))
     return NULL;
@@ -420,6 +426,8 @@ ds_trace_profile_free (DsTraceProfile *p)
   g_array_unref (p->intervals);
   g_array_unref (p->sizes);
   g_clear_pointer (&p->pids, g_hash_table_unref);
+  g_clear_pointer (&p->pid_counts, g_hash_table_unref);
+  g_clear_pointer (&p->processes, g_array_unref);
   g_free (p);
 }
 
