@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <liburing.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -370,6 +371,8 @@ ds_trace_replay (const DsTraceReplaySpec *spec,
 
   if (reader == NULL)
     return FALSE;
+  /* Sleeps end on time, not up to 50 µs later (the default slack). */
+  prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
   if (!(ds_trace_reader_header (reader)->flags & DS_TRACE_HAS_TIMES))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
