@@ -120,7 +120,8 @@ replay_json (JsonParser        *parser,
  * recorded IOPS within 2 %, at 2x twice that; reads only without a
  * confirmation (the target unchanged); writes refused without one. */
 static void
-check_replay (const char *cap)
+check_replay (const char *cap,
+              double      trace_iops)
 {
   /* Smaller than the trace's span: offsets past its end wrap (said). */
   g_autofree char *backing = ds_test_make_file ("replay.img", 64 * MiB, 8);
@@ -167,7 +168,9 @@ check_replay (const char *cap)
         rec1 = rec;
       else
         ck_assert_double_eq_tol (rec, 2 * rec1, rec1 * 0.001);
-      ck_assert_msg (rec > 1500 * speed, "recorded %.1f IOPS at %.0fx", rec, speed);
+      /* The whole trace's rate (the profile's, without --process) x speed. */
+      ck_assert_msg (rec > trace_iops * speed * 0.99 && rec < trace_iops * speed * 1.01,
+                     "recorded %.1f IOPS at %.0fx, the trace's %.1f", rec, speed, trace_iops);
       ck_assert_msg (got > rec * 0.98 && got < rec * 1.02, "achieved %.1f of %.1f IOPS at %.0fx", got, rec, speed);
       ck_assert (json_object_get_double_member (o, "within_1ms") > 0);
       ck_assert_int_gt (json_object_get_int_member (o, "writes"), 0);
@@ -190,6 +193,7 @@ START_TEST (test_capture_fio)
   g_autoptr (DsFaultProc) proc = NULL;
   g_autoptr (JsonParser) p1 = json_parser_new (), p2 = json_parser_new ();
   JsonObject *a, *b;
+  double trace_iops = 0;
   int rc;
 
   filename = g_strdup_printf ("--filename=%s", dev);
@@ -214,8 +218,10 @@ START_TEST (test_capture_fio)
    * (the capture sees those reads too, rightly). */
   {
     g_autoptr (JsonParser) all = json_parser_new ();
-    JsonArray *procs = json_object_get_array_member (profile_json (cap, NULL, all), "processes");
+    JsonObject *whole = profile_json (cap, NULL, all);
+    JsonArray *procs = json_object_get_array_member (whole, "processes");
 
+    trace_iops = json_object_get_double_member (whole, "iops");
     for (guint i = 0; i < json_array_get_length (procs); i++)
       {
         JsonObject *q = json_array_get_object_element (procs, i);
@@ -237,7 +243,7 @@ START_TEST (test_capture_fio)
   rc = ds_test_cli (&out, &err, "profile", cap, NULL);
   ck_assert_int_eq (rc, 0);
   ck_assert (strstr (out, "8192 B") != NULL);
-  check_replay (cap);
+  check_replay (cap, trace_iops);
   ds_test_loop_detach (dev);
 }
 END_TEST
@@ -299,6 +305,37 @@ START_TEST (test_capture_sigkill)
 }
 END_TEST
 
+/* A trace with an hour between two reads: Ctrl-C (SIGINT) stops the
+ * replay at once, with what was replayed, exit 130. */
+START_TEST (test_replay_stops)
+{
+  g_autofree char *dev = ds_test_loop_new (16 * MiB, TRUE);
+  g_autofree char *path = ds_test_scratch_path ("hour.dstrace"), *out = NULL;
+  DsTraceHeader h = { .source = DS_TRACE_SOURCE_CAPTURE, .flags = DS_TRACE_HAS_TIMES };
+  DsTraceWriter *w = ds_trace_writer_new (path, &h, NULL);
+  DsTraceRecord r = { .complete_ns = DS_TRACE_NO_TIME, .queue_ns = DS_TRACE_NO_TIME,
+                      .bytes = 4096, .op = DS_TRACE_OP_READ };
+  const char *argv[] = { ds_test_cli_path (), "replay", path, dev, "--reads-only", NULL };
+  g_autoptr (DsFaultProc) proc = NULL;
+  int64_t sent;
+
+  ck_assert (w != NULL);
+  ck_assert (ds_trace_writer_add (w, &r, NULL));
+  r.issue_ns = UINT64_C (3600) * 1000000000;
+  ck_assert (ds_trace_writer_add (w, &r, NULL));
+  ck_assert (ds_trace_writer_finish (w, &h, NULL));
+  proc = ds_fault_proc_spawn (argv);
+  g_usleep (1000000);
+  sent = g_get_monotonic_time ();
+  ds_fault_proc_signal (proc, SIGINT);
+  ck_assert_int_eq (ds_fault_proc_wait (proc, 5000), 130);
+  ck_assert_int_lt (ds_fault_proc_end_time (proc) - sent, 1000000);
+  out = ds_fault_proc_stdout (proc);
+  ck_assert_msg (strstr (out, "Replayed 1 I/Os") != NULL, "%s", out);
+  ds_test_loop_detach (dev);
+}
+END_TEST
+
 START_TEST (test_capture_refuses)
 {
   g_autofree char *file = ds_test_make_file ("plain.img", MiB, 1), *out = NULL, *err = NULL;
@@ -339,6 +376,7 @@ main (void)
   tcase_add_test (tc, test_capture_fio);
   tcase_add_test (tc, test_capture_sigterm);
   tcase_add_test (tc, test_capture_sigkill);
+  tcase_add_test (tc, test_replay_stops);
   tcase_add_test (tc, test_capture_refuses);
   suite_add_tcase (s, tc);
   return ds_test_run_suite (s);

@@ -18,6 +18,8 @@
 #include "ds-error.h"
 #include "ds-trace-profile-private.h"
 
+#define MAX_INTERVALS 1000000u
+
 typedef struct {
   DsTraceProfile *p;
   GArray         *heap;       /* completion times in flight, a min-heap */
@@ -234,7 +236,7 @@ count_latency (Pass                *pass,
   DsTraceProfile *p = pass->p;
   uint64_t lat;
 
-  if (r->complete_ns == DS_TRACE_NO_TIME)
+  if (r->complete_ns == DS_TRACE_NO_TIME || r->complete_ns < r->issue_ns)
     {
       p->incomplete++;
       return;
@@ -360,13 +362,30 @@ span_pass (DsTraceReader  *reader,
            GError        **error)
 {
   DsTraceRecord r;
-  uint64_t end = 0;
+  uint64_t end = 0, last = 0;
+  GError *local = NULL;
 
-  while (ds_trace_reader_next (reader, &r, error))
-    if ((r.op == DS_TRACE_OP_READ || r.op == DS_TRACE_OP_WRITE) && wanted (p, &r))
-      end = MAX (end, r.offset + r.bytes);
-  if (error != NULL && *error != NULL)
-    return FALSE;
+  while (ds_trace_reader_next (reader, &r, &local))
+    if (wanted (p, &r))
+      {
+        if (r.op == DS_TRACE_OP_READ || r.op == DS_TRACE_OP_WRITE)
+          end = MAX (end, r.offset + MIN (r.bytes, G_MAXUINT64 - r.offset));
+        if (p->has_times)
+          last = MAX (last, r.issue_ns);
+      }
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  /* The intervals are held in memory: a bound, whatever the file says. */
+  if (last / p->interval_ns >= MAX_INTERVALS)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("the trace spans %.0f s: more than %u intervals of %.3f s (a longer --interval)"),
+                   (double) last / 1e9, MAX_INTERVALS, (double) p->interval_ns / 1e9);
+      return FALSE;
+    }
   p->span_bytes = p->header.device_bytes > 0 ? MAX (p->header.device_bytes, end) : end;
   return ds_trace_reader_rewind (reader, error);
 }

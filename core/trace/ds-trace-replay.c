@@ -29,6 +29,7 @@
 #define START_DELAY   (20 * DS_NS_PER_MSEC)
 /* Closer than this to an I/O's time the replayer spins instead of sleeping. */
 #define SPIN_NS       (200 * DS_NS_PER_USEC)
+#define SLICE_NS      (100 * DS_NS_PER_MSEC)
 
 typedef struct {
   uint64_t issued;
@@ -46,6 +47,7 @@ typedef struct {
   DsHistogram     late, lat[3];   /* all, reads, writes */
   uint64_t        within_100us, within_1ms, late_max;
   uint64_t        first_issued, last_issued;
+  const gint     *cancel;
   DsTraceReplayResult *res;
 } Replay;
 
@@ -145,11 +147,14 @@ wait_until (Replay   *rp,
       now = ds_clock_ns ();
       if (now >= when)
         return 0;
+      if (rp->cancel != NULL && g_atomic_int_get (rp->cancel))
+        return -ECANCELED;
+      /* Long waits in slices of 100 ms, so that a stop is seen. */
       if (when - now > SPIN_NS && rp->n_free < rp->n_slots &&
-          (ret = wait_one (rp, when - now - SPIN_NS)) < 0)
+          (ret = wait_one (rp, MIN (when - now - SPIN_NS, SLICE_NS))) < 0)
         return ret;
       if (when - now > SPIN_NS && rp->n_free == rp->n_slots)
-        g_usleep ((gulong) ((when - now - SPIN_NS) / 1000));
+        g_usleep ((gulong) (MIN (when - now - SPIN_NS, SLICE_NS) / 1000));
     }
 }
 
@@ -310,6 +315,12 @@ run (Replay                  *rp,
           continue;
         }
       ret = issue (rp, &r, t0 + (uint64_t) ((double) (MAX (r.issue_ns, scan->first) - scan->first) / speed));
+      if (ret == -ECANCELED)
+        {
+          rp->res->cancelled = TRUE;
+          ret = 0;
+          break;
+        }
     }
   while (ret == 0 && rp->n_free < rp->n_slots)
     ret = wait_one (rp, 0);
@@ -384,6 +395,7 @@ ds_trace_replay (const DsTraceReplaySpec *spec,
     return FALSE;
   rp = g_new0 (Replay, 1);
   rp->res = &res;
+  rp->cancel = spec->cancel;
   ok = setup (rp, spec, &scan, error) && run (rp, spec, reader, &scan, error);
   if (ok)
     summarise (rp, &scan, spec->speed > 0 ? spec->speed : 1.0);
