@@ -47,6 +47,10 @@ static const Command commands[] = {
   { "sweep",         ds_cli_sweep,  "TARGET --pattern P [--block-size B] [--over qd|threads] [--from 1 --to 256] [--step-time 10s] [--steady]" },
   { "sustain",       ds_cli_sustain, "TARGET --destroy-data=TARGET [--size 100%|SIZE] [--duration T] [--block-size 1M] [--queue-depth 32] [--random] [--pause T]" },
   { "cache",         ds_cli_cache,  "TARGET [--max SIZE] [--block-size 4K] [--set-time 5s]" },
+  { "capture",       ds_cli_capture, "DEVICE -o FILE [--duration 10m] [--accept-lost] [--buffer KIB]" },
+  { "profile",       ds_cli_profile, "FILE... [--json] [--interval 1s] [--process NAME] [--fio-units us|ns]" },
+  { "import-trace",  ds_cli_import_trace, "FILE... -o FILE [--fio-units us|ns]" },
+  { "replay",        ds_cli_replay, "TRACE TARGET --destroy-data=TARGET|--reads-only [--speed X] [--json]" },
 };
 
 static void

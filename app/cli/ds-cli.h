@@ -37,5 +37,9 @@ int ds_cli_results (int argc, char **argv);   /* ds-cli-results.c */
 int ds_cli_compare (int argc, char **argv);   /* ds-cli-compare.c */
 int ds_cli_export_fio (int argc, char **argv); /* ds-cli-fio.c */
 int ds_cli_import_fio (int argc, char **argv); /* ds-cli-fio.c */
+int ds_cli_capture (int argc, char **argv);   /* ds-cli-capture.c */
+int ds_cli_profile (int argc, char **argv);   /* ds-cli-profile.c */
+int ds_cli_import_trace (int argc, char **argv); /* ds-cli-profile.c */
+int ds_cli_replay (int argc, char **argv);    /* ds-cli-replay.c */
 
 G_END_DECLS

@@ -1,0 +1,347 @@
+/* ds-trace.h: block I/O traces: the capture file (docs/trace-format.md),
+ * capturing a device's requests from the kernel's block tracepoints,
+ * importing blktrace files and fio iologs, and the workload's profile
+ *
+ * A trace holds no data: only when, where, how much and which operation.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <stdint.h>
+#include <stdio.h>
+
+G_BEGIN_DECLS
+
+#define DS_TRACE_MAGIC        "DSTRACE"   /* 8 bytes with its NUL */
+#define DS_TRACE_VERSION      1
+#define DS_TRACE_HEADER_SIZE  128
+#define DS_TRACE_RECORD_SIZE  48
+#define DS_TRACE_PROCESS_SIZE 24
+/* A time the source did not give (a completion not seen, a queue time). */
+#define DS_TRACE_NO_TIME      UINT64_MAX
+
+typedef enum {
+  DS_TRACE_OP_READ = 0,
+  DS_TRACE_OP_WRITE = 1,
+  DS_TRACE_OP_FLUSH = 2,
+  DS_TRACE_OP_DISCARD = 3,
+  DS_TRACE_OP_OTHER = 4,      /* write zeroes, secure erase, zone ops... */
+  DS_TRACE_N_OPS
+} DsTraceOp;
+
+enum {
+  DS_TRACE_FLAG_FUA = 1 << 0,
+  DS_TRACE_FLAG_SYNC = 1 << 1,
+  DS_TRACE_FLAG_META = 1 << 2,
+  DS_TRACE_FLAG_PREFLUSH = 1 << 3,
+  DS_TRACE_FLAG_AHEAD = 1 << 4,
+};
+
+typedef enum {
+  DS_TRACE_SOURCE_CAPTURE = 1,    /* diskscope-cli capture */
+  DS_TRACE_SOURCE_BLKTRACE = 2,
+  DS_TRACE_SOURCE_FIO_V2 = 3,
+  DS_TRACE_SOURCE_FIO_V3 = 4,
+} DsTraceSource;
+
+/* Header flags. */
+enum {
+  DS_TRACE_HAS_COMPLETIONS = 1 << 0,  /* complete_ns is meaningful */
+  DS_TRACE_HAS_TIMES = 1 << 1,        /* issue_ns is meaningful (fio v2: no) */
+  DS_TRACE_LOST_ACCEPTED = 1 << 2,    /* the user kept a capture with lost events */
+};
+
+/* One request, in issue order.  Times are ns from the trace's start. */
+typedef struct {
+  uint64_t issue_ns;
+  uint64_t complete_ns;     /* DS_TRACE_NO_TIME: not seen */
+  uint64_t queue_ns;        /* when it reached the block layer; or NO_TIME */
+  uint64_t offset;          /* bytes from the device's (partition's) start */
+  uint32_t bytes;
+  uint32_t pid;
+  uint8_t  op;              /* DsTraceOp */
+  uint8_t  flags;           /* DS_TRACE_FLAG_* */
+  int16_t  error;           /* -errno from the completion, 0 */
+} DsTraceRecord;
+
+typedef struct {
+  uint32_t version;
+  uint32_t source;          /* DsTraceSource */
+  uint32_t flags;
+  uint64_t record_count;
+  uint64_t lost_events;
+  uint64_t start_unix_ns;   /* wall clock of time 0; 0 unknown */
+  uint64_t duration_ns;     /* how long the capture ran; 0 unknown */
+  uint64_t device_bytes;    /* 0 unknown */
+  uint32_t dev_major, dev_minor;
+  uint32_t process_count;
+  char     device[40];      /* NUL-terminated */
+} DsTraceHeader;
+
+typedef struct {
+  uint32_t pid;
+  char     comm[16];        /* NUL-terminated */
+} DsTraceProcess;
+
+/* Operation names: "read", "write", "flush", "discard", "other". */
+const char *ds_trace_op_name (unsigned op);
+
+/* ---- ds-trace-file.c: the file ---- */
+typedef struct _DsTraceWriter DsTraceWriter;
+
+/* Creates @path (replacing it) and writes a provisional header (count
+ * unknown: a file cut short is recognised as unfinished). */
+DsTraceWriter *ds_trace_writer_new     (const char           *path,
+                                        const DsTraceHeader  *header,
+                                        GError              **error);
+gboolean       ds_trace_writer_add     (DsTraceWriter        *writer,
+                                        const DsTraceRecord  *record,
+                                        GError              **error);
+/* The process's name, once per pid (the first name seen). */
+void           ds_trace_writer_process (DsTraceWriter        *writer,
+                                        uint32_t              pid,
+                                        const char           *comm);
+uint64_t       ds_trace_writer_count   (const DsTraceWriter  *writer);
+/* Writes the process table and the final header (@header's count and
+ * process count are the writer's), closes the file and frees @writer. */
+gboolean       ds_trace_writer_finish  (DsTraceWriter        *writer,
+                                        DsTraceHeader        *header,
+                                        GError              **error);
+/* Closes and removes the file (an error path). */
+void           ds_trace_writer_abandon (DsTraceWriter        *writer);
+
+typedef struct _DsTraceReader DsTraceReader;
+
+/* Opens a capture file; checks its magic, version, sizes and that the
+ * records the header counts are there. */
+DsTraceReader *ds_trace_reader_open    (const char           *path,
+                                        GError              **error);
+const DsTraceHeader *ds_trace_reader_header (const DsTraceReader *reader);
+/* The next record; FALSE at the end (@error NULL) or on a read error. */
+gboolean       ds_trace_reader_next    (DsTraceReader        *reader,
+                                        DsTraceRecord        *ret_record,
+                                        GError              **error);
+/* Back to the first record. */
+gboolean       ds_trace_reader_rewind  (DsTraceReader        *reader,
+                                        GError              **error);
+/* The process table (read once, after the records). */
+GArray        *ds_trace_reader_processes (DsTraceReader      *reader,
+                                          GError            **error);
+void           ds_trace_reader_free    (DsTraceReader        *reader);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DsTraceReader, ds_trace_reader_free)
+
+/* Whether @path starts with the capture file's magic. */
+gboolean       ds_trace_file_is_capture (const char          *path);
+
+/* ---- ds-trace-match.c: events -> requests ---- */
+typedef enum {
+  DS_TRACE_EV_QUEUE,        /* block_bio_queue / blktrace Q */
+  DS_TRACE_EV_INSERT,       /* block_rq_insert / blktrace I */
+  DS_TRACE_EV_ISSUE,        /* block_rq_issue / blktrace D */
+  DS_TRACE_EV_COMPLETE,     /* block_rq_complete / blktrace C */
+} DsTraceEventKind;
+
+typedef struct {
+  uint64_t ts_ns;           /* on the source's clock */
+  uint64_t sector;          /* 512-byte sectors */
+  uint32_t bytes;
+  uint32_t pid;
+  int32_t  error;
+  uint8_t  kind;            /* DsTraceEventKind */
+  uint8_t  op;
+  uint8_t  flags;
+  char     comm[16];
+} DsTraceEvent;
+
+typedef struct _DsTraceMatcher DsTraceMatcher;
+
+/* Events, in time order, become records in issue order, written to
+ * @writer: times relative to @origin_ns, sectors shifted by
+ * @first_sector and those outside [first, first + n_sectors) dropped
+ * (n_sectors 0: all). */
+DsTraceMatcher *ds_trace_matcher_new   (DsTraceWriter        *writer,
+                                        uint64_t              origin_ns,
+                                        uint64_t              first_sector,
+                                        uint64_t              n_sectors);
+gboolean        ds_trace_matcher_feed  (DsTraceMatcher       *matcher,
+                                        const DsTraceEvent   *event,
+                                        GError              **error);
+/* Writes what is still in flight (complete_ns unknown). */
+gboolean        ds_trace_matcher_flush (DsTraceMatcher       *matcher,
+                                        GError              **error);
+/* Completions without an issue seen (issued before the trace began). */
+uint64_t        ds_trace_matcher_unmatched (const DsTraceMatcher *matcher);
+uint64_t        ds_trace_matcher_in_flight (const DsTraceMatcher *matcher);
+void            ds_trace_matcher_free  (DsTraceMatcher       *matcher);
+
+/* Parses blktrace's rwbs ("FWFS", "R", "DS", "FN"...) into op and flags. */
+void            ds_trace_parse_rwbs    (const char           *rwbs,
+                                        uint8_t              *ret_op,
+                                        uint8_t              *ret_flags);
+
+/* ---- ds-trace-capture.c ---- */
+typedef struct {
+  uint64_t elapsed_ns;
+  uint64_t events;          /* tracepoint events read */
+  uint64_t records;         /* requests written */
+  uint64_t bytes;           /* their bytes */
+  uint64_t lost;            /* events the kernel's buffer dropped so far */
+  double   iops, bytes_per_s;   /* over the last progress interval */
+} DsTraceProgress;
+
+typedef void (*DsTraceProgressFunc) (const DsTraceProgress *progress,
+                                     gpointer               user_data);
+
+typedef struct {
+  const char *device;       /* a block device (a partition: its disk's requests in it) */
+  const char *output;       /* the capture file */
+  uint64_t    duration_ns;  /* 0: until *cancel */
+  uint32_t    buffer_kib;   /* per CPU; 0: 8192 */
+  gboolean    accept_lost;
+  const gint *cancel;       /* stops the capture (not an error) */
+  DsTraceProgressFunc progress;
+  gpointer    progress_data;
+} DsTraceCaptureSpec;
+
+typedef struct {
+  DsTraceHeader header;
+  uint64_t events;
+  uint64_t unmatched;       /* completions of requests issued before the start */
+  uint64_t incomplete;      /* issued, not completed when it ended */
+  char     instance[256];   /* the tracefs instance it used (removed) */
+  gboolean text_pipe;       /* FALSE: trace_pipe_raw's binary pages */
+} DsTraceCaptureResult;
+
+/* Captures the device's requests until the duration or *cancel.  Lost
+ * events fail it (DS_ERROR_FAILED, the file kept, the count said) unless
+ * @accept_lost.  The tracefs instance is removed on every way out. */
+gboolean ds_trace_capture (const DsTraceCaptureSpec *spec,
+                           DsTraceCaptureResult     *ret_result,
+                           GError                  **error);
+
+/* The tracefs mount (mounted on /sys/kernel/tracing when none is). */
+char    *ds_trace_tracefs_dir (GError **error);
+
+/* ---- ds-trace-ring.c: tracefs's binary ring-buffer pages ---- */
+typedef struct {
+  char     name[32];
+  uint16_t id;
+  int      off_dev, off_sector, off_nr_sector, off_bytes, off_error, off_rwbs, off_comm, off_pid;
+  int      size_rwbs, size_comm;
+} DsTraceFormat;
+
+/* Reads events/block/NAME/format under @events_dir. */
+gboolean ds_trace_format_load (const char     *format_path,
+                               DsTraceFormat  *ret_format,
+                               GError        **error);
+
+typedef void (*DsTraceRawFunc) (uint64_t       ts,
+                                const uint8_t *data,
+                                size_t         len,
+                                gpointer       user_data);
+
+/* Walks one page (@len bytes read from trace_pipe_raw), calling @func for
+ * each data event with its absolute timestamp.  Returns FALSE for a page
+ * that does not parse; *@ret_missed is set when the page says events
+ * were lost before it. */
+gboolean ds_trace_ring_page   (const uint8_t  *page,
+                               size_t          len,
+                               DsTraceRawFunc  func,
+                               gpointer        user_data,
+                               gboolean       *ret_missed);
+
+/* Decodes one raw event by @format into @ret_event (kind set by caller). */
+void     ds_trace_format_decode (const DsTraceFormat *format,
+                                 const uint8_t       *data,
+                                 size_t               len,
+                                 DsTraceEvent        *ret_event,
+                                 uint32_t            *ret_dev);
+
+/* ---- ds-trace-import.c ---- */
+typedef enum {
+  DS_TRACE_FIO_UNITS_AUTO,  /* fio's own: v3 stamps in µs (fio 3.31..3.33 write usec) */
+  DS_TRACE_FIO_UNITS_US,
+  DS_TRACE_FIO_UNITS_NS,
+} DsTraceFioUnits;
+
+/* blktrace binary files (per-CPU, merged in time order), blkparse's input;
+ * both byte orders. */
+gboolean ds_trace_import_blktrace (const char *const *paths,
+                                   const char        *output,
+                                   DsTraceHeader     *ret_header,
+                                   GError           **error);
+/* A fio write_iolog file, version 2 or 3. */
+gboolean ds_trace_import_fio_iolog (const char       *path,
+                                    DsTraceFioUnits   units,
+                                    const char       *output,
+                                    DsTraceHeader    *ret_header,
+                                    GError          **error);
+/* Any of those (by content) into @output. */
+gboolean ds_trace_import_any      (const char *const *paths,
+                                   DsTraceFioUnits    units,
+                                   const char        *output,
+                                   DsTraceHeader     *ret_header,
+                                   GError           **error);
+
+/* ---- ds-trace-profile.c ---- */
+typedef struct _DsTraceProfile DsTraceProfile;
+
+/* @process: only the requests of processes of that name (NULL: all). */
+DsTraceProfile *ds_trace_profile_new  (const char      *path,
+                                       uint64_t         interval_ns,
+                                       const char      *process,
+                                       GError         **error);
+void            ds_trace_profile_free (DsTraceProfile  *profile);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DsTraceProfile, ds_trace_profile_free)
+JsonNode       *ds_trace_profile_to_json (const DsTraceProfile *profile);
+void            ds_trace_profile_print   (const DsTraceProfile *profile,
+                                          FILE                 *out);
+
+/* A few headline figures (for tests and the CLI). */
+typedef struct {
+  uint64_t ios, reads, writes, flushes, discards;
+  double   duration_s, iops, read_share, bytes_per_s;
+  uint32_t mode_bytes;          /* the most common size of reads and writes */
+  double   sequential_share;
+  double   mean_depth;
+  uint64_t p50_ns, p99_ns, p999_ns;   /* 0 without completions */
+} DsTraceSummary;
+
+const DsTraceSummary *ds_trace_profile_summary (const DsTraceProfile *profile);
+
+/* ---- ds-trace-replay.c: open-loop replay ---- */
+typedef struct {
+  const char *trace;
+  const char *target;
+  const char *confirm;      /* --destroy-data: names @target (writes) */
+  gboolean    reads_only;   /* replay the reads only (no confirmation) */
+  double      speed;        /* 1: as recorded; 2: twice as fast */
+  unsigned    max_in_flight;    /* 0: 256 */
+  const gint *cancel;
+} DsTraceReplaySpec;
+
+typedef struct {
+  uint64_t ios, reads, writes, flushes, skipped, wrapped, errors;
+  uint64_t bytes;
+  double   recorded_iops;       /* the trace's, scaled by the speed */
+  double   achieved_iops;
+  double   within_100us, within_1ms;  /* shares of I/Os issued so near their time */
+  uint64_t late_p50_ns, late_p99_ns, late_max_ns;
+  uint64_t p50_ns, p99_ns, p999_ns;   /* issue to completion, reads and writes */
+  uint64_t read_p50_ns, read_p99_ns, write_p50_ns, write_p99_ns;
+  uint64_t target_bytes, trace_span_bytes;
+  double   duration_s;
+  gboolean cancelled;
+} DsTraceReplayResult;
+
+/* Replays @spec->trace on @spec->target, each I/O at its recorded time
+ * divided by the speed (open loop), O_DIRECT with incompressible data;
+ * offsets past the target's end wrap (counted). */
+gboolean ds_trace_replay (const DsTraceReplaySpec *spec,
+                          DsTraceReplayResult     *ret_result,
+                          GError                 **error);
+
+G_END_DECLS
