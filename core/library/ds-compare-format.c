@@ -210,6 +210,9 @@ unit_name (DsCompareUnit unit,
     case DS_COMPARE_RATE: return units == DS_UNITS_MIB ? "MiB/s" : "MB/s";
     case DS_COMPARE_TIME: return "ms";
     case DS_COMPARE_IOPS: return "IOPS";
+    case DS_COMPARE_COUNT: return "count";
+    case DS_COMPARE_BYTES: return "bytes";
+    case DS_COMPARE_RATIO: return "ratio";
     case DS_COMPARE_PERCENT:
     default: return "%";
     }
@@ -423,6 +426,9 @@ unit_key (DsCompareUnit unit)
     case DS_COMPARE_RATE: return "bytes_per_s";
     case DS_COMPARE_TIME: return "s";
     case DS_COMPARE_IOPS: return "iops";
+    case DS_COMPARE_COUNT: return "count";
+    case DS_COMPARE_BYTES: return "bytes";
+    case DS_COMPARE_RATIO: return "ratio";
     case DS_COMPARE_PERCENT:
     default: return "percent";
     }
@@ -436,6 +442,74 @@ add_number_or_null (JsonArray *array,
     json_array_add_null_element (array);
   else
     json_array_add_double_element (array, value);
+}
+
+static JsonArray *
+strings_array (GPtrArray *strings)
+{
+  JsonArray *array = json_array_new ();
+
+  for (guint i = 0; strings != NULL && i < strings->len; i++)
+    json_array_add_string_element (array, strings->pdata[i]);
+  return array;
+}
+
+/* The curves, per curve its axes and each column's points and mark; not
+ * the dots (access times: thousands, and in the result files). */
+static JsonArray *
+curves_json (const DsComparison *cmp)
+{
+  JsonArray *array = json_array_new ();
+
+  for (guint i = 0; cmp->curves != NULL && i < cmp->curves->len; i++)
+    {
+      const DsCompareCurve *curve = cmp->curves->pdata[i];
+      JsonObject *o = json_object_new ();
+      JsonArray *series = json_array_new ();
+
+      if (curve->dots)
+        {
+          json_object_unref (o);
+          json_array_unref (series);
+          continue;
+        }
+      json_object_set_string_member (o, "key", curve->key);
+      json_object_set_string_member (o, "title", curve->title);
+      json_object_set_string_member (o, "x", curve->x_name);
+      json_object_set_string_member (o, "x_unit", unit_key (curve->x_unit));
+      json_object_set_string_member (o, "y", curve->y_name);
+      json_object_set_string_member (o, "y_unit", unit_key (curve->y_unit));
+      for (guint c = 0; c < cmp->columns->len; c++)
+        {
+          GArray *points = curve->points[c];
+          JsonObject *s = json_object_new ();
+          JsonArray *xy = json_array_new ();
+
+          for (guint k = 0; points != NULL && k < points->len; k++)
+            {
+              const DsCurveXY *p = &g_array_index (points, DsCurveXY, k);
+              JsonArray *pair = json_array_new ();
+
+              add_number_or_null (pair, p->x);
+              add_number_or_null (pair, p->y);
+              json_array_add_array_element (xy, pair);
+            }
+          json_object_set_array_member (s, "points", xy);
+          if (!isnan (curve->mark_x[c]))
+            json_object_set_double_member (s, "mark_x", curve->mark_x[c]);
+          else
+            json_object_set_null_member (s, "mark_x");
+          if (curve->mark_label[c] != NULL)
+            json_object_set_string_member (s, "mark", curve->mark_label[c]);
+          else
+            json_object_set_null_member (s, "mark");
+          json_array_add_object_element (series, s);
+        }
+      json_object_set_array_member (o, "columns", series);
+      json_array_add_object_element (array, o);
+    }
+
+  return array;
 }
 
 JsonNode *
@@ -513,6 +587,8 @@ ds_comparison_to_json (const DsComparison *cmp)
   for (guint i = 0; i < cmp->notes->len; i++)
     json_array_add_string_element (notes, cmp->notes->pdata[i]);
   json_object_set_array_member (root, "notes", notes);
+  json_object_set_array_member (root, "warnings", strings_array (cmp->warnings));
+  json_object_set_array_member (root, "curves", curves_json (cmp));
 
   return ds_json_node_take_object (root);
 }

@@ -183,6 +183,9 @@ uint64_t    ds_bench_accuracy_point_ns (unsigned accuracy);
 
 typedef struct _DsRun DsRun;
 typedef struct _DsResult DsResult;
+typedef struct _DsFigures DsFigures;       /* results/ds-figures.h */
+typedef struct _DsCurves DsCurves;         /* results/ds-figures.h */
+typedef struct _DsFioJobFile DsFioJobFile; /* results/ds-fio-job.h */
 
 /* What a kind may do to the target it is given. */
 typedef enum {
@@ -229,6 +232,25 @@ typedef struct {
   DsBenchWrites writes;
   gboolean      takes_capacity;  /* --capacity: only the first N bytes */
   uint64_t      min_span_bytes;  /* the least span (capacity) it can test */
+
+  /* ---- comparison and fio export (kinds/<kind>/ds-<kind>-compare.c and
+   * ds-<kind>-fio.c) ---- */
+  /* The result's figures, in its report's order, to @figures
+   * (ds-figures.h); called only for a result with data.  NULL: the kind
+   * has no figures to compare. */
+  void       (*compare_rows)   (const DsResult *result,
+                                DsFigures      *figures);
+  /* Its curves to @curves (ds-figures.h), each with its axes; NULL: the
+   * kind has none (its figures are drawn as bars). */
+  void       (*compare_curves) (const DsResult *result,
+                                DsCurves       *curves);
+  /* The job file that reproduces the run (ds-fio-job.h), header included;
+   * FALSE with DS_ERROR_UNSUPPORTED ("… cannot be expressed as a fio job,
+   * because …", ds_fio_job_refuse()) where fio cannot run it, or another
+   * error.  NULL: the same refusal in general words. */
+  gboolean   (*fio_job)        (const DsResult *result,
+                                DsFioJobFile   *job,
+                                GError        **error);
 } DsBenchOps;
 
 extern const DsBenchOps ds_bench_transfer;

@@ -457,4 +457,6 @@ const DsBenchOps ds_bench_block_size = {
   .report = bs_report,
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
+  .compare_rows = ds_block_size_compare_rows,
+  .fio_job = ds_block_size_fio_job,
 };

@@ -307,4 +307,6 @@ const DsBenchOps ds_bench_extra = {
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
   .min_span_bytes = DS_EXTRA_BURST_REGION_BYTES,
+  .compare_rows = ds_extra_compare_rows,
+  .fio_job = ds_extra_fio_job,
 };

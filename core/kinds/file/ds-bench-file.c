@@ -423,4 +423,6 @@ const DsBenchOps ds_bench_file = {
   .from_json = file_from_json,
   .report = file_report,
   .writes = DS_BENCH_WRITES_OWN_FILE,
+  .compare_rows = ds_file_compare_rows,
+  .fio_job = ds_file_fio_job,
 };

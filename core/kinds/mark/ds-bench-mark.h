@@ -142,4 +142,17 @@ void        ds_mark_report     (const DsResult *result,
                                 DsUnits         units,
                                 GString        *out);
 
+typedef struct _DsResult DsResult;
+typedef struct _DsFigures DsFigures;
+typedef struct _DsCurves DsCurves;
+typedef struct _DsFioJobFile DsFioJobFile;
+
+/* The kind's comparison (ds-mark-compare.c) and fio job (ds-mark-fio.c):
+ * DsBenchOps hooks. */
+void     ds_mark_compare_rows   (const DsResult *result,
+                                 DsFigures      *figures);
+gboolean ds_mark_fio_job        (const DsResult *result,
+                                 DsFioJobFile   *job,
+                                 GError        **error);
+
 G_END_DECLS

@@ -561,4 +561,6 @@ const DsBenchOps ds_bench_random_access = {
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
   .min_span_bytes = DS_RANDOM_ACCESS_MIXED_MAX_BYTES,
+  .compare_rows = ds_random_access_compare_rows,
+  .fio_job = ds_random_access_fio_job,
 };

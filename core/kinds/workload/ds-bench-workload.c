@@ -442,4 +442,6 @@ const DsBenchOps ds_bench_workload = {
   .from_json = workload_from_json,
   .report = workload_report,
   .writes = DS_BENCH_WRITES_PATTERN,
+  .compare_rows = ds_workload_compare_rows,
+  .fio_job = ds_workload_fio_job,
 };
