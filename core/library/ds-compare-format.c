@@ -195,6 +195,11 @@ ds_comparison_to_text (const DsComparison *cmp,
       g_autofree char *note = printable (cmp->notes->pdata[i]);
       g_string_append_printf (out, "Note: %s\n", note);
     }
+  for (guint i = 0; cmp->warnings != NULL && i < cmp->warnings->len; i++)
+    {
+      g_autofree char *warning = printable (cmp->warnings->pdata[i]);
+      g_string_append_printf (out, "%sWarning: %s\n", i == 0 && cmp->notes->len == 0 ? "\n" : "", warning);
+    }
 
   return g_string_free (out, FALSE);
 }
@@ -410,6 +415,14 @@ ds_comparison_to_markdown (const DsComparison *cmp,
     {
       g_string_append (out, "- ");
       md_text (out, cmp->notes->pdata[i]);
+      g_string_append_c (out, '\n');
+    }
+  if (cmp->warnings != NULL && cmp->warnings->len > 0)
+    g_string_append (out, "\nWarnings (these figures are likely fooled):\n\n");
+  for (guint i = 0; cmp->warnings != NULL && i < cmp->warnings->len; i++)
+    {
+      g_string_append (out, "- ⚠ ");
+      md_text (out, cmp->warnings->pdata[i]);
       g_string_append_c (out, '\n');
     }
 

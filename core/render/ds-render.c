@@ -216,7 +216,7 @@ draw_header (DsRenderCtx *ctx)
       char letter[2] = { col->letter, '\0' };
 
       ds_render_set_color (ctx->cr, &color, 1);
-      if (ctx->cmp->kind == DS_BENCH_TRANSFER)
+      if (ctx->cmp->kind == DS_BENCH_TRANSFER || ds_render_curve_panels (ctx->cmp) > 0)
         ds_render_series_key (ctx->cr, c, MARGIN, y + LINE / 2, 24, 1.6);
       else
         {
@@ -321,7 +321,9 @@ draw_bars (DsRenderCtx    *ctx,
 static double
 notes_height (const DsComparison *cmp)
 {
-  return cmp->notes->len > 0 ? LINE * (cmp->notes->len + 0.5) : 0;
+  guint warnings = cmp->warnings != NULL ? cmp->warnings->len : 0;
+
+  return cmp->notes->len + warnings > 0 ? LINE * (cmp->notes->len + warnings + 0.5) : 0;
 }
 
 double
@@ -338,6 +340,7 @@ ds_render_comparison_height (const DsComparison    *cmp,
     }
   else
     {
+      h += ds_render_curve_panels (cmp) * PANEL_HEIGHT;
       h += bars_height (cmp);
     }
 
@@ -382,6 +385,8 @@ ds_render_comparison (const DsComparison    *cmp,
     }
   else
     {
+      ds_render_curve_panels_draw (&ctx, y);
+      y += ds_render_curve_panels (cmp) * PANEL_HEIGHT;
       draw_bars (&ctx, y);
       y += bars_height (cmp);
     }
@@ -392,6 +397,15 @@ ds_render_comparison (const DsComparison    *cmp,
     {
       g_autofree char *note = g_strdup_printf ("Note: %s", (const char *) cmp->notes->pdata[i]);
       ds_render_text (&ctx, note, MARGIN, y, DS_ALIGN_LEFT, FALSE, width - 2 * MARGIN);
+    }
+  /* Each result's warnings, as its window's bar says them: a fooled
+   * figure beside a true one is the trap a comparison must not hide. */
+  for (guint i = 0; cmp->warnings != NULL && i < cmp->warnings->len; i++, y += LINE)
+    {
+      g_autofree char *warning = g_strdup_printf ("⚠ Warning: %s", (const char *) cmp->warnings->pdata[i]);
+
+      ds_render_set_color (cr, &ctx.fg, 1);
+      ds_render_text (&ctx, warning, MARGIN, y, DS_ALIGN_LEFT, TRUE, width - 2 * MARGIN);
     }
 
   (void) height;

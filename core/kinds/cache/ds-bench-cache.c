@@ -468,4 +468,7 @@ const DsBenchOps ds_bench_cache = {
   .from_json = cache_from_json,
   .report = ds_cache_report,
   .writes = DS_BENCH_WRITES_OPTION,   /* --write: the write-back cache probe */
+  .compare_rows = ds_cache_compare_rows,
+  .compare_curves = ds_cache_compare_curves,
+  .fio_job = ds_cache_fio_job,
 };

@@ -356,4 +356,6 @@ const DsBenchOps ds_bench_erase = {
   .report = ds_erase_report,
   .measured = erase_measured,
   .writes = DS_BENCH_WRITES_DESTROYS,
+  .compare_rows = ds_erase_compare_rows,
+  .fio_job = ds_erase_fio_job,
 };

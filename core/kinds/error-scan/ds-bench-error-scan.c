@@ -392,4 +392,6 @@ const DsBenchOps ds_bench_error_scan = {
   .report = scan_report,
   .measured = scan_measured,
   .writes = DS_BENCH_WRITES_NEVER,
+  .compare_rows = ds_error_scan_compare_rows,
+  .fio_job = ds_error_scan_fio_job,
 };

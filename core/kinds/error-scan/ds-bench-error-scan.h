@@ -140,8 +140,6 @@ typedef struct _DsFioJobFile DsFioJobFile;
  * DsBenchOps hooks. */
 void     ds_error_scan_compare_rows   (const DsResult *result,
                                        DsFigures      *figures);
-void     ds_error_scan_compare_curves (const DsResult *result,
-                                       DsCurves       *curves);
 gboolean ds_error_scan_fio_job        (const DsResult *result,
                                        DsFioJobFile   *job,
                                        GError        **error);

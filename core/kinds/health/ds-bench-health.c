@@ -432,4 +432,6 @@ const DsBenchOps ds_bench_health = {
   .from_json = health_from_json,
   .report = ds_health_report,
   .writes = DS_BENCH_WRITES_NEVER,
+  .compare_rows = ds_health_compare_rows,
+  .fio_job = ds_health_fio_job,
 };

@@ -511,4 +511,6 @@ const DsBenchOps ds_bench_mark = {
   .to_json = mark_to_json,
   .from_json = mark_from_json,
   .report = ds_mark_report,
+  .compare_rows = ds_mark_compare_rows,
+  .fio_job = ds_mark_fio_job,
 };

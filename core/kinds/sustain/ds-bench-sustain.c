@@ -268,4 +268,7 @@ const DsBenchOps ds_bench_sustain = {
   .from_json = sustain_from_json,
   .report = ds_sustain_report,
   .writes = DS_BENCH_WRITES_ALWAYS,
+  .compare_rows = ds_sustain_compare_rows,
+  .compare_curves = ds_sustain_compare_curves,
+  .fio_job = ds_sustain_fio_job,
 };

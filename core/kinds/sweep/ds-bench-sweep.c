@@ -321,4 +321,7 @@ const DsBenchOps ds_bench_sweep = {
   .from_json = sweep_from_json,
   .report = ds_sweep_report,
   .writes = DS_BENCH_WRITES_PATTERN,
+  .compare_rows = ds_sweep_compare_rows,
+  .compare_curves = ds_sweep_compare_curves,
+  .fio_job = ds_sweep_fio_job,
 };
