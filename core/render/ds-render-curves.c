@@ -17,6 +17,22 @@
 #define PLOT_BOTTOM (LINE * 2.5)
 #define TICKS       5
 
+/* The top of the y-axis: 1, 2 or 5 times a power of ten, five ticks to
+ * it, above the highest point. */
+static double
+nice_max (double max)
+{
+  double raw, mag, f, step;
+
+  if (!(max > 0) || !isfinite (max))
+    return 1;
+  raw = max * 1.05 / TICKS;
+  mag = pow (10, floor (log10 (raw)));
+  f = raw / mag;
+  step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+  return step * TICKS;
+}
+
 static gboolean
 drawn (const DsCompareCurve *curve)
 {
@@ -87,7 +103,9 @@ panel (DsRenderCtx          *ctx,
       }
   if (!isfinite (lo))
     lo = 0, hi = 1;
-  ymax = ymax > 0 ? ymax * 1.1 : 1;
+  if (!curve->x_log)
+    lo = MIN (lo, 0), hi = nice_max (hi);
+  ymax = nice_max (ymax);
 
   ds_render_set_color (cr, &ctx->fg, 1);
   ds_render_text (ctx, curve->title, MARGIN, y, DS_ALIGN_LEFT, TRUE, 0);
@@ -111,28 +129,42 @@ panel (DsRenderCtx          *ctx,
       ds_render_set_color (cr, &ctx->fg, 0.8);
       ds_render_text (ctx, label, x0 - 6, ty - LINE / 2, DS_ALIGN_RIGHT, FALSE, PLOT_LEFT - 8);
     }
-  for (guint c = 0; c < n; c++)
-    if (curve->points[c] != NULL)
-      {
-        double last = -INFINITY;
+  if (!curve->x_log)
+    {
+      for (int t = 0; t <= TICKS; t++)
+        {
+          double v = lo + (hi - lo) * t / TICKS;
+          g_autofree char *label = x_label (curve, v, ctx->opts->units);
 
-        for (guint k = 0; k < curve->points[c]->len; k++)
+          ds_render_set_color (cr, &ctx->fg, 0.8);
+          ds_render_text (ctx, label, to_x (curve, v, lo, hi, x0, w), y0 + h + 4, DS_ALIGN_CENTER, FALSE, 0);
+        }
+    }
+  else
+    {
+      /* Log axes (levels, sets): a tick at each point of the first column
+       * that has the curve, as far apart as the labels need. */
+      for (guint c = 0; c < n; c++)
+        if (curve->points[c] != NULL)
           {
-            const DsCurveXY *p = &g_array_index (curve->points[c], DsCurveXY, k);
-            double tx = to_x (curve, p->x, lo, hi, x0, w);
-            g_autofree char *label = NULL;
+            double last = -INFINITY;
 
-            if (tx - last < 56 && curve->x_unit == DS_COMPARE_BYTES && !curve->x_log)
-              continue;
-            if (tx - last < 28)
-              continue;
-            label = x_label (curve, p->x, ctx->opts->units);
-            ds_render_set_color (cr, &ctx->fg, 0.8);
-            ds_render_text (ctx, label, tx, y0 + h + 4, DS_ALIGN_CENTER, FALSE, 0);
-            last = tx;
+            for (guint k = 0; k < curve->points[c]->len; k++)
+              {
+                const DsCurveXY *p = &g_array_index (curve->points[c], DsCurveXY, k);
+                double tx = to_x (curve, p->x, lo, hi, x0, w);
+                g_autofree char *label = NULL;
+
+                if (tx - last < (curve->x_unit == DS_COMPARE_BYTES ? 64 : 28))
+                  continue;
+                label = x_label (curve, p->x, ctx->opts->units);
+                ds_render_set_color (cr, &ctx->fg, 0.8);
+                ds_render_text (ctx, label, tx, y0 + h + 4, DS_ALIGN_CENTER, FALSE, 0);
+                last = tx;
+              }
+            break;
           }
-        break;
-      }
+    }
   {
     g_autofree char *axis = g_strdup_printf ("%s%s", curve->x_name, curve->x_log ? " (log scale)" : "");
     ds_render_set_color (cr, &ctx->fg, 0.8);

@@ -318,10 +318,58 @@ draw_bars (DsRenderCtx    *ctx,
 
 /* ---- the page ----------------------------------------------------------- */
 
-static double
-notes_height (const DsComparison *cmp)
+/* A warning is a sentence the picture must carry whole: broken at blanks
+ * into lines of at most this many characters per 1200 units of width
+ * (bold Sans 10 is about 7.5 units a character). */
+#define WARNING_CHARS_PER_1200 150
+
+static GPtrArray *
+wrap_words (const char *text,
+            double      width)
 {
-  guint warnings = cmp->warnings != NULL ? cmp->warnings->len : 0;
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  glong max = MAX ((glong) (WARNING_CHARS_PER_1200 * width / DEFAULT_WIDTH), 40);
+  g_auto (GStrv) words = g_strsplit (text, " ", -1);
+  GString *line = g_string_new (NULL);
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      if (line->len > 0 && g_utf8_strlen (line->str, -1) + 1 + g_utf8_strlen (words[i], -1) > max)
+        {
+          g_ptr_array_add (lines, g_strdup (line->str));
+          g_string_assign (line, "    ");
+        }
+      if (line->len > 0 && !g_str_has_suffix (line->str, "    "))
+        g_string_append_c (line, ' ');
+      g_string_append (line, words[i]);
+    }
+  g_ptr_array_add (lines, g_string_free (line, FALSE));
+
+  return lines;
+}
+
+static guint
+warning_lines (const DsComparison *cmp,
+               double              width)
+{
+  guint n = 0;
+
+  for (guint i = 0; cmp->warnings != NULL && i < cmp->warnings->len; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("⚠ Warning: %s", (const char *) cmp->warnings->pdata[i]);
+      g_autoptr (GPtrArray) lines = wrap_words (text, width);
+
+      n += lines->len;
+    }
+
+  return n;
+}
+
+static double
+notes_height (const DsComparison *cmp,
+              double              width)
+{
+  guint warnings = warning_lines (cmp, width);
 
   return cmp->notes->len + warnings > 0 ? LINE * (cmp->notes->len + warnings + 0.5) : 0;
 }
@@ -344,7 +392,7 @@ ds_render_comparison_height (const DsComparison    *cmp,
       h += bars_height (cmp);
     }
 
-  return ceil (h + notes_height (cmp) + MARGIN);
+  return ceil (h + notes_height (cmp, options->width > 0 ? options->width : DEFAULT_WIDTH) + MARGIN);
 }
 
 void
@@ -400,12 +448,14 @@ ds_render_comparison (const DsComparison    *cmp,
     }
   /* Each result's warnings, as its window's bar says them: a fooled
    * figure beside a true one is the trap a comparison must not hide. */
-  for (guint i = 0; cmp->warnings != NULL && i < cmp->warnings->len; i++, y += LINE)
+  for (guint i = 0; cmp->warnings != NULL && i < cmp->warnings->len; i++)
     {
       g_autofree char *warning = g_strdup_printf ("⚠ Warning: %s", (const char *) cmp->warnings->pdata[i]);
+      g_autoptr (GPtrArray) lines = wrap_words (warning, width);
 
       ds_render_set_color (cr, &ctx.fg, 1);
-      ds_render_text (&ctx, warning, MARGIN, y, DS_ALIGN_LEFT, TRUE, width - 2 * MARGIN);
+      for (guint l = 0; l < lines->len; l++, y += LINE)
+        ds_render_text (&ctx, lines->pdata[l], MARGIN, y, DS_ALIGN_LEFT, TRUE, width - 2 * MARGIN);
     }
 
   (void) height;
