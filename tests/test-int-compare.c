@@ -201,6 +201,24 @@ START_TEST (test_mark)
 
   check_compare ("mark", a, b, "RND4K Q4T1");
   check_fio ("mark", a);
+
+  /* Six results in one table (seed 002's six set-ups): a column each and
+   * five ratios on every row both runs have. */
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+    g_autoptr (JsonNode) root = NULL;
+    JsonArray *rows;
+    int rc = ds_test_cli (&out, &err, "compare", a, b, a, b, a, b, "--json", NULL);
+
+    ck_assert_msg (rc == 0, "six: exit %d: %s", rc, err);
+    root = parse (out);
+    ck_assert_uint_eq (json_array_get_length (json_object_get_array_member (json_node_get_object (root),
+                                                                            "columns")), 6);
+    rows = json_object_get_array_member (json_node_get_object (root), "rows");
+    ck_assert_uint_eq (json_array_get_length (json_object_get_array_member (
+                         json_array_get_object_element (rows, 0), "ratios")), 5);
+  }
 }
 END_TEST
 

@@ -17,10 +17,13 @@
 
 #include "ds-compare-private.h"
 #include "ds-error.h"
+#include "ds-text.h"
 
 /* Two values within 0.5 % of each other are a tie: neither is marked
  * better (no run repeats closer than that; the ratio still shows it). */
 #define TIE_RELATIVE 0.005
+/* A row's name, section or measure from a kind: at most this long. */
+#define MAX_NAME_CHARS 120
 
 static void
 figures_add (DsFigures     *figures,
@@ -43,9 +46,12 @@ figures_add (DsFigures     *figures,
 
       row = g_new0 (DsCompareRow, 1);
       row->key = g_strdup (key);
-      row->section = g_strdup (section);
-      row->name = g_strdup (name);
-      row->measure = g_strdup (measure ? measure : "");
+      /* A kind's names may come from the result file (a mark step's
+       * label, a SMART attribute's name): anyone's, so escaped here, for
+       * every format alike. */
+      row->section = ds_text_sanitize_short (section, MAX_NAME_CHARS);
+      row->name = ds_text_sanitize_short (name, MAX_NAME_CHARS);
+      row->measure = ds_text_sanitize_short (measure ? measure : "", MAX_NAME_CHARS);
       row->unit = unit;
       row->higher_is_better = higher_is_better;
       row->values = g_new (double, n);
@@ -73,7 +79,9 @@ figures_note (DsFigures  *figures,
   DsCompareBuilder *b = (DsCompareBuilder *) figures;
   const DsCompareColumn *col = b->comparison->columns->pdata[b->column];
 
-  g_ptr_array_add (b->comparison->notes, g_strdup_printf ("%c: %s", col->letter, text));
+  g_autofree char *clean = ds_text_sanitize (text);
+
+  g_ptr_array_add (b->comparison->notes, g_strdup_printf ("%c: %s", col->letter, clean));
 }
 
 static void

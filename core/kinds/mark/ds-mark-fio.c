@@ -85,12 +85,11 @@ ds_mark_fio_job (const DsResult *result,
       unsigned depth = MAX (step->queue_depth, 1u);
       unsigned threads = MAX (step->threads, 1u);
       DsFioEngine engine = ds_fio_job_engine (result, depth);
-      g_autofree char *name = g_strdup_printf ("%s-%02u", step->id ? step->id : "step", i);
+      /* Named from numbers only: a step's id is the file's, anyone's. */
+      g_autofree char *name = g_strdup_printf ("step-%02u-%s-%" G_GUINT64_FORMAT "-q%ut%u", i,
+                                               ds_fio_job_rw (step->pattern), step->block_size_bytes,
+                                               depth, threads);
 
-      /* Only [a-z0-9-] of a step id reach the job (ids are ours, but the
-       * file is anyone's). */
-      for (char *p = name; *p != '\0'; p++)
-        *p = g_ascii_isalnum (*p) ? g_ascii_tolower (*p) : '-';
       ds_workload_fio_section (job, name, &result->spec, step->pattern, step->block_size_bytes,
                                step->read_percent, TRUE);
       ds_fio_job_depth (job, engine, depth, threads);

@@ -4,8 +4,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * fio's write_bw_log gives the rate over time to find the cliff in; the
- * job asks for one entry a second, as our series has.
+ * fio's write_bw_log gives the rate over time to find the cliff in: the
+ * job says how to ask for it (it writes files where fio runs, so the job
+ * does not do it by itself).
  */
 #include "config.h"
 
@@ -42,8 +43,8 @@ ds_sustain_fio_job (const DsResult *result,
   ds_fio_job_bytes (job, "size", ds_fio_job_align_down (region, spec->block_size_bytes));
   if (spec->duration_ns > 0)
     ds_fio_job_time (job, "runtime", spec->duration_ns);
-  ds_fio_job_kv (job, "write_bw_log", "sustain");
-  ds_fio_job_kv (job, "log_avg_msec", "1000");
+  ds_fio_job_comment (job, "for the rate over time (the cliff), run fio with --write_bw_log=sustain "
+                      "--log_avg_msec=1000 and import it with import-fio --logs");
 
   if (data != NULL && data->has_recovery && spec->pause_ns > 0)
     {
