@@ -9,8 +9,6 @@
 #include <glib/gi18n-lib.h>
 
 #include "ds-annotation.h"
-#include "ds-bench-transfer.h"
-#include "ds-bench-workload.h"
 #include "ds-compare-private.h"
 #include "ds-error.h"
 #include "ds-library-entry.h"
@@ -107,16 +105,29 @@ describe_column (const DsResult *result)
   return g_string_free (out, FALSE);
 }
 
+/* The span the kind says its figures depend on (0: none). */
+static uint64_t
+place_span (const DsResult *result)
+{
+  const DsBenchOps *ops = ds_bench_get (result->kind);
+
+  return ops != NULL && ops->compare_span != NULL ? ops->compare_span (result) : 0;
+}
+
+/* The span curves against the position are drawn on (% of it when the
+ * columns' differ). */
 static uint64_t
 tested_span (const DsResult *result)
 {
-  const DsTransferData *data = result->data;
+  uint64_t span = place_span (result);
 
-  if (result->kind == DS_BENCH_TRANSFER && data != NULL && data->span_bytes > 0)
-    return data->span_bytes;
-  if (result->spec.capacity_bytes > 0 && result->spec.capacity_bytes < result->target.size_bytes)
-    return result->spec.capacity_bytes;
-  return result->target.size_bytes;
+  return span > 0 ? span : ds_figures_tested_span (result);
+}
+
+static gboolean
+has_position_curves (const DsComparison *cmp)
+{
+  return ds_comparison_find_curve (cmp, "read") != NULL || ds_comparison_find_curve (cmp, "write") != NULL;
 }
 
 /* Random offsets on 512 bytes (HD Tune's rule, and every result saved
@@ -170,8 +181,7 @@ add_notes (DsComparison *cmp)
       g_autofree char *dc = ds_result_describe (col->result);
 
       /* Where on the device matters for the HD Tune kinds only. */
-      if (tested_span (col->result) != tested_span (a->result) &&
-          cmp->kind != DS_BENCH_WORKLOAD && cmp->kind != DS_BENCH_FILE)
+      if (place_span (col->result) != place_span (a->result))
         spans_differ = TRUE;
       if (strcmp (da, dc) != 0)
         profiles_differ = TRUE;
@@ -187,7 +197,7 @@ add_notes (DsComparison *cmp)
           g_autofree char *size = ds_format_size (tested_span (col->result));
           g_string_append_printf (s, "%s%c %s", c ? ", " : "", col->letter, size);
         }
-      g_string_append (s, cmp->kind == DS_BENCH_TRANSFER ?
+      g_string_append (s, has_position_curves (cmp) ?
                        "): positions are compared as % of each capacity" : ")");
       g_ptr_array_add (cmp->notes, g_string_free (s, FALSE));
     }

@@ -188,6 +188,14 @@ ds_render_text (DsRenderCtx *ctx,
 
 /* ---- legend and title --------------------------------------------------- */
 
+/* The Benchmark's curves against the position on the disk: drawn as HD
+ * Tune draws them (ds-render-transfer.c), without bars. */
+static gboolean
+position_curves (const DsComparison *cmp)
+{
+  return ds_comparison_find_curve (cmp, "read") != NULL || ds_comparison_find_curve (cmp, "write") != NULL;
+}
+
 static double
 header_height (const DsComparison *cmp)
 {
@@ -198,7 +206,7 @@ static void
 draw_header (DsRenderCtx *ctx)
 {
   const DsBenchOps *ops = ds_bench_get (ctx->cmp->kind);
-  g_autofree char *title = g_strdup_printf (ctx->cmp->kind == DS_BENCH_TRANSFER ?
+  g_autofree char *title = g_strdup_printf (position_curves (ctx->cmp) ?
                                             "Diskscope comparison: %s" :
                                             "Diskscope comparison: %s (the better value in bold)",
                                             ops ? ops->title : "?");
@@ -216,7 +224,7 @@ draw_header (DsRenderCtx *ctx)
       char letter[2] = { col->letter, '\0' };
 
       ds_render_set_color (ctx->cr, &color, 1);
-      if (ctx->cmp->kind == DS_BENCH_TRANSFER || ds_render_curve_panels (ctx->cmp) > 0)
+      if (position_curves (ctx->cmp) || ds_render_curve_panels (ctx->cmp) > 0)
         ds_render_series_key (ctx->cr, c, MARGIN, y + LINE / 2, 24, 1.6);
       else
         {
@@ -380,7 +388,7 @@ ds_render_comparison_height (const DsComparison    *cmp,
 {
   double h = header_height (cmp);
 
-  if (cmp->kind == DS_BENCH_TRANSFER)
+  if (position_curves (cmp))
     {
       for (int write = 0; write < 2; write++)
         if (ds_render_direction_present (cmp, write))
@@ -422,7 +430,7 @@ ds_render_comparison (const DsComparison    *cmp,
   draw_header (&ctx);
   y = header_height (cmp);
 
-  if (cmp->kind == DS_BENCH_TRANSFER)
+  if (position_curves (cmp))
     {
       for (int write = 0; write < 2; write++)
         if (ds_render_direction_present (cmp, write))

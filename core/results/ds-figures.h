@@ -16,8 +16,11 @@
 #pragma once
 
 #include <glib.h>
+#include <stdint.h>
 
 G_BEGIN_DECLS
+
+typedef struct _DsResult DsResult;
 
 typedef enum {
   DS_COMPARE_RATE,     /* bytes per second */
@@ -115,5 +118,10 @@ ds_curves_add (DsCurves          *curves,
 {
   curves->add (curves, axes, points, n, mark_x, mark_label);
 }
+
+/* The capacity a run tested: its --capacity, else the target's size (the
+ * DsBenchOps.compare_span of the kinds whose figures depend on where on
+ * the disk they were measured). */
+uint64_t ds_figures_tested_span (const DsResult *result);
 
 G_END_DECLS

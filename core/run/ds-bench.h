@@ -244,6 +244,12 @@ typedef struct {
    * kind has none (its figures are drawn as bars). */
   void       (*compare_curves) (const DsResult *result,
                                 DsCurves       *curves);
+  /* The bytes the run tested, for a kind whose figures depend on where on
+   * the disk they were measured (HD Tune's): a comparison of different
+   * spans says so, and draws curves against the position on % of each
+   * span (ds_figures_tested_span() for most).  NULL: the place does not
+   * matter (a workload, a file, a preset). */
+  uint64_t   (*compare_span)   (const DsResult *result);
   /* The job file that reproduces the run (ds-fio-job.h), header included;
    * FALSE with DS_ERROR_UNSUPPORTED ("… cannot be expressed as a fio job,
    * because …", ds_fio_job_refuse()) where fio cannot run it, or another

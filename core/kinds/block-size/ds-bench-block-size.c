@@ -21,6 +21,7 @@
 #include <inttypes.h>
 
 #include "ds-bench.h"
+#include "ds-figures.h"
 #include "ds-bench-block-size.h"
 #include "ds-bench-io.h"
 #include "ds-clock.h"
@@ -457,6 +458,7 @@ const DsBenchOps ds_bench_block_size = {
   .report = bs_report,
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
+  .compare_span = ds_figures_tested_span,
   .compare_rows = ds_block_size_compare_rows,
   .fio_job = ds_block_size_fio_job,
 };

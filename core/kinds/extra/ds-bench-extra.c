@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "ds-bench.h"
+#include "ds-figures.h"
 #include "ds-bench-extra.h"
 #include "ds-clock.h"
 #include "ds-error.h"
@@ -307,6 +308,7 @@ const DsBenchOps ds_bench_extra = {
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
   .min_span_bytes = DS_EXTRA_BURST_REGION_BYTES,
+  .compare_span = ds_figures_tested_span,
   .compare_rows = ds_extra_compare_rows,
   .fio_job = ds_extra_fio_job,
 };

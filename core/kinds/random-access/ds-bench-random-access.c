@@ -15,6 +15,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ds-bench.h"
+#include "ds-figures.h"
 #include "ds-bench-io.h"
 #include "ds-bench-random-access.h"
 #include "ds-random-access-points.h"
@@ -561,6 +562,7 @@ const DsBenchOps ds_bench_random_access = {
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
   .min_span_bytes = DS_RANDOM_ACCESS_MIXED_MAX_BYTES,
+  .compare_span = ds_figures_tested_span,
   .compare_rows = ds_random_access_compare_rows,
   .fio_job = ds_random_access_fio_job,
 };

@@ -387,6 +387,7 @@ const DsBenchOps ds_bench_transfer = {
   .report = transfer_report,
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
+  .compare_span = ds_transfer_compare_span,
   .compare_rows = ds_transfer_compare_rows,
   .compare_curves = ds_transfer_compare_curves,
   .fio_job = ds_transfer_fio_job,

@@ -57,6 +57,7 @@ typedef struct _DsFioJobFile DsFioJobFile;
 
 /* The kind's comparison (ds-transfer-compare.c) and fio job
  * (ds-transfer-fio.c): DsBenchOps hooks. */
+uint64_t ds_transfer_compare_span   (const DsResult *result);
 void     ds_transfer_compare_rows   (const DsResult *result,
                                      DsFigures      *figures);
 void     ds_transfer_compare_curves (const DsResult *result,

@@ -73,6 +73,17 @@ transfer_dir (DsFigures           *f,
 #undef KEY
 }
 
+/* What the scan covered (its span, else the capacity asked). */
+uint64_t
+ds_transfer_compare_span (const DsResult *result)
+{
+  const DsTransferData *data = result->data;
+
+  if (data != NULL && data->span_bytes > 0)
+    return data->span_bytes;
+  return ds_figures_tested_span (result);
+}
+
 void
 ds_transfer_compare_rows (const DsResult *result,
                           DsFigures      *figures)
