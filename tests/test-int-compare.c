@@ -308,7 +308,7 @@ START_TEST (test_health)
 
   check_compare ("health", a, b, "Power-on hours");
   rc = ds_test_cli (&out, &err, "compare", a, b, NULL);
-  ck_assert_msg (strstr (out, "serial") != NULL, "%s", out);
+  ck_assert_msg (strstr (out, "serial") != NULL && strstr (out, "the same drive") != NULL, "%s", out);
   check_refused ("health", a);
 }
 END_TEST

@@ -14,6 +14,7 @@
 #include "ds-library-entry.h"
 #include "ds-params.h"
 #include "ds-report.h"
+#include "ds-text.h"
 #include "ds-warnings.h"
 
 static void
@@ -166,6 +167,42 @@ add_align_note (DsComparison *cmp)
   g_ptr_array_add (cmp->notes, g_string_free (s, FALSE));
 }
 
+/* Whether the columns measured one thing (the same drive read twice) or
+ * several, where the kind can tell (DsBenchOps.compare_identity). */
+static void
+add_identity_note (DsComparison *cmp)
+{
+  const DsBenchOps *ops = ds_bench_get (cmp->kind);
+  g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  gboolean same = TRUE;
+
+  if (ops == NULL || ops->compare_identity == NULL)
+    return;
+  for (guint c = 0; c < cmp->columns->len; c++)
+    {
+      const DsCompareColumn *col = cmp->columns->pdata[c];
+      char *id = col->result->data != NULL ? ops->compare_identity (col->result) : NULL;
+
+      if (id == NULL)
+        return;
+      g_ptr_array_add (ids, id);
+      if (c > 0 && strcmp (id, ids->pdata[0]) != 0)
+        same = FALSE;
+    }
+  if (same)
+    {
+      g_autofree char *id = ds_text_sanitize (ids->pdata[0]);
+
+      g_ptr_array_add (cmp->notes, g_strdup_printf ("the same drive (%s) in every column: the "
+                                                    "ratios are how it changed", id));
+    }
+  else
+    {
+      g_ptr_array_add (cmp->notes, g_strdup ("different drives side by side (see each column's "
+                                             "note): the ratios compare drives, not one over time"));
+    }
+}
+
 static void
 add_notes (DsComparison *cmp)
 {
@@ -205,6 +242,7 @@ add_notes (DsComparison *cmp)
     g_ptr_array_add (cmp->notes, g_strdup ("the runs were set up differently (see each "
                                            "column's description): compare with care"));
   add_align_note (cmp);
+  add_identity_note (cmp);
 
   for (guint c = 0; c < n; c++)
     {

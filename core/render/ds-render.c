@@ -329,7 +329,7 @@ draw_bars (DsRenderCtx    *ctx,
 /* A warning is a sentence the picture must carry whole: broken at blanks
  * into lines of at most this many characters per 1200 units of width
  * (bold Sans 10 is about 7.5 units a character). */
-#define WARNING_CHARS_PER_1200 150
+#define WARNING_CHARS_PER_1200 140
 
 static GPtrArray *
 wrap_words (const char *text,

@@ -250,6 +250,11 @@ typedef struct {
    * span (ds_figures_tested_span() for most).  NULL: the place does not
    * matter (a workload, a file, a preset). */
   uint64_t   (*compare_span)   (const DsResult *result);
+  /* What the result measured, as one string ("serial WD-WCC4E1234567"):
+   * results with the same are the same drive over time, and the
+   * comparison says so (and says when they differ).  NULL, or NULL
+   * returned: not known. */
+  char      *(*compare_identity) (const DsResult *result);
   /* The job file that reproduces the run (ds-fio-job.h), header included;
    * FALSE with DS_ERROR_UNSUPPORTED ("… cannot be expressed as a fio job,
    * because …", ds_fio_job_refuse()) where fio cannot run it, or another

@@ -433,5 +433,6 @@ const DsBenchOps ds_bench_health = {
   .report = ds_health_report,
   .writes = DS_BENCH_WRITES_NEVER,
   .compare_rows = ds_health_compare_rows,
+  .compare_identity = ds_health_compare_identity,
   .fio_job = ds_health_fio_job,
 };

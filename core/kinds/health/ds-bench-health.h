@@ -41,6 +41,7 @@ typedef struct _DsFioJobFile DsFioJobFile;
  * DsBenchOps hooks. */
 void     ds_health_compare_rows   (const DsResult *result,
                                    DsFigures      *figures);
+char    *ds_health_compare_identity (const DsResult *result);
 gboolean ds_health_fio_job        (const DsResult *result,
                                    DsFioJobFile   *job,
                                    GError        **error);

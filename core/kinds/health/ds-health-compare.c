@@ -98,3 +98,16 @@ ds_health_compare_rows (const DsResult *result,
                          h->reasons != NULL && h->reasons->len > 0 ? (const char *) h->reasons->pdata[0] : "");
   ds_figures_note (f, who);
 }
+
+/* The drive: its serial (with its model, since two makers' serials may
+ * collide); NULL when smartctl read no serial. */
+char *
+ds_health_compare_identity (const DsResult *result)
+{
+  const DsHealthData *data = result->data;
+  const DsHealth *h = data != NULL ? data->health : NULL;
+
+  if (h == NULL || h->serial == NULL || *h->serial == '\0')
+    return NULL;
+  return g_strdup_printf ("%s, serial %s", h->model ? h->model : "?", h->serial);
+}
