@@ -80,6 +80,72 @@ x_label (const DsCompareCurve *curve,
   return ds_compare_format_value (curve->x_unit, v, units);
 }
 
+/* Each column's curve in its colour, pattern and markers, and its mark. */
+static void
+draw_series (DsRenderCtx          *ctx,
+             const DsCompareCurve *curve,
+             const double          box[4],
+             double                lo,
+             double                hi,
+             double                ymax)
+{
+  cairo_t *cr = ctx->cr;
+  guint n = ctx->cmp->columns->len;
+  double x0 = box[0], y0 = box[1], w = box[2], h = box[3];
+
+  for (guint c = 0; c < n; c++)
+    {
+      GArray *pts = curve->points[c];
+      DsRenderColor color = ds_render_series_color (c);
+      g_autofree double *xs = NULL;
+      g_autofree double *ys = NULL;
+      gboolean pen = FALSE;
+
+      if (pts == NULL || pts->len == 0)
+        continue;
+      xs = g_new (double, pts->len);
+      ys = g_new (double, pts->len);
+      ds_render_set_color (cr, &color, 1);
+      cairo_set_line_width (cr, 1.6);
+      ds_render_series_set_dash (cr, c, 1.6);
+      for (guint k = 0; k < pts->len; k++)
+        {
+          const DsCurveXY *p = &g_array_index (pts, DsCurveXY, k);
+
+          xs[k] = to_x (curve, p->x, lo, hi, x0, w);
+          ys[k] = isnan (p->y) ? NAN : y0 + h - h * p->y / ymax;
+          if (isnan (ys[k]))
+            pen = FALSE;
+          else if (!pen)
+            cairo_move_to (cr, xs[k], ys[k]), pen = TRUE;
+          else
+            cairo_line_to (cr, xs[k], ys[k]);
+        }
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+      for (guint k = 0; k < pts->len && pts->len <= 64; k++)
+        if (!isnan (ys[k]))
+          ds_render_series_marker (cr, c, xs[k], ys[k], 6);
+      if (pts->len > 64)
+        ds_render_series_markers (cr, c, xs, ys, pts->len, 6);
+
+      if (!isnan (curve->mark_x[c]))
+        {
+          double mx = to_x (curve, curve->mark_x[c], lo, hi, x0, w);
+          g_autofree char *label = g_strdup_printf ("%c %s", 'A' + c,
+                                                    curve->mark_label[c] ? curve->mark_label[c] : "");
+          static const double dash[] = { 4, 3 };
+
+          cairo_set_dash (cr, dash, 2, 0);
+          cairo_move_to (cr, mx, y0);
+          cairo_line_to (cr, mx, y0 + h);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0);
+          ds_render_text (ctx, label, mx + 3, y0 + 2 + c * LINE, DS_ALIGN_LEFT, TRUE, 0);
+        }
+    }
+}
+
 static void
 panel (DsRenderCtx          *ctx,
        const DsCompareCurve *curve,
@@ -171,57 +237,7 @@ panel (DsRenderCtx          *ctx,
     ds_render_text (ctx, axis, x0 + w / 2, y0 + h + LINE + 4, DS_ALIGN_CENTER, FALSE, 0);
   }
 
-  for (guint c = 0; c < n; c++)
-    {
-      GArray *pts = curve->points[c];
-      DsRenderColor color = ds_render_series_color (c);
-      g_autofree double *xs = NULL;
-      g_autofree double *ys = NULL;
-      gboolean pen = FALSE;
-
-      if (pts == NULL || pts->len == 0)
-        continue;
-      xs = g_new (double, pts->len);
-      ys = g_new (double, pts->len);
-      ds_render_set_color (cr, &color, 1);
-      cairo_set_line_width (cr, 1.6);
-      ds_render_series_set_dash (cr, c, 1.6);
-      for (guint k = 0; k < pts->len; k++)
-        {
-          const DsCurveXY *p = &g_array_index (pts, DsCurveXY, k);
-
-          xs[k] = to_x (curve, p->x, lo, hi, x0, w);
-          ys[k] = isnan (p->y) ? NAN : y0 + h - h * p->y / ymax;
-          if (isnan (ys[k]))
-            pen = FALSE;
-          else if (!pen)
-            cairo_move_to (cr, xs[k], ys[k]), pen = TRUE;
-          else
-            cairo_line_to (cr, xs[k], ys[k]);
-        }
-      cairo_stroke (cr);
-      cairo_set_dash (cr, NULL, 0, 0);
-      for (guint k = 0; k < pts->len && pts->len <= 64; k++)
-        if (!isnan (ys[k]))
-          ds_render_series_marker (cr, c, xs[k], ys[k], 6);
-      if (pts->len > 64)
-        ds_render_series_markers (cr, c, xs, ys, pts->len, 6);
-
-      if (!isnan (curve->mark_x[c]))
-        {
-          double mx = to_x (curve, curve->mark_x[c], lo, hi, x0, w);
-          g_autofree char *label = g_strdup_printf ("%c %s", 'A' + c,
-                                                    curve->mark_label[c] ? curve->mark_label[c] : "");
-          static const double dash[] = { 4, 3 };
-
-          cairo_set_dash (cr, dash, 2, 0);
-          cairo_move_to (cr, mx, y0);
-          cairo_line_to (cr, mx, y0 + h);
-          cairo_stroke (cr);
-          cairo_set_dash (cr, NULL, 0, 0);
-          ds_render_text (ctx, label, mx + 3, y0 + 2 + c * LINE, DS_ALIGN_LEFT, TRUE, 0);
-        }
-    }
+  draw_series (ctx, curve, (const double[4]) { x0, y0, w, h }, lo, hi, ymax);
 }
 
 void
