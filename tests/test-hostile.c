@@ -144,7 +144,7 @@ static const char *const job_keys[] = {
   "filename", "direct", "ioengine", "fixedbufs", "registerfiles", "thread", "group_reporting",
   "refill_buffers", "norandommap", "randrepeat", "randseed", "lat_percentiles", "blockalign",
   "rw", "rwmixread", "bs", "iodepth", "numjobs", "offset", "size", "time_based", "runtime",
-  "ramp_time", "stonewall", "bsrange", "number_ios", "unlink", NULL,
+  "ramp_time", "stonewall", "bsrange", "number_ios", "unlink", "startdelay", NULL,
 };
 
 /* fio's parser (init.c, parse.c): a line is read with fgets() into a

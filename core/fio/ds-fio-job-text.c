@@ -14,17 +14,6 @@
 
 /* Shorter than the smallest buffer fio reads a line into (1024). */
 #define MAX_LINE_BYTES    1000
-/* What a comment quotes of the result: a path, a model, a host, a time. */
-#define MAX_COMMENT_CHARS 120
-
-/* @text (from the result: anyone's) for a comment line: one line of
- * printable characters (ds_text_sanitize: a newline is the two characters
- * "\n"), cut to MAX_COMMENT_CHARS; "?" for none. */
-char *
-ds_fio_comment_text (const char *text)
-{
-  return text != NULL ? ds_text_sanitize_short (text, MAX_COMMENT_CHARS) : g_strdup ("?");
-}
 
 /* The character of @file that a job file cannot carry, as a short text
  * for the message ("a newline", "“;”"); NULL when it is safe. */

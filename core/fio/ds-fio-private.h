@@ -44,10 +44,6 @@ DsResult    *ds_fio_result_from_entry (const DsFioDoc *doc,
 
 /* ---- what of a result goes into a job file (ds-fio-job-text.c) -------- */
 
-/* @text (from a result file: anyone's) for a comment line of a job: one
- * line (ds_text_sanitize: a newline is the two characters "\n"), short;
- * "?" for NULL. */
-char        *ds_fio_comment_text       (const char *text);
 /* Why fio could not be given @file safely as filename= (a line break, a
  * control character, one of ; # $ = [ ] \, a blank at an end, too long),
  * as words for a message; NULL when it is safe. */

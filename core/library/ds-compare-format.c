@@ -1,4 +1,5 @@
-/* ds-compare-format.c: a comparison as text, CSV, Markdown or JSON
+/* ds-compare-format.c: a comparison as text, CSV or Markdown (JSON:
+ * ds-compare-json.c)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,22 +12,12 @@
 #include "ds-compare-format.h"
 #include "ds-json.h"
 
-#define DS_COMPARE_SCHEMA "diskscope-compare/1"
-
 static const char *
 kind_title (const DsComparison *cmp)
 {
   const DsBenchOps *ops = ds_bench_get (cmp->kind);
 
   return ops != NULL ? ops->title : "?";
-}
-
-static const char *
-kind_name (const DsComparison *cmp)
-{
-  const DsBenchOps *ops = ds_bench_get (cmp->kind);
-
-  return ops != NULL ? ops->name : "?";
 }
 
 #define printable ds_printable_text
@@ -195,6 +186,11 @@ ds_comparison_to_text (const DsComparison *cmp,
       g_autofree char *note = printable (cmp->notes->pdata[i]);
       g_string_append_printf (out, "Note: %s\n", note);
     }
+  for (guint i = 0; cmp->warnings != NULL && i < cmp->warnings->len; i++)
+    {
+      g_autofree char *warning = printable (cmp->warnings->pdata[i]);
+      g_string_append_printf (out, "%sWarning: %s\n", i == 0 && cmp->notes->len == 0 ? "\n" : "", warning);
+    }
 
   return g_string_free (out, FALSE);
 }
@@ -210,6 +206,9 @@ unit_name (DsCompareUnit unit,
     case DS_COMPARE_RATE: return units == DS_UNITS_MIB ? "MiB/s" : "MB/s";
     case DS_COMPARE_TIME: return "ms";
     case DS_COMPARE_IOPS: return "IOPS";
+    case DS_COMPARE_COUNT: return "count";
+    case DS_COMPARE_BYTES: return "bytes";
+    case DS_COMPARE_RATIO: return "ratio";
     case DS_COMPARE_PERCENT:
     default: return "%";
     }
@@ -409,125 +408,14 @@ ds_comparison_to_markdown (const DsComparison *cmp,
       md_text (out, cmp->notes->pdata[i]);
       g_string_append_c (out, '\n');
     }
+  if (cmp->warnings != NULL && cmp->warnings->len > 0)
+    g_string_append (out, "\nWarnings (these figures are likely fooled):\n\n");
+  for (guint i = 0; cmp->warnings != NULL && i < cmp->warnings->len; i++)
+    {
+      g_string_append (out, "- ⚠ ");
+      md_text (out, cmp->warnings->pdata[i]);
+      g_string_append_c (out, '\n');
+    }
 
   return g_string_free (out, FALSE);
-}
-
-/* ---- JSON --------------------------------------------------------------- */
-
-static const char *
-unit_key (DsCompareUnit unit)
-{
-  switch (unit)
-    {
-    case DS_COMPARE_RATE: return "bytes_per_s";
-    case DS_COMPARE_TIME: return "s";
-    case DS_COMPARE_IOPS: return "iops";
-    case DS_COMPARE_PERCENT:
-    default: return "percent";
-    }
-}
-
-static void
-add_number_or_null (JsonArray *array,
-                    double     value)
-{
-  if (isnan (value) || !isfinite (value))
-    json_array_add_null_element (array);
-  else
-    json_array_add_double_element (array, value);
-}
-
-JsonNode *
-ds_comparison_to_json (const DsComparison *cmp)
-{
-  JsonObject *root = json_object_new ();
-  JsonArray *columns = json_array_new ();
-  JsonArray *rows = json_array_new ();
-  JsonArray *notes = json_array_new ();
-  guint n = cmp->columns->len;
-
-  json_object_set_string_member (root, "schema", DS_COMPARE_SCHEMA);
-  json_object_set_string_member (root, "test", kind_name (cmp));
-  json_object_set_string_member (root, "x_axis", cmp->x_percent ? "percent" : "bytes");
-
-  for (guint c = 0; c < n; c++)
-    {
-      const DsCompareColumn *col = cmp->columns->pdata[c];
-      const DsResult *r = col->result;
-      JsonObject *o = json_object_new ();
-      char letter[2] = { col->letter, '\0' };
-
-      json_object_set_string_member (o, "letter", letter);
-      json_object_set_string_member (o, "label", col->label);
-      if (col->source != NULL)
-        json_object_set_string_member (o, "source", col->source);
-      else
-        json_object_set_null_member (o, "source");
-      json_object_set_string_member (o, "description", col->description);
-      if (r->target.path != NULL)
-        json_object_set_string_member (o, "target", r->target.path);
-      else
-        json_object_set_null_member (o, "target");
-      if (r->target.model != NULL)
-        json_object_set_string_member (o, "model", r->target.model);
-      else
-        json_object_set_null_member (o, "model");
-      json_object_set_int_member (o, "size_bytes", (gint64) r->target.size_bytes);
-      if (r->started_at != NULL)
-        json_object_set_string_member (o, "started_at", r->started_at);
-      else
-        json_object_set_null_member (o, "started_at");
-      json_object_set_boolean_member (o, "complete", r->complete);
-      json_array_add_object_element (columns, o);
-    }
-  json_object_set_array_member (root, "columns", columns);
-
-  for (guint i = 0; i < cmp->rows->len; i++)
-    {
-      const DsCompareRow *row = cmp->rows->pdata[i];
-      JsonObject *o = json_object_new ();
-      JsonArray *values = json_array_new ();
-      JsonArray *ratios = json_array_new ();
-
-      json_object_set_string_member (o, "key", row->key);
-      json_object_set_string_member (o, "section", row->section);
-      json_object_set_string_member (o, "name", row->name);
-      json_object_set_string_member (o, "measure", row->measure);
-      json_object_set_string_member (o, "unit", unit_key (row->unit));
-      json_object_set_boolean_member (o, "higher_is_better", row->higher_is_better);
-      for (guint c = 0; c < n; c++)
-        add_number_or_null (values, row->values[c]);
-      for (guint c = 1; c < n; c++)
-        add_number_or_null (ratios, ds_compare_row_ratio (row, c));
-      json_object_set_array_member (o, "values", values);
-      json_object_set_array_member (o, "ratios", ratios);
-      if (row->best >= 0)
-        json_object_set_int_member (o, "best", row->best);
-      else
-        json_object_set_null_member (o, "best");
-      json_array_add_object_element (rows, o);
-    }
-  json_object_set_array_member (root, "rows", rows);
-
-  for (guint i = 0; i < cmp->notes->len; i++)
-    json_array_add_string_element (notes, cmp->notes->pdata[i]);
-  json_object_set_array_member (root, "notes", notes);
-
-  return ds_json_node_take_object (root);
-}
-
-char *
-ds_comparison_to_json_data (const DsComparison *cmp)
-{
-  g_autoptr (JsonNode) root = ds_comparison_to_json (cmp);
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autofree char *text = NULL;
-
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  text = json_generator_to_data (gen, NULL);
-
-  return g_strconcat (text, "\n", NULL);
 }

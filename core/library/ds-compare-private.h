@@ -1,4 +1,4 @@
-/* ds-compare-private.h: building a comparison's rows
+/* ds-compare-private.h: building a comparison's rows and curves
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -8,29 +8,28 @@
 
 G_BEGIN_DECLS
 
+/* The sinks a kind fills (ds-figures.h), for one column at a time. */
 typedef struct {
+  DsFigures     figures;   /* first: a DsFigures * is a DsCompareBuilder * */
+  DsCurves      curves;
   DsComparison *comparison;
   GHashTable   *by_key;    /* key -> DsCompareRow * (borrowed) */
+  GHashTable   *curve_by_key; /* key -> DsCompareCurve * (borrowed) */
   guint         column;    /* the column being filled */
+  GError       *error;     /* the first curve that shares no axis */
 } DsCompareBuilder;
 
-/* Sets the figure @key of the current column, making its row (at the end)
- * the first time a column has it.  A negative or non-finite @value is "not
- * measured" and leaves the cell empty. */
-void ds_compare_builder_add (DsCompareBuilder *builder,
-                             const char       *key,
-                             const char       *section,
-                             const char       *name,
-                             const char       *measure,
-                             DsCompareUnit     unit,
-                             gboolean          higher_is_better,
-                             double            value);
-
-/* ds-compare-rows.c: the rows of one result, per kind. */
-void ds_compare_rows_add_result (DsCompareBuilder *builder,
-                                 const DsResult   *result);
-
-/* The transfer-rate bands: this many equal slices of the tested capacity. */
-#define DS_COMPARE_TRANSFER_BANDS 5
+/* ds-compare-build.c */
+void ds_compare_builder_init  (DsCompareBuilder *builder,
+                               DsComparison     *comparison);
+void ds_compare_builder_clear (DsCompareBuilder *builder);
+/* The rows and curves of column @column's result, from its kind's hooks. */
+void ds_compare_builder_add_result (DsCompareBuilder *builder,
+                                    guint             column,
+                                    const DsResult   *result);
+/* Frees @comparison's curves (their per-column arrays included). */
+void ds_compare_curves_free   (DsComparison     *comparison);
+/* Sets the better column of each row. */
+void ds_compare_rows_find_best (DsComparison    *comparison);
 
 G_END_DECLS

@@ -9,17 +9,13 @@
 #include <glib/gi18n-lib.h>
 
 #include "ds-annotation.h"
-#include "ds-bench-transfer.h"
-#include "ds-bench-workload.h"
 #include "ds-compare-private.h"
 #include "ds-error.h"
 #include "ds-library-entry.h"
 #include "ds-params.h"
 #include "ds-report.h"
-
-/* Two values within 0.5 % of each other are a tie: neither is marked
- * better (no run repeats closer than that; the ratio still shows it). */
-#define TIE_RELATIVE 0.005
+#include "ds-text.h"
+#include "ds-warnings.h"
 
 static void
 row_free (DsCompareRow *row)
@@ -47,9 +43,11 @@ ds_comparison_free (DsComparison *comparison)
   if (comparison == NULL)
     return;
 
+  ds_compare_curves_free (comparison);
   g_ptr_array_unref (comparison->columns);
   g_ptr_array_unref (comparison->rows);
   g_ptr_array_unref (comparison->notes);
+  g_clear_pointer (&comparison->warnings, g_ptr_array_unref);
   g_free (comparison);
 }
 
@@ -65,85 +63,6 @@ ds_comparison_get_column (const DsComparison *comparison,
 {
   g_return_val_if_fail (column < comparison->columns->len, NULL);
   return comparison->columns->pdata[column];
-}
-
-void
-ds_compare_builder_add (DsCompareBuilder *b,
-                        const char       *key,
-                        const char       *section,
-                        const char       *name,
-                        const char       *measure,
-                        DsCompareUnit     unit,
-                        gboolean          higher_is_better,
-                        double            value)
-{
-  DsComparison *cmp = b->comparison;
-  DsCompareRow *row = g_hash_table_lookup (b->by_key, key);
-
-  if (row == NULL)
-    {
-      guint n = cmp->columns->len;
-      guint pos = cmp->rows->len;
-
-      row = g_new0 (DsCompareRow, 1);
-      row->key = g_strdup (key);
-      row->section = g_strdup (section);
-      row->name = g_strdup (name);
-      row->measure = g_strdup (measure ? measure : "");
-      row->unit = unit;
-      row->higher_is_better = higher_is_better;
-      row->values = g_new (double, n);
-      row->best = -1;
-      for (guint c = 0; c < n; c++)
-        row->values[c] = NAN;
-
-      /* A figure the first results did not have goes at the end of its
-       * section, so sections stay together. */
-      for (guint i = cmp->rows->len; i > 0; i--)
-        if (strcmp (((DsCompareRow *) cmp->rows->pdata[i - 1])->section, section) == 0)
-          {
-            pos = i;
-            break;
-          }
-      g_ptr_array_insert (cmp->rows, (gint) pos, row);
-      g_hash_table_insert (b->by_key, row->key, row);
-    }
-
-  row->values[b->column] = isfinite (value) && value >= 0 ? value : NAN;
-}
-
-static void
-find_best (DsCompareRow *row,
-           guint         n)
-{
-  int best = -1;
-  guint present = 0;
-
-  for (guint c = 0; c < n; c++)
-    {
-      double v = row->values[c];
-
-      if (isnan (v))
-        continue;
-      present++;
-      if (best < 0 || (row->higher_is_better ? v > row->values[best] : v < row->values[best]))
-        best = (int) c;
-    }
-
-  row->best = -1;
-  if (present < 2 || best < 0)
-    return;
-
-  /* A tie with another column marks nobody. */
-  for (guint c = 0; c < n; c++)
-    {
-      double v = row->values[c];
-      double scale = MAX (fabs (v), fabs (row->values[best]));
-
-      if ((int) c != best && !isnan (v) && fabs (v - row->values[best]) <= TIE_RELATIVE * scale)
-        return;
-    }
-  row->best = best;
 }
 
 double
@@ -187,16 +106,29 @@ describe_column (const DsResult *result)
   return g_string_free (out, FALSE);
 }
 
+/* The span the kind says its figures depend on (0: none). */
+static uint64_t
+place_span (const DsResult *result)
+{
+  const DsBenchOps *ops = ds_bench_get (result->kind);
+
+  return ops != NULL && ops->compare_span != NULL ? ops->compare_span (result) : 0;
+}
+
+/* The span curves against the position are drawn on (% of it when the
+ * columns' differ). */
 static uint64_t
 tested_span (const DsResult *result)
 {
-  const DsTransferData *data = result->data;
+  uint64_t span = place_span (result);
 
-  if (result->kind == DS_BENCH_TRANSFER && data != NULL && data->span_bytes > 0)
-    return data->span_bytes;
-  if (result->spec.capacity_bytes > 0 && result->spec.capacity_bytes < result->target.size_bytes)
-    return result->spec.capacity_bytes;
-  return result->target.size_bytes;
+  return span > 0 ? span : ds_figures_tested_span (result);
+}
+
+static gboolean
+has_position_curves (const DsComparison *cmp)
+{
+  return ds_comparison_find_curve (cmp, "read") != NULL || ds_comparison_find_curve (cmp, "write") != NULL;
 }
 
 /* Random offsets on 512 bytes (HD Tune's rule, and every result saved
@@ -235,6 +167,42 @@ add_align_note (DsComparison *cmp)
   g_ptr_array_add (cmp->notes, g_string_free (s, FALSE));
 }
 
+/* Whether the columns measured one thing (the same drive read twice) or
+ * several, where the kind can tell (DsBenchOps.compare_identity). */
+static void
+add_identity_note (DsComparison *cmp)
+{
+  const DsBenchOps *ops = ds_bench_get (cmp->kind);
+  g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  gboolean same = TRUE;
+
+  if (ops == NULL || ops->compare_identity == NULL)
+    return;
+  for (guint c = 0; c < cmp->columns->len; c++)
+    {
+      const DsCompareColumn *col = cmp->columns->pdata[c];
+      char *id = col->result->data != NULL ? ops->compare_identity (col->result) : NULL;
+
+      if (id == NULL)
+        return;
+      g_ptr_array_add (ids, id);
+      if (c > 0 && strcmp (id, ids->pdata[0]) != 0)
+        same = FALSE;
+    }
+  if (same)
+    {
+      g_autofree char *id = ds_text_sanitize (ids->pdata[0]);
+
+      g_ptr_array_add (cmp->notes, g_strdup_printf ("the same drive (%s) in every column: the "
+                                                    "ratios are how it changed", id));
+    }
+  else
+    {
+      g_ptr_array_add (cmp->notes, g_strdup ("different drives side by side (see each column's "
+                                             "note): the ratios compare drives, not one over time"));
+    }
+}
+
 static void
 add_notes (DsComparison *cmp)
 {
@@ -250,8 +218,7 @@ add_notes (DsComparison *cmp)
       g_autofree char *dc = ds_result_describe (col->result);
 
       /* Where on the device matters for the HD Tune kinds only. */
-      if (tested_span (col->result) != tested_span (a->result) &&
-          cmp->kind != DS_BENCH_WORKLOAD && cmp->kind != DS_BENCH_FILE)
+      if (place_span (col->result) != place_span (a->result))
         spans_differ = TRUE;
       if (strcmp (da, dc) != 0)
         profiles_differ = TRUE;
@@ -267,7 +234,7 @@ add_notes (DsComparison *cmp)
           g_autofree char *size = ds_format_size (tested_span (col->result));
           g_string_append_printf (s, "%s%c %s", c ? ", " : "", col->letter, size);
         }
-      g_string_append (s, cmp->kind == DS_BENCH_TRANSFER ?
+      g_string_append (s, has_position_curves (cmp) ?
                        "): positions are compared as % of each capacity" : ")");
       g_ptr_array_add (cmp->notes, g_string_free (s, FALSE));
     }
@@ -275,6 +242,7 @@ add_notes (DsComparison *cmp)
     g_ptr_array_add (cmp->notes, g_strdup ("the runs were set up differently (see each "
                                            "column's description): compare with care"));
   add_align_note (cmp);
+  add_identity_note (cmp);
 
   for (guint c = 0; c < n; c++)
     {
@@ -293,6 +261,25 @@ add_notes (DsComparison *cmp)
     }
 }
 
+/* Each result's warnings, the sentences its window shows in its bar. */
+static void
+add_warnings (DsComparison *cmp)
+{
+  for (guint c = 0; c < cmp->columns->len; c++)
+    {
+      const DsCompareColumn *col = cmp->columns->pdata[c];
+      const DsResult *r = col->result;
+
+      for (guint i = 0; r->warnings != NULL && i < r->warnings->len; i++)
+        {
+          const DsWarning *w = r->warnings->pdata[i];
+
+          if (w->message != NULL)
+            g_ptr_array_add (cmp->warnings, g_strdup_printf ("%c: %s", col->letter, w->message));
+        }
+    }
+}
+
 DsComparison *
 ds_comparison_new (DsResult *const   *results,
                    const char *const *sources,
@@ -300,7 +287,6 @@ ds_comparison_new (DsResult *const   *results,
                    GError           **error)
 {
   g_autoptr (DsComparison) cmp = NULL;
-  g_autoptr (GHashTable) by_key = NULL;
   DsCompareBuilder builder;
 
   g_return_val_if_fail (results != NULL, NULL);
@@ -332,6 +318,8 @@ ds_comparison_new (DsResult *const   *results,
   cmp->columns = g_ptr_array_new_with_free_func ((GDestroyNotify) column_free);
   cmp->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) row_free);
   cmp->notes = g_ptr_array_new_with_free_func (g_free);
+  cmp->curves = g_ptr_array_new ();
+  cmp->warnings = g_ptr_array_new_with_free_func (g_free);
 
   for (guint i = 0; i < n_results; i++)
     {
@@ -345,15 +333,17 @@ ds_comparison_new (DsResult *const   *results,
       g_ptr_array_add (cmp->columns, col);
     }
 
-  by_key = g_hash_table_new (g_str_hash, g_str_equal);
-  builder = (DsCompareBuilder) { .comparison = cmp, .by_key = by_key };
+  ds_compare_builder_init (&builder, cmp);
   for (guint i = 0; i < n_results; i++)
+    ds_compare_builder_add_result (&builder, i, results[i]);
+  if (builder.error != NULL)
     {
-      builder.column = i;
-      ds_compare_rows_add_result (&builder, results[i]);
+      g_propagate_error (error, g_steal_pointer (&builder.error));
+      ds_compare_builder_clear (&builder);
+      return NULL;
     }
-  for (guint r = 0; r < cmp->rows->len; r++)
-    find_best (cmp->rows->pdata[r], n_results);
+  ds_compare_builder_clear (&builder);
+  ds_compare_rows_find_best (cmp);
 
   cmp->x_max_bytes = 0;
   for (guint i = 0; i < n_results; i++)
@@ -366,11 +356,29 @@ ds_comparison_new (DsResult *const   *results,
     }
 
   add_notes (cmp);
+  add_warnings (cmp);
   return g_steal_pointer (&cmp);
 }
 
 /* ---- curves ------------------------------------------------------------- */
 
+const DsCompareCurve *
+ds_comparison_find_curve (const DsComparison *comparison,
+                          const char         *key)
+{
+  for (guint i = 0; comparison->curves != NULL && i < comparison->curves->len; i++)
+    {
+      const DsCompareCurve *curve = comparison->curves->pdata[i];
+
+      if (strcmp (curve->key, key) == 0)
+        return curve;
+    }
+
+  return NULL;
+}
+
+/* The transfer curves (keys "read", "write" and their ".access" dots, x in
+ * bytes from the start) on the comparison's x-axis. */
 gboolean
 ds_comparison_get_curve (const DsComparison *comparison,
                          guint               column,
@@ -379,18 +387,16 @@ ds_comparison_get_curve (const DsComparison *comparison,
                          GArray            **ret_dots)
 {
   const DsCompareColumn *col;
-  const DsTransferData *data;
-  const DsTransferDir *dir;
+  const DsCompareCurve *rate;
+  const DsCompareCurve *access;
   double span;
 
   g_return_val_if_fail (column < comparison->columns->len, FALSE);
 
   col = comparison->columns->pdata[column];
-  if (col->result->kind != DS_BENCH_TRANSFER || col->result->data == NULL)
-    return FALSE;
-  data = col->result->data;
-  dir = write ? &data->write : &data->read;
-  if (!dir->present)
+  rate = ds_comparison_find_curve (comparison, write ? "write" : "read");
+  access = ds_comparison_find_curve (comparison, write ? "write.access" : "read.access");
+  if (rate == NULL || rate->points[column] == NULL)
     return FALSE;
 
   span = (double) tested_span (col->result);
@@ -399,15 +405,14 @@ ds_comparison_get_curve (const DsComparison *comparison,
 
   if (ret_points != NULL)
     {
-      GArray *points = g_array_new (FALSE, FALSE, sizeof (DsCurvePoint));
+      GArray *from = rate->points[column];
+      GArray *points = g_array_sized_new (FALSE, FALSE, sizeof (DsCurvePoint), from->len);
 
-      for (guint i = 0; dir->points != NULL && i < dir->points->len; i++)
+      for (guint i = 0; i < from->len; i++)
         {
-          const DsTransferPoint *p = &g_array_index (dir->points, DsTransferPoint, i);
-          DsCurvePoint cp = {
-            .x = comparison->x_percent ? (double) p->offset_bytes / span : (double) p->offset_bytes,
-            .bytes_per_s = p->error != 0 ? NAN : p->bytes_per_s,
-          };
+          const DsCurveXY *p = &g_array_index (from, DsCurveXY, i);
+          DsCurvePoint cp = { comparison->x_percent ? p->x / span : p->x, p->y };
+
           g_array_append_val (points, cp);
         }
       *ret_points = points;
@@ -415,15 +420,14 @@ ds_comparison_get_curve (const DsComparison *comparison,
 
   if (ret_dots != NULL)
     {
+      GArray *from = access != NULL ? access->points[column] : NULL;
       GArray *dots = g_array_new (FALSE, FALSE, sizeof (DsAccessDot));
 
-      for (guint i = 0; dir->access != NULL && i < dir->access->len; i++)
+      for (guint i = 0; from != NULL && i < from->len; i++)
         {
-          const DsAccessPoint *a = &g_array_index (dir->access, DsAccessPoint, i);
-          DsAccessDot dot = {
-            .x = comparison->x_percent ? (double) a->offset_bytes / span : (double) a->offset_bytes,
-            .access_s = (double) a->access_ns / 1e9,
-          };
+          const DsCurveXY *p = &g_array_index (from, DsCurveXY, i);
+          DsAccessDot dot = { comparison->x_percent ? p->x / span : p->x, p->y };
+
           g_array_append_val (dots, dot);
         }
       *ret_dots = dots;
@@ -450,6 +454,12 @@ ds_compare_format_value (DsCompareUnit unit,
       return ds_format_ms (value);
     case DS_COMPARE_IOPS:
       return value >= 100 ? g_strdup_printf ("%.0f IOPS", value) : g_strdup_printf ("%.1f IOPS", value);
+    case DS_COMPARE_COUNT:
+      return value == floor (value) ? g_strdup_printf ("%.0f", value) : g_strdup_printf ("%.1f", value);
+    case DS_COMPARE_BYTES:
+      return ds_format_size ((uint64_t) value);
+    case DS_COMPARE_RATIO:
+      return g_strdup_printf ("%.2f", value);
     case DS_COMPARE_PERCENT:
     default:
       return g_strdup_printf ("%.1f%%", value);

@@ -19,17 +19,13 @@
 #include <json-glib/json-glib.h>
 #include <stdint.h>
 
+#include "ds-figures.h"
 #include "ds-result.h"
 #include "ds-units.h"
 
 G_BEGIN_DECLS
 
-typedef enum {
-  DS_COMPARE_RATE,     /* bytes per second */
-  DS_COMPARE_IOPS,     /* operations per second */
-  DS_COMPARE_TIME,     /* seconds */
-  DS_COMPARE_PERCENT,  /* CPU usage, of one core */
-} DsCompareUnit;
+/* DsCompareUnit: ds-figures.h (the kinds fill a comparison through it). */
 
 typedef struct {
   char          *key;        /* stable, for scripts: "read.transfer_min" */
@@ -63,6 +59,23 @@ typedef struct {
   double access_s;
 } DsAccessDot;
 
+/* One curve key of the kind (DsBenchOps.compare_curves), every column's
+ * on one pair of axes. */
+typedef struct {
+  char          *key;        /* "iops", "read", "read.access" */
+  char          *title;
+  char          *x_name;
+  char          *y_name;
+  DsCompareUnit  x_unit;
+  DsCompareUnit  y_unit;
+  gboolean       x_log;
+  gboolean       dots;
+  GArray       **points;     /* per column: DsCurveXY; NULL when the
+                              * column has no such curve */
+  double        *mark_x;     /* per column; NAN: no mark */
+  char         **mark_label; /* per column; NULL: no mark */
+} DsCompareCurve;
+
 typedef struct {
   DsBenchKind  kind;
   GPtrArray   *columns;    /* DsCompareColumn * */
@@ -72,13 +85,18 @@ typedef struct {
   gboolean     x_percent;  /* transfer curves: the tested capacities
                             * differ, so x is the fraction of each */
   uint64_t     x_max_bytes;/* when !x_percent: the longest span */
+  GPtrArray   *curves;     /* DsCompareCurve *, in the kind's order */
+  GPtrArray   *warnings;   /* char *: each result's warnings, "B: sentence"
+                            * (a fooled figure beside a true one) */
 } DsComparison;
 
 #define DS_COMPARE_MAX_COLUMNS 26
 
 /* Compares @n_results (2 to 26) results of one kind; @sources names each
  * (for the column headers and error messages; NULL: the target path).
- * DS_ERROR_INVALID naming the sources when the kinds differ. */
+ * DS_ERROR_INVALID naming the sources when the kinds differ, or when
+ * their curves of one key are drawn against different axes (a sweep over
+ * threads and one over queue depth). */
 DsComparison *ds_comparison_new   (DsResult *const   *results,
                                    const char *const *sources,
                                    guint              n_results,
@@ -103,6 +121,10 @@ gboolean      ds_comparison_get_curve (const DsComparison *comparison,
                                        gboolean            write,
                                        GArray            **ret_points,
                                        GArray            **ret_dots);
+
+/* The curve @key of the kind (every column's), or NULL. */
+const DsCompareCurve *ds_comparison_find_curve (const DsComparison *comparison,
+                                                const char         *key);
 
 /* "153.9 MB/s", "5.940 ms", "198 IOPS", "0.1%"; "–" for NAN. */
 char         *ds_compare_format_value (DsCompareUnit  unit,

@@ -53,4 +53,10 @@ void     ds_render_transfer_panel    (DsRenderCtx *ctx,
                                       double       y,
                                       gboolean     write);
 
+/* ds-render-curves.c: every other kind's curves, one panel (PANEL_HEIGHT
+ * tall) per curve key. */
+guint    ds_render_curve_panels      (const DsComparison *cmp);
+void     ds_render_curve_panels_draw (DsRenderCtx *ctx,
+                                      double       y);
+
 G_END_DECLS

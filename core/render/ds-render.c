@@ -188,6 +188,14 @@ ds_render_text (DsRenderCtx *ctx,
 
 /* ---- legend and title --------------------------------------------------- */
 
+/* The Benchmark's curves against the position on the disk: drawn as HD
+ * Tune draws them (ds-render-transfer.c), without bars. */
+static gboolean
+position_curves (const DsComparison *cmp)
+{
+  return ds_comparison_find_curve (cmp, "read") != NULL || ds_comparison_find_curve (cmp, "write") != NULL;
+}
+
 static double
 header_height (const DsComparison *cmp)
 {
@@ -198,7 +206,7 @@ static void
 draw_header (DsRenderCtx *ctx)
 {
   const DsBenchOps *ops = ds_bench_get (ctx->cmp->kind);
-  g_autofree char *title = g_strdup_printf (ctx->cmp->kind == DS_BENCH_TRANSFER ?
+  g_autofree char *title = g_strdup_printf (position_curves (ctx->cmp) ?
                                             "Diskscope comparison: %s" :
                                             "Diskscope comparison: %s (the better value in bold)",
                                             ops ? ops->title : "?");
@@ -216,7 +224,7 @@ draw_header (DsRenderCtx *ctx)
       char letter[2] = { col->letter, '\0' };
 
       ds_render_set_color (ctx->cr, &color, 1);
-      if (ctx->cmp->kind == DS_BENCH_TRANSFER)
+      if (position_curves (ctx->cmp) || ds_render_curve_panels (ctx->cmp) > 0)
         ds_render_series_key (ctx->cr, c, MARGIN, y + LINE / 2, 24, 1.6);
       else
         {
@@ -318,10 +326,60 @@ draw_bars (DsRenderCtx    *ctx,
 
 /* ---- the page ----------------------------------------------------------- */
 
-static double
-notes_height (const DsComparison *cmp)
+/* A warning is a sentence the picture must carry whole: broken at blanks
+ * into lines of at most this many characters per 1200 units of width
+ * (bold Sans 10 is about 7.5 units a character). */
+#define WARNING_CHARS_PER_1200 140
+
+static GPtrArray *
+wrap_words (const char *text,
+            double      width)
 {
-  return cmp->notes->len > 0 ? LINE * (cmp->notes->len + 0.5) : 0;
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  glong max = MAX ((glong) (WARNING_CHARS_PER_1200 * width / DEFAULT_WIDTH), 40);
+  g_auto (GStrv) words = g_strsplit (text, " ", -1);
+  GString *line = g_string_new (NULL);
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      if (line->len > 0 && g_utf8_strlen (line->str, -1) + 1 + g_utf8_strlen (words[i], -1) > max)
+        {
+          g_ptr_array_add (lines, g_strdup (line->str));
+          g_string_assign (line, "    ");
+        }
+      if (line->len > 0 && !g_str_has_suffix (line->str, "    "))
+        g_string_append_c (line, ' ');
+      g_string_append (line, words[i]);
+    }
+  g_ptr_array_add (lines, g_string_free (line, FALSE));
+
+  return lines;
+}
+
+static guint
+warning_lines (const DsComparison *cmp,
+               double              width)
+{
+  guint n = 0;
+
+  for (guint i = 0; cmp->warnings != NULL && i < cmp->warnings->len; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("⚠ Warning: %s", (const char *) cmp->warnings->pdata[i]);
+      g_autoptr (GPtrArray) lines = wrap_words (text, width);
+
+      n += lines->len;
+    }
+
+  return n;
+}
+
+static double
+notes_height (const DsComparison *cmp,
+              double              width)
+{
+  guint warnings = warning_lines (cmp, width);
+
+  return cmp->notes->len + warnings > 0 ? LINE * (cmp->notes->len + warnings + 0.5) : 0;
 }
 
 double
@@ -330,7 +388,7 @@ ds_render_comparison_height (const DsComparison    *cmp,
 {
   double h = header_height (cmp);
 
-  if (cmp->kind == DS_BENCH_TRANSFER)
+  if (position_curves (cmp))
     {
       for (int write = 0; write < 2; write++)
         if (ds_render_direction_present (cmp, write))
@@ -338,10 +396,11 @@ ds_render_comparison_height (const DsComparison    *cmp,
     }
   else
     {
+      h += ds_render_curve_panels (cmp) * PANEL_HEIGHT;
       h += bars_height (cmp);
     }
 
-  return ceil (h + notes_height (cmp) + MARGIN);
+  return ceil (h + notes_height (cmp, options->width > 0 ? options->width : DEFAULT_WIDTH) + MARGIN);
 }
 
 void
@@ -371,7 +430,7 @@ ds_render_comparison (const DsComparison    *cmp,
   draw_header (&ctx);
   y = header_height (cmp);
 
-  if (cmp->kind == DS_BENCH_TRANSFER)
+  if (position_curves (cmp))
     {
       for (int write = 0; write < 2; write++)
         if (ds_render_direction_present (cmp, write))
@@ -382,6 +441,8 @@ ds_render_comparison (const DsComparison    *cmp,
     }
   else
     {
+      ds_render_curve_panels_draw (&ctx, y);
+      y += ds_render_curve_panels (cmp) * PANEL_HEIGHT;
       draw_bars (&ctx, y);
       y += bars_height (cmp);
     }
@@ -392,6 +453,17 @@ ds_render_comparison (const DsComparison    *cmp,
     {
       g_autofree char *note = g_strdup_printf ("Note: %s", (const char *) cmp->notes->pdata[i]);
       ds_render_text (&ctx, note, MARGIN, y, DS_ALIGN_LEFT, FALSE, width - 2 * MARGIN);
+    }
+  /* Each result's warnings, as its window's bar says them: a fooled
+   * figure beside a true one is the trap a comparison must not hide. */
+  for (guint i = 0; cmp->warnings != NULL && i < cmp->warnings->len; i++)
+    {
+      g_autofree char *warning = g_strdup_printf ("⚠ Warning: %s", (const char *) cmp->warnings->pdata[i]);
+      g_autoptr (GPtrArray) lines = wrap_words (warning, width);
+
+      ds_render_set_color (cr, &ctx.fg, 1);
+      for (guint l = 0; l < lines->len; l++, y += LINE)
+        ds_render_text (&ctx, lines->pdata[l], MARGIN, y, DS_ALIGN_LEFT, TRUE, width - 2 * MARGIN);
     }
 
   (void) height;

@@ -183,6 +183,9 @@ uint64_t    ds_bench_accuracy_point_ns (unsigned accuracy);
 
 typedef struct _DsRun DsRun;
 typedef struct _DsResult DsResult;
+typedef struct _DsFigures DsFigures;       /* results/ds-figures.h */
+typedef struct _DsCurves DsCurves;         /* results/ds-figures.h */
+typedef struct _DsFioJobFile DsFioJobFile; /* results/ds-fio-job.h */
 
 /* What a kind may do to the target it is given. */
 typedef enum {
@@ -308,6 +311,36 @@ typedef struct {
   void       (*settings)     (const DsBenchSpec *spec,
                               const DsResult    *result,
                               GPtrArray         *parts);
+
+  /* ---- comparison and fio export (kinds/<kind>/ds-<kind>-compare.c and
+   * ds-<kind>-fio.c) ---- */
+  /* The result's figures, in its report's order, to @figures
+   * (ds-figures.h); called only for a result with data.  NULL: the kind
+   * has no figures to compare. */
+  void       (*compare_rows)   (const DsResult *result,
+                                DsFigures      *figures);
+  /* Its curves to @curves (ds-figures.h), each with its axes; NULL: the
+   * kind has none (its figures are drawn as bars). */
+  void       (*compare_curves) (const DsResult *result,
+                                DsCurves       *curves);
+  /* The bytes the run tested, for a kind whose figures depend on where on
+   * the disk they were measured (HD Tune's): a comparison of different
+   * spans says so, and draws curves against the position on % of each
+   * span (ds_figures_tested_span() for most).  NULL: the place does not
+   * matter (a workload, a file, a preset). */
+  uint64_t   (*compare_span)   (const DsResult *result);
+  /* What the result measured, as one string ("serial WD-WCC4E1234567"):
+   * results with the same are the same drive over time, and the
+   * comparison says so (and says when they differ).  NULL, or NULL
+   * returned: not known. */
+  char      *(*compare_identity) (const DsResult *result);
+  /* The job file that reproduces the run (ds-fio-job.h), header included;
+   * FALSE with DS_ERROR_UNSUPPORTED ("… cannot be expressed as a fio job,
+   * because …", ds_fio_job_refuse()) where fio cannot run it, or another
+   * error.  NULL: the same refusal in general words. */
+  gboolean   (*fio_job)        (const DsResult *result,
+                                DsFioJobFile   *job,
+                                GError        **error);
 } DsBenchOps;
 
 extern const DsBenchOps ds_bench_transfer;

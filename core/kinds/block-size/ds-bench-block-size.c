@@ -21,6 +21,7 @@
 #include <inttypes.h>
 
 #include "ds-bench.h"
+#include "ds-figures.h"
 #include "ds-bench-block-size.h"
 #include "ds-bench-io.h"
 #include "ds-clock.h"
@@ -488,4 +489,7 @@ const DsBenchOps ds_bench_block_size = {
   .params = block_size_params,
   .settings = block_size_settings,
   .duration_help = block_size_duration_help,
+  .compare_span = ds_figures_tested_span,
+  .compare_rows = ds_block_size_compare_rows,
+  .fio_job = ds_block_size_fio_job,
 };

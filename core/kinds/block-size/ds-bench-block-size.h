@@ -70,4 +70,32 @@ void      ds_block_size_rows_report    (GArray   *rows,
 /* "0.5 KB", "4 KB", "1 MB": HD Tune's names in this table. */
 char     *ds_block_size_format         (uint64_t  block_bytes);
 
+typedef struct _DsResult DsResult;
+typedef struct _DsFigures DsFigures;
+typedef struct _DsCurves DsCurves;
+typedef struct _DsFioJobFile DsFioJobFile;
+
+/* The kind's comparison (ds-block-size-compare.c) and fio job (ds-block-size-fio.c):
+ * DsBenchOps hooks. */
+void     ds_block_size_compare_rows   (const DsResult *result,
+                                       DsFigures      *figures);
+gboolean ds_block_size_fio_job        (const DsResult *result,
+                                       DsFioJobFile   *job,
+                                       GError        **error);
+
+/* What the file benchmark shares: its block-size table as comparison
+ * rows (keys @prefix "read." / "write." block bytes, sections
+ * "@section_prefix, read speed"), and as fio sections (one per size from
+ * @lbs to @span, reads then writes as asked). */
+void     ds_block_size_compare_table (DsFigures    *figures,
+                                      GArray       *rows,
+                                      const char   *prefix,
+                                      const char   *section_prefix);
+void     ds_block_size_fio_sections  (DsFioJobFile *job,
+                                      uint64_t      span,
+                                      uint64_t      row_ns,
+                                      gboolean      read,
+                                      gboolean      write,
+                                      uint64_t      lbs);
+
 G_END_DECLS

@@ -499,4 +499,7 @@ const DsBenchOps ds_bench_cache = {
   .settings = cache_settings,
   .detail_copy = cache_detail_copy,
   .detail_free = g_free,
+  .compare_rows = ds_cache_compare_rows,
+  .compare_curves = ds_cache_compare_curves,
+  .fio_job = ds_cache_fio_job,
 };

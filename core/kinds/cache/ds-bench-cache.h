@@ -146,4 +146,19 @@ void         ds_cache_report         (const DsResult    *result,
                                       DsUnits            units,
                                       GString           *out);
 
+typedef struct _DsResult DsResult;
+typedef struct _DsFigures DsFigures;
+typedef struct _DsCurves DsCurves;
+typedef struct _DsFioJobFile DsFioJobFile;
+
+/* The kind's comparison (ds-cache-compare.c) and fio job (ds-cache-fio.c):
+ * DsBenchOps hooks. */
+void     ds_cache_compare_rows   (const DsResult *result,
+                                  DsFigures      *figures);
+void     ds_cache_compare_curves (const DsResult *result,
+                                  DsCurves       *curves);
+gboolean ds_cache_fio_job        (const DsResult *result,
+                                  DsFioJobFile   *job,
+                                  GError        **error);
+
 G_END_DECLS

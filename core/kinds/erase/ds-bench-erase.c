@@ -434,4 +434,6 @@ const DsBenchOps ds_bench_erase = {
   .params = erase_params,
   .settings = erase_settings,
   .confirm_words = erase_confirm_words,
+  .compare_rows = ds_erase_compare_rows,
+  .fio_job = ds_erase_fio_job,
 };

@@ -86,4 +86,17 @@ void         ds_erase_report         (const DsResult    *result,
                                       GString           *out);
 char        *ds_erase_describe_reached (const DsEraseData *data);
 
+typedef struct _DsResult DsResult;
+typedef struct _DsFigures DsFigures;
+typedef struct _DsCurves DsCurves;
+typedef struct _DsFioJobFile DsFioJobFile;
+
+/* The kind's comparison (ds-erase-compare.c) and fio job (ds-erase-fio.c):
+ * DsBenchOps hooks. */
+void     ds_erase_compare_rows   (const DsResult *result,
+                                  DsFigures      *figures);
+gboolean ds_erase_fio_job        (const DsResult *result,
+                                  DsFioJobFile   *job,
+                                  GError        **error);
+
 G_END_DECLS

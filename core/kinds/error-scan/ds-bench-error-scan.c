@@ -443,4 +443,6 @@ const DsBenchOps ds_bench_error_scan = {
   .validate = error_scan_validate,
   .params = error_scan_params,
   .settings = error_scan_settings,
+  .compare_rows = ds_error_scan_compare_rows,
+  .fio_job = ds_error_scan_fio_job,
 };

@@ -131,4 +131,17 @@ gboolean  ds_scan_data_from_json (DsScanData       *data,
 void      ds_scan_data_report    (const DsScanData *data,
                                   GString          *out);
 
+typedef struct _DsResult DsResult;
+typedef struct _DsFigures DsFigures;
+typedef struct _DsCurves DsCurves;
+typedef struct _DsFioJobFile DsFioJobFile;
+
+/* The kind's comparison (ds-error-scan-compare.c) and fio job (ds-error-scan-fio.c):
+ * DsBenchOps hooks. */
+void     ds_error_scan_compare_rows   (const DsResult *result,
+                                       DsFigures      *figures);
+gboolean ds_error_scan_fio_job        (const DsResult *result,
+                                       DsFioJobFile   *job,
+                                       GError        **error);
+
 G_END_DECLS

@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "ds-bench.h"
+#include "ds-figures.h"
 #include "ds-bench-extra.h"
 #include "ds-clock.h"
 #include "ds-error.h"
@@ -339,4 +340,7 @@ const DsBenchOps ds_bench_extra = {
   .random_offsets = ds_bench_random_offsets_always,
   .settings = extra_settings,
   .duration_help = extra_duration_help,
+  .compare_span = ds_figures_tested_span,
+  .compare_rows = ds_extra_compare_rows,
+  .fio_job = ds_extra_fio_job,
 };

@@ -112,4 +112,17 @@ typedef struct _DsRun DsRun;
 int         ds_extra_run (DsRun   *run,
                           GError **error);
 
+typedef struct _DsResult DsResult;
+typedef struct _DsFigures DsFigures;
+typedef struct _DsCurves DsCurves;
+typedef struct _DsFioJobFile DsFioJobFile;
+
+/* The kind's comparison (ds-extra-compare.c) and fio job (ds-extra-fio.c):
+ * DsBenchOps hooks. */
+void     ds_extra_compare_rows   (const DsResult *result,
+                                  DsFigures      *figures);
+gboolean ds_extra_fio_job        (const DsResult *result,
+                                  DsFioJobFile   *job,
+                                  GError        **error);
+
 G_END_DECLS

@@ -500,4 +500,6 @@ const DsBenchOps ds_bench_file = {
   .settings = file_settings,
   .duration_help = file_duration_help,
   .describe = file_describe,
+  .compare_rows = ds_file_compare_rows,
+  .fio_job = ds_file_fio_job,
 };

@@ -43,4 +43,17 @@ typedef struct {
   GArray  *block_size;          /* DsBlockSizeRow (ds-bench-block-size.h) */
 } DsFileData;
 
+typedef struct _DsResult DsResult;
+typedef struct _DsFigures DsFigures;
+typedef struct _DsCurves DsCurves;
+typedef struct _DsFioJobFile DsFioJobFile;
+
+/* The kind's comparison (ds-file-compare.c) and fio job (ds-file-fio.c):
+ * DsBenchOps hooks. */
+void     ds_file_compare_rows   (const DsResult *result,
+                                 DsFigures      *figures);
+gboolean ds_file_fio_job        (const DsResult *result,
+                                 DsFioJobFile   *job,
+                                 GError        **error);
+
 G_END_DECLS

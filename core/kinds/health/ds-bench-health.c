@@ -466,4 +466,7 @@ const DsBenchOps ds_bench_health = {
   .validate = health_validate,
   .settings = health_settings,
   .describe = health_describe,
+  .compare_rows = ds_health_compare_rows,
+  .compare_identity = ds_health_compare_identity,
+  .fio_job = ds_health_fio_job,
 };

@@ -32,4 +32,18 @@ void      ds_health_report           (const DsResult *result,
                                       DsUnits         units,
                                       GString        *out);
 
+typedef struct _DsResult DsResult;
+typedef struct _DsFigures DsFigures;
+typedef struct _DsCurves DsCurves;
+typedef struct _DsFioJobFile DsFioJobFile;
+
+/* The kind's comparison (ds-health-compare.c) and fio job (ds-health-fio.c):
+ * DsBenchOps hooks. */
+void     ds_health_compare_rows   (const DsResult *result,
+                                   DsFigures      *figures);
+char    *ds_health_compare_identity (const DsResult *result);
+gboolean ds_health_fio_job        (const DsResult *result,
+                                   DsFioJobFile   *job,
+                                   GError        **error);
+
 G_END_DECLS

@@ -545,4 +545,6 @@ const DsBenchOps ds_bench_mark = {
   .detail_copy = mark_detail_copy,
   .detail_free = mark_detail_free,
   .describe = mark_describe,
+  .compare_rows = ds_mark_compare_rows,
+  .fio_job = ds_mark_fio_job,
 };

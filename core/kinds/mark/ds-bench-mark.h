@@ -160,4 +160,17 @@ gboolean    ds_mark_params_from_json (JsonObject        *params,
                                       DsBenchSpec       *spec,
                                       GError           **error);
 
+typedef struct _DsResult DsResult;
+typedef struct _DsFigures DsFigures;
+typedef struct _DsCurves DsCurves;
+typedef struct _DsFioJobFile DsFioJobFile;
+
+/* The kind's comparison (ds-mark-compare.c) and fio job (ds-mark-fio.c):
+ * DsBenchOps hooks. */
+void     ds_mark_compare_rows   (const DsResult *result,
+                                 DsFigures      *figures);
+gboolean ds_mark_fio_job        (const DsResult *result,
+                                 DsFioJobFile   *job,
+                                 GError        **error);
+
 G_END_DECLS

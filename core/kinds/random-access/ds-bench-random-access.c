@@ -15,6 +15,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ds-bench.h"
+#include "ds-figures.h"
 #include "ds-bench-io.h"
 #include "ds-bench-random-access.h"
 #include "ds-random-access-points.h"
@@ -593,4 +594,7 @@ const DsBenchOps ds_bench_random_access = {
   .random_offsets = ds_bench_random_offsets_always,
   .settings = random_access_settings,
   .duration_help = random_access_duration_help,
+  .compare_span = ds_figures_tested_span,
+  .compare_rows = ds_random_access_compare_rows,
+  .fio_job = ds_random_access_fio_job,
 };

@@ -63,4 +63,17 @@ uint64_t    ds_random_access_row_bytes (guint index);
 /* "512 bytes", "4 KB", ..., "Random" (the report), "random" for JSON. */
 char       *ds_random_access_row_title (const DsRandomAccessRow *row);
 
+typedef struct _DsResult DsResult;
+typedef struct _DsFigures DsFigures;
+typedef struct _DsCurves DsCurves;
+typedef struct _DsFioJobFile DsFioJobFile;
+
+/* The kind's comparison (ds-random-access-compare.c) and fio job (ds-random-access-fio.c):
+ * DsBenchOps hooks. */
+void     ds_random_access_compare_rows   (const DsResult *result,
+                                          DsFigures      *figures);
+gboolean ds_random_access_fio_job        (const DsResult *result,
+                                          DsFioJobFile   *job,
+                                          GError        **error);
+
 G_END_DECLS

@@ -306,4 +306,7 @@ const DsBenchOps ds_bench_sustain = {
   .check_target = sustain_check_target,
   .random_offsets = ds_bench_random_offsets_always,
   .settings = sustain_settings,
+  .compare_rows = ds_sustain_compare_rows,
+  .compare_curves = ds_sustain_compare_curves,
+  .fio_job = ds_sustain_fio_job,
 };

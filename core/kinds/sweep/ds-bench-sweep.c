@@ -365,4 +365,7 @@ const DsBenchOps ds_bench_sweep = {
   .settings = sweep_settings,
   .detail_copy = sweep_detail_copy,
   .detail_free = g_free,
+  .compare_rows = ds_sweep_compare_rows,
+  .compare_curves = ds_sweep_compare_curves,
+  .fio_job = ds_sweep_fio_job,
 };

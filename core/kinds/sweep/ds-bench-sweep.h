@@ -147,4 +147,19 @@ void         ds_sweep_report         (const DsResult    *result,
                                       DsUnits            units,
                                       GString           *out);
 
+typedef struct _DsResult DsResult;
+typedef struct _DsFigures DsFigures;
+typedef struct _DsCurves DsCurves;
+typedef struct _DsFioJobFile DsFioJobFile;
+
+/* The kind's comparison (ds-sweep-compare.c) and fio job (ds-sweep-fio.c):
+ * DsBenchOps hooks. */
+void     ds_sweep_compare_rows   (const DsResult *result,
+                                  DsFigures      *figures);
+void     ds_sweep_compare_curves (const DsResult *result,
+                                  DsCurves       *curves);
+gboolean ds_sweep_fio_job        (const DsResult *result,
+                                  DsFioJobFile   *job,
+                                  GError        **error);
+
 G_END_DECLS

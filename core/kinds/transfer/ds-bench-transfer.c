@@ -454,4 +454,8 @@ const DsBenchOps ds_bench_transfer = {
   .check_target = transfer_check_target,
   .settings = transfer_settings,
   .describe = transfer_describe,
+  .compare_span = ds_transfer_compare_span,
+  .compare_rows = ds_transfer_compare_rows,
+  .compare_curves = ds_transfer_compare_curves,
+  .fio_job = ds_transfer_fio_job,
 };

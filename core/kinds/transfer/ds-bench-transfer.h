@@ -40,6 +40,31 @@ typedef struct {
 } DsTransferData;
 
 typedef struct _DsRun DsRun;
+typedef struct _DsResult DsResult;
+typedef struct _DsFigures DsFigures;
+typedef struct _DsCurves DsCurves;
+typedef struct _DsFioJobFile DsFioJobFile;
+
+/* Access time: at most this many random I/Os per accuracy step, and at
+ * most this many point budgets of time; the burst rate this many. */
+#define DS_TRANSFER_ACCESS_IOS_BASE      250
+#define DS_TRANSFER_ACCESS_BUDGET_POINTS 8
+#define DS_TRANSFER_BURST_BUDGET_POINTS  2
+
+/* The transfer-rate bands a comparison shows: this many equal slices of
+ * the tested capacity. */
+#define DS_TRANSFER_COMPARE_BANDS 5
+
+/* The kind's comparison (ds-transfer-compare.c) and fio job
+ * (ds-transfer-fio.c): DsBenchOps hooks. */
+uint64_t ds_transfer_compare_span   (const DsResult *result);
+void     ds_transfer_compare_rows   (const DsResult *result,
+                                     DsFigures      *figures);
+void     ds_transfer_compare_curves (const DsResult *result,
+                                     DsCurves       *curves);
+gboolean ds_transfer_fio_job        (const DsResult *result,
+                                     DsFioJobFile   *job,
+                                     GError        **error);
 
 /* The kind's run() (ds-bench-transfer-run.c); callers use ds_run(). */
 int ds_transfer_run (DsRun   *run,

@@ -26,11 +26,9 @@
 #include "ds-error.h"
 #include "ds-run.h"
 
-/* Access time: at most this many random I/Os per accuracy step... */
-#define ACCESS_IOS_BASE 250
-/* ...and at most this many point budgets of time. */
-#define ACCESS_BUDGET_POINTS 8
-#define BURST_BUDGET_POINTS 2
+#define ACCESS_IOS_BASE      DS_TRANSFER_ACCESS_IOS_BASE
+#define ACCESS_BUDGET_POINTS DS_TRANSFER_ACCESS_BUDGET_POINTS
+#define BURST_BUDGET_POINTS  DS_TRANSFER_BURST_BUDGET_POINTS
 
 /* Of the whole run's progress: the scan, then access time, then burst. */
 #define PROGRESS_SCAN   0.85

@@ -512,4 +512,6 @@ const DsBenchOps ds_bench_workload = {
   .settings = workload_settings,
   .duration_help = workload_duration_help,
   .describe = workload_describe,
+  .compare_rows = ds_workload_compare_rows,
+  .fio_job = ds_workload_fio_job,
 };

@@ -138,4 +138,32 @@ void            ds_workload_dir_report (const DsWorkloadData *data,
                                         DsUnits               units,
                                         GString              *out);
 
+typedef struct _DsResult DsResult;
+typedef struct _DsFigures DsFigures;
+typedef struct _DsCurves DsCurves;
+typedef struct _DsFioJobFile DsFioJobFile;
+
+/* The kind's comparison (ds-workload-compare.c) and fio job (ds-workload-fio.c):
+ * DsBenchOps hooks. */
+void     ds_workload_compare_rows   (const DsResult *result,
+                                     DsFigures      *figures);
+gboolean ds_workload_fio_job        (const DsResult *result,
+                                     DsFioJobFile   *job,
+                                     GError        **error);
+
+/* What the kinds built on workloads share for comparisons and fio jobs:
+ * a direction's latency percentile (NAN when not measured); and one
+ * workload as a fio section [@name]: @pattern, @block_bytes, the mix, the
+ * alignment of @spec (no depth, region or time: the caller adds them,
+ * ds_fio_job_depth()). */
+double   ds_workload_dir_percentile (const DsWorkloadDir *dir,
+                                     double               percent);
+void     ds_workload_fio_section    (DsFioJobFile        *job,
+                                     const char          *name,
+                                     const DsBenchSpec   *spec,
+                                     DsPattern            pattern,
+                                     uint64_t             block_bytes,
+                                     unsigned             read_percent,
+                                     gboolean             stonewall);
+
 G_END_DECLS
