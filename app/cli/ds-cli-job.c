@@ -14,6 +14,7 @@
 #include "ds-cli-library.h"
 #include "ds-clock.h"
 #include "ds-error.h"
+#include "ds-interval.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-run.h"
@@ -77,83 +78,156 @@ ds_cli_format_duration (double seconds)
   return g_strdup_printf ("%" G_GUINT64_FORMAT "s", s);
 }
 
+/* ---- progress on stderr (every command's run) ---------------------------- */
+
 typedef struct {
   gboolean    enabled;
   DsUnits     units;
   uint64_t    start_ns;
   uint64_t    last_ns;
   const char *phase;
-  double      rate;          /* bytes/s of the phase, from the samples */
-  guint       cells_with_errors;
-  gboolean    printed;
+  unsigned    points;
+  double      last_value;    /* the last point's bytes/s */
+  double      rate;          /* a phase's bytes/s, from its progress */
+  double      iops;          /* a workload's last interval (0: none yet) */
+  uint64_t    p99_ns;
+  guint       io_errors;     /* points that failed (a scan's bad cells) */
+  int         width;         /* of the last line, to blank it */
 } Progress;
 
+static void
+progress_take (Progress       *p,
+               const DsSample *sample)
+{
+  switch (sample->kind)
+    {
+    case DS_SAMPLE_PHASE:
+    case DS_SAMPLE_ROW:
+      p->phase = sample->name;
+      break;
+    case DS_SAMPLE_POINT:
+      p->points++;
+      p->last_value = sample->value;
+      if (sample->error != 0)
+        p->io_errors++;
+      break;
+    case DS_SAMPLE_PROGRESS:
+      if (sample->value > 0)
+        p->rate = sample->value;
+      break;
+    case DS_SAMPLE_INTERVAL:
+      /* A workload's last interval (the series point it just recorded). */
+      if (sample->interval != NULL)
+        {
+          const DsIntervalPoint *pt = sample->interval;
+
+          p->last_value = pt->read.bytes_per_s + pt->write.bytes_per_s;
+          p->iops = pt->read.iops + pt->write.iops;
+          p->p99_ns = (uint64_t) (MAX (pt->read.p99_s, pt->write.p99_s) * 1e9);
+        }
+      else if (sample->value > 0)
+        p->rate = sample->value;
+      break;
+    case DS_SAMPLE_ACCESS:
+    case DS_SAMPLE_NOTICE:
+    default:
+      break;
+    }
+}
+
+/* What was measured last: a workload's MB/s, IOPS and p99 as fio's status
+ * line has them, or the last point's rate, or the phase's. */
+static void
+progress_figures (const Progress *p,
+                  GString        *line)
+{
+  if (p->iops > 0)
+    {
+      g_autofree char *rate = ds_format_rate (p->last_value, p->units);
+
+      g_string_append_printf (line, "  %s  %.0f IOPS", rate, p->iops);
+      if (p->p99_ns > 0)
+        {
+          g_autofree char *p99 = ds_format_ms ((double) p->p99_ns / 1e9);
+
+          g_string_append_printf (line, "  p99 %s", p99);
+        }
+    }
+  else if (p->points > 0)
+    {
+      g_autofree char *rate = ds_format_rate (p->last_value, p->units);
+
+      g_string_append_printf (line, "  point %u  %s", p->points, rate);
+    }
+  else if (p->rate > 0)
+    {
+      g_autofree char *rate = ds_format_rate (p->rate, p->units);
+
+      g_string_append_printf (line, "  %s", rate);
+    }
+  if (p->io_errors > 0)
+    g_string_append_printf (line, ngettext ("  %u I/O error", "  %u I/O errors", p->io_errors),
+                            p->io_errors);
+}
+
+/* One status line, rewritten in place at most ten times a second: a bar,
+ * the time elapsed and left, the phase and its figures. */
 static void
 progress_sink (const DsSample *sample,
                gpointer        user_data)
 {
   Progress *p = user_data;
-  g_autofree char *rate = NULL;
-  g_autofree char *left = NULL;
-  uint64_t now = ds_clock_ns ();
-  char bar[31];
+  g_autoptr (GString) line = NULL;
+  g_autofree char *elapsed_text = NULL;
+  uint64_t now;
+  double elapsed;
+  char bar[21];
   unsigned filled;
 
-  switch (sample->kind)
+  if (sample->kind == DS_SAMPLE_NOTICE)
     {
-    case DS_SAMPLE_PHASE:
-      p->phase = sample->name;
-      break;
-    case DS_SAMPLE_POINT:
-      if (sample->error != 0)
-        p->cells_with_errors++;
-      if (sample->value > 0)
-        p->rate = sample->value;
-      break;
-    case DS_SAMPLE_PROGRESS:
-    case DS_SAMPLE_INTERVAL:
-      if (sample->value > 0)
-        p->rate = sample->value;
-      break;
-    case DS_SAMPLE_NOTICE:
-      /* The bar is 30 cells, its figures fit in 80 columns. */
-      ds_cli_notice (sample->name, p->enabled && p->printed ? 80 : 0);
+      ds_cli_notice (sample->name, p->enabled ? p->width : 0);
       return;
-    case DS_SAMPLE_ACCESS:
-    case DS_SAMPLE_ROW:
-    default:
-      break;
     }
+  progress_take (p, sample);
 
-  if (!p->enabled || (now - p->last_ns < 200 * DS_NS_PER_MSEC && sample->progress < 1.0))
+  if (!p->enabled)
+    return;
+  now = ds_clock_ns ();
+  if (now - p->last_ns < 100 * DS_NS_PER_MSEC && sample->progress < 1.0)
     return;
   p->last_ns = now;
 
-  filled = (unsigned) (sample->progress * 30.0 + 0.5);
-  for (unsigned i = 0; i < 30; i++)
+  filled = (unsigned) (sample->progress * 20.0 + 0.5);
+  for (unsigned i = 0; i < 20; i++)
     bar[i] = i < filled ? '#' : '.';
-  bar[30] = '\0';
-  fprintf (stderr, "\r[%s] %5.1f%%", bar, sample->progress * 100.0);
-  if (p->phase != NULL)
-    fprintf (stderr, "  %-8s", p->phase);
-  if (p->rate > 0)
-    {
-      rate = ds_format_rate (p->rate, p->units);
-      fprintf (stderr, "  %12s", rate);
-    }
-  if (sample->progress > 0.001 && sample->progress < 1.0)
-    {
-      double elapsed = (double) (now - p->start_ns) / 1e9;
+  bar[20] = '\0';
 
-      left = ds_cli_format_duration (elapsed * (1.0 - sample->progress) / sample->progress);
-      fprintf (stderr, _("  %s left"), left);
+  line = g_string_new (NULL);
+  elapsed = (double) (now - p->start_ns) / 1e9;
+  elapsed_text = ds_cli_format_duration (elapsed);
+  g_string_append_printf (line, "[%s] %3.0f%% %s", bar, sample->progress * 100.0, elapsed_text);
+  if (sample->progress > 0.005 && sample->progress < 1.0)
+    {
+      g_autofree char *left = ds_cli_format_duration (elapsed * (1.0 - sample->progress) / sample->progress);
+
+      g_string_append_printf (line, " (%s left)", left);
     }
-  if (p->cells_with_errors > 0)
-    fprintf (stderr, ngettext ("  %u map cell with errors", "  %u map cells with errors",
-                               p->cells_with_errors), p->cells_with_errors);
-  fprintf (stderr, "   ");
+  if (p->phase != NULL)
+    g_string_append_printf (line, "  %s", p->phase);
+  progress_figures (p, line);
+
+  fprintf (stderr, "\r%-*s", p->width, line->str);
+  p->width = MAX (p->width, (int) line->len);
   fflush (stderr);
-  p->printed = TRUE;
+}
+
+/* Blanks the line once the run is over. */
+static void
+progress_finish (Progress *p)
+{
+  if (p->enabled && p->last_ns != 0)
+    fprintf (stderr, "\r%*s\r", p->width, "");
 }
 
 void
@@ -285,8 +359,7 @@ ds_cli_job_run (const DsBenchSpec     *spec,
                                                 .access = *ds_cli_target_access (),
                                                 .validated = TRUE });
   ds_cli_release_stop_signals ();
-  if (progress.printed)
-    fprintf (stderr, "\r%*s\r", 100, "");
+  progress_finish (&progress);
 
   return ds_cli_job_print (result, options);
 }

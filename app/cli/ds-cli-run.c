@@ -70,124 +70,6 @@ typedef struct {
   unsigned     kinds;
 } KindEntry;
 
-/* ---- progress on stderr ------------------------------------------------- */
-
-typedef struct {
-  gboolean    enabled;
-  uint64_t    start_ns;
-  uint64_t    last_ns;
-  const char *phase;
-  unsigned    points;
-  double      last_value;
-  gboolean    value_is_rate;
-  double      iops;          /* a workload's last interval (0: none yet) */
-  uint64_t    p99_ns;
-  DsUnits     units;
-  int         width;         /* of the last line, to blank it */
-} Progress;
-
-/* One status line, rewritten in place: elapsed and remaining time, then
- * the last point's rate, or a workload's live MB/s, IOPS and p99 as fio's
- * status line shows them. */
-static void
-progress_sink (const DsSample *sample,
-               gpointer        user_data)
-{
-  Progress *p = user_data;
-  g_autoptr (GString) line = g_string_new (NULL);
-  g_autofree char *elapsed_text = NULL;
-  uint64_t now;
-  double elapsed;
-  char bar[21];
-  unsigned filled;
-
-  switch (sample->kind)
-    {
-    case DS_SAMPLE_PHASE:
-      p->phase = sample->name;
-      break;
-    case DS_SAMPLE_POINT:
-      p->points++;
-      p->last_value = sample->value;
-      p->value_is_rate = TRUE;
-      break;
-    case DS_SAMPLE_ROW:
-      p->phase = sample->name;
-      break;
-    case DS_SAMPLE_INTERVAL:
-      /* A workload's last interval (the series point it just recorded). */
-      if (sample->interval != NULL)
-        {
-          const DsIntervalPoint *pt = sample->interval;
-
-          p->last_value = pt->read.bytes_per_s + pt->write.bytes_per_s;
-          p->iops = pt->read.iops + pt->write.iops;
-          p->p99_ns = (uint64_t) (MAX (pt->read.p99_s, pt->write.p99_s) * 1e9);
-        }
-      break;
-    case DS_SAMPLE_NOTICE:
-      ds_cli_notice (sample->name, p->enabled ? p->width : 0);
-      return;
-    case DS_SAMPLE_ACCESS:
-    default:
-      break;
-    }
-
-  if (!p->enabled)
-    return;
-
-  now = ds_clock_ns ();
-  if (now - p->last_ns < 100 * DS_NS_PER_MSEC && sample->progress < 1.0)
-    return;
-  p->last_ns = now;
-
-  filled = (unsigned) (sample->progress * 20.0 + 0.5);
-  for (unsigned i = 0; i < 20; i++)
-    bar[i] = i < filled ? '#' : '.';
-  bar[20] = '\0';
-
-  elapsed = (double) (now - p->start_ns) / 1e9;
-  elapsed_text = ds_cli_format_duration (elapsed);
-  g_string_append_printf (line, "[%s] %3.0f%% %s", bar, sample->progress * 100.0, elapsed_text);
-  if (sample->progress > 0.005 && sample->progress < 1.0)
-    {
-      g_autofree char *left = ds_cli_format_duration (elapsed * (1.0 - sample->progress) / sample->progress);
-
-      g_string_append_printf (line, " (%s left)", left);
-    }
-  if (p->phase != NULL)
-    g_string_append_printf (line, "  %s", p->phase);
-  if (p->iops > 0)
-    {
-      g_autofree char *rate = ds_format_rate (p->last_value, p->units);
-
-      g_string_append_printf (line, "  %s  %.0f IOPS", rate, p->iops);
-      if (p->p99_ns > 0)
-        {
-          g_autofree char *p99 = ds_format_ms ((double) p->p99_ns / 1e9);
-
-          g_string_append_printf (line, "  p99 %s", p99);
-        }
-    }
-  else if (p->value_is_rate && p->points > 0)
-    {
-      g_autofree char *rate = ds_format_rate (p->last_value, p->units);
-
-      g_string_append_printf (line, "  point %u  %s", p->points, rate);
-    }
-
-  fprintf (stderr, "\r%-*s", p->width, line->str);
-  p->width = MAX (p->width, (int) line->len);
-  fflush (stderr);
-}
-
-static void
-progress_finish (Progress *p)
-{
-  if (p->enabled && p->last_ns != 0)
-    fprintf (stderr, "\r%*s\r", p->width, "");
-}
-
 /* ---- options ------------------------------------------------------------ */
 
 /* The kinds whose DsBenchOps say yes. */
@@ -368,7 +250,8 @@ build_spec (const DsBenchOps  *ops,
   if (o->seed != NULL && !ds_parse_seed (o->seed, &spec->seed, error))
     return FALSE;
 
-  return ds_bench_spec_validate (spec, error);
+  /* ds_cli_job_run() validates it, once. */
+  return TRUE;
 }
 
 static void
@@ -434,7 +317,6 @@ ds_cli_run (int    argc,
   const DsBenchOps *ops;
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (DsResult) result = NULL;
   g_autofree GOptionEntry *entries = NULL;
   g_autofree char *parameter = NULL;
   Options o = {
@@ -444,8 +326,6 @@ ds_cli_run (int    argc,
     .read_mix = NOT_GIVEN,
   };
   DsBenchSpec spec;
-  Progress progress = { 0 };
-  gint cancel = 0;
   const char *target;
   DsUnits units;
   int status;
@@ -495,34 +375,13 @@ ds_cli_run (int    argc,
       return ds_cli_fail (error);
     }
 
-  /* Where the result goes is checked before a run that may take an hour. */
-  if (!ds_cli_check_output (o.output, target, &status))
-    {
-      ds_bench_spec_clear (&spec);
-      options_clear (&o);
-      return status;
-    }
-
-  progress.enabled = !o.no_progress && isatty (STDERR_FILENO);
-  progress.start_ns = ds_clock_ns ();
-  progress.units = units;
-
-  ds_cli_catch_stop_signals (&cancel);
-  /* build_spec() validated it. */
-  result = ds_run_full (&spec, &(DsRunOptions) { .sink = progress_sink, .sink_data = &progress,
-                                                 .cancel = &cancel,
-                                                 .access = *ds_cli_target_access (),
-                                                 .validated = TRUE });
-  ds_cli_release_stop_signals ();
-  progress_finish (&progress);
-  ds_bench_spec_clear (&spec);
-
   {
     DsCliJobOptions job = { .json = o.json, .output = o.output, .units = units,
-                            .no_library = o.no_library };
+                            .progress = !o.no_progress, .no_library = o.no_library };
 
-    status = ds_cli_job_print (result, &job);
+    status = ds_cli_job_run (&spec, &job);
   }
+  ds_bench_spec_clear (&spec);
   options_clear (&o);
 
   return status;
