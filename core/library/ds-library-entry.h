@@ -73,6 +73,27 @@ const char   *ds_library_entry_get_hostname      (DsLibraryEntry *self);
 /* One line: "read", "read + write", "randread 4 KB, QD 32, 1 thread". */
 const char   *ds_library_entry_get_summary       (DsLibraryEntry *self);
 
+/* What the target said of itself (NULL where unknown). */
+const char   *ds_library_entry_get_model         (DsLibraryEntry *self);
+const char   *ds_library_entry_get_serial        (DsLibraryEntry *self);
+const char   *ds_library_entry_get_wwn           (DsLibraryEntry *self);
+/* How many warnings the result holds (a cache that cut a figure, ...). */
+guint         ds_library_entry_get_n_warnings    (DsLibraryEntry *self);
+/* The kind's headline figure (its average rate, ...): a stable @key
+ * ("read.transfer_avg"), a @name for people, its DsCompareUnit and value.
+ * FALSE when the result has none (nothing measured, or a kind without
+ * figures to compare). */
+gboolean      ds_library_entry_get_headline      (DsLibraryEntry  *self,
+                                                  const char     **key,
+                                                  const char     **name,
+                                                  int             *unit,
+                                                  double          *value);
+/* Which physical device the result is of: "wwn:…" or "serial:…" when the
+ * result recorded one, else the model, capacity and host ("model:…"), or
+ * the path, capacity and host ("path:…").  Results of one device share
+ * it, whatever /dev name the device had. */
+char         *ds_library_entry_dup_device_key    (DsLibraryEntry *self);
+
 /* TRUE when @text (case-insensitive) is in the id, label, notes, a tag,
  * the device, the kind or the host: the search of a library view. */
 gboolean      ds_library_entry_matches           (DsLibraryEntry *self,
