@@ -120,11 +120,28 @@ ds_library_index_path (const char *dir)
 
 /* ---- opening ------------------------------------------------------------ */
 
+/* An error that making the index again cures (not a database, corrupt,
+ * another schema, a folder where the file should be); not one of the
+ * moment (busy for 10 s, out of memory or space, read-only). */
 static gboolean
 is_corrupt (int rc)
 {
-  rc &= 0xff;
-  return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB || rc == SQLITE_FORMAT;
+  switch (rc & 0xff)
+    {
+    case SQLITE_OK:
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_NOMEM:
+    case SQLITE_FULL:
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+    case SQLITE_IOERR:
+    case SQLITE_INTERRUPT:
+    case SQLITE_AUTH:
+      return FALSE;
+    default:
+      return TRUE;
+    }
 }
 
 static void
@@ -218,7 +235,7 @@ index_open (const char *dir,
 
       g_debug ("library index %s: %s", path, db ? sqlite3_errmsg (db) : sqlite3_errstr (rc));
       sqlite3_close (db);
-      if (!is_corrupt (rc) && (rc & 0xff) != SQLITE_CANTOPEN)
+      if (!is_corrupt (rc))
         return NULL;     /* busy for 10 s, out of space, ...: do without */
       remove_index (path);
     }
