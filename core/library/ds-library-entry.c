@@ -271,6 +271,8 @@ ds_library_entry_new_for_result (const char     *id,
   self->hostname = g_strdup (result->hostname);
   self->summary = ds_result_describe (result);
   self->model = g_strdup (result->target.model);
+  self->serial = g_strdup (result->target.serial);
+  self->wwn = g_strdup (result->target.wwn);
   self->n_warnings = result->warnings != NULL ? result->warnings->len : 0;
   set_headline (self, result);
 
