@@ -454,8 +454,18 @@ results_import (DsLibrary  *library,
     {
       g_autoptr (GError) error = NULL;
       g_autoptr (DsResult) result = ds_result_load (argv[i], &error);
-      DsLibraryEntry *entry = result ? ds_library_save (library, result, NULL, &error) : NULL;
+      DsLibraryEntry *entry = result ? ds_library_find_run (library, result) : NULL;
 
+      /* A copy of a result already there: one is kept, and said so. */
+      if (entry != NULL)
+        {
+          g_autofree char *file = ds_printable_text (argv[i]);
+
+          printf (_("%s  already in the library (%s): not imported again\n"),
+                  ds_library_entry_get_id (entry), file);
+          continue;
+        }
+      entry = result ? ds_library_save (library, result, NULL, &error) : NULL;
       if (entry == NULL)
         {
           status = ds_cli_fail (error);

@@ -200,6 +200,24 @@ ds_result_describe (const DsResult *result)
     }
 }
 
+/* What a result without a label of its own is called: the model and the
+ * path ("Loop device /dev/loop2"), or for a result that has no model (a
+ * fio import) the host and the path ("host1 /dev/loop2"), and the date. */
+static char *
+default_label (const char *model,
+               const char *path,
+               const char *hostname,
+               GDateTime  *date)
+{
+  g_autoptr (GDateTime) local = g_date_time_to_local (date);
+  g_autofree char *when = g_date_time_format (local, "%Y-%m-%d %H:%M");
+  const char *first = model != NULL ? model : hostname;
+
+  if (first != NULL && path != NULL)
+    return g_strdup_printf ("%s %s · %s", first, path, when);
+  return g_strdup_printf ("%s · %s", first != NULL ? first : path != NULL ? path : "?", when);
+}
+
 /* The kind's headline figure: its first average rate, else its first
  * rate, else its first figure (the comparison's rows, in its order). */
 static void
@@ -256,11 +274,11 @@ ds_library_entry_new_for_result (const char     *id,
                  result->error != NULL ? DS_LIBRARY_STATUS_FAILED :
                  DS_LIBRARY_STATUS_COMPLETE;
   self->kind = result->kind;
-  self->label = ds_result_dup_label (result);
   self->custom_label = result->annotation.label != NULL;
   self->notes = g_strdup (result->annotation.notes);
   self->tags = result->annotation.tags ? g_strdupv (result->annotation.tags) : g_new0 (char *, 1);
-  self->device = g_strdup (result->target.model ? result->target.model : result->target.path);
+  /* One rule for runs and imports: the path, which both have. */
+  self->device = g_strdup (result->target.path ? result->target.path : result->target.model);
   self->device_path = g_strdup (result->target.path);
   self->size_bytes = result->target.size_bytes;
   if (result->started_at != NULL)
@@ -271,6 +289,8 @@ ds_library_entry_new_for_result (const char     *id,
   self->hostname = g_strdup (result->hostname);
   self->summary = ds_result_describe (result);
   self->model = g_strdup (result->target.model);
+  self->label = self->custom_label ? g_strdup (result->annotation.label) :
+                default_label (self->model, self->device_path, self->hostname, self->date);
   self->serial = g_strdup (result->target.serial);
   self->wwn = g_strdup (result->target.wwn);
   self->n_warnings = result->warnings != NULL ? result->warnings->len : 0;
@@ -290,7 +310,6 @@ ds_library_entry_new_fields (const DsLibraryEntryFields *f)
   self->status = f->status;
   self->error_message = g_strdup (f->error_message);
   self->kind = f->kind;
-  self->label = g_strdup (f->label != NULL ? f->label : f->id);
   self->custom_label = f->custom_label;
   self->notes = g_strdup (f->notes);
   self->tags = f->tags != NULL ? g_strdupv ((char **) f->tags) : g_new0 (char *, 1);
@@ -305,6 +324,11 @@ ds_library_entry_new_fields (const DsLibraryEntryFields *f)
   self->date = g_date_time_add (day, f->date_us % G_USEC_PER_SEC);
   self->hostname = g_strdup (f->hostname);
   self->summary = g_strdup (f->summary != NULL ? f->summary : "");
+  /* A default label is made anew: it says the date in this time zone. */
+  if (f->status == DS_LIBRARY_STATUS_UNREADABLE || f->custom_label)
+    self->label = g_strdup (f->label != NULL ? f->label : f->id);
+  else
+    self->label = default_label (self->model, self->device_path, self->hostname, self->date);
   self->n_warnings = f->n_warnings;
   self->headline_key = g_strdup (f->headline_key);
   self->headline_name = g_strdup (f->headline_name);

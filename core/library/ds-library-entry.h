@@ -54,8 +54,10 @@ const char   *ds_library_entry_get_error_message (DsLibraryEntry *self);
 DsBenchKind   ds_library_entry_get_kind          (DsLibraryEntry *self);
 /* "benchmark", "workload", ...; "?" when unreadable. */
 const char   *ds_library_entry_get_kind_name     (DsLibraryEntry *self);
-/* The user's label, else the default (model · date); the file name when
- * unreadable.  Never NULL. */
+/* The user's label, else the default: the model and path and the date
+ * ("Loop device /dev/loop2 · 2026-12-01 10:00"), or the host and path for
+ * a result without a model (a fio import); the file name when unreadable.
+ * Never NULL. */
 const char   *ds_library_entry_get_label         (DsLibraryEntry *self);
 gboolean      ds_library_entry_has_custom_label  (DsLibraryEntry *self);
 const char   *ds_library_entry_get_notes         (DsLibraryEntry *self);
@@ -63,7 +65,8 @@ const char   *ds_library_entry_get_notes         (DsLibraryEntry *self);
 const char *const *ds_library_entry_get_tags     (DsLibraryEntry *self);
 gboolean      ds_library_entry_has_tag           (DsLibraryEntry *self,
                                                   const char     *tag);
-/* The model, else the target's path; NULL when unreadable. */
+/* The target's path (for runs and imports alike), else the model; NULL
+ * when unreadable. */
 const char   *ds_library_entry_get_device        (DsLibraryEntry *self);
 const char   *ds_library_entry_get_device_path   (DsLibraryEntry *self);
 uint64_t      ds_library_entry_get_size_bytes    (DsLibraryEntry *self);

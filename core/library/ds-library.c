@@ -281,6 +281,33 @@ ds_library_get_entry (DsLibrary  *self,
 }
 
 DsLibraryEntry *
+ds_library_find_run (DsLibrary      *self,
+                     const DsResult *result)
+{
+  g_autoptr (GDateTime) when = NULL;
+
+  g_return_val_if_fail (DS_IS_LIBRARY (self), NULL);
+
+  if (result->started_at == NULL ||
+      (when = g_date_time_new_from_iso8601 (result->started_at, NULL)) == NULL)
+    return NULL;
+
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      DsLibraryEntry *e = self->items->pdata[i];
+
+      if (ds_library_entry_is_readable (e) && ds_library_entry_get_kind (e) == result->kind &&
+          g_date_time_equal (ds_library_entry_get_date (e), when) &&
+          g_strcmp0 (ds_library_entry_get_hostname (e), result->hostname) == 0 &&
+          g_strcmp0 (ds_library_entry_get_device_path (e), result->target.path) == 0 &&
+          ds_library_entry_get_size_bytes (e) == result->target.size_bytes)
+        return e;
+    }
+
+  return NULL;
+}
+
+DsLibraryEntry *
 ds_library_lookup (DsLibrary   *self,
                    const char  *text,
                    GError     **error)
