@@ -245,7 +245,7 @@ ds_cli_results_history (DsLibrary  *library,
     return ds_cli_fail (error);
 
   found = device != NULL ? find_devices (library, devices, device) : g_ptr_array_ref (devices);
-  if (found->len == 0)
+  if (found->len == 0 && device != NULL)
     return ds_cli_complain (DS_CLI_FAILED, _("no results of a device “%s” in %s "
                                              "(`results history` lists the devices)"),
                             device, ds_library_get_dir (library));
