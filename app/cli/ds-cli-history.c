@@ -91,72 +91,21 @@ list_devices (GPtrArray *devices)
     }
 }
 
-/* One kind's headline figures of @d, oldest first. */
-static void
-print_kind (DsLibraryDevice *d,
-            const char      *kind,
-            DsUnits          units)
-{
-  double first = NAN;
-  gboolean titled = FALSE;
-
-  for (guint i = 0; i < d->entries->len; i++)
-    {
-      DsLibraryEntry *e = d->entries->pdata[i];
-      const char *key, *name;
-      int unit;
-      double value;
-      g_autofree char *date = NULL;
-      g_autofree char *figure = NULL;
-      g_autofree char *label = NULL;
-      g_autofree char *change = NULL;
-
-      if (strcmp (ds_library_entry_get_kind_name (e), kind) != 0 ||
-          !ds_library_entry_get_headline (e, &key, &name, &unit, &value))
-        continue;
-      if (!titled)
-        {
-          g_autofree char *clean = ds_printable_text (name);
-
-          printf ("\n%s — %s\n", kind, clean);
-          titled = TRUE;
-        }
-      if (isnan (first) && value != 0)
-        first = value;
-      date = local_date (e);
-      figure = ds_compare_format_value ((DsCompareUnit) unit, value, units);
-      change = !isnan (first) && value != first ?
-        g_strdup_printf ("%+.1f%%", (value / first - 1) * 100) : g_strdup ("");
-      label = ds_printable_text (ds_library_entry_get_label (e));
-      printf ("  %s  %14s  %7s  %s  %s%s\n", date, figure, change, ds_library_entry_get_id (e),
-              label, ds_library_entry_get_status (e) == DS_LIBRARY_STATUS_COMPLETE ? "" :
-              ds_library_entry_get_status (e) == DS_LIBRARY_STATUS_STOPPED ? _(" (stopped)") : _(" (failed)"));
-    }
-}
-
 static void
 device_history (DsLibraryDevice *d,
                 DsUnits          units)
 {
-  g_autoptr (GPtrArray) kinds = g_ptr_array_new ();
-  g_autofree char *what = ds_library_device_describe (d);
-  g_autofree char *clean = ds_printable_text (what);
+  g_autofree char *text = ds_library_device_history (d, units);
+  g_autofree char *clean = NULL;
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
 
-  printf ("%s\n", clean);
-  printf (ngettext ("%u result\n", "%u results\n", d->entries->len), d->entries->len);
-  /* Kinds in the order they were first run. */
-  for (guint i = 0; i < d->entries->len; i++)
+  /* Line by line: what the files said has its control characters escaped. */
+  for (guint i = 0; lines[i] != NULL; i++)
     {
-      const char *kind = ds_library_entry_get_kind_name (d->entries->pdata[i]);
-      gboolean seen = FALSE;
-
-      for (guint k = 0; k < kinds->len && !seen; k++)
-        seen = strcmp (kinds->pdata[k], kind) == 0;
-      if (!seen)
-        g_ptr_array_add (kinds, (gpointer) kind);
+      g_free (clean);
+      clean = ds_printable_text (lines[i]);
+      printf ("%s%s", clean, lines[i + 1] != NULL ? "\n" : "");
     }
-  for (guint k = 0; k < kinds->len; k++)
-    print_kind (d, kinds->pdata[k], units);
 }
 
 static void

@@ -4,8 +4,12 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
+#include "ds-compare.h"
 #include "ds-library-history.h"
 #include "ds-units.h"
 
@@ -143,4 +147,106 @@ ds_library_device_describe (const DsLibraryDevice *device)
   g_string_append (out, ")");
 
   return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+DsLibraryDevice *
+ds_library_device_of (GPtrArray      *devices,
+                      DsLibraryEntry *entry)
+{
+  g_autofree char *key = NULL;
+
+  if (!ds_library_entry_is_readable (entry))
+    return NULL;
+  key = ds_library_entry_dup_device_key (entry);
+  for (guint i = 0; i < devices->len; i++)
+    if (strcmp (((DsLibraryDevice *) devices->pdata[i])->key, key) == 0)
+      return devices->pdata[i];
+
+  return NULL;
+}
+
+static char *
+local_date (DsLibraryEntry *e)
+{
+  g_autoptr (GDateTime) local = g_date_time_to_local (ds_library_entry_get_date (e));
+
+  return g_date_time_format (local, "%Y-%m-%d %H:%M");
+}
+
+/* One kind's headline figures of @d, oldest first. */
+static void
+append_kind (GString               *out,
+             const DsLibraryDevice *d,
+             const char            *kind,
+             DsUnits                units)
+{
+  double first = NAN;
+  gboolean titled = FALSE;
+
+  for (guint i = 0; i < d->entries->len; i++)
+    {
+      DsLibraryEntry *e = d->entries->pdata[i];
+      const char *key, *name;
+      int unit;
+      double value;
+      g_autofree char *date = NULL;
+      g_autofree char *figure = NULL;
+      g_autofree char *change = NULL;
+
+      if (strcmp (ds_library_entry_get_kind_name (e), kind) != 0 ||
+          !ds_library_entry_get_headline (e, &key, &name, &unit, &value))
+        continue;
+      if (!titled)
+        {
+          g_string_append_printf (out, "\n%s — %s\n", kind, name);
+          titled = TRUE;
+        }
+      if (isnan (first) && value != 0)
+        first = value;
+      date = local_date (e);
+      figure = ds_compare_format_value ((DsCompareUnit) unit, value, units);
+      change = !isnan (first) && value != first ?
+        g_strdup_printf ("%+.1f%%", (value / first - 1) * 100) : g_strdup ("");
+      g_string_append_printf (out, "  %s  %14s  %7s  %s  %s%s\n", date, figure, change,
+                              ds_library_entry_get_id (e), ds_library_entry_get_label (e),
+                              ds_library_entry_get_status (e) == DS_LIBRARY_STATUS_COMPLETE ? "" :
+                              ds_library_entry_get_status (e) == DS_LIBRARY_STATUS_STOPPED ?
+                              _(" (stopped)") : _(" (failed)"));
+    }
+}
+
+char *
+ds_library_device_history (const DsLibraryDevice *d,
+                           DsUnits                units)
+{
+  g_autoptr (GPtrArray) kinds = g_ptr_array_new ();
+  g_autofree char *what = ds_library_device_describe (d);
+  GString *out = g_string_new (NULL);
+  gboolean any = FALSE;
+
+  g_string_append_printf (out, "%s\n", what);
+  g_string_append_printf (out, ngettext ("%u result\n", "%u results\n", d->entries->len),
+                          d->entries->len);
+  /* Kinds in the order they were first run. */
+  for (guint i = 0; i < d->entries->len; i++)
+    {
+      const char *kind = ds_library_entry_get_kind_name (d->entries->pdata[i]);
+      gboolean seen = FALSE;
+
+      for (guint k = 0; k < kinds->len && !seen; k++)
+        seen = strcmp (kinds->pdata[k], kind) == 0;
+      if (!seen)
+        g_ptr_array_add (kinds, (gpointer) kind);
+    }
+  for (guint k = 0; k < kinds->len; k++)
+    {
+      gsize before = out->len;
+
+      append_kind (out, d, kinds->pdata[k], units);
+      any = any || out->len > before;
+    }
+  if (!any)
+    g_string_append (out, _("\nNo figures to follow over time (these tests have no headline figure).\n"));
+
+  return g_string_free (out, FALSE);
 }

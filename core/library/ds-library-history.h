@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "ds-library.h"
+#include "ds-units.h"
 
 G_BEGIN_DECLS
 
@@ -39,6 +40,17 @@ GPtrArray  *ds_library_get_devices  (DsLibrary       *library);
  * case), its key, or a part of its model or path (case-insensitive). */
 gboolean    ds_library_device_matches (const DsLibraryDevice *device,
                                        const char            *text);
+
+/* The device's history as text: what it is, then each kind's headline
+ * figure over time, oldest first, with the change since the first run
+ * (`results history DEVICE` prints it, the library window shows it). */
+char       *ds_library_device_history (const DsLibraryDevice *device,
+                                       DsUnits                units);
+
+/* The device of @entry among @devices (ds_library_get_devices()); NULL
+ * when it has none (an unreadable file).  Transfer none. */
+DsLibraryDevice *ds_library_device_of (GPtrArray      *devices,
+                                       DsLibraryEntry *entry);
 
 /* "Samsung SSD 870 EVO 1TB (serial S5Y1NX0R, 1.0 TB)". */
 char       *ds_library_device_describe (const DsLibraryDevice *device);
