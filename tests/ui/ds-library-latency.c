@@ -2,7 +2,7 @@
  * library, and to filter it as the user types (tests/bench/library-scale
  * drives it under xvfb-run).
  *
- *   ds-library-latency DIR [SEARCH] [SCREENSHOT.png]
+ *   ds-library-latency DIR [SEARCH] [SCREENSHOT.png [HISTORY.png]]
  *
  * Prints "window S", the time from the Results Library action to the
  * window's first frame with rows in it, and "search S", from typing
@@ -56,6 +56,28 @@ find_library_window (void)
         return toplevel;
     }
   return NULL;
+}
+
+static void
+save_png (GtkWidget  *widget,
+          const char *path)
+{
+  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int w = gtk_widget_get_width (widget);
+  int h = gtk_widget_get_height (widget);
+  g_autoptr(GskRenderNode) node = NULL;
+
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node != NULL)
+    {
+      GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
+      g_autoptr(GdkTexture) texture = gsk_renderer_render_texture (renderer, node,
+                                                                   &GRAPHENE_RECT_INIT (0, 0, w, h));
+      gdk_texture_save_to_png (texture, path);
+    }
+  g_object_unref (paintable);
 }
 
 static gboolean drawn;
@@ -146,24 +168,28 @@ main (int argc, char **argv)
       printf ("search %.3f %u\n", s, g_list_model_get_n_items (rows));
     }
   if (argc >= 4)
+    save_png (GTK_WIDGET (library), argv[3]);
+  if (argc >= 5)
     {
-      GdkPaintable *paintable = gtk_widget_paintable_new (GTK_WIDGET (library));
-      GtkSnapshot *snapshot = gtk_snapshot_new ();
-      int w = gtk_widget_get_width (GTK_WIDGET (library));
-      int h = gtk_widget_get_height (GTK_WIDGET (library));
-      g_autoptr(GskRenderNode) node = NULL;
-      g_autoptr(GdkTexture) texture = NULL;
+      GListModel *toplevels = gtk_window_get_toplevels ();
+      GtkWindow *history = NULL;
 
-      gdk_paintable_snapshot (paintable, snapshot, w, h);
-      node = gtk_snapshot_free_to_node (snapshot);
-      if (node != NULL)
+      ds_library_window_search (DS_LIBRARY_WINDOW (library), "");
+      spin (300);
+      gtk_selection_model_select_item (GTK_SELECTION_MODEL (rows), 0, TRUE);
+      gtk_widget_activate_action (GTK_WIDGET (library), "library.history", NULL);
+      spin (500);
+      for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
         {
-          GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (library));
+          g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
 
-          texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-          gdk_texture_save_to_png (texture, argv[3]);
+          if (w != GTK_WINDOW (library) && w != GTK_WINDOW (window) && gtk_widget_get_mapped (GTK_WIDGET (w)))
+            history = w;
         }
-      g_object_unref (paintable);
+      if (history != NULL)
+        save_png (GTK_WIDGET (history), argv[4]);
+      else
+        fprintf (stderr, "no history window\n");
     }
 
   return 0;
