@@ -134,6 +134,28 @@ entry_to_json (JsonBuilder    *b,
   STR ("started_at", ds_library_entry_is_readable (e) ? date : NULL);
   STR ("hostname", ds_library_entry_get_hostname (e));
   STR ("summary", ds_library_entry_get_summary (e));
+  STR ("model", ds_library_entry_get_model (e));
+  STR ("serial", ds_library_entry_get_serial (e));
+  STR ("wwn", ds_library_entry_get_wwn (e));
+  json_builder_set_member_name (b, "warnings");
+  json_builder_add_int_value (b, ds_library_entry_get_n_warnings (e));
+  {
+    const char *key = NULL, *name = NULL;
+    double value = 0;
+
+    json_builder_set_member_name (b, "headline");
+    if (ds_library_entry_get_headline (e, &key, &name, NULL, &value))
+      {
+        json_builder_begin_object (b);
+        STR ("key", key);
+        STR ("name", name);
+        json_builder_set_member_name (b, "value");
+        json_builder_add_double_value (b, value);
+        json_builder_end_object (b);
+      }
+    else
+      json_builder_add_null_value (b);
+  }
   json_builder_end_object (b);
 #undef STR
 }
