@@ -330,6 +330,42 @@ START_TEST (test_concurrent_edits_from_two_processes)
 }
 END_TEST
 
+/* A folder of many new files (copied in): loaded on several threads, every
+ * one listed, and from the index the next time. */
+START_TEST (test_many_new_files)
+{
+  g_autofree char *lib_dir = make_library ();
+  g_autofree char *from = g_build_filename (lib_dir, ID_JAN ".json", NULL);
+  g_autofree char *data = NULL;
+  g_autofree char *rows = NULL;
+  gsize len;
+
+  ck_assert (g_file_get_contents (from, &data, &len, NULL));
+  for (int i = 0; i < 200; i++)
+    {
+      g_autofree char *to = g_strdup_printf ("%s/20230101-%06d-copy.json", lib_dir, i);
+
+      ck_assert (g_file_set_contents (to, i == 77 ? "{" : data, i == 77 ? 1 : (gssize) len, NULL));
+    }
+  for (int pass = 0; pass < 2; pass++)
+    {
+      g_autoptr (DsLibrary) lib = listed (lib_dir);
+      guint unreadable = 0;
+
+      ck_assert_uint_eq (g_list_model_get_n_items (G_LIST_MODEL (lib)), 203);
+      for (guint i = 0; i < 203; i++)
+        {
+          g_autoptr (DsLibraryEntry) e = g_list_model_get_item (G_LIST_MODEL (lib), i);
+          unreadable += !ds_library_entry_is_readable (e);
+        }
+      ck_assert_uint_eq (unreadable, 1);
+      ck_assert (!ds_library_entry_is_readable (ds_library_get_entry (lib, "20230101-000077-copy")));
+    }
+  rows = index_sql (lib_dir, "SELECT count(*) FROM results");
+  ck_assert_str_eq (rows, "203");
+}
+END_TEST
+
 START_TEST (test_index_off_and_unwritable_cache)
 {
   g_autofree char *lib_dir = make_library ();
@@ -398,6 +434,7 @@ main (void)
   tcase_add_test (tc, test_corrupt_index_is_rebuilt);
   tcase_add_test (tc, test_dropped_in_and_removed_files);
   tcase_add_test (tc, test_concurrent_edits_from_two_processes);
+  tcase_add_test (tc, test_many_new_files);
   tcase_add_test (tc, test_index_off_and_unwritable_cache);
   tcase_add_test (tc, test_headline_and_device);
   suite_add_tcase (s, tc);

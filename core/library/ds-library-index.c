@@ -335,7 +335,8 @@ rows_read (sqlite3    *db,
 typedef struct {
   char           *name;
   FileStamp       stamp;
-  DsLibraryEntry *entry;
+  struct stat     st;
+  DsLibraryEntry *entry;   /* NULL until loaded */
 } Change;
 
 static void
@@ -454,6 +455,47 @@ index_write (sqlite3    *db,
 
 /* ---- the scan ----------------------------------------------------------- */
 
+typedef struct {
+  const char   *dir;
+  GCancellable *cancellable;
+} LoadJob;
+
+static void
+load_one (gpointer data,
+          gpointer user_data)
+{
+  Change *change = data;
+  LoadJob *job = user_data;
+
+  if (!g_cancellable_is_cancelled (job->cancellable))
+    change->entry = ds_library_load_entry (job->dir, change->name, &change->st);
+}
+
+/* Loads the files of @changes, on up to 4 threads when there are many (a
+ * library listed for the first time, a folder copied in). */
+static gboolean
+load_changes (const char    *dir,
+              GPtrArray     *changes,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  guint threads = MIN (4, g_get_num_processors ());
+  LoadJob job = { dir, cancellable };
+  GThreadPool *pool = NULL;
+
+  if (changes->len >= 64 && threads > 1)
+    pool = g_thread_pool_new (load_one, &job, (int) threads, FALSE, NULL);
+  for (guint i = 0; i < changes->len; i++)
+    {
+      if (pool == NULL || !g_thread_pool_push (pool, changes->pdata[i], NULL))
+        load_one (changes->pdata[i], &job);
+    }
+  if (pool != NULL)
+    g_thread_pool_free (pool, FALSE, TRUE);
+
+  return !g_cancellable_set_error_if_cancelled (cancellable, error);
+}
+
 /* The index's rows of @dir (empty for a new or remade index); NULL and no
  * database when there is no index. */
 static GHashTable *
@@ -566,14 +608,26 @@ ds_library_scan (const char    *dir,
          * read again next time, never taken for the older one. */
         change->name = g_strdup (name);
         change->stamp = stamp_of (&st);
-        change->entry = ds_library_load_entry (dir, name, &st);
-        g_ptr_array_add (entries, g_object_ref (change->entry));
-        /* Not a regular file (a FIFO, ...): listed as such, not cached. */
-        if (S_ISREG (st.st_mode))
-          g_ptr_array_add (changes, change);
-        else
-          change_free (change);
+        change->st = st;
+        g_ptr_array_add (changes, change);
       }
+    }
+
+  if (!load_changes (dir, changes, cancellable, error))
+    {
+      sqlite3_close (db);
+      return NULL;
+    }
+  for (guint i = 0; i < changes->len; )
+    {
+      Change *change = changes->pdata[i];
+
+      g_ptr_array_add (entries, g_object_ref (change->entry));
+      /* Not a regular file (a FIFO, ...): listed as such, not cached. */
+      if (S_ISREG (change->st.st_mode))
+        i++;
+      else
+        g_ptr_array_remove_index_fast (changes, i);
     }
 
   if (db != NULL)
