@@ -41,6 +41,9 @@ struct _DsLibraryEntry {
   char            *headline_name;
   int              headline_unit;
   double           headline_value;
+  /* Everything a search looks in, case-folded, "\n" between fields: a
+   * search as the user types is one strstr per entry. */
+  char            *search_text;
 };
 
 G_DEFINE_FINAL_TYPE (DsLibraryEntry, ds_library_entry, G_TYPE_OBJECT)
@@ -89,6 +92,7 @@ ds_library_entry_finalize (GObject *object)
   g_free (self->wwn);
   g_free (self->headline_key);
   g_free (self->headline_name);
+  g_free (self->search_text);
 
   G_OBJECT_CLASS (ds_library_entry_parent_class)->finalize (object);
 }
@@ -200,6 +204,8 @@ ds_result_describe (const DsResult *result)
     }
 }
 
+static void make_search_text (DsLibraryEntry *self);
+
 /* What a result without a label of its own is called: the model and the
  * path ("Loop device /dev/loop2"), or for a result that has no model (a
  * fio import) the host and the path ("host1 /dev/loop2"), and the date. */
@@ -295,6 +301,7 @@ ds_library_entry_new_for_result (const char     *id,
   self->wwn = g_strdup (result->target.wwn);
   self->n_warnings = result->warnings != NULL ? result->warnings->len : 0;
   set_headline (self, result);
+  make_search_text (self);
 
   return self;
 }
@@ -334,6 +341,7 @@ ds_library_entry_new_fields (const DsLibraryEntryFields *f)
   self->headline_name = g_strdup (f->headline_name);
   self->headline_unit = f->headline_unit;
   self->headline_value = f->headline_value;
+  make_search_text (self);
 
   return self;
 }
@@ -388,6 +396,7 @@ ds_library_entry_new_unreadable (const char   *id,
   if (self->date == NULL)
     self->date = g_date_time_new_from_unix_utc (0);
   self->summary = g_strdup ("unreadable");
+  make_search_text (self);
 
   return self;
 }
@@ -536,16 +545,20 @@ ds_library_entry_get_summary (DsLibraryEntry *self)
   return self->summary;
 }
 
-static gboolean
-contains_casefold (const char *haystack,
-                   const char *needle_folded)
+static void
+make_search_text (DsLibraryEntry *self)
 {
-  g_autofree char *folded = NULL;
+  g_autoptr (GString) all = g_string_new (NULL);
+  const char *fields[] = { self->id, self->label, self->notes, self->device, self->device_path,
+                           self->hostname, self->summary, ds_library_entry_get_kind_name (self),
+                           self->model, self->serial, self->wwn };
 
-  if (haystack == NULL)
-    return FALSE;
-  folded = g_utf8_casefold (haystack, -1);
-  return strstr (folded, needle_folded) != NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    if (fields[i] != NULL)
+      g_string_append_printf (all, "%s\n", fields[i]);
+  for (guint i = 0; self->tags[i] != NULL; i++)
+    g_string_append_printf (all, "%s\n", self->tags[i]);
+  self->search_text = g_utf8_casefold (all->str, -1);
 }
 
 gboolean
@@ -559,18 +572,9 @@ ds_library_entry_matches (DsLibraryEntry *self,
   if (text == NULL || *text == '\0')
     return TRUE;
   needle = g_utf8_casefold (text, -1);
-
-  if (contains_casefold (self->id, needle) || contains_casefold (self->label, needle) ||
-      contains_casefold (self->notes, needle) || contains_casefold (self->device, needle) ||
-      contains_casefold (self->device_path, needle) || contains_casefold (self->hostname, needle) ||
-      contains_casefold (self->summary, needle) ||
-      contains_casefold (ds_library_entry_get_kind_name (self), needle))
-    return TRUE;
-  for (guint i = 0; self->tags[i] != NULL; i++)
-    if (contains_casefold (self->tags[i], needle))
-      return TRUE;
-
-  return FALSE;
+  /* A needle across two fields ("\n") never matches: no field has one,
+   * but notes may; those are found by each line. */
+  return strstr (self->search_text, needle) != NULL;
 }
 
 DsResult *

@@ -98,7 +98,8 @@ gboolean      ds_library_entry_get_headline      (DsLibraryEntry  *self,
 char         *ds_library_entry_dup_device_key    (DsLibraryEntry *self);
 
 /* TRUE when @text (case-insensitive) is in the id, label, notes, a tag,
- * the device, the kind or the host: the search of a library view. */
+ * the device (path, model, serial, WWN), the kind or the host: the search
+ * of a library view. */
 gboolean      ds_library_entry_matches           (DsLibraryEntry *self,
                                                   const char     *text);
 
