@@ -104,13 +104,16 @@ START_TEST (test_save_names_and_lists)
 
     ck_assert_str_eq (ds_library_entry_get_id (first), "20121019-030000-fio-127.0.0.1-8765-rr-job");
     ck_assert_str_eq (ds_library_entry_get_kind_name (first), "workload");
-    ck_assert_str_eq (ds_library_entry_get_device (first), "Disk B");
+    /* The path, for runs and imports alike (the model is in the label). */
+    ck_assert_str_eq (ds_library_entry_get_device (first), "/dev/loop9");
+    ck_assert_str_eq (ds_library_entry_get_model (first), "Disk B");
     ck_assert_str_eq (ds_library_entry_get_summary (first), "randread 4 KiB, QD 1, 1 thread");
     ck_assert_str_eq (ds_library_entry_get_hostname (first), "testhost");
     ck_assert_int_eq (ds_library_entry_get_status (first), DS_LIBRARY_STATUS_COMPLETE);
     ck_assert (!ds_library_entry_has_custom_label (first));
-    /* The default label: the model and the start, in local time. */
-    ck_assert (g_str_has_prefix (ds_library_entry_get_label (first), "Disk B · 2012-10-"));
+    /* The default label: the model, the path and the start, in local time. */
+    ck_assert_msg (g_str_has_prefix (ds_library_entry_get_label (first), "Disk B /dev/loop9 · 2012-10-"),
+                   "%s", ds_library_entry_get_label (first));
   }
 }
 END_TEST
@@ -273,7 +276,7 @@ START_TEST (test_annotate_and_lookup)
   }
   ck_assert_uint_eq (g_strv_length ((char **) ds_library_entry_get_tags (updated)), 2);
   ck_assert (!ds_library_entry_has_custom_label (updated));
-  ck_assert (g_str_has_prefix (ds_library_entry_get_label (updated), "DX440 · 2012-10-"));
+  ck_assert (g_str_has_prefix (ds_library_entry_get_label (updated), "DX440 /dev/loop9 · 2012-10-"));
 
   /* Removing: the file goes, the entry goes. */
   ck_assert (ds_library_remove (again, id, &error));

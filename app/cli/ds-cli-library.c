@@ -120,6 +120,6 @@ ds_cli_library_save_run (const DsResult *result,
       return;
     }
 
-  if (isatty (STDERR_FILENO))
-    fprintf (stderr, _("Saved in the results library as %s\n"), ds_library_entry_get_id (entry));
+  /* Always (a script learns the id too; stdout holds only the result). */
+  fprintf (stderr, _("Saved in the results library as %s\n"), ds_library_entry_get_id (entry));
 }

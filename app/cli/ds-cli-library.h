@@ -46,4 +46,11 @@ char      *ds_cli_result_file      (const char  *arg,
 void       ds_cli_library_save_run (const DsResult *result,
                                     gboolean        skip);
 
+/* `results history [DEVICE]` (ds-cli-history.c): the devices, or each
+ * kind's headline figure of one device over time. */
+int        ds_cli_results_history  (DsLibrary      *library,
+                                    const char     *device,
+                                    gboolean        json,
+                                    const char     *units);
+
 G_END_DECLS

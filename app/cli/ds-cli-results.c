@@ -8,6 +8,7 @@
  *   results tag ID [TAG...] [--remove TAG]...
  *   results rm ID...
  *   results import FILE...
+ *   results history [DEVICE] [--json]
  *   results dir
  * each with --results-dir DIR.
  */
@@ -133,6 +134,28 @@ entry_to_json (JsonBuilder    *b,
   STR ("started_at", ds_library_entry_is_readable (e) ? date : NULL);
   STR ("hostname", ds_library_entry_get_hostname (e));
   STR ("summary", ds_library_entry_get_summary (e));
+  STR ("model", ds_library_entry_get_model (e));
+  STR ("serial", ds_library_entry_get_serial (e));
+  STR ("wwn", ds_library_entry_get_wwn (e));
+  json_builder_set_member_name (b, "warnings");
+  json_builder_add_int_value (b, ds_library_entry_get_n_warnings (e));
+  {
+    const char *key = NULL, *name = NULL;
+    double value = 0;
+
+    json_builder_set_member_name (b, "headline");
+    if (ds_library_entry_get_headline (e, &key, &name, NULL, &value))
+      {
+        json_builder_begin_object (b);
+        STR ("key", key);
+        STR ("name", name);
+        json_builder_set_member_name (b, "value");
+        json_builder_add_double_value (b, value);
+        json_builder_end_object (b);
+      }
+    else
+      json_builder_add_null_value (b);
+  }
   json_builder_end_object (b);
 #undef STR
 }
@@ -453,8 +476,18 @@ results_import (DsLibrary  *library,
     {
       g_autoptr (GError) error = NULL;
       g_autoptr (DsResult) result = ds_result_load (argv[i], &error);
-      DsLibraryEntry *entry = result ? ds_library_save (library, result, NULL, &error) : NULL;
+      DsLibraryEntry *entry = result ? ds_library_find_run (library, result) : NULL;
 
+      /* A copy of a result already there: one is kept, and said so. */
+      if (entry != NULL)
+        {
+          g_autofree char *file = ds_printable_text (argv[i]);
+
+          printf (_("%s  already in the library (%s): not imported again\n"),
+                  ds_library_entry_get_id (entry), file);
+          continue;
+        }
+      entry = result ? ds_library_save (library, result, NULL, &error) : NULL;
       if (entry == NULL)
         {
           status = ds_cli_fail (error);
@@ -480,17 +513,17 @@ ds_cli_results (int    argc,
   int status;
   GOptionEntry entries[] = {
     RESULTS_DIR_ENTRY (&o),
-    { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("list, show: JSON on stdout"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("list, show, history: JSON on stdout"), NULL },
     { "kind", 0, 0, G_OPTION_ARG_STRING, &o.kind, N_("list: only results of this test (benchmark, workload, ...)"), N_("TEST") },
     { "tag", 0, 0, G_OPTION_ARG_STRING, &o.tag, N_("list: only results with this tag"), N_("TAG") },
     { "search", 0, 0, G_OPTION_ARG_STRING, &o.search, N_("list: only results with TEXT in the id, label, notes, tags, device or host"), N_("TEXT") },
-    { "units", 0, 0, G_OPTION_ARG_STRING, &o.units, N_("show: rates in MB/s (default) or MiB/s"), N_("MB|MiB") },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &o.units, N_("show, history: rates in MB/s (default) or MiB/s"), N_("MB|MiB") },
     { "notes", 0, 0, G_OPTION_ARG_STRING, &o.notes, N_("label: set the notes too (\"\" clears them)"), N_("TEXT") },
     { "remove", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.remove, N_("tag: remove TAG (repeat for more)"), N_("TAG") },
     { NULL }
   };
 
-  context = g_option_context_new (N_("[list|show|label|tag|rm|import|dir] [ID…] — the results library"));
+  context = g_option_context_new (N_("[list|show|label|tag|rm|import|history|dir] [ID…] — the results library"));
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
     _("  list                      every saved result, newest first\n"
@@ -500,6 +533,8 @@ ds_cli_results (int    argc,
     "  tag ID [TAG…]             add tags (--remove TAG removes one)\n"
     "  rm ID…                    delete results\n"
     "  import FILE…              copy result files into the library\n"
+    "  history [DEVICE]          the devices; with one (a /dev path, WWN, serial, model or\n"
+    "                            result id), each test's headline figure over time\n"
     "  dir                       print the library folder\n"
     "\n"
     "An ID is a result's id from `results list`, or any part of one that names one result.\n"
@@ -543,6 +578,12 @@ ds_cli_results (int    argc,
     return results_rm (library, argc, argv);
   if (strcmp (sub, "import") == 0)
     return results_import (library, argc, argv);
+  if (strcmp (sub, "history") == 0)
+    {
+      if (argc > 2)
+        return ds_cli_complain (DS_CLI_USAGE, _("results history takes one device (a /dev path, WWN, serial, model or result id)"));
+      return ds_cli_results_history (library, argc == 2 ? argv[1] : NULL, o.json, o.units);
+    }
 
-  return ds_cli_complain (DS_CLI_USAGE, _("results: unknown command “%s” (list, show, label, tag, rm, import, dir)"), sub);
+  return ds_cli_complain (DS_CLI_USAGE, _("results: unknown command “%s” (list, show, label, tag, rm, import, history, dir)"), sub);
 }

@@ -82,6 +82,9 @@ fill_identity (DsDevice     *device,
   device->model = udev_string (udev_device, "ID_MODEL");
   device->vendor = udev_string (udev_device, "ID_VENDOR");
   device->serial = udev_string (udev_device, "ID_SERIAL_SHORT");
+  device->wwn = udev_string (udev_device, "ID_WWN_WITH_EXTENSION");
+  if (device->wwn == NULL)
+    device->wwn = udev_string (udev_device, "ID_WWN");
   device->firmware = udev_string (udev_device, "ID_REVISION");
   device->transport = udev_string (udev_device, "ID_BUS");
   if (device->transport != NULL)
@@ -100,6 +103,10 @@ fill_identity (DsDevice     *device,
     device->serial = ds_sysfs_read_attr (devdir, "serial");
   if (device->serial == NULL)
     device->serial = ds_sysfs_read_attr (sysdir, "serial");     /* virtio-blk */
+  if (device->wwn == NULL)
+    device->wwn = ds_sysfs_read_attr (sysdir, "wwid");        /* NVMe */
+  if (device->wwn == NULL)
+    device->wwn = ds_sysfs_read_attr (devdir, "wwid");        /* SCSI */
   if (device->serial == NULL)
     device->serial = ds_sysfs_read_attr (sysdir, "wwid");
   if (device->serial == NULL)
@@ -328,6 +335,7 @@ ds_device_free (DsDevice *device)
   g_free (device->model);
   g_free (device->vendor);
   g_free (device->serial);
+  g_free (device->wwn);
   g_free (device->firmware);
   g_free (device->transport);
   g_free (device->scheduler);

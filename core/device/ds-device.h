@@ -33,6 +33,8 @@ typedef struct {
   char        *model;
   char        *vendor;
   char        *serial;
+  char        *wwn;             /* the World Wide Name ("0x5000c500a1b2c3d4",
+                                 * "naa.…", "eui.…"); NULL where none */
   char        *firmware;
   char        *transport;       /* "sata", "nvme", "usb", "virtio", ... */
 

@@ -164,6 +164,8 @@ describe_block (DsTarget  *target,
     {
       target->rotational = device->rotational;
       target->model = g_steal_pointer (&device->model);
+      target->serial = g_steal_pointer (&device->serial);
+      target->wwn = g_steal_pointer (&device->wwn);
     }
 
   if (size == 0)
@@ -509,6 +511,8 @@ ds_target_free (DsTarget *target)
     close (target->fd);
   g_free (target->path);
   g_free (target->model);
+  g_free (target->serial);
+  g_free (target->wwn);
   g_free (target->fs_device);
   g_free (target);
 }

@@ -28,6 +28,8 @@ typedef struct {
   uint32_t      mem_align;           /* buffer alignment (>= 512 or DIOALIGN) */
   gboolean      rotational;
   char         *model;               /* NULL where unknown */
+  char         *serial;              /* block devices: NULL where unknown */
+  char         *wwn;
   char         *fs_device;           /* files: the block device their
                                       * filesystem is on ("/dev/sda2") */
   gboolean      created;             /* a test file Diskscope made */

@@ -54,8 +54,10 @@ const char   *ds_library_entry_get_error_message (DsLibraryEntry *self);
 DsBenchKind   ds_library_entry_get_kind          (DsLibraryEntry *self);
 /* "benchmark", "workload", ...; "?" when unreadable. */
 const char   *ds_library_entry_get_kind_name     (DsLibraryEntry *self);
-/* The user's label, else the default (model · date); the file name when
- * unreadable.  Never NULL. */
+/* The user's label, else the default: the model and path and the date
+ * ("Loop device /dev/loop2 · 2026-12-01 10:00"), or the host and path for
+ * a result without a model (a fio import); the file name when unreadable.
+ * Never NULL. */
 const char   *ds_library_entry_get_label         (DsLibraryEntry *self);
 gboolean      ds_library_entry_has_custom_label  (DsLibraryEntry *self);
 const char   *ds_library_entry_get_notes         (DsLibraryEntry *self);
@@ -63,7 +65,8 @@ const char   *ds_library_entry_get_notes         (DsLibraryEntry *self);
 const char *const *ds_library_entry_get_tags     (DsLibraryEntry *self);
 gboolean      ds_library_entry_has_tag           (DsLibraryEntry *self,
                                                   const char     *tag);
-/* The model, else the target's path; NULL when unreadable. */
+/* The target's path (for runs and imports alike), else the model; NULL
+ * when unreadable. */
 const char   *ds_library_entry_get_device        (DsLibraryEntry *self);
 const char   *ds_library_entry_get_device_path   (DsLibraryEntry *self);
 uint64_t      ds_library_entry_get_size_bytes    (DsLibraryEntry *self);
@@ -73,8 +76,30 @@ const char   *ds_library_entry_get_hostname      (DsLibraryEntry *self);
 /* One line: "read", "read + write", "randread 4 KB, QD 32, 1 thread". */
 const char   *ds_library_entry_get_summary       (DsLibraryEntry *self);
 
+/* What the target said of itself (NULL where unknown). */
+const char   *ds_library_entry_get_model         (DsLibraryEntry *self);
+const char   *ds_library_entry_get_serial        (DsLibraryEntry *self);
+const char   *ds_library_entry_get_wwn           (DsLibraryEntry *self);
+/* How many warnings the result holds (a cache that cut a figure, ...). */
+guint         ds_library_entry_get_n_warnings    (DsLibraryEntry *self);
+/* The kind's headline figure (its average rate, ...): a stable @key
+ * ("read.transfer_avg"), a @name for people, its DsCompareUnit and value.
+ * FALSE when the result has none (nothing measured, or a kind without
+ * figures to compare). */
+gboolean      ds_library_entry_get_headline      (DsLibraryEntry  *self,
+                                                  const char     **key,
+                                                  const char     **name,
+                                                  int             *unit,
+                                                  double          *value);
+/* Which physical device the result is of: "wwn:…" or "serial:…" when the
+ * result recorded one, else the model, capacity and host ("model:…"), or
+ * the path, capacity and host ("path:…").  Results of one device share
+ * it, whatever /dev name the device had. */
+char         *ds_library_entry_dup_device_key    (DsLibraryEntry *self);
+
 /* TRUE when @text (case-insensitive) is in the id, label, notes, a tag,
- * the device, the kind or the host: the search of a library view. */
+ * the device (path, model, serial, WWN), the kind or the host: the search
+ * of a library view. */
 gboolean      ds_library_entry_matches           (DsLibraryEntry *self,
                                                   const char     *text);
 

@@ -20,6 +20,63 @@ struct _DsLibrary {
   guint      generation;
 };
 
+/* ---- ds-library-entry.c: an entry's fields, for the index ------------- */
+
+/* Every field of an entry (pointers borrowed from it, or given to
+ * ds_library_entry_new_fields(), which copies them). */
+typedef struct {
+  const char        *id;
+  const char        *path;
+  DsLibraryStatus    status;
+  const char        *error_message;
+  DsBenchKind        kind;
+  const char        *label;
+  gboolean           custom_label;
+  const char        *notes;
+  const char *const *tags;
+  const char        *device;
+  const char        *device_path;
+  const char        *model;
+  const char        *serial;
+  const char        *wwn;
+  uint64_t           size_bytes;
+  gint64             date_us;          /* Unix time, microseconds, UTC */
+  const char        *hostname;
+  const char        *summary;
+  guint              n_warnings;
+  const char        *headline_key;     /* NULL: no headline figure */
+  const char        *headline_name;
+  int                headline_unit;    /* DsCompareUnit */
+  double             headline_value;
+} DsLibraryEntryFields;
+
+DsLibraryEntry *ds_library_entry_new_fields (const DsLibraryEntryFields *fields);
+void            ds_library_entry_get_fields (DsLibraryEntry            *entry,
+                                             DsLibraryEntryFields      *fields);
+
+/* Loads the file @name of @dir (@st: its stat) into an entry (an
+ * unreadable one when it cannot be read).  Safe on any thread. */
+DsLibraryEntry *ds_library_load_entry    (const char     *dir,
+                                          const char     *name,
+                                          const struct stat *st);
+
+/* Newest first (for g_ptr_array_sort of entries). */
+int             ds_library_compare_entries (gconstpointer a,
+                                            gconstpointer b);
+
+/* ---- ds-library-index.c ------------------------------------------------- */
+
+/* Lists @dir: every "*.json" file as an entry, newest first, each taken
+ * from the index (a cache in $XDG_CACHE_HOME) when the file's size, mtime,
+ * ctime and inode are those the index holds, else loaded and put in the
+ * index.  A missing, unusable or corrupt index is rebuilt; one that cannot
+ * be made is done without (every file loaded).  Safe on any thread. */
+GPtrArray      *ds_library_scan          (const char     *dir,
+                                          GCancellable   *cancellable,
+                                          GError        **error);
+/* Where the index of @dir lives on this host (for this user). */
+char           *ds_library_index_path    (const char     *dir);
+
 /* The entry of @id, or NULL with DS_ERROR_NOT_FOUND naming the folder. */
 DsLibraryEntry *ds_library_require_entry (DsLibrary      *self,
                                           const char     *id,

@@ -104,8 +104,8 @@ ds_library_get_dir (DsLibrary *self)
 }
 
 /* Newest first; the id breaks ties (and orders results of one second). */
-static int
-compare_entries (gconstpointer a,
+int
+ds_library_compare_entries (gconstpointer a,
                  gconstpointer b)
 {
   DsLibraryEntry *ea = *(DsLibraryEntry *const *) a;
@@ -124,77 +124,30 @@ error_code (int e)
   return e == EROFS ? DS_ERROR_PERMISSION : ds_error_from_errno (e);
 }
 
-/* ---- scanning (also on a worker thread: touches no DsLibrary) ----------- */
+/* ---- loading one file (also on a worker thread: touches no DsLibrary) -- */
 
-static DsLibraryEntry *
-load_entry (const char *dir,
-            const char *name)
+DsLibraryEntry *
+ds_library_load_entry (const char        *dir,
+                       const char        *name,
+                       const struct stat *st)
 {
   g_autofree char *path = g_build_filename (dir, name, NULL);
   g_autofree char *id = g_strndup (name, strlen (name) - strlen (".json"));
   g_autoptr (GError) error = NULL;
   g_autoptr (DsResult) result = NULL;
-  GStatBuf st;
 
-  if (g_stat (path, &st) < 0)
-    {
-      int e = errno;
-      error = g_error_new (DS_ERROR, ds_error_from_errno (e), "%s: %s", path, g_strerror (e));
-      return ds_library_entry_new_unreadable (id, path, error, 0);
-    }
   /* A FIFO or a device named *.json would block or read forever. */
-  if (!S_ISREG (st.st_mode))
+  if (!S_ISREG (st->st_mode))
     {
       error = g_error_new (DS_ERROR, DS_ERROR_CORRUPT, "%s: not a regular file", path);
-      return ds_library_entry_new_unreadable (id, path, error, st.st_mtime);
+      return ds_library_entry_new_unreadable (id, path, error, st->st_mtime);
     }
 
   result = ds_result_load (path, &error);
   if (result == NULL)
-    return ds_library_entry_new_unreadable (id, path, error, st.st_mtime);
+    return ds_library_entry_new_unreadable (id, path, error, st->st_mtime);
 
   return ds_library_entry_new_for_result (id, path, result);
-}
-
-static GPtrArray *
-scan_dir (const char    *dir,
-          GCancellable  *cancellable,
-          GError       **error)
-{
-  g_autoptr (GPtrArray) entries = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr (GError) local = NULL;
-  g_autoptr (GDir) d = g_dir_open (dir, 0, &local);
-  const char *name;
-
-  if (d == NULL)
-    {
-      if (g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-        return g_steal_pointer (&entries);   /* nothing saved yet */
-
-      g_set_error (error, DS_ERROR,
-                   g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_ACCES) ?
-                   DS_ERROR_PERMISSION : DS_ERROR_FAILED,
-                   _("cannot read the results folder: %s"), local->message);
-      return NULL;
-    }
-
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
-      /* Hidden: the lock, temporary files (those a killed save left go). */
-      if (name[0] == '.')
-        {
-          ds_library_remove_stale_temp (dir, name);
-          continue;
-        }
-      if (!g_str_has_suffix (name, ".json") || strlen (name) == strlen (".json"))
-        continue;
-      g_ptr_array_add (entries, load_entry (dir, name));
-    }
-
-  g_ptr_array_sort (entries, compare_entries);
-  return g_steal_pointer (&entries);
 }
 
 static void
@@ -218,7 +171,7 @@ ds_library_reload (DsLibrary     *self,
 
   g_return_val_if_fail (DS_IS_LIBRARY (self), FALSE);
 
-  entries = scan_dir (self->dir, cancellable, error);
+  entries = ds_library_scan (self->dir, cancellable, error);
   if (entries == NULL)
     return FALSE;
 
@@ -247,7 +200,7 @@ reload_thread (GTask        *task,
 {
   ReloadData *data = task_data;
   GError *error = NULL;
-  GPtrArray *entries = scan_dir (data->dir, cancellable, &error);
+  GPtrArray *entries = ds_library_scan (data->dir, cancellable, &error);
 
   if (entries == NULL)
     g_task_return_error (task, error);
@@ -328,6 +281,33 @@ ds_library_get_entry (DsLibrary  *self,
 }
 
 DsLibraryEntry *
+ds_library_find_run (DsLibrary      *self,
+                     const DsResult *result)
+{
+  g_autoptr (GDateTime) when = NULL;
+
+  g_return_val_if_fail (DS_IS_LIBRARY (self), NULL);
+
+  if (result->started_at == NULL ||
+      (when = g_date_time_new_from_iso8601 (result->started_at, NULL)) == NULL)
+    return NULL;
+
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      DsLibraryEntry *e = self->items->pdata[i];
+
+      if (ds_library_entry_is_readable (e) && ds_library_entry_get_kind (e) == result->kind &&
+          g_date_time_equal (ds_library_entry_get_date (e), when) &&
+          g_strcmp0 (ds_library_entry_get_hostname (e), result->hostname) == 0 &&
+          g_strcmp0 (ds_library_entry_get_device_path (e), result->target.path) == 0 &&
+          ds_library_entry_get_size_bytes (e) == result->target.size_bytes)
+        return e;
+    }
+
+  return NULL;
+}
+
+DsLibraryEntry *
 ds_library_lookup (DsLibrary   *self,
                    const char  *text,
                    GError     **error)
@@ -391,7 +371,7 @@ insert_sorted (DsLibrary      *self,
 {
   guint pos = 0;
 
-  while (pos < self->items->len && compare_entries (&self->items->pdata[pos], &entry) <= 0)
+  while (pos < self->items->len && ds_library_compare_entries (&self->items->pdata[pos], &entry) <= 0)
     pos++;
   g_ptr_array_insert (self->items, (gint) pos, g_object_ref (entry));
   g_list_model_items_changed (G_LIST_MODEL (self), pos, 0, 1);

@@ -71,6 +71,12 @@ DsLibraryEntry *ds_library_lookup        (DsLibrary     *self,
                                           const char    *text,
                                           GError       **error);
 
+/* The entry of the same run as @result (its kind, start, host and
+ * target), if the library holds one: what an import of a copy of a
+ * result already there finds.  Transfer none. */
+DsLibraryEntry *ds_library_find_run      (DsLibrary       *self,
+                                          const DsResult  *result);
+
 /* Saves @result as a new file (never over another) and adds its entry.
  * @name_hint ("fio-host1-randread") replaces "KIND-DEVICE" in the file
  * name when not NULL.  Transfer none. */

@@ -101,6 +101,12 @@ ds_result_to_json (const DsResult *result)
   json_object_set_string_member (target, "kind", result->target.is_block ? "block" : "file");
   json_object_set_int_member (target, "size_bytes", (gint64) result->target.size_bytes);
   ds_json_set_string_or_null (target, "model", result->target.model);
+  /* Which physical device, whatever its /dev name: absent when unknown
+   * (older results have neither). */
+  if (result->target.serial != NULL)
+    json_object_set_string_member (target, "serial", result->target.serial);
+  if (result->target.wwn != NULL)
+    json_object_set_string_member (target, "wwn", result->target.wwn);
   json_object_set_int_member (target, "logical_block_size", result->target.logical_block_size);
   json_object_set_int_member (target, "physical_block_size", result->target.physical_block_size);
   json_object_set_boolean_member (target, "rotational", result->target.rotational);

@@ -255,6 +255,10 @@ target_from_json (JsonObject    *t,
 
   if (!ds_json_get_uint64 (t, where, "size_bytes", G_MAXINT64, &info->size_bytes, error) ||
       !ds_json_get_optional_string (t, where, "model", &info->model, error) ||
+      (json_object_has_member (t, "serial") &&
+       !ds_json_get_optional_string (t, where, "serial", &info->serial, error)) ||
+      (json_object_has_member (t, "wwn") &&
+       !ds_json_get_optional_string (t, where, "wwn", &info->wwn, error)) ||
       !block_size_from_json (t, "logical_block_size", &info->logical_block_size, error) ||
       !block_size_from_json (t, "physical_block_size", &info->physical_block_size, error))
     return FALSE;

@@ -56,6 +56,8 @@ ds_target_info_clear (DsTargetInfo *info)
 {
   g_clear_pointer (&info->path, g_free);
   g_clear_pointer (&info->model, g_free);
+  g_clear_pointer (&info->serial, g_free);
+  g_clear_pointer (&info->wwn, g_free);
 }
 
 void

@@ -21,6 +21,8 @@ typedef struct {
   gboolean  is_block;            /* "kind": "block" | "file" */
   uint64_t  size_bytes;
   char     *model;               /* NULL where unknown */
+  char     *serial;              /* the device's serial number and World */
+  char     *wwn;                 /* Wide Name: NULL where unknown */
   uint32_t  logical_block_size;
   uint32_t  physical_block_size;
   gboolean  rotational;

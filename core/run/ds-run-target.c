@@ -33,6 +33,8 @@ ds_run_describe_target (DsRun          *run,
   info->is_block = target->kind == DS_TARGET_BLOCK;
   info->size_bytes = target->size_bytes;
   info->model = g_strdup (target->model);
+  info->serial = g_strdup (target->serial);
+  info->wwn = g_strdup (target->wwn);
   info->logical_block_size = target->logical_block_size;
   info->physical_block_size = target->physical_block_size;
   info->rotational = target->rotational;

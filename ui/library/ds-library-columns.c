@@ -2,7 +2,9 @@
  *
  * What each column shows of a DsLibraryEntry, and how it sorts (by a
  * click on its header; the library's own order, newest first, until
- * then).  An unreadable file shows why in the Test column, in red.
+ * then).  An unreadable file shows why in the Test column, in red; a
+ * result with warnings has a warning icon before its label (the tooltip
+ * says how many).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,6 +13,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ds-compare.h"
 #include "ds-library-window-private.h"
 #include "ds-pages.h"
 
@@ -76,6 +79,29 @@ test_text (DsLibraryEntry *entry)
     }
 }
 
+/* The test's headline figure ("153.9 MB/s"): what a device's runs are
+ * compared by over time. */
+static char *
+figure_text (DsLibraryEntry *entry)
+{
+  int unit;
+  double value;
+
+  if (!ds_library_entry_get_headline (entry, NULL, NULL, &unit, &value))
+    return NULL;
+  return ds_compare_format_value ((DsCompareUnit) unit, value, DS_UNITS_MB);
+}
+
+static int
+compare_figure (gconstpointer a, gconstpointer b, gpointer data)
+{
+  double va = -1, vb = -1;
+
+  ds_library_entry_get_headline ((DsLibraryEntry *) a, NULL, NULL, NULL, &va);
+  ds_library_entry_get_headline ((DsLibraryEntry *) b, NULL, NULL, NULL, &vb);
+  return va < vb ? -1 : va > vb;
+}
+
 static char *
 tags_text (DsLibraryEntry *entry)
 {
@@ -113,6 +139,7 @@ static const struct {
   { N_("Kind"), kind_text, compare_text, FALSE },
   { N_("Date"), date_text, compare_date, FALSE },
   { N_("Test"), test_text, NULL, TRUE },
+  { N_("Figure"), figure_text, compare_figure, FALSE },
   { N_("Tags"), tags_text, compare_text, FALSE },
 };
 
@@ -141,6 +168,20 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_label_set_max_width_chars (GTK_LABEL (label), 48);
+  /* The label's column: the warning icon, then the label. */
+  if (GPOINTER_TO_UINT (column) == 0)
+    {
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+
+      gtk_widget_add_css_class (icon, "warning");
+      gtk_widget_set_visible (icon, FALSE);
+      gtk_widget_set_hexpand (label, TRUE);
+      gtk_box_append (GTK_BOX (box), icon);
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_list_item_set_child (item, box);
+      return;
+    }
   gtk_list_item_set_child (item, label);
 }
 
@@ -153,6 +194,19 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_list_item_get_child (item);
   guint i = GPOINTER_TO_UINT (column);
   g_autofree char *text = columns[i].text (entry);
+
+  if (GTK_IS_BOX (label))
+    {
+      GtkWidget *icon = gtk_widget_get_first_child (label);
+      guint n = ds_library_entry_get_n_warnings (entry);
+      g_autofree char *why = g_strdup_printf (ngettext ("%u warning: open the result to read it",
+                                                        "%u warnings: open the result to read them", n), n);
+
+      gtk_widget_set_visible (icon, n > 0);
+      gtk_widget_set_tooltip_text (icon, n > 0 ? why : NULL);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL, why, -1);
+      label = gtk_widget_get_last_child (label);
+    }
 
   gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
   gtk_widget_set_tooltip_text (label, text);

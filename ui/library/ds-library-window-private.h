@@ -2,6 +2,7 @@
  *
  * ds-library-window.c is the list, the search, open and delete;
  * ds-library-columns.c the table's columns;
+ * ds-library-history-view.c a device's history;
  * ds-library-tasks.c what reads or writes result files: rename and tag,
  * export, and loading results for a comparison.
  *
@@ -48,6 +49,10 @@ void            _ds_library_window_toast          (DsLibraryWindow *self,
 
 /* ds-library-columns.c: adds the table's columns. */
 void            _ds_library_window_add_columns      (DsLibraryWindow      *self);
+
+/* ds-library-history-view.c: History (Ctrl+H), the selected result's
+ * device over time. */
+void            _ds_library_window_class_history_init (DsLibraryWindowClass *klass);
 
 /* ds-library-tasks.c */
 void            _ds_library_window_class_tasks_init (DsLibraryWindowClass *klass);

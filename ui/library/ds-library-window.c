@@ -86,6 +86,7 @@ _ds_library_window_update_actions (DsLibraryWindow *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "library.open", one);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "library.edit", one);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "library.history", one);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "library.export", one);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "library.delete", entries->len > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "library.compare",
@@ -431,6 +432,7 @@ ds_library_window_class_init (DsLibraryWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
 
+  _ds_library_window_class_history_init (klass);
   gtk_widget_class_install_action (widget_class, "library.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "library.compare", NULL, compare_action);
   gtk_widget_class_install_action (widget_class, "library.delete", NULL, delete_action);

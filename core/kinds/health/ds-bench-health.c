@@ -49,6 +49,7 @@ fill_target (DsResult       *result,
   result->target.is_block = path == NULL || (stat (path, &st) == 0 && S_ISBLK (st.st_mode));
   result->target.size_bytes = h->capacity_bytes;
   result->target.model = g_strdup (h->model);
+  result->target.serial = g_strdup (h->serial);
   result->target.rotational = h->rotation_rate > 0;
   /* Only what the loader takes: 0 or a power of two of 512 .. 1 MiB. */
   if (lbs >= 512 && lbs <= (1 << 20) && (lbs & (lbs - 1)) == 0)

@@ -1,0 +1,252 @@
+/* ds-library-history.c: a library's results by physical device, over time
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "ds-compare.h"
+#include "ds-library-history.h"
+#include "ds-units.h"
+
+void
+ds_library_device_free (DsLibraryDevice *device)
+{
+  if (device == NULL)
+    return;
+  g_free (device->key);
+  g_free (device->model);
+  g_free (device->serial);
+  g_free (device->wwn);
+  g_free (device->path);
+  g_free (device->hostname);
+  g_ptr_array_unref (device->entries);
+  g_free (device);
+}
+
+static int
+oldest_first (gconstpointer a,
+              gconstpointer b)
+{
+  DsLibraryEntry *ea = *(DsLibraryEntry *const *) a;
+  DsLibraryEntry *eb = *(DsLibraryEntry *const *) b;
+
+  return g_date_time_compare (ds_library_entry_get_date (ea), ds_library_entry_get_date (eb));
+}
+
+static int
+newest_device_first (gconstpointer a,
+                     gconstpointer b)
+{
+  const DsLibraryDevice *da = *(DsLibraryDevice *const *) a;
+  const DsLibraryDevice *db = *(DsLibraryDevice *const *) b;
+  DsLibraryEntry *la = da->entries->pdata[da->entries->len - 1];
+  DsLibraryEntry *lb = db->entries->pdata[db->entries->len - 1];
+
+  return g_date_time_compare (ds_library_entry_get_date (lb), ds_library_entry_get_date (la));
+}
+
+GPtrArray *
+ds_library_get_devices (DsLibrary *library)
+{
+  g_autoptr (GHashTable) by_key = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *devices = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_library_device_free);
+  GListModel *model = G_LIST_MODEL (library);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (DsLibraryEntry) e = g_list_model_get_item (model, i);
+      g_autofree char *key = NULL;
+      DsLibraryDevice *device;
+
+      if (!ds_library_entry_is_readable (e))
+        continue;
+      key = ds_library_entry_dup_device_key (e);
+      device = g_hash_table_lookup (by_key, key);
+      if (device == NULL)
+        {
+          device = g_new0 (DsLibraryDevice, 1);
+          device->key = g_steal_pointer (&key);
+          device->entries = g_ptr_array_new_with_free_func (g_object_unref);
+          g_hash_table_insert (by_key, device->key, device);
+          g_ptr_array_add (devices, device);
+        }
+      /* The library is newest first: the first entry seen is the newest,
+       * and names the device; later ones fill what it did not record. */
+      if (device->model == NULL)
+        device->model = g_strdup (ds_library_entry_get_model (e));
+      if (device->serial == NULL)
+        device->serial = g_strdup (ds_library_entry_get_serial (e));
+      if (device->wwn == NULL)
+        device->wwn = g_strdup (ds_library_entry_get_wwn (e));
+      if (device->path == NULL)
+        device->path = g_strdup (ds_library_entry_get_device_path (e));
+      if (device->hostname == NULL)
+        device->hostname = g_strdup (ds_library_entry_get_hostname (e));
+      if (device->size_bytes == 0)
+        device->size_bytes = ds_library_entry_get_size_bytes (e);
+      g_ptr_array_add (device->entries, g_steal_pointer (&e));
+    }
+
+  for (guint i = 0; i < devices->len; i++)
+    g_ptr_array_sort (((DsLibraryDevice *) devices->pdata[i])->entries, oldest_first);
+  g_ptr_array_sort (devices, newest_device_first);
+  return devices;
+}
+
+static gboolean
+contains_casefold (const char *haystack,
+                   const char *needle)
+{
+  g_autofree char *h = NULL;
+  g_autofree char *n = NULL;
+
+  if (haystack == NULL || needle == NULL || *needle == '\0')
+    return FALSE;
+  h = g_utf8_casefold (haystack, -1);
+  n = g_utf8_casefold (needle, -1);
+  return strstr (h, n) != NULL;
+}
+
+gboolean
+ds_library_device_matches (const DsLibraryDevice *device,
+                           const char            *text)
+{
+  if (text == NULL)
+    return TRUE;
+  if ((device->wwn != NULL && g_ascii_strcasecmp (device->wwn, text) == 0) ||
+      (device->serial != NULL && g_ascii_strcasecmp (device->serial, text) == 0) ||
+      strcmp (device->key, text) == 0)
+    return TRUE;
+
+  return contains_casefold (device->model, text) || contains_casefold (device->path, text);
+}
+
+char *
+ds_library_device_describe (const DsLibraryDevice *device)
+{
+  g_autofree char *size = ds_format_size (device->size_bytes);
+  g_autoptr (GString) out = g_string_new (device->model != NULL ? device->model :
+                                          device->path != NULL ? device->path : "?");
+
+  g_string_append (out, " (");
+  if (device->wwn != NULL)
+    g_string_append_printf (out, "WWN %s, ", device->wwn);
+  else if (device->serial != NULL)
+    g_string_append_printf (out, "serial %s, ", device->serial);
+  else if (device->model != NULL && device->path != NULL)
+    g_string_append_printf (out, "%s, ", device->path);
+  g_string_append (out, size);
+  if (device->wwn == NULL && device->serial == NULL && device->hostname != NULL)
+    g_string_append_printf (out, ", on %s", device->hostname);
+  g_string_append (out, ")");
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+DsLibraryDevice *
+ds_library_device_of (GPtrArray      *devices,
+                      DsLibraryEntry *entry)
+{
+  g_autofree char *key = NULL;
+
+  if (!ds_library_entry_is_readable (entry))
+    return NULL;
+  key = ds_library_entry_dup_device_key (entry);
+  for (guint i = 0; i < devices->len; i++)
+    if (strcmp (((DsLibraryDevice *) devices->pdata[i])->key, key) == 0)
+      return devices->pdata[i];
+
+  return NULL;
+}
+
+static char *
+local_date (DsLibraryEntry *e)
+{
+  g_autoptr (GDateTime) local = g_date_time_to_local (ds_library_entry_get_date (e));
+
+  return g_date_time_format (local, "%Y-%m-%d %H:%M");
+}
+
+/* One kind's headline figures of @d, oldest first. */
+static void
+append_kind (GString               *out,
+             const DsLibraryDevice *d,
+             const char            *kind,
+             DsUnits                units)
+{
+  double first = NAN;
+  gboolean titled = FALSE;
+
+  for (guint i = 0; i < d->entries->len; i++)
+    {
+      DsLibraryEntry *e = d->entries->pdata[i];
+      const char *key, *name;
+      int unit;
+      double value;
+      g_autofree char *date = NULL;
+      g_autofree char *figure = NULL;
+      g_autofree char *change = NULL;
+
+      if (strcmp (ds_library_entry_get_kind_name (e), kind) != 0 ||
+          !ds_library_entry_get_headline (e, &key, &name, &unit, &value))
+        continue;
+      if (!titled)
+        {
+          g_string_append_printf (out, "\n%s — %s\n", kind, name);
+          titled = TRUE;
+        }
+      if (isnan (first) && value != 0)
+        first = value;
+      date = local_date (e);
+      figure = ds_compare_format_value ((DsCompareUnit) unit, value, units);
+      change = !isnan (first) && value != first ?
+        g_strdup_printf ("%+.1f%%", (value / first - 1) * 100) : g_strdup ("");
+      g_string_append_printf (out, "  %s  %14s  %7s  %s  %s%s\n", date, figure, change,
+                              ds_library_entry_get_id (e), ds_library_entry_get_label (e),
+                              ds_library_entry_get_status (e) == DS_LIBRARY_STATUS_COMPLETE ? "" :
+                              ds_library_entry_get_status (e) == DS_LIBRARY_STATUS_STOPPED ?
+                              _(" (stopped)") : _(" (failed)"));
+    }
+}
+
+char *
+ds_library_device_history (const DsLibraryDevice *d,
+                           DsUnits                units)
+{
+  g_autoptr (GPtrArray) kinds = g_ptr_array_new ();
+  g_autofree char *what = ds_library_device_describe (d);
+  GString *out = g_string_new (NULL);
+  gboolean any = FALSE;
+
+  g_string_append_printf (out, "%s\n", what);
+  g_string_append_printf (out, ngettext ("%u result\n", "%u results\n", d->entries->len),
+                          d->entries->len);
+  /* Kinds in the order they were first run. */
+  for (guint i = 0; i < d->entries->len; i++)
+    {
+      const char *kind = ds_library_entry_get_kind_name (d->entries->pdata[i]);
+      gboolean seen = FALSE;
+
+      for (guint k = 0; k < kinds->len && !seen; k++)
+        seen = strcmp (kinds->pdata[k], kind) == 0;
+      if (!seen)
+        g_ptr_array_add (kinds, (gpointer) kind);
+    }
+  for (guint k = 0; k < kinds->len; k++)
+    {
+      gsize before = out->len;
+
+      append_kind (out, d, kinds->pdata[k], units);
+      any = any || out->len > before;
+    }
+  if (!any)
+    g_string_append (out, _("\nNo figures to follow over time (these tests have no headline figure).\n"));
+
+  return g_string_free (out, FALSE);
+}
