@@ -63,6 +63,11 @@ trap 'exit 1' INT TERM
 
 [ "$(id -u)" -eq 0 ] || { echo "1..0 # SKIP needs root: it starts system daemons and a loop device"; exit 0; }
 
+# The suite makes GLib warnings fatal for our programs (G_DEBUG); the
+# system's daemons are not ours, and polkitd or udisksd would abort on a
+# warning of their own.
+daemon_env=(env -u G_DEBUG -u G_SLICE)
+
 for bin in dbus-daemon gdbus /usr/lib/polkit-1/polkitd /lib/systemd/systemd-udevd \
            udevadm /usr/libexec/udisks2/udisksd losetup setpriv flock pkttyagent script; do
   command -v "$bin" >/dev/null || bail "$bin is missing: run tools/install-deps (udisks2, polkitd, udev, dbus)"
@@ -93,7 +98,7 @@ if ! gdbus call --system --dest org.freedesktop.DBus --object-path /org/freedesk
   if [ -f /run/dbus/pid ] && ! kill -0 "$(cat /run/dbus/pid)" 2>/dev/null; then
     rm -f /run/dbus/pid /run/dbus/system_bus_socket
   fi
-  pid=$(dbus-daemon --system --fork --print-pid) || bail "could not start the system bus"
+  pid=$("${daemon_env[@]}" dbus-daemon --system --fork --print-pid) || bail "could not start the system bus"
   started_pids+=("$pid")
   bus_pid=$pid
   wait_for 10 has_name org.freedesktop.DBus || bail "the system bus does not answer"
@@ -101,7 +106,7 @@ fi
 
 # ---- polkitd --------------------------------------------------------------
 if ! has_name org.freedesktop.PolicyKit1; then
-  /usr/lib/polkit-1/polkitd --no-debug >/dev/null 2>&1 &
+  "${daemon_env[@]}" /usr/lib/polkit-1/polkitd --no-debug >/dev/null 2>&1 &
   started_pids+=("$!")
   wait_for 20 has_name org.freedesktop.PolicyKit1 || bail "polkitd did not start"
 fi
@@ -117,7 +122,7 @@ fi
 
 # ---- udisksd --------------------------------------------------------------
 if ! has_name org.freedesktop.UDisks2; then
-  /usr/libexec/udisks2/udisksd --no-debug >/dev/null 2>&1 &
+  "${daemon_env[@]}" /usr/libexec/udisks2/udisksd --no-debug >/dev/null 2>&1 &
   started_pids+=("$!")
   wait_for 30 has_name org.freedesktop.UDisks2 || bail "udisksd did not start"
 fi
