@@ -13,7 +13,9 @@
 #include "ds-annotation.h"
 #include "ds-bench-transfer.h"
 #include "ds-error.h"
+#include "ds-png-text.h"
 #include "ds-render.h"
+#include "ds-warnings.h"
 #include "ds-test-library.h"
 #include "ds-test-util.h"
 
@@ -104,6 +106,56 @@ START_TEST (test_transfer_png)
   orange = count_color (image, ds_render_series_color (1), 100, 1100);
   ck_assert_msg (blue > 400 && orange > 400, "blue %u, orange %u pixels", blue, orange);
   cairo_surface_destroy (image);
+}
+END_TEST
+
+/* An exported PNG says what it shows in its text chunks, and keeps each
+ * result's warnings there as well as in its pixels. */
+START_TEST (test_png_text_warnings)
+{
+  g_autoptr (DsResult) a = NULL;
+  g_autoptr (DsResult) b = NULL;
+  g_autoptr (DsComparison) cmp = NULL;
+  g_autoptr (GBytes) png = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *warnings = NULL;
+  g_autofree char *description = NULL;
+  DsRenderOptions opts = { .units = DS_UNITS_MB };
+  DsResult *results[2];
+
+  a = ds_test_library_transfer ("Fast disk", UINT64_C (500) * 1000000000, 150e6, 170e6, 0.006,
+                                "2020-01-01T00:00:00Z");
+  b = ds_test_library_transfer ("Slow disk", UINT64_C (250) * 1000000000, 40e6, 90e6, 0.012,
+                                "2020-01-02T00:00:00Z");
+  if (b->warnings == NULL)
+    b->warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_warning_free);
+  g_ptr_array_add (b->warnings, ds_warning_new ("loop_no_direct_io", "Reads came from the page cache."));
+  results[0] = a;
+  results[1] = b;
+  cmp = ds_comparison_new (results, NULL, 2, NULL);
+
+  png = ds_render_comparison_to_bytes (cmp, &opts, DS_RENDER_PNG, &error);
+  ck_assert_msg (png != NULL, "%s", error ? error->message : "");
+  title = ds_png_get_text (png, "Title");
+  description = ds_png_get_text (png, "Description");
+  warnings = ds_png_get_text (png, "Warnings");
+  ck_assert_msg (title != NULL && strstr (title, "Benchmark") != NULL, "%s", title);
+  ck_assert_msg (description != NULL && strstr (description, "A: ") != NULL &&
+                 strstr (description, "\nB: ") != NULL, "%s", description);
+  ck_assert_msg (warnings != NULL && strstr (warnings, "B: ") != NULL &&
+                 strstr (warnings, "page cache") != NULL, "%s", warnings);
+
+  /* A comparison without warnings has no such chunk. */
+  g_clear_pointer (&b->warnings, g_ptr_array_unref);
+  g_clear_pointer (&cmp, ds_comparison_free);
+  g_clear_pointer (&png, g_bytes_unref);
+  g_clear_pointer (&warnings, g_free);
+  cmp = ds_comparison_new (results, NULL, 2, NULL);
+  png = ds_render_comparison_to_bytes (cmp, &opts, DS_RENDER_PNG, &error);
+  ck_assert_ptr_nonnull (png);
+  warnings = ds_png_get_text (png, "Warnings");
+  ck_assert_ptr_null (warnings);
 }
 END_TEST
 
@@ -293,6 +345,7 @@ main (void)
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_transfer_png);
   tcase_add_test (tc, test_vector_formats);
+  tcase_add_test (tc, test_png_text_warnings);
   tcase_add_test (tc, test_bars);
   tcase_add_test (tc, test_series_styles);
   tcase_add_test (tc, test_not_enough_memory);

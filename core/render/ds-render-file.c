@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 
 #include "ds-error.h"
+#include "ds-png-text.h"
 #include "ds-render.h"
 #include "ds-render-private.h"
 
@@ -189,6 +190,45 @@ draw (const DsComparison    *cmp,
   return status;
 }
 
+/* A PNG says what it shows in its text chunks, as the app's pictures do:
+ * the comparison, the software, and each result's warnings (a fooled
+ * figure beside a true one must not lose its warning with the window). */
+static GBytes *
+add_png_text (GBytes              *png,
+              const DsComparison  *cmp,
+              GError             **error)
+{
+  const DsBenchOps *ops = ds_bench_get (cmp->kind);
+  g_autoptr (GPtrArray) text = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GString) results = g_string_new (NULL);
+
+  for (guint i = 0; i < cmp->columns->len; i++)
+    {
+      const DsCompareColumn *c = cmp->columns->pdata[i];
+
+      g_string_append_printf (results, "%s%c: %s", i > 0 ? "\n" : "", c->letter,
+                              c->label != NULL ? c->label : "?");
+    }
+  g_ptr_array_add (text, g_strdup ("Title"));
+  g_ptr_array_add (text, g_strdup_printf ("Diskscope comparison: %s", ops != NULL ? ops->title : "?"));
+  g_ptr_array_add (text, g_strdup ("Description"));
+  g_ptr_array_add (text, g_strdup (results->str));
+  g_ptr_array_add (text, g_strdup ("Software"));
+  g_ptr_array_add (text, g_strdup_printf ("Diskscope %s", PACKAGE_VERSION));
+  if (cmp->warnings != NULL && cmp->warnings->len > 0)
+    {
+      GString *lines = g_string_new (NULL);
+
+      for (guint i = 0; i < cmp->warnings->len; i++)
+        g_string_append_printf (lines, "%s%s", i > 0 ? "\n" : "", (const char *) cmp->warnings->pdata[i]);
+      g_ptr_array_add (text, g_strdup ("Warnings"));
+      g_ptr_array_add (text, g_string_free (lines, FALSE));
+    }
+  g_ptr_array_add (text, NULL);
+
+  return ds_png_add_text (png, (const char *const *) text->pdata, error);
+}
+
 GBytes *
 ds_render_comparison_to_bytes (const DsComparison    *cmp,
                                const DsRenderOptions *options,
@@ -241,7 +281,13 @@ ds_render_comparison_to_bytes (const DsComparison    *cmp,
       return NULL;
     }
 
-  return g_bytes_new_take (sink.data, sink.len);
+  {
+    g_autoptr (GBytes) drawn = g_bytes_new_take (sink.data, sink.len);
+
+    if (format != DS_RENDER_PNG)
+      return g_steal_pointer (&drawn);
+    return add_png_text (drawn, cmp, error);
+  }
 }
 
 gboolean
