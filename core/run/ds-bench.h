@@ -237,8 +237,9 @@ typedef struct {
   gpointer   (*data_new)  (void);
   void       (*data_free) (gpointer data);
   /* Runs on the worker thread; fills run->result->data as it goes, so a
-   * failed run keeps what it measured.  Returns 0 or -errno with @error. */
-  int        (*run)       (DsRun     *run,
+   * failed run keeps what it measured.  FALSE with @error when it failed
+   * (ds_run_ok() turns the -errno of the layers below into one). */
+  gboolean   (*run)       (DsRun     *run,
                            GError   **error);
   /* The JSON "results" object, and its strict inverse (the loader has
    * checked that "results" is an object). */

@@ -29,6 +29,20 @@ ds_run_check_cancelled (DsRun   *run,
   return ds_check_cancelled (run->cancel, error);
 }
 
+gboolean
+ds_run_ok (DsRun   *run,
+           int      rc,
+           GError **error)
+{
+  if (error != NULL && *error != NULL)
+    return FALSE;
+  if (rc >= 0)
+    return TRUE;
+
+  ds_set_error_from_errno (error, rc, run->spec->target_path);
+  return FALSE;
+}
+
 void
 ds_run_set_progress (DsRun  *run,
                      double  progress)
@@ -85,7 +99,6 @@ ds_run_full (const DsBenchSpec  *spec,
     .access = options->access,
     .error_offset_bytes = -1,
   };
-  int rc;
 
   run.access.cancel = options->cancel;
   run.access.notice = notice_sink;
@@ -154,12 +167,11 @@ ds_run_full (const DsBenchSpec  *spec,
       result->target.path = g_strdup (spec->target_path);
     }
 
-  rc = ops->run (&run, &error);
-
-  if (rc < 0 || error != NULL)
+  if (!ops->run (&run, &error))
     {
+      /* A kind that failed without saying why still fails, with a word. */
       if (error == NULL)
-        ds_set_error_from_errno (&error, rc, spec->target_path);
+        g_set_error (&error, DS_ERROR, DS_ERROR_FAILED, _("the %s test failed"), ops->name);
       if (g_error_matches (error, DS_ERROR, DS_ERROR_CANCELLED) || ds_run_cancelled (&run))
         result->cancelled = TRUE;
       ds_result_set_error (result, error, run.error_errno, run.error_offset_bytes);

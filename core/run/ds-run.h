@@ -69,6 +69,13 @@ struct _DsRun {
 };
 
 gboolean ds_run_cancelled (DsRun          *run);
+/* Where a kind's run() meets the layers below it, which return -errno
+ * (ds_run_io, the engines, the target): TRUE when @rc is not negative and
+ * nothing set @error; else FALSE, with @error set (from @rc, naming the
+ * target, when the callee set none). */
+gboolean ds_run_ok        (DsRun          *run,
+                           int             rc,
+                           GError        **error);
 /* When the user stopped the run: sets DS_ERROR_CANCELLED and returns
  * -ECANCELED; else 0. */
 int      ds_run_check_cancelled (DsRun    *run,

@@ -382,7 +382,7 @@ bs_data_free (gpointer p)
   g_free (data);
 }
 
-static int
+static gboolean
 bs_run (DsRun   *run,
         GError **error)
 {
@@ -390,10 +390,13 @@ bs_run (DsRun   *run,
   DsBlockSizeData *data = run->result->data;
   uint64_t row_ns = spec->duration_ns != 0 ? spec->duration_ns : DS_BLOCK_SIZE_DEFAULT_ROW_NS;
 
-  data->span_bytes = ds_bench_span_bytes (run);
+  int r;
 
-  return ds_block_size_sweep (run, data->rows, data->span_bytes, TRUE, spec->write,
-                              row_ns, 0.0, 1.0, error);
+  data->span_bytes = ds_bench_span_bytes (run);
+  r = ds_block_size_sweep (run, data->rows, data->span_bytes, TRUE, spec->write, row_ns, 0.0, 1.0,
+                           error);
+
+  return ds_run_ok (run, r, error);
 }
 
 static JsonNode *

@@ -395,7 +395,7 @@ repeat_largest (DsRun       *run,
   return 0;
 }
 
-static int
+static gboolean
 cache_run (DsRun   *run,
            GError **error)
 {
@@ -411,7 +411,7 @@ cache_run (DsRun   *run,
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("%s is smaller than one block"),
                    run->target->path);
-      return -EINVAL;
+      return FALSE;
     }
 
   for (uint64_t s = DS_CACHE_FIRST_SET_BYTES; s < max && sizes->len < DS_CACHE_MAX_SETS - 1; s *= 2)
@@ -431,18 +431,18 @@ cache_run (DsRun   *run,
                            error);
 
       if (r < 0)
-        return r;
+        return ds_run_ok (run, r, error);
     }
   if (ds_cache_wants_repeat (&data->estimate))
     {
       int r = repeat_largest (run, data, (double) sizes->len / (sizes->len + 1), 1.0, error);
 
       if (r < 0)
-        return r;
+        return ds_run_ok (run, r, error);
     }
 
   ds_run_set_progress (run, 1.0);
-  return 0;
+  return TRUE;
 }
 
 static JsonNode *

@@ -271,7 +271,7 @@ erase_prepare (Erase    *e,
   return 0;
 }
 
-static int
+static gboolean
 erase_run (DsRun   *run,
            GError **error)
 {
@@ -306,9 +306,9 @@ erase_run (DsRun   *run,
   ds_buffer_free (expect);
   g_free (e.samples);
   if (r < 0)
-    return r;
+    return ds_run_ok (run, r, error);
 
-  return judge (run, error);
+  return ds_run_ok (run, judge (run, error), error);
 }
 
 /* Something was written or discarded, or read back. */

@@ -216,7 +216,7 @@ check_range (DsRun     *run,
   return 0;
 }
 
-static int
+static gboolean
 scan_run (DsRun   *run,
           GError **error)
 {
@@ -232,7 +232,7 @@ scan_run (DsRun   *run,
 
   r = check_range (run, &start, &span, error);
   if (r < 0)
-    return r;
+    return ds_run_ok (run, r, error);
 
   ds_scan_geometry (start, span, run->spec->block_size_bytes, run->spec->quick, &data->geometry);
   data->cells = g_malloc0 (MAX (g->n_cells, 1));
@@ -245,7 +245,7 @@ scan_run (DsRun   *run,
       g_set_error (error, DS_ERROR, DS_ERROR_FAILED,
                    _("%s: could not allocate the scan's %s block buffer: %s; lower "
                    "--block-size"), target->path, block, g_strerror (ENOMEM));
-      return -ENOMEM;
+      return FALSE;
     }
 
   {
@@ -332,7 +332,7 @@ scan_run (DsRun   *run,
   if (target->kind == DS_TARGET_BLOCK && !target->direct)
     ds_result_add_note (run->result, _("read through the page cache: latencies are not the device's"));
 
-  return r < 0 ? r : 0;
+  return ds_run_ok (run, r, error);
 }
 
 static JsonNode *

@@ -109,7 +109,7 @@ gboolean    ds_extra_row_from_name (const char     *name,
 typedef struct _DsRun DsRun;
 
 /* The kind's run() (ds-bench-extra-run.c); callers use ds_run(). */
-int         ds_extra_run (DsRun   *run,
+gboolean    ds_extra_run (DsRun   *run,
                           GError **error);
 
 typedef struct _DsResult DsResult;

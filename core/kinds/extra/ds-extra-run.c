@@ -260,7 +260,7 @@ seek_iops_of (GArray *rows)
   return 0;
 }
 
-int
+gboolean
 ds_extra_run (DsRun   *run,
               GError **error)
 {
@@ -284,7 +284,7 @@ ds_extra_run (DsRun   *run,
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("%s: the test capacity is too small for the extra tests "
                    "(they need at least 1 MB)"), run->target->path);
-      return -EINVAL;
+      return FALSE;
     }
 
   for (unsigned i = 0; i < DS_EXTRA_N_ROWS; i++)
@@ -311,7 +311,7 @@ ds_extra_run (DsRun   *run,
       int ret;
 
       if (ds_run_check_cancelled (run, error) < 0)
-        return -ECANCELED;
+        return FALSE;
 
       plan_row (&plan, kind, span, lbs);
       ds_run_set_progress (run, (double) i / DS_EXTRA_N_ROWS);
@@ -346,7 +346,7 @@ ds_extra_run (DsRun   *run,
       if (row.ios > 0)
         g_array_append_val (rows, row);
       if (ret < 0)
-        return ret;
+        return ds_run_ok (run, ret, error);
 
       ds_run_set_progress (run, (double) (i + 1) / DS_EXTRA_N_ROWS);
       {
@@ -363,5 +363,5 @@ ds_extra_run (DsRun   *run,
       }
     }
 
-  return 0;
+  return TRUE;
 }

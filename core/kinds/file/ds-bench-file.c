@@ -197,7 +197,7 @@ run_on_file (DsRun       *run,
                               block_row_ns, PROGRESS_FILL + PROGRESS_ROWS, 1.0, error) == 0;
 }
 
-static int
+static gboolean
 file_run (DsRun   *run,
           GError **error)
 {
@@ -220,7 +220,7 @@ file_run (DsRun   *run,
 
   target = ds_test_file_open (run, dir, &request, &info, error);
   if (target == NULL)
-    return g_error_matches (*error, DS_ERROR, DS_ERROR_NO_SPACE) ? -ENOSPC : -EIO;
+    return FALSE;
   data->file_bytes = info.file_bytes;
   data->tmpfile = info.tmpfile;
   data->buffered = info.buffered;
@@ -232,9 +232,10 @@ file_run (DsRun   *run,
 
   /* ds_target_free closes the descriptor: the nameless file is gone. */
   if (ok)
-    return 0;
-  return ds_test_file_wrap_error (run->error_errno != 0 ? -run->error_errno : -EIO,
-                                  error, dir, info.file_bytes);
+    return TRUE;
+  return ds_run_ok (run, ds_test_file_wrap_error (run->error_errno != 0 ? -run->error_errno : -EIO,
+                                                  error, dir, info.file_bytes),
+                    error);
 }
 
 /* ---- JSON --------------------------------------------------------------- */

@@ -58,7 +58,7 @@ fill_target (DsResult       *result,
     result->target.physical_block_size = (uint32_t) pbs;
 }
 
-static int
+static gboolean
 health_run (DsRun   *run,
             GError **error)
 {
@@ -69,13 +69,13 @@ health_run (DsRun   *run,
   data->health = ds_smartctl_read_health (run->spec->target_path, DS_SMARTCTL_TIMEOUT_NS,
                                           run->cancel, error);
   if (data->health == NULL)
-    return -EIO;
+    return ds_run_ok (run, -EIO, error);
   fill_target (run->result, data->health, run->spec->target_path);
   g_free (run->result->engine);
   run->result->engine = g_strdup_printf ("smartctl %s", data->health->smartctl_version ?
                                          data->health->smartctl_version : "");
 
-  return 0;
+  return TRUE;
 }
 
 DsResult *

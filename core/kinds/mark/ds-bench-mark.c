@@ -373,7 +373,7 @@ open_target (DsRun       *run,
   return target;
 }
 
-static int
+static gboolean
 mark_run (DsRun   *run,
           GError **error)
 {
@@ -387,7 +387,7 @@ mark_run (DsRun   *run,
 
   plan = ds_preset_steps (spec, error);
   if (plan == NULL)
-    return -EINVAL;
+    return FALSE;
 
   /* Rows make it the custom preset whatever spec->preset says. */
   data->preset = g_strdup (spec->rows != NULL ? DS_PRESET_CUSTOM : spec->preset);
@@ -408,7 +408,7 @@ mark_run (DsRun   *run,
   ds_run_set_progress (run, 0.0);
   target = open_target (run, data, writes, error);
   if (target == NULL)
-    return -EIO;
+    return ds_run_ok (run, -EIO, error);
 
   /* The region: the test size, or the whole device when it is smaller
    * (or when the preset tests the whole device). */
@@ -441,7 +441,7 @@ mark_run (DsRun   *run,
                        _("row %s: the block size, %u bytes, must be a multiple of %s's "
                        "logical block size (%u bytes)"), def->row->label,
                        def->row->block_size_bytes, target->path, target->logical_block_size);
-          return -EINVAL;
+          return FALSE;
         }
     }
 
@@ -485,7 +485,7 @@ mark_run (DsRun   *run,
     ds_test_file_wrap_error (ret, error, data->directory, data->test_size_bytes);
 
   /* ds_target_free closes the descriptor: a test file is gone with it. */
-  return ret;
+  return ds_run_ok (run, ret, error);
 }
 
 static JsonNode *

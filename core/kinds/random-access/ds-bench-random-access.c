@@ -163,7 +163,7 @@ row_from_stats (DsRandomAccessRow  *row,
     }
 }
 
-static int
+static gboolean
 ra_run (DsRun   *run,
         GError **error)
 {
@@ -183,7 +183,7 @@ ra_run (DsRun   *run,
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("%s: the test capacity is too small for the random access "
                    "test (it needs at least 1 MB)"), run->target->path);
-      return -EINVAL;
+      return FALSE;
     }
   if (lbs > 512)
     ds_result_add_note (run->result,
@@ -217,7 +217,7 @@ ra_run (DsRun   *run,
       int ret;
 
       if (ds_run_check_cancelled (run, error) < 0)
-        return -ECANCELED;
+        return FALSE;
 
       ds_run_set_progress (run, (double) i / DS_RANDOM_ACCESS_N_ROWS);
       ds_run_emit (run, &phase);
@@ -231,7 +231,7 @@ ra_run (DsRun   *run,
       if (row.ios > 0)
         g_array_append_val (dir->rows, row);
       if (ret < 0)
-        return ret;
+        return ds_run_ok (run, ret, error);
 
       ds_run_set_progress (run, (double) (i + 1) / DS_RANDOM_ACCESS_N_ROWS);
       {
@@ -248,7 +248,7 @@ ra_run (DsRun   *run,
       }
     }
 
-  return 0;
+  return TRUE;
 }
 
 /* ---- JSON --------------------------------------------------------------- */

@@ -186,7 +186,7 @@ progress_by_bytes (gpointer               user,
   return FALSE;
 }
 
-static int
+static gboolean
 sustain_run (DsRun   *run,
              GError **error)
 {
@@ -208,7 +208,7 @@ sustain_run (DsRun   *run,
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("the region to write (%" PRIu64 " bytes) is smaller than one block"),
                    region);
-      return -EINVAL;
+      return FALSE;
     }
   data->random = spec->pattern == DS_PATTERN_RANDWRITE;
   data->region_bytes = ds_align_down (region, spec->block_size_bytes);
@@ -231,17 +231,17 @@ sustain_run (DsRun   *run,
     ds_sustain_analyse ((const DsIntervalPoint *) data->run->series->data,
                         data->run->series->len, &data->analysis);
   if (r < 0)
-    return r;
+    return ds_run_ok (run, r, error);
 
   if (spec->pause_ns != 0)
     {
       r = recover (run, data, error);
       if (r < 0)
-        return r;
+        return ds_run_ok (run, r, error);
     }
 
   ds_run_set_progress (run, 1.0);
-  return 0;
+  return TRUE;
 }
 
 static JsonNode *

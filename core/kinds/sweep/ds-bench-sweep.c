@@ -267,7 +267,7 @@ run_level (DsRun        *run,
   return r;
 }
 
-static int
+static gboolean
 sweep_run (DsRun   *run,
            GError **error)
 {
@@ -276,7 +276,7 @@ sweep_run (DsRun   *run,
   g_autoptr (GArray) levels = ds_sweep_levels (spec, error);
 
   if (levels == NULL)
-    return -EINVAL;
+    return FALSE;
 
   data->over_threads = spec->sweep_threads;
   g_array_set_size (data->levels, 0);
@@ -291,11 +291,11 @@ sweep_run (DsRun   *run,
       int r = run_level (run, data, i, levels->len, error);
 
       if (r < 0)
-        return r;
+        return ds_run_ok (run, r, error);
     }
 
   ds_run_set_progress (run, 1.0);
-  return 0;
+  return TRUE;
 }
 
 static JsonNode *

@@ -67,7 +67,7 @@ gboolean ds_transfer_fio_job        (const DsResult *result,
                                      GError        **error);
 
 /* The kind's run() (ds-bench-transfer-run.c); callers use ds_run(). */
-int ds_transfer_run (DsRun   *run,
+gboolean ds_transfer_run (DsRun   *run,
                      GError **error);
 
 G_END_DECLS

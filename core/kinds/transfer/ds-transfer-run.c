@@ -253,7 +253,7 @@ burst_rate (DsRun          *run,
   return r;
 }
 
-int
+gboolean
 ds_transfer_run (DsRun   *run,
                  GError **error)
 {
@@ -273,7 +273,7 @@ ds_transfer_run (DsRun   *run,
                    _("the block size (%" PRIu64 " bytes) must be a "
                    "multiple of %s's logical block size (%u bytes)"),
                    block, target->path, target->logical_block_size);
-      return -EINVAL;
+      return FALSE;
     }
   if (spec->capacity_bytes != 0)
     span = MIN (span, spec->capacity_bytes);
@@ -283,7 +283,7 @@ ds_transfer_run (DsRun   *run,
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("%s: the test capacity (%" PRIu64 " bytes) is "
                    "smaller than two blocks"), target->path, span);
-      return -EINVAL;
+      return FALSE;
     }
 
   data->span_bytes = span;
@@ -299,7 +299,7 @@ ds_transfer_run (DsRun   *run,
   if (r < 0 && fatal (scan_error))
     {
       g_propagate_error (error, g_steal_pointer (&scan_error));
-      return r;
+      return ds_run_ok (run, r, error);
     }
 
   /* A bad block met by the access-time or burst reads is reported like
@@ -317,7 +317,7 @@ ds_transfer_run (DsRun   *run,
       if (r < 0 && fatal (local))
         {
           g_propagate_error (error, g_steal_pointer (&local));
-          return r;
+          return ds_run_ok (run, r, error);
         }
       if (r < 0 && scan_error == NULL)
         scan_error = g_steal_pointer (&local);
@@ -326,9 +326,9 @@ ds_transfer_run (DsRun   *run,
   if (scan_error != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&scan_error));
-      return -EIO;
+      return ds_run_ok (run, -EIO, error);
     }
 
-  return 0;
+  return TRUE;
 }
 

@@ -278,11 +278,13 @@ ds_workload_measure_hooked (DsRun                 *run,
   return r;
 }
 
-static int
+static gboolean
 workload_run (DsRun   *run,
               GError **error)
 {
-  return ds_workload_measure (run, run->spec, run->result->data, 0.0, 1.0, error);
+  int r = ds_workload_measure (run, run->spec, run->result->data, 0.0, 1.0, error);
+
+  return ds_run_ok (run, r, error);
 }
 
 /* ---- report ------------------------------------------------------------- */
