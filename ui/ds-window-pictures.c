@@ -369,20 +369,22 @@ save_captioned (DsWindow       *self,
   GtkSnapshot *snapshot;
   DsSessionKeep keep;
 
+  /* Never over the page's target (the device it would run on when it has
+   * no result yet) or an opened result; refused before anything is drawn,
+   * and before the window is asked anything: a destination that will be
+   * refused is said so whatever the window's state. */
+  ds_session_get_save_keep (self->session, info != NULL ? info->kind : DS_BENCH_N_KINDS, &keep);
+  if (keep.keep.target == NULL)
+    keep.keep.target = self->device_path;
+  if (!ds_save_check (path, &keep.keep, error))
+    return FALSE;
+
   if (width <= 0 || height <= 0 || !gtk_widget_get_mapped (content))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                            _("The window is not shown yet."));
       return FALSE;
     }
-
-  /* Never over the page's target (the device it would run on when it has
-   * no result yet) or an opened result; refused before anything is drawn. */
-  ds_session_get_save_keep (self->session, info != NULL ? info->kind : DS_BENCH_N_KINDS, &keep);
-  if (keep.keep.target == NULL)
-    keep.keep.target = self->device_path;
-  if (!ds_save_check (path, &keep.keep, error))
-    return FALSE;
 
   strip = caption_node (self, caption, full_width, &strip_height);
   snapshot = gtk_snapshot_new ();

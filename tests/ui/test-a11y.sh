@@ -54,7 +54,10 @@ esac
 echo "# display :$display"
 
 # GTK 4 speaks AT-SPI itself: no NO_AT_BRIDGE, no GTK_A11Y=none here.
-env -u NO_AT_BRIDGE -u GTK_A11Y -u XAUTHORITY -u DBUS_SESSION_BUS_ADDRESS -u WAYLAND_DISPLAY \
+# Nor the suite's fatal warnings (G_DEBUG): the AT-SPI client library
+# (dbind, in the Python process) warns about the registry's own cache
+# while it starts, which is not ours to fix.
+env -u NO_AT_BRIDGE -u GTK_A11Y -u XAUTHORITY -u DBUS_SESSION_BUS_ADDRESS -u WAYLAND_DISPLAY -u G_DEBUG \
   DISPLAY=":$display" HOME="$work" XDG_RUNTIME_DIR="$work" \
   GSETTINGS_BACKEND=memory GSK_RENDERER=cairo \
   dbus-run-session -- \
