@@ -34,6 +34,12 @@ ds_params_random_offsets (const DsBenchSpec *spec)
   return ops != NULL && ops->random_offsets != NULL && ops->random_offsets (spec);
 }
 
+unsigned
+ds_params_rows (const DsBenchSpec *spec)
+{
+  return DS_PARAM_CAPACITY | DS_PARAM_ACCURACY | DS_PARAM_ROW_TIME (spec);
+}
+
 JsonObject *
 ds_params_prune (JsonObject        *params,
                  const DsBenchSpec *spec)

@@ -28,6 +28,10 @@ enum {
  * which the accuracy sets). */
 #define DS_PARAM_ROW_TIME(spec) ((spec)->duration_ns != 0 ? DS_PARAM_DURATION : 0u)
 
+/* The params hook of the kinds that read across the device a time per
+ * row (Extra Tests, Random Access, Block Size). */
+unsigned    ds_params_rows (const DsBenchSpec *spec);
+
 /* Removes from @params (written for @spec) the members that did not shape a
  * run of its kind.  Returns @params. */
 JsonObject *ds_params_prune (JsonObject        *params,

@@ -30,6 +30,7 @@
 #include "ds-result-json.h"
 #include "ds-run.h"
 #include "ds-params.h"
+#include "ds-words.h"
 
 #define MAX_BYTES_PER_S 1e15
 
@@ -449,24 +450,6 @@ bs_report (const DsResult *result,
   ds_block_size_rows_report (data->rows, FALSE, units, out);
 }
 
-static unsigned
-block_size_params (const DsBenchSpec *spec)
-{
-  return DS_PARAM_CAPACITY | DS_PARAM_ACCURACY | DS_PARAM_ROW_TIME (spec);
-}
-
-static void
-block_size_settings (const DsBenchSpec *spec,
-                     const DsResult    *result,
-                     GPtrArray         *parts)
-{
-  uint64_t row_ns = spec->duration_ns != 0 ? spec->duration_ns : DS_BLOCK_SIZE_DEFAULT_ROW_NS;
-
-  (void) result;
-  g_ptr_array_add (parts, g_strdup_printf (_("accuracy %u (%g s a row)"), spec->accuracy,
-                                           row_ns / 1e9));
-}
-
 static char *
 block_size_duration_help (void)
 {
@@ -489,8 +472,8 @@ const DsBenchOps ds_bench_block_size = {
   .takes_capacity = TRUE,
   .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY,
   .default_row_ns = DS_BLOCK_SIZE_DEFAULT_ROW_NS,
-  .params = block_size_params,
-  .settings = block_size_settings,
+  .params = ds_params_rows,
+  .settings = ds_words_row_settings,
   .duration_help = block_size_duration_help,
   .compare_span = ds_figures_tested_span,
   .compare_rows = ds_block_size_compare_rows,

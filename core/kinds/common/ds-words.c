@@ -25,6 +25,19 @@ ds_words_add_queue (GPtrArray *parts,
   g_ptr_array_add (parts, g_strdup_printf (_("queue depth %u"), queue_depth));
 }
 
+void
+ds_words_row_settings (const DsBenchSpec *spec,
+                       const DsResult    *result,
+                       GPtrArray         *parts)
+{
+  const DsBenchOps *ops = ds_bench_get (spec->kind);
+  uint64_t row_ns = spec->duration_ns != 0 ? spec->duration_ns : ops != NULL ? ops->default_row_ns : 0;
+
+  (void) result;
+  g_ptr_array_add (parts, g_strdup_printf (_("accuracy %u (%g s a row)"), spec->accuracy,
+                                           row_ns / 1e9));
+}
+
 char *
 ds_words_capacity (uint64_t capacity_bytes)
 {

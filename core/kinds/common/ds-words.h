@@ -11,6 +11,8 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "ds-bench.h"
+
 G_BEGIN_DECLS
 
 /* "block 64 KiB" */
@@ -19,6 +21,11 @@ void   ds_words_add_block  (GPtrArray *parts,
 /* "queue depth 32" */
 void   ds_words_add_queue  (GPtrArray *parts,
                                unsigned   queue_depth);
+/* The settings hook of the kinds that spend a time per row ("accuracy 3
+ * (3 s a row)"): the time given, or the kind's default_row_ns. */
+void   ds_words_row_settings  (const DsBenchSpec *spec,
+                               const DsResult    *result,
+                               GPtrArray         *parts);
 /* "whole device", or "first 4 GiB (4.3 GB)" */
 char  *ds_words_capacity (uint64_t capacity_bytes);
 

@@ -23,6 +23,7 @@
 #include "ds-result-json.h"
 #include "ds-run.h"
 #include "ds-params.h"
+#include "ds-words.h"
 
 static const struct {
   const char *name;
@@ -295,24 +296,6 @@ extra_report (const DsResult *result,
     }
 }
 
-static unsigned
-extra_params (const DsBenchSpec *spec)
-{
-  return DS_PARAM_CAPACITY | DS_PARAM_ACCURACY | DS_PARAM_ROW_TIME (spec);
-}
-
-static void
-extra_settings (const DsBenchSpec *spec,
-                const DsResult    *result,
-                GPtrArray         *parts)
-{
-  uint64_t row_ns = spec->duration_ns != 0 ? spec->duration_ns : DS_EXTRA_DEFAULT_ROW_NS;
-
-  (void) result;
-  g_ptr_array_add (parts, g_strdup_printf (_("accuracy %u (%g s a row)"), spec->accuracy,
-                                           row_ns / 1e9));
-}
-
 static char *
 extra_duration_help (void)
 {
@@ -336,9 +319,9 @@ const DsBenchOps ds_bench_extra = {
   .min_span_bytes = DS_EXTRA_BURST_REGION_BYTES,
   .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY,
   .default_row_ns = DS_EXTRA_DEFAULT_ROW_NS,
-  .params = extra_params,
+  .params = ds_params_rows,
   .random_offsets = ds_bench_random_offsets_always,
-  .settings = extra_settings,
+  .settings = ds_words_row_settings,
   .duration_help = extra_duration_help,
   .compare_span = ds_figures_tested_span,
   .compare_rows = ds_extra_compare_rows,

@@ -25,6 +25,7 @@
 #include "ds-result-json.h"
 #include "ds-run.h"
 #include "ds-params.h"
+#include "ds-words.h"
 
 static const uint64_t row_bytes[DS_RANDOM_ACCESS_N_ROWS] = {
   512, 4096, 64 * 1024, 1024 * 1024, 0,
@@ -549,24 +550,6 @@ ra_report (const DsResult *result,
     }
 }
 
-static unsigned
-random_access_params (const DsBenchSpec *spec)
-{
-  return DS_PARAM_CAPACITY | DS_PARAM_ACCURACY | DS_PARAM_ROW_TIME (spec);
-}
-
-static void
-random_access_settings (const DsBenchSpec *spec,
-                        const DsResult    *result,
-                        GPtrArray         *parts)
-{
-  uint64_t row_ns = spec->duration_ns != 0 ? spec->duration_ns : DS_RANDOM_ACCESS_DEFAULT_ROW_NS;
-
-  (void) result;
-  g_ptr_array_add (parts, g_strdup_printf (_("accuracy %u (%g s a row)"), spec->accuracy,
-                                           row_ns / 1e9));
-}
-
 static char *
 random_access_duration_help (void)
 {
@@ -590,9 +573,9 @@ const DsBenchOps ds_bench_random_access = {
   .min_span_bytes = DS_RANDOM_ACCESS_MIXED_MAX_BYTES,
   .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY,
   .default_row_ns = DS_RANDOM_ACCESS_DEFAULT_ROW_NS,
-  .params = random_access_params,
+  .params = ds_params_rows,
   .random_offsets = ds_bench_random_offsets_always,
-  .settings = random_access_settings,
+  .settings = ds_words_row_settings,
   .duration_help = random_access_duration_help,
   .compare_span = ds_figures_tested_span,
   .compare_rows = ds_random_access_compare_rows,
