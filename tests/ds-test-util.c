@@ -20,7 +20,16 @@
 #include "ds-test-util.h"
 
 static char *scratch_dir;
+static char *ram_dir;           /* under /dev/shm */
 static pid_t owner_pid;
+
+/* A file of the suite's: in the scratch folder or the RAM folder. */
+static gboolean
+is_suite_file (const char *path)
+{
+  return path != NULL && (g_str_has_prefix (path, scratch_dir) ||
+                          (ram_dir != NULL && g_str_has_prefix (path, ram_dir)));
+}
 
 const char *
 ds_test_scratch_dir (void)
@@ -77,7 +86,7 @@ is_ours (const char *name,
   struct stat st;
 
   backing = read_sysfs (path);
-  if (backing != NULL && g_str_has_prefix (backing, scratch_dir))
+  if (is_suite_file (backing))
     return TRUE;
   if (backing != NULL && stat (backing, &st) == 0 && S_ISBLK (st.st_mode))
     {
@@ -143,7 +152,7 @@ cleanup_stacks (void)
 
           ds_test_run (argv, NULL, NULL);
         }
-      else if (backing != NULL && !g_str_has_prefix (backing, scratch_dir))
+      else if (backing != NULL && !is_suite_file (backing))
         ds_test_loop_detach (dev);
     }
 }
@@ -195,18 +204,20 @@ ds_test_cleanup (void)
 
       attr = g_strdup_printf ("/sys/block/%s/loop/backing_file", name);
       backing = read_sysfs (attr);
-      if (backing != NULL && g_str_has_prefix (backing, scratch_dir))
+      if (is_suite_file (backing))
         {
           g_autofree char *dev = g_strdup_printf ("/dev/%s", name);
           ds_test_loop_detach (dev);
         }
     }
 
-  {
-    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", scratch_dir);
-    if (system (cmd) != 0)
-      g_printerr ("could not remove %s\n", scratch_dir);
-  }
+  for (char **folder = (char *[]) { scratch_dir, ram_dir, NULL }; *folder != NULL; folder++)
+    {
+      g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", *folder);
+      if (system (cmd) != 0)
+        g_printerr ("could not remove %s\n", *folder);
+    }
+  g_clear_pointer (&ram_dir, g_free);
   g_clear_pointer (&scratch_dir, g_free);
 }
 
@@ -229,6 +240,13 @@ ds_test_init (const char *suite_name)
       perror ("mkdtemp");
       exit (99);
     }
+  /* Made here, not on first use: a forked test's would not be removed. */
+  {
+    g_autofree char *base = g_path_get_basename (scratch_dir);
+    g_autofree char *ram = g_strdup_printf ("/dev/shm/%s-XXXXXX", base);
+
+    ram_dir = g_mkdtemp (g_steal_pointer (&ram));
+  }
   owner_pid = getpid ();
   atexit (ds_test_cleanup);
   signal (SIGINT, on_fatal_signal);
@@ -283,12 +301,11 @@ ds_test_write_mbr (const char *path)
   close (fd);
 }
 
-char *
-ds_test_make_file (const char *name,
-                   uint64_t    size_bytes,
-                   uint64_t    seed)
+static char *
+fill_file (char     *path,
+           uint64_t  size_bytes,
+           uint64_t  seed)
 {
-  g_autofree char *path = g_build_filename (scratch_dir, name, NULL);
   g_autofree uint8_t *chunk = g_malloc (1 << 20);
   DsRng rng;
   int fd;
@@ -306,7 +323,24 @@ ds_test_make_file (const char *name,
   g_assert_cmpint (fsync (fd), ==, 0);
   close (fd);
 
-  return g_steal_pointer (&path);
+  return path;
+}
+
+char *
+ds_test_make_file (const char *name,
+                   uint64_t    size_bytes,
+                   uint64_t    seed)
+{
+  return fill_file (g_build_filename (scratch_dir, name, NULL), size_bytes, seed);
+}
+
+char *
+ds_test_make_ram_file (const char *name,
+                       uint64_t    size_bytes,
+                       uint64_t    seed)
+{
+  g_assert (ram_dir != NULL);
+  return fill_file (g_build_filename (ram_dir, name, NULL), size_bytes, seed);
 }
 
 int

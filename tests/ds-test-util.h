@@ -38,6 +38,14 @@ char     *ds_test_make_file   (const char *name,
                                uint64_t    size_bytes,
                                uint64_t    seed);
 
+/* The same in a folder of the suite's under /dev/shm (tmpfs, which takes
+ * O_DIRECT since Linux 6.6): a loop device over it is as fast as memory,
+ * so a test that times its own code is not timing the host's disk.
+ * ds_test_cleanup() detaches its loops and removes it too. */
+char     *ds_test_make_ram_file (const char *name,
+                                 uint64_t    size_bytes,
+                                 uint64_t    seed);
+
 /* Attaches @backing with losetup --direct-io=on (and -r when @read_only);
  * returns "/dev/loopN".  Aborts the test on failure. */
 char     *ds_test_loop_attach (const char *backing,

@@ -41,6 +41,8 @@ print_json (const DsTraceReplayResult *r,
   INT ("skipped", r->skipped);
   INT ("wrapped", r->wrapped);
   INT ("errors", r->errors);
+  INT ("waited_for_slot", r->waited);
+  INT ("max_in_flight", r->max_in_flight);
   INT ("bytes", r->bytes);
   DBL ("duration_s", r->duration_s);
   DBL ("recorded_iops", r->recorded_iops);
@@ -83,6 +85,10 @@ print_text (const DsTraceReplayResult *r,
           100 * r->within_1ms, r->late_p50_ns / 1e3, r->late_p99_ns / 1e3, r->late_max_ns / 1e3);
   if (r->within_100us < 0.99)
     printf (_("  WARNING: the replay fell behind the trace (fewer than 99 %% of I/Os on time)\n"));
+  if (r->waited > 0)
+    printf (_("  %" PRIu64 " I/Os waited because all %u were in flight: the target could not "
+              "keep up with the trace (its latency set the pace, not the replay)\n"),
+            r->waited, r->max_in_flight);
   printf (_("  latency: p50 %.1f µs, p99 %.1f µs, p99.9 %.1f µs (reads p50 %.1f, p99 %.1f; "
             "writes p50 %.1f, p99 %.1f)\n"), r->p50_ns / 1e3, r->p99_ns / 1e3, r->p999_ns / 1e3,
           r->read_p50_ns / 1e3, r->read_p99_ns / 1e3, r->write_p50_ns / 1e3, r->write_p99_ns / 1e3);

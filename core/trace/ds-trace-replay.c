@@ -199,6 +199,7 @@ issue (Replay              *rp,
     }
   if ((ret = wait_until (rp, when)) < 0)
     return ret;
+  rp->res->waited += rp->n_free == 0;
   while (rp->n_free == 0)       /* all in flight: this one will be late */
     if ((ret = wait_one (rp, 0)) < 0)
       return ret;
@@ -248,6 +249,7 @@ setup (Replay                  *rp,
   if (rp->target == NULL)
     return FALSE;
   rp->n_slots = spec->max_in_flight ? spec->max_in_flight : 256;
+  rp->res->max_in_flight = rp->n_slots;
   rp->slot_bytes = ds_align_up (MAX (scan->max_bytes, rp->target->logical_block_size),
                                 rp->target->logical_block_size);
   rp->buffers = ds_buffer_alloc (rp->slot_bytes * rp->n_slots, MAX (rp->target->mem_align, 4096));

@@ -326,6 +326,10 @@ typedef struct {
 typedef struct {
   uint64_t ios, reads, writes, flushes, skipped, wrapped, errors;
   uint64_t bytes;
+  /* I/Os that found every slot in flight and were issued when one came
+   * back: the target, not the replayer, set the pace. */
+  uint64_t waited;
+  unsigned max_in_flight;
   double   recorded_iops;       /* the trace's, scaled by the speed */
   double   achieved_iops;
   double   within_100us, within_1ms;  /* shares of I/Os issued so near their time */
