@@ -187,6 +187,45 @@ START_TEST (test_cli_monitor_json_lines)
 }
 END_TEST
 
+/* A process born between two samples did all its I/O in that interval:
+ * the sample after its birth counts it, whole, not only the next one. */
+START_TEST (test_monitor_counts_a_newborn)
+{
+  g_autofree char *dev = ds_test_loop_new (64 * MiB, TRUE);
+  g_autoptr (DsFaultProc) fio = NULL;
+  g_autoptr (DsMonitor) monitor = NULL;
+  g_autoptr (DsMonitorSample) prime = NULL;
+  g_autoptr (DsMonitorSample) sample = NULL;
+  g_autoptr (GError) error = NULL;
+  double device_bytes, fio_bytes = 0;
+
+  monitor = ds_monitor_new (dev, &error);
+  ck_assert_msg (monitor != NULL, "%s", error ? error->message : "");
+  prime = ds_monitor_sample (monitor, &error);
+  ck_assert_msg (prime != NULL, "%s", error ? error->message : "");
+  fio = start_fio (dev, "8");
+  g_usleep (2500 * 1000);
+  sample = ds_monitor_sample (monitor, &error);
+  ck_assert_msg (sample != NULL, "%s", error ? error->message : "");
+  ds_fault_proc_signal (fio, SIGTERM);
+  ds_fault_proc_wait (fio, 10000);
+
+  device_bytes = g_array_index (sample->devices, DsMonitorDevice, 0).read_bytes_per_s * sample->interval_s;
+  for (guint i = 0; i < sample->processes->len; i++)
+    {
+      const DsMonitorProcess *p = &g_array_index (sample->processes, DsMonitorProcess, i);
+
+      if (strcmp (p->comm, "fio") == 0)
+        fio_bytes += p->read_bytes_per_s * sample->interval_s;
+    }
+  note ("in %.2f s: device read %.2f MiB, fio %.2f MiB", sample->interval_s,
+        device_bytes / MiB, fio_bytes / MiB);
+  ck_assert_msg (device_bytes >= 4 * MiB, "device read %.2f MiB", device_bytes / MiB);
+  ck_assert_msg (fio_bytes > device_bytes * 0.9 && fio_bytes < device_bytes * 1.1,
+                 "fio read %.2f MiB, the device %.2f MiB", fio_bytes / MiB, device_bytes / MiB);
+}
+END_TEST
+
 START_TEST (test_monitor_refuses_unknown_device)
 {
   g_autoptr (GError) error = NULL;
@@ -210,6 +249,7 @@ monitor_suite (void)
 
   tcase_set_timeout (tc, 60);
   tcase_add_test (tc, test_monitor_sees_fio);
+  tcase_add_test (tc, test_monitor_counts_a_newborn);
   tcase_add_test (tc, test_cli_monitor_json_lines);
   tcase_add_test (tc, test_monitor_refuses_unknown_device);
   suite_add_tcase (suite, tc);

@@ -229,7 +229,7 @@ status=$?
 if [ $status -eq 1 ] && grep -q "NotAuthorizedCanObtain" "$work/err" &&
    grep -q "org.freedesktop.udisks2.open-device" "$work/err"; then
   ok "without a rule: refused with NotAuthorizedCanObtain, naming the polkit action"
-  echo "# $(cat "$work/err")"
+  sed "s/^/# /" "$work/err"
 else
   fail "without a rule: refused with NotAuthorizedCanObtain, naming the polkit action" \
        "status $status" "$(cat "$work/err")"

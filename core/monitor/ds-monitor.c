@@ -406,7 +406,12 @@ sample_processes (DsMonitor       *monitor,
           before = g_new0 (ProcCounters, 1);
           g_hash_table_insert (monitor->procs, GINT_TO_POINTER (pid), before);
         }
-      if (!fresh && seconds > 0 && (rd > before->read_bytes || wr > before->write_bytes))
+      /* A process the last sample did not see was born since: everything
+       * it has read or written, it did in this interval.  (The first
+       * sample, with no interval, only learns the counters.) */
+      if (fresh)
+        before->read_bytes = before->write_bytes = 0;
+      if (seconds > 0 && (rd > before->read_bytes || wr > before->write_bytes))
         {
           p.read_bytes_per_s = (double) delta (rd, before->read_bytes) / seconds;
           p.write_bytes_per_s = (double) delta (wr, before->write_bytes) / seconds;
