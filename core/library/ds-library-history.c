@@ -165,6 +165,77 @@ ds_library_device_of (GPtrArray      *devices,
   return NULL;
 }
 
+void
+ds_library_trend_free (DsLibraryTrend *trend)
+{
+  if (trend == NULL)
+    return;
+  g_ptr_array_unref (trend->entries);
+  g_array_unref (trend->values);
+  g_free (trend);
+}
+
+/* @kind's headline figures of @d, oldest first; NULL when none has one. */
+static DsLibraryTrend *
+kind_trend (const DsLibraryDevice *d,
+            const char            *kind)
+{
+  DsLibraryTrend *trend = NULL;
+
+  for (guint i = 0; i < d->entries->len; i++)
+    {
+      DsLibraryEntry *e = d->entries->pdata[i];
+      const char *key, *name;
+      int unit;
+      double value;
+
+      if (strcmp (ds_library_entry_get_kind_name (e), kind) != 0 ||
+          !ds_library_entry_get_headline (e, &key, &name, &unit, &value))
+        continue;
+      if (trend == NULL)
+        {
+          trend = g_new0 (DsLibraryTrend, 1);
+          trend->kind = kind;
+          trend->name = name;
+          trend->unit = unit;
+          trend->entries = g_ptr_array_new ();
+          trend->values = g_array_new (FALSE, FALSE, sizeof (double));
+        }
+      g_ptr_array_add (trend->entries, e);
+      g_array_append_val (trend->values, value);
+    }
+
+  return trend;
+}
+
+GPtrArray *
+ds_library_device_trends (const DsLibraryDevice *d)
+{
+  GPtrArray *trends = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_library_trend_free);
+  g_autoptr (GPtrArray) kinds = g_ptr_array_new ();
+
+  /* Kinds in the order they were first run. */
+  for (guint i = 0; i < d->entries->len; i++)
+    {
+      const char *kind = ds_library_entry_get_kind_name (d->entries->pdata[i]);
+      gboolean seen = FALSE;
+
+      for (guint k = 0; k < kinds->len && !seen; k++)
+        seen = strcmp (kinds->pdata[k], kind) == 0;
+      if (!seen)
+        g_ptr_array_add (kinds, (gpointer) kind);
+    }
+  for (guint k = 0; k < kinds->len; k++)
+    {
+      DsLibraryTrend *trend = kind_trend (d, kinds->pdata[k]);
+
+      if (trend != NULL)
+        g_ptr_array_add (trends, trend);
+    }
+
+  return trends;
+}
+
 static char *
 local_date (DsLibraryEntry *e)
 {
@@ -173,38 +244,25 @@ local_date (DsLibraryEntry *e)
   return g_date_time_format (local, "%Y-%m-%d %H:%M");
 }
 
-/* One kind's headline figures of @d, oldest first. */
+/* One trend as text: each figure with its change since the first. */
 static void
-append_kind (GString               *out,
-             const DsLibraryDevice *d,
-             const char            *kind,
-             DsUnits                units)
+append_trend (GString              *out,
+              const DsLibraryTrend *t,
+              DsUnits               units)
 {
   double first = NAN;
-  gboolean titled = FALSE;
 
-  for (guint i = 0; i < d->entries->len; i++)
+  g_string_append_printf (out, "\n%s — %s\n", t->kind, t->name);
+  for (guint i = 0; i < t->entries->len; i++)
     {
-      DsLibraryEntry *e = d->entries->pdata[i];
-      const char *key, *name;
-      int unit;
-      double value;
-      g_autofree char *date = NULL;
-      g_autofree char *figure = NULL;
+      DsLibraryEntry *e = t->entries->pdata[i];
+      double value = g_array_index (t->values, double, i);
+      g_autofree char *date = local_date (e);
+      g_autofree char *figure = ds_compare_format_value ((DsCompareUnit) t->unit, value, units);
       g_autofree char *change = NULL;
 
-      if (strcmp (ds_library_entry_get_kind_name (e), kind) != 0 ||
-          !ds_library_entry_get_headline (e, &key, &name, &unit, &value))
-        continue;
-      if (!titled)
-        {
-          g_string_append_printf (out, "\n%s — %s\n", kind, name);
-          titled = TRUE;
-        }
       if (isnan (first) && value != 0)
         first = value;
-      date = local_date (e);
-      figure = ds_compare_format_value ((DsCompareUnit) unit, value, units);
       change = !isnan (first) && value != first ?
         g_strdup_printf ("%+.1f%%", (value / first - 1) * 100) : g_strdup ("");
       g_string_append_printf (out, "  %s  %14s  %7s  %s  %s%s\n", date, figure, change,
@@ -219,33 +277,16 @@ char *
 ds_library_device_history (const DsLibraryDevice *d,
                            DsUnits                units)
 {
-  g_autoptr (GPtrArray) kinds = g_ptr_array_new ();
+  g_autoptr (GPtrArray) trends = ds_library_device_trends (d);
   g_autofree char *what = ds_library_device_describe (d);
   GString *out = g_string_new (NULL);
-  gboolean any = FALSE;
 
   g_string_append_printf (out, "%s\n", what);
   g_string_append_printf (out, ngettext ("%u result\n", "%u results\n", d->entries->len),
                           d->entries->len);
-  /* Kinds in the order they were first run. */
-  for (guint i = 0; i < d->entries->len; i++)
-    {
-      const char *kind = ds_library_entry_get_kind_name (d->entries->pdata[i]);
-      gboolean seen = FALSE;
-
-      for (guint k = 0; k < kinds->len && !seen; k++)
-        seen = strcmp (kinds->pdata[k], kind) == 0;
-      if (!seen)
-        g_ptr_array_add (kinds, (gpointer) kind);
-    }
-  for (guint k = 0; k < kinds->len; k++)
-    {
-      gsize before = out->len;
-
-      append_kind (out, d, kinds->pdata[k], units);
-      any = any || out->len > before;
-    }
-  if (!any)
+  for (guint k = 0; k < trends->len; k++)
+    append_trend (out, trends->pdata[k], units);
+  if (trends->len == 0)
     g_string_append (out, _("\nNo figures to follow over time (these tests have no headline figure).\n"));
 
   return g_string_free (out, FALSE);

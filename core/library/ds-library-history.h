@@ -41,6 +41,23 @@ GPtrArray  *ds_library_get_devices  (DsLibrary       *library);
 gboolean    ds_library_device_matches (const DsLibraryDevice *device,
                                        const char            *text);
 
+/* One kind's headline figure over time: what a trend graph plots. */
+typedef struct {
+  const char *kind;      /* ds_library_entry_get_kind_name() */
+  const char *name;      /* the figure, for people ("Transfer Rate Average") */
+  int         unit;      /* its DsCompareUnit */
+  GPtrArray  *entries;   /* DsLibraryEntry, oldest first */
+  GArray     *values;    /* double, one per entry */
+} DsLibraryTrend;
+
+void        ds_library_trend_free   (DsLibraryTrend *trend);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DsLibraryTrend, ds_library_trend_free)
+
+/* @device's trends, one per kind with a headline figure, in the order the
+ * kinds were first run.  Transfer full (a GPtrArray that frees them); the
+ * strings and entries are @device's, valid while it is. */
+GPtrArray  *ds_library_device_trends (const DsLibraryDevice *device);
+
 /* The device's history as text: what it is, then each kind's headline
  * figure over time, oldest first, with the change since the first run
  * (`results history DEVICE` prints it, the library window shows it). */

@@ -28,6 +28,8 @@
 #include <string.h>
 
 #include "ds-compare-window.h"
+#include "ds-graph.h"
+#include "ds-series.h"
 #include "ds-library-window-private.h"
 #include "ds-result-json.h"
 #include "ds-test-library.h"
@@ -594,6 +596,112 @@ START_TEST (test_unsaved_run_is_kept)
 }
 END_TEST
 
+/* The widgets of @type under @widget, in order. */
+static void
+collect_widgets (GtkWidget *widget,
+                 GType      type,
+                 GPtrArray *found)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_widgets (child, type, found);
+}
+
+/* A device's history: three real runs of one device, and the History
+ * window draws their headline figure against the runs' dates, one point
+ * per run, above the text `results history` prints. */
+START_TEST (test_history_graph)
+{
+  g_autofree char *dir = g_build_filename (ds_test_scratch_dir (), "history-results", NULL);
+  g_autofree char *loop = ds_test_loop_new (96 * MiB, FALSE);
+  g_autoptr(GPtrArray) graphs = g_ptr_array_new ();
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  DsLibraryWindow *library;
+  GtkWindow *history = NULL;
+  GListModel *rows, *toplevels;
+  DsWindow *window;
+  DsSeries *series;
+  gboolean listed = FALSE;
+
+  g_setenv ("DISKSCOPE_RESULTS_DIR", dir, TRUE);
+  window = ds_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  ds_ui_test_wait_mapped (GTK_WIDGET (window));
+  ck_assert (ds_window_set_page (window, "benchmark"));
+  ds_session_set_accuracy (ds_window_get_session (window), 1);
+  for (int i = 0; i < 3; i++)
+    run_benchmark (window, loop);
+
+  ck_assert (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-library", NULL));
+  library = DS_LIBRARY_WINDOW (find_window (DS_TYPE_LIBRARY_WINDOW));
+  ck_assert_msg (library != NULL, "no library window");
+  ds_ui_test_wait_mapped (GTK_WIDGET (library));
+  rows = G_LIST_MODEL (ds_library_window_get_selection (library));
+  wait_n_items (rows, 3, "the library");
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (rows), 0, TRUE);
+  ck_assert (gtk_widget_activate_action (GTK_WIDGET (library), "library.history", NULL));
+  ds_ui_test_spin (200);
+
+  toplevels = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
+      const char *title = gtk_window_get_title (toplevel);
+
+      if (title != NULL && g_str_has_prefix (title, "History of ") && gtk_widget_get_visible (GTK_WIDGET (toplevel)))
+        history = toplevel;
+    }
+  ck_assert_msg (history != NULL, "no History window");
+  ds_ui_test_wait_mapped (GTK_WIDGET (history));
+
+  collect_widgets (GTK_WIDGET (history), DS_TYPE_GRAPH, graphs);
+  ck_assert_uint_eq (graphs->len, 1);
+  ck_assert_int_eq (ds_graph_get_x_axis (graphs->pdata[0]), DS_GRAPH_AXIS_DATE);
+  ck_assert_int_eq (ds_graph_get_y_axis (graphs->pdata[0], DS_GRAPH_SIDE_LEFT), DS_GRAPH_AXIS_RATE);
+  series = ds_graph_layer_get_series (ds_graph_get_layer (graphs->pdata[0], 0));
+  ck_assert_uint_eq (ds_series_get_n_points (series), 3);
+  /* Each point is a run: its date and its headline figure, oldest first. */
+  for (guint i = 0; i < 3; i++)
+    {
+      const DsSeriesPoint *p = &ds_series_get_points (series)[i];
+      gboolean matched = FALSE;
+
+      for (guint r = 0; r < 3 && !matched; r++)
+        {
+          g_autoptr(DsLibraryEntry) entry = g_list_model_get_item (rows, r);
+          const char *key, *name;
+          int unit;
+          double value;
+
+          ck_assert (ds_library_entry_get_headline (entry, &key, &name, &unit, &value));
+          matched = p->x == (double) g_date_time_to_unix (ds_library_entry_get_date (entry)) &&
+                    p->y == value;
+        }
+      ck_assert_msg (matched, "point %u (%.0f, %.0f) is no run's", i, p->x, p->y);
+      if (i > 0)
+        ck_assert_double_ge (p->x, ds_series_get_points (series)[i - 1].x);
+    }
+  /* The text below names each run. */
+  collect_widgets (GTK_WIDGET (history), GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      g_autoptr(DsLibraryEntry) entry = g_list_model_get_item (rows, 2);
+
+      listed = listed || strstr (gtk_label_get_text (labels->pdata[i]), ds_library_entry_get_id (entry)) != NULL;
+    }
+  ck_assert (listed);
+  maybe_screenshot (history, "history.png");
+
+  gtk_window_destroy (history);
+  gtk_window_destroy (GTK_WINDOW (library));
+  gtk_window_destroy (GTK_WINDOW (window));
+  ds_ui_test_spin (50);
+  ds_test_loop_detach (loop);
+}
+END_TEST
+
 /* fio --client results of four host-jobs and the aggregate: workloads,
  * compared as tables (no curves), five columns and their ratios. */
 START_TEST (test_compare_fio_hosts)
@@ -703,6 +811,7 @@ main (void)
   tcase_add_test (tc, test_library_and_compare);
   tcase_add_test (tc, test_compare_fio_hosts);
   tcase_add_test (tc, test_unsaved_run_is_kept);
+  tcase_add_test (tc, test_history_graph);
   suite_add_tcase (suite, tc);
 
   return ds_test_run_suite (suite);

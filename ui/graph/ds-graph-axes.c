@@ -18,6 +18,8 @@
 #define BLOCK_LOG2_MIN 9
 #define BLOCK_LOG2_MAX 23
 
+#define DATE_DAY_S 86400.0
+
 /* At most this many intervals on each axis. */
 #define X_TICKS 10
 #define Y_TICKS 8
@@ -38,6 +40,7 @@ static const struct {
   [DS_GRAPH_AXIS_IOPS] = { N_("IOPS"), 1, 1.05, 10, 1 },
   [DS_GRAPH_AXIS_LATENCY_US] = { N_("µs"), 1e6, 1.0, 1, 1 },
   [DS_GRAPH_AXIS_COUNT] = { N_("I/Os"), 1, 1.05, 10, 1 },
+  [DS_GRAPH_AXIS_NUMBER] = { "", 1, 1.05, 1, 1 },
 };
 
 /* A run's time axis reaches at least this many seconds. */
@@ -53,7 +56,7 @@ _ds_graph_axis_is_y (DsGraphAxis axis)
 {
   return axis == DS_GRAPH_AXIS_RATE || axis == DS_GRAPH_AXIS_LATENCY ||
          axis == DS_GRAPH_AXIS_IOPS || axis == DS_GRAPH_AXIS_LATENCY_US ||
-         axis == DS_GRAPH_AXIS_COUNT;
+         axis == DS_GRAPH_AXIS_COUNT || axis == DS_GRAPH_AXIS_NUMBER;
 }
 
 static double
@@ -84,7 +87,9 @@ axis_title (const DsGraphAxes *axes,
     case DS_GRAPH_AXIS_LATENCY_US:
     case DS_GRAPH_AXIS_COUNT:
       return _(y_quantities[axis].title);
+    case DS_GRAPH_AXIS_NUMBER: return "";
     case DS_GRAPH_AXIS_TIME: return _("Time (s)");
+    case DS_GRAPH_AXIS_DATE: return _("Date");
     case DS_GRAPH_AXIS_LATENCY_LOG: return _("Latency");
     case DS_GRAPH_AXIS_NONE:
     default:
@@ -118,12 +123,21 @@ nice_step (double max,
  * the sizes. */
 static char *
 format_x_label (const DsGraphAxes *axes,
+                double             step,
                 double             v)
 {
   double bytes;
 
   if (axes->x == DS_GRAPH_AXIS_TIME)
     return g_strdup_printf ("%g", fabs (v) < 1e-6 ? 0 : v);
+  if (axes->x == DS_GRAPH_AXIS_DATE)
+    {
+      g_autoptr (GDateTime) when = g_date_time_new_from_unix_local ((gint64) round (v));
+
+      /* Hours apart: the day and the time; days apart: the date. */
+      return when == NULL ? g_strdup ("") :
+             g_date_time_format (when, step < DATE_DAY_S ? "%m-%d %H:%M" : "%Y-%m-%d");
+    }
   if (axes->x == DS_GRAPH_AXIS_LATENCY_LOG)
     {
       /* Decades: 100 ns, 1 µs … 10 ms, 1 s. */
@@ -195,6 +209,54 @@ scale_x_latency_log (GPtrArray   *layers,
   return log2 (10);
 }
 
+/* Dates: from the first point to the last (an hour around a single one),
+ * with a little room at each end, ticks a round number of minutes, hours, days,
+ * weeks, months or years apart (months and years as 30 and 365 days, so
+ * a tick may fall a day or two beside the 1st). */
+static double
+scale_x_date (GPtrArray   *layers,
+              DsGraphPlot *plot)
+{
+  static const double steps_s[] = {
+    60, 300, 600, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, DATE_DAY_S, 2 * DATE_DAY_S, 7 * DATE_DAY_S,
+    14 * DATE_DAY_S, 30 * DATE_DAY_S, 91 * DATE_DAY_S, 182 * DATE_DAY_S, 365 * DATE_DAY_S,
+    2 * 365 * DATE_DAY_S, 5 * 365 * DATE_DAY_S, 10 * 365 * DATE_DAY_S,
+  };
+  double first = G_MAXDOUBLE, last = -G_MAXDOUBLE, span, step = steps_s[G_N_ELEMENTS (steps_s) - 1];
+
+  for (guint i = 0; i < layers->len; i++)
+    {
+      DsSeries *series = ds_graph_layer_get_series (layers->pdata[i]);
+      const DsSeriesPoint *points = series ? ds_series_get_points (series) : NULL;
+      guint n = series ? ds_series_get_n_points (series) : 0;
+
+      for (guint k = 0; k < n; k++)
+        {
+          first = MIN (first, points[k].x);
+          last = MAX (last, points[k].x);
+        }
+    }
+  if (first > last)
+    first = last = (double) g_get_real_time () / G_USEC_PER_SEC;
+  if (last - first < 60)
+    {
+      first -= 1800;
+      last += 1800;
+    }
+  span = last - first;
+  plot->log2_x = FALSE;
+  plot->x_min = first - span * 0.04;
+  plot->x_max = last + span * 0.04;
+  /* Dates are wide: half as many ticks as numbers. */
+  for (guint i = 0; i < G_N_ELEMENTS (steps_s); i++)
+    if ((plot->x_max - plot->x_min) / steps_s[i] <= X_TICKS / 2)
+      {
+        step = steps_s[i];
+        break;
+      }
+  return step;
+}
+
 /* A log2 axis of powers of two from 2^@log2_min to the power at or above
  * the layers' largest x (or x_max, a run's planned end), at least
  * 2^(@log2_min + 1); a tick on each power, or every other one past 12. */
@@ -237,6 +299,8 @@ scale_x (const DsGraphAxes *axes,
     return scale_x_log2 (axes, layers, plot, 0);
   if (axes->x == DS_GRAPH_AXIS_SET_SIZE)
     return scale_x_log2 (axes, layers, plot, 24);
+  if (axes->x == DS_GRAPH_AXIS_DATE)
+    return scale_x_date (layers, plot);
 
   /* Time with a length set (the Disk Monitor's window, a workload step's
    * run time): 0 to x_max while the points fit, then the last x_max
@@ -431,7 +495,7 @@ _ds_graph_axes_draw (const DsGraphAxes  *axes,
        v <= plot->x_max * 1.0001; v += steps->x)
     {
       double x = round (plot->left + (v - plot->x_min) / (plot->x_max - plot->x_min) * plot->width) + 0.5;
-      g_autofree char *label = format_x_label (axes, v);
+      g_autofree char *label = format_x_label (axes, steps->x, v);
 
       gdk_cairo_set_source_rgba (cr, grid_color);
       cairo_move_to (cr, x, plot->top);

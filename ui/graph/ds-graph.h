@@ -30,6 +30,10 @@ typedef enum {
                               * (a sweep's levels; x_max: the last one) */
   DS_GRAPH_AXIS_SET_SIZE,    /* x: bytes, on a log2 scale from 16 MiB (a
                               * cache probe's working sets) */
+  DS_GRAPH_AXIS_DATE,        /* x: seconds since 1970 (UTC), labelled in
+                              * local dates (a device's history) */
+  DS_GRAPH_AXIS_NUMBER,      /* y: a plain number, its name said beside the
+                              * graph (a count of sectors, a share) */
 } DsGraphAxis;
 
 #define DS_TYPE_GRAPH (ds_graph_get_type ())

@@ -38,8 +38,8 @@ size_text (DsLibraryEntry *entry)
 }
 
 /* As the switcher names its page ("Extra Tests"), else the core's title. */
-static char *
-kind_text (DsLibraryEntry *entry)
+char *
+_ds_library_kind_text (DsLibraryEntry *entry)
 {
   const DsPageInfo *page;
   const DsBenchOps *ops;
@@ -136,7 +136,7 @@ static const struct {
   { N_("Label"), label_text, compare_text, TRUE },
   { N_("Device"), device_text, compare_text, FALSE },
   { N_("Size"), size_text, compare_size, FALSE },
-  { N_("Kind"), kind_text, compare_text, FALSE },
+  { N_("Kind"), _ds_library_kind_text, compare_text, FALSE },
   { N_("Date"), date_text, compare_date, FALSE },
   { N_("Test"), test_text, NULL, TRUE },
   { N_("Figure"), figure_text, compare_figure, FALSE },

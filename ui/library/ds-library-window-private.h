@@ -49,6 +49,9 @@ void            _ds_library_window_toast          (DsLibraryWindow *self,
 
 /* ds-library-columns.c: adds the table's columns. */
 void            _ds_library_window_add_columns      (DsLibraryWindow      *self);
+/* An entry's kind as the window's switcher names its page ("Extra
+ * Tests"); NULL when the entry is unreadable. */
+char           *_ds_library_kind_text               (DsLibraryEntry       *entry);
 
 /* ds-library-history-view.c: History (Ctrl+H), the selected result's
  * device over time. */
