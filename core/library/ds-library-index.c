@@ -23,20 +23,19 @@
  * written by a listing that raced an edit is reloaded on the next one.
  *
  * $DISKSCOPE_LIBRARY_INDEX=off lists without the index (for measuring it).
+ *
+ * This file is the index itself (where it lives, its schema, its rows
+ * read and written); ds-library-scan.c is the listing that checks each
+ * file against its row.
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <glib/gstdio.h>
-#include <glib/gi18n-lib.h>
-#include <sqlite3.h>
 
-#include "ds-error.h"
-#include "ds-library-private.h"
+#include "ds-library-index-private.h"
 
 /* Bump when the rows' meaning changes: an older index is then rebuilt. */
 #define INDEX_VERSION "1"
@@ -58,45 +57,11 @@ static const char schema[] =
   " hostname TEXT, summary TEXT, n_warnings INTEGER, headline_key TEXT,"
   " headline_name TEXT, headline_unit INTEGER, headline_value REAL);";
 
-/* What identifies one version of a file. */
-typedef struct {
-  gint64 size;
-  gint64 mtime_ns;
-  gint64 ctime_ns;
-  gint64 inode;
-} FileStamp;
-
-typedef struct {
-  FileStamp       stamp;
-  DsLibraryEntry *entry;
-  gboolean        seen;
-} Row;
-
 static void
 row_free (Row *row)
 {
   g_clear_object (&row->entry);
   g_free (row);
-}
-
-static FileStamp
-stamp_of (const struct stat *st)
-{
-  FileStamp s = {
-    .size = (gint64) st->st_size,
-    .mtime_ns = (gint64) st->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st->st_mtim.tv_nsec,
-    .ctime_ns = (gint64) st->st_ctim.tv_sec * G_GINT64_CONSTANT (1000000000) + st->st_ctim.tv_nsec,
-    .inode = (gint64) st->st_ino,
-  };
-  return s;
-}
-
-static gboolean
-stamp_equal (const FileStamp *a,
-             const FileStamp *b)
-{
-  return a->size == b->size && a->mtime_ns == b->mtime_ns &&
-         a->ctime_ns == b->ctime_ns && a->inode == b->inode;
 }
 
 /* ---- where -------------------------------------------------------------- */
@@ -332,21 +297,6 @@ rows_read (sqlite3    *db,
 
 /* ---- writing ------------------------------------------------------------ */
 
-typedef struct {
-  char           *name;
-  FileStamp       stamp;
-  struct stat     st;
-  DsLibraryEntry *entry;   /* NULL until loaded */
-} Change;
-
-static void
-change_free (Change *change)
-{
-  g_free (change->name);
-  g_clear_object (&change->entry);
-  g_free (change);
-}
-
 static void
 bind_text (sqlite3_stmt *stmt,
            int           col,
@@ -422,13 +372,11 @@ rows_delete (sqlite3    *db,
   return rc;
 }
 
-/* One transaction: the changed files' rows, and no rows of files gone.
- * Best effort: an index not written is only a slower next listing. */
-static void
-index_write (sqlite3    *db,
-             const char *path,
-             GPtrArray  *changes,
-             GHashTable *rows)
+void
+ds_library_index_write (sqlite3    *db,
+                        const char *path,
+                        GPtrArray  *changes,
+                        GHashTable *rows)
 {
   sqlite3_stmt *stmt = NULL;
   int rc = sqlite3_exec (db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
@@ -453,55 +401,12 @@ index_write (sqlite3    *db,
     }
 }
 
-/* ---- the scan ----------------------------------------------------------- */
+/* ---- the rows, for a listing -------------------------------------------- */
 
-typedef struct {
-  const char   *dir;
-  GCancellable *cancellable;
-} LoadJob;
-
-static void
-load_one (gpointer data,
-          gpointer user_data)
-{
-  Change *change = data;
-  LoadJob *job = user_data;
-
-  if (!g_cancellable_is_cancelled (job->cancellable))
-    change->entry = ds_library_load_entry (job->dir, change->name, &change->st);
-}
-
-/* Loads the files of @changes, on up to 4 threads when there are many (a
- * library listed for the first time, a folder copied in). */
-static gboolean
-load_changes (const char    *dir,
-              GPtrArray     *changes,
-              GCancellable  *cancellable,
-              GError       **error)
-{
-  guint threads = MIN (4, g_get_num_processors ());
-  LoadJob job = { dir, cancellable };
-  GThreadPool *pool = NULL;
-
-  if (changes->len >= 64 && threads > 1)
-    pool = g_thread_pool_new (load_one, &job, (int) threads, FALSE, NULL);
-  for (guint i = 0; i < changes->len; i++)
-    {
-      if (pool == NULL || !g_thread_pool_push (pool, changes->pdata[i], NULL))
-        load_one (changes->pdata[i], &job);
-    }
-  if (pool != NULL)
-    g_thread_pool_free (pool, FALSE, TRUE);
-
-  return !g_cancellable_set_error_if_cancelled (cancellable, error);
-}
-
-/* The index's rows of @dir (empty for a new or remade index); NULL and no
- * database when there is no index. */
-static GHashTable *
-index_rows (const char *dir,
-            sqlite3   **ret_db,
-            char      **ret_path)
+GHashTable *
+ds_library_index_rows (const char *dir,
+                       sqlite3   **ret_db,
+                       char      **ret_path)
 {
   for (int attempt = 0; attempt < 2; attempt++)
     {
@@ -526,124 +431,4 @@ index_rows (const char *dir,
     }
 
   return NULL;
-}
-
-GPtrArray *
-ds_library_scan (const char    *dir,
-                 GCancellable  *cancellable,
-                 GError       **error)
-{
-  g_autoptr (GPtrArray) entries = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr (GPtrArray) changes = g_ptr_array_new_with_free_func ((GDestroyNotify) change_free);
-  g_autoptr (GHashTable) rows = NULL;
-  g_autoptr (GError) local = NULL;
-  g_autoptr (GDir) d = g_dir_open (dir, 0, &local);
-  g_autofree char *index_path = NULL;
-  sqlite3 *db = NULL;
-  const char *name;
-
-  if (d == NULL)
-    {
-      if (g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-        return g_steal_pointer (&entries);   /* nothing saved yet */
-
-      g_set_error (error, DS_ERROR,
-                   g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_ACCES) ?
-                   DS_ERROR_PERMISSION : DS_ERROR_FAILED,
-                   _("cannot read the results folder: %s"), local->message);
-      return NULL;
-    }
-
-  rows = index_rows (dir, &db, &index_path);
-
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = NULL;
-      struct stat st;
-      Row *row;
-
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        {
-          sqlite3_close (db);
-          return NULL;
-        }
-      /* Hidden: the lock, temporary files (those a killed save left go). */
-      if (name[0] == '.')
-        {
-          ds_library_remove_stale_temp (dir, name);
-          continue;
-        }
-      if (!g_str_has_suffix (name, ".json") || strlen (name) == strlen (".json"))
-        continue;
-
-      path = g_build_filename (dir, name, NULL);
-      if (stat (path, &st) < 0)
-        {
-          int e = errno;
-          g_autofree char *id = g_strndup (name, strlen (name) - strlen (".json"));
-          g_autoptr (GError) why = g_error_new (DS_ERROR, ds_error_from_errno (e), "%s: %s",
-                                                path, g_strerror (e));
-
-          g_ptr_array_add (entries, ds_library_entry_new_unreadable (id, path, why, 0));
-          continue;
-        }
-
-      row = rows != NULL ? g_hash_table_lookup (rows, name) : NULL;
-      if (row != NULL)
-        {
-          FileStamp now = stamp_of (&st);
-
-          row->seen = TRUE;
-          if (stamp_equal (&now, &row->stamp))
-            {
-              g_ptr_array_add (entries, g_object_ref (row->entry));
-              continue;
-            }
-        }
-
-      {
-        Change *change = g_new0 (Change, 1);
-
-        /* The stamp before the load: a file replaced while it is read is
-         * read again next time, never taken for the older one. */
-        change->name = g_strdup (name);
-        change->stamp = stamp_of (&st);
-        change->st = st;
-        g_ptr_array_add (changes, change);
-      }
-    }
-
-  if (!load_changes (dir, changes, cancellable, error))
-    {
-      sqlite3_close (db);
-      return NULL;
-    }
-  for (guint i = 0; i < changes->len; )
-    {
-      Change *change = changes->pdata[i];
-
-      g_ptr_array_add (entries, g_object_ref (change->entry));
-      /* Not a regular file (a FIFO, ...): listed as such, not cached. */
-      if (S_ISREG (change->st.st_mode))
-        i++;
-      else
-        g_ptr_array_remove_index_fast (changes, i);
-    }
-
-  if (db != NULL)
-    {
-      guint gone = 0;
-      GHashTableIter iter;
-      gpointer value;
-
-      g_hash_table_iter_init (&iter, rows);
-      while (g_hash_table_iter_next (&iter, NULL, &value))
-        gone += ((Row *) value)->seen ? 0 : 1;
-      if (changes->len > 0 || gone > 0)
-        index_write (db, index_path, changes, gone > 0 ? rows : NULL);
-      sqlite3_close (db);
-    }
-
-  g_ptr_array_sort (entries, ds_library_compare_entries);
-  return g_steal_pointer (&entries);
 }

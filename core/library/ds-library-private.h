@@ -20,7 +20,7 @@ struct _DsLibrary {
   guint      generation;
 };
 
-/* ---- ds-library-entry.c: an entry's fields, for the index ------------- */
+/* ---- ds-library-entry-new.c: an entry's fields, for the index ----------- */
 
 /* Every field of an entry (pointers borrowed from it, or given to
  * ds_library_entry_new_fields(), which copies them). */
@@ -64,7 +64,7 @@ DsLibraryEntry *ds_library_load_entry    (const char     *dir,
 int             ds_library_compare_entries (gconstpointer a,
                                             gconstpointer b);
 
-/* ---- ds-library-index.c ------------------------------------------------- */
+/* ---- ds-library-scan.c, ds-library-index.c ------------------------------ */
 
 /* Lists @dir: every "*.json" file as an entry, newest first, each taken
  * from the index (a cache in $XDG_CACHE_HOME) when the file's size, mtime,

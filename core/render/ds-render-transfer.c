@@ -157,16 +157,13 @@ draw_axes (DsRenderCtx        *ctx,
   cairo_stroke (cr);
 }
 
-void
-ds_render_transfer_panel (DsRenderCtx      *ctx,
-                     double    y,
-                     gboolean  write)
+/* The highest rate of any column's curve (bytes/s); every column's
+ * access times are appended to @all_access. */
+static double
+collect (const DsComparison *cmp,
+         gboolean            write,
+         GArray             *all_access)
 {
-  const DsComparison *cmp = ctx->cmp;
-  cairo_t *cr = ctx->cr;
-  gboolean dots = ctx->opts->show_access;
-  g_autoptr (GArray) all_access = g_array_new (FALSE, FALSE, sizeof (double));
-  Plot p = { 0 };
   double rate_max = 0;
 
   for (guint c = 0; c < cmp->columns->len; c++)
@@ -185,7 +182,20 @@ ds_render_transfer_panel (DsRenderCtx      *ctx,
       for (guint i = 0; i < access->len; i++)
         g_array_append_val (all_access, g_array_index (access, DsAccessDot, i).access_s);
     }
-  dots = dots && all_access->len > 0;
+
+  return rate_max;
+}
+
+/* The plot area of the panel at @y and its scales; sorts @all_access. */
+static Plot
+plot_place (DsRenderCtx *ctx,
+            double       y,
+            gboolean     dots,
+            double       rate_max,
+            GArray      *all_access)
+{
+  const DsComparison *cmp = ctx->cmp;
+  Plot p = { 0 };
 
   p.x0 = MARGIN + 64;
   p.y0 = y + LINE * 2.5;
@@ -203,6 +213,104 @@ ds_render_transfer_panel (DsRenderCtx      *ctx,
                                               (guint) (0.98 * (all_access->len - 1))) * 1e3) / 1e3;
     }
 
+  return p;
+}
+
+static void
+draw_access_dots (cairo_t             *cr,
+                  const Plot          *p,
+                  const DsRenderColor *color,
+                  GArray              *access)
+{
+  ds_render_set_color (cr, color, 0.45);
+  for (guint i = 0; i < access->len; i++)
+    {
+      const DsAccessDot *d = &g_array_index (access, DsAccessDot, i);
+      cairo_arc (cr, px (p, d->x), py (p, MIN (d->access_s, p->access_max), p->access_max),
+                 1.6, 0, 2 * G_PI);
+      cairo_fill (cr);
+    }
+}
+
+/* Column @c's curve, broken where a point failed, then its markers. */
+static void
+draw_curve (cairo_t    *cr,
+            const Plot *p,
+            guint       c,
+            GArray     *points)
+{
+  gboolean drawing = FALSE;
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.6);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  ds_render_series_set_dash (cr, c, 1.6);
+  for (guint i = 0; i < points->len; i++)
+    {
+      const DsCurvePoint *pt = &g_array_index (points, DsCurvePoint, i);
+
+      if (isnan (pt->bytes_per_s))
+        {
+          drawing = FALSE;
+          continue;
+        }
+      if (drawing)
+        cairo_line_to (cr, px (p, pt->x), py (p, pt->bytes_per_s, p->rate_max));
+      else
+        cairo_move_to (cr, px (p, pt->x), py (p, pt->bytes_per_s, p->rate_max));
+      drawing = TRUE;
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
+  {
+    g_autofree double *xs = g_new (double, MAX (points->len, 1));
+    g_autofree double *ys = g_new (double, MAX (points->len, 1));
+
+    for (guint i = 0; i < points->len; i++)
+      {
+        const DsCurvePoint *pt = &g_array_index (points, DsCurvePoint, i);
+
+        xs[i] = px (p, pt->x);
+        ys[i] = isnan (pt->bytes_per_s) ? NAN : py (p, pt->bytes_per_s, p->rate_max);
+      }
+    ds_render_series_markers (cr, c, xs, ys, points->len, 6);
+  }
+}
+
+/* Failed points: a cross on the x-axis, in the series' colour. */
+static void
+draw_failed (cairo_t    *cr,
+             const Plot *p,
+             GArray     *points)
+{
+  cairo_set_line_width (cr, 1.6);
+  for (guint i = 0; i < points->len; i++)
+    {
+      const DsCurvePoint *pt = &g_array_index (points, DsCurvePoint, i);
+      double x = px (p, pt->x), yb = p->y0 + p->h - 5;
+
+      if (!isnan (pt->bytes_per_s))
+        continue;
+      cairo_move_to (cr, x - 4, yb - 4);
+      cairo_line_to (cr, x + 4, yb + 4);
+      cairo_move_to (cr, x - 4, yb + 4);
+      cairo_line_to (cr, x + 4, yb - 4);
+      cairo_stroke (cr);
+    }
+}
+
+void
+ds_render_transfer_panel (DsRenderCtx *ctx,
+                          double       y,
+                          gboolean     write)
+{
+  const DsComparison *cmp = ctx->cmp;
+  cairo_t *cr = ctx->cr;
+  g_autoptr (GArray) all_access = g_array_new (FALSE, FALSE, sizeof (double));
+  double rate_max = collect (cmp, write, all_access);
+  gboolean dots = ctx->opts->show_access && all_access->len > 0;
+  Plot p = plot_place (ctx, y, dots, rate_max, all_access);
+
   ds_render_set_color (cr, &ctx->fg, 1);
   ds_render_text (ctx, write ? "Write transfer rate" : "Read transfer rate", MARGIN, y, DS_ALIGN_LEFT, TRUE, 0);
   draw_axes (ctx, &p, dots);
@@ -215,75 +323,15 @@ ds_render_transfer_panel (DsRenderCtx      *ctx,
       g_autoptr (GArray) points = NULL;
       g_autoptr (GArray) access = NULL;
       DsRenderColor color = ds_render_series_color (c);
-      gboolean drawing = FALSE;
 
       if (!ds_comparison_get_curve (cmp, c, write, &points, &access))
         continue;
 
       if (dots)
-        {
-          ds_render_set_color (cr, &color, 0.45);
-          for (guint i = 0; i < access->len; i++)
-            {
-              const DsAccessDot *d = &g_array_index (access, DsAccessDot, i);
-              cairo_arc (cr, px (&p, d->x), py (&p, MIN (d->access_s, p.access_max), p.access_max),
-                         1.6, 0, 2 * G_PI);
-              cairo_fill (cr);
-            }
-        }
-
+        draw_access_dots (cr, &p, &color, access);
       ds_render_set_color (cr, &color, 1);
-      cairo_save (cr);
-      cairo_set_line_width (cr, 1.6);
-      cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-      ds_render_series_set_dash (cr, c, 1.6);
-      for (guint i = 0; i < points->len; i++)
-        {
-          const DsCurvePoint *pt = &g_array_index (points, DsCurvePoint, i);
-
-          if (isnan (pt->bytes_per_s))
-            {
-              drawing = FALSE;
-              continue;
-            }
-          if (drawing)
-            cairo_line_to (cr, px (&p, pt->x), py (&p, pt->bytes_per_s, p.rate_max));
-          else
-            cairo_move_to (cr, px (&p, pt->x), py (&p, pt->bytes_per_s, p.rate_max));
-          drawing = TRUE;
-        }
-      cairo_stroke (cr);
-      cairo_restore (cr);
-      {
-        g_autofree double *xs = g_new (double, MAX (points->len, 1));
-        g_autofree double *ys = g_new (double, MAX (points->len, 1));
-
-        for (guint i = 0; i < points->len; i++)
-          {
-            const DsCurvePoint *pt = &g_array_index (points, DsCurvePoint, i);
-
-            xs[i] = px (&p, pt->x);
-            ys[i] = isnan (pt->bytes_per_s) ? NAN : py (&p, pt->bytes_per_s, p.rate_max);
-          }
-        ds_render_series_markers (cr, c, xs, ys, points->len, 6);
-      }
-      cairo_set_line_width (cr, 1.6);
-
-      /* Failed points: a cross on the x-axis, in the series' colour. */
-      for (guint i = 0; i < points->len; i++)
-        {
-          const DsCurvePoint *pt = &g_array_index (points, DsCurvePoint, i);
-          double x = px (&p, pt->x), yb = p.y0 + p.h - 5;
-
-          if (!isnan (pt->bytes_per_s))
-            continue;
-          cairo_move_to (cr, x - 4, yb - 4);
-          cairo_line_to (cr, x + 4, yb + 4);
-          cairo_move_to (cr, x - 4, yb + 4);
-          cairo_line_to (cr, x + 4, yb - 4);
-          cairo_stroke (cr);
-        }
+      draw_curve (cr, &p, c, points);
+      draw_failed (cr, &p, points);
     }
   cairo_restore (cr);
 }
-

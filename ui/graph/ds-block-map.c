@@ -13,6 +13,7 @@
  * large as the widget allows (from MIN_SIDE to MAX_SIDE pixels); when even
  * MIN_SIDE cannot hold a square per cell, each square shows the worst of
  * several cells.  Hovering a square tells its byte range and state.
+ * How each state looks (and is called) is in ds-block-map-look.c.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,7 +25,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ds-block-map.h"
+#include "ds-block-map-private.h"
 #include "ds-graph.h"
 
 #define MIN_SIDE 10
@@ -59,135 +60,6 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
-
-typedef enum {
-  MARK_NONE,
-  MARK_DOT,
-  MARK_BAR,
-  MARK_CROSS,
-} Mark;
-
-/* How each state looks: a theme colour (NULL: the text colour) at an
- * opacity, and a mark. */
-static const struct {
-  const char *color;
-  double      alpha;
-  Mark        mark;
-} looks[] = {
-  [DS_SCAN_UNREAD]   = { NULL, 0.10, MARK_NONE },
-  [DS_SCAN_LT_5MS]   = { "success_color", 0.95, MARK_NONE },
-  [DS_SCAN_LT_20MS]  = { "success_color", 0.60, MARK_NONE },
-  [DS_SCAN_LT_50MS]  = { "success_color", 0.32, MARK_NONE },
-  [DS_SCAN_LT_150MS] = { "warning_color", 0.45, MARK_NONE },
-  [DS_SCAN_LT_500MS] = { "warning_color", 1.00, MARK_DOT },
-  [DS_SCAN_GE_500MS] = { "error_color", 0.55, MARK_BAR },
-  [DS_SCAN_ERROR]    = { "error_color", 1.00, MARK_CROSS },
-};
-
-#define N_STATES G_N_ELEMENTS (looks)
-
-const char *
-ds_block_map_state_label (DsScanCell state)
-{
-  switch (state)
-    {
-    case DS_SCAN_UNREAD:
-      return _("Not read yet");
-    case DS_SCAN_LT_5MS:
-      return _("< 5 ms");
-    case DS_SCAN_LT_20MS:
-      return _("< 20 ms");
-    case DS_SCAN_LT_50MS:
-      return _("< 50 ms");
-    case DS_SCAN_LT_150MS:
-      return _("< 150 ms");
-    case DS_SCAN_LT_500MS:
-      return _("< 500 ms, slow");
-    case DS_SCAN_GE_500MS:
-      return _("≥ 500 ms, slow");
-    case DS_SCAN_ERROR:
-    default:
-      return _("Read error");
-    }
-}
-
-static void
-state_color (GtkWidget  *widget,
-             DsScanCell  state,
-             GdkRGBA    *ret_color)
-{
-  if (looks[state].color != NULL)
-    ds_graph_lookup_color (widget, looks[state].color, ret_color);
-  else
-    gtk_style_context_get_color (gtk_widget_get_style_context (widget), ret_color);
-  ret_color->alpha *= looks[state].alpha;
-}
-
-static void
-draw_mark (GtkWidget  *widget,
-           cairo_t    *cr,
-           DsScanCell  state,
-           double      x,
-           double      y,
-           double      size)
-{
-  GdkRGBA ink;
-  double c = size / 2, r = size * 0.28;
-
-  switch (looks[state].mark)
-    {
-    case MARK_DOT:
-      gtk_style_context_get_color (gtk_widget_get_style_context (widget), &ink);
-      ink.alpha *= 0.8;
-      gdk_cairo_set_source_rgba (cr, &ink);
-      cairo_arc (cr, x + c, y + c, MAX (size * 0.14, 1.5), 0, 2 * G_PI);
-      cairo_fill (cr);
-      break;
-
-    case MARK_BAR:
-      gtk_style_context_get_color (gtk_widget_get_style_context (widget), &ink);
-      ink.alpha *= 0.8;
-      gdk_cairo_set_source_rgba (cr, &ink);
-      cairo_rectangle (cr, x + c - r, y + c - MAX (size * 0.08, 1), 2 * r, MAX (size * 0.16, 2));
-      cairo_fill (cr);
-      break;
-
-    case MARK_CROSS:
-      ds_graph_lookup_color (widget, "error_fg_color", &ink);
-      gdk_cairo_set_source_rgba (cr, &ink);
-      cairo_set_line_width (cr, MAX (size * 0.14, 1.5));
-      cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
-      cairo_move_to (cr, x + c - r, y + c - r);
-      cairo_line_to (cr, x + c + r, y + c + r);
-      cairo_move_to (cr, x + c + r, y + c - r);
-      cairo_line_to (cr, x + c - r, y + c + r);
-      cairo_stroke (cr);
-      break;
-
-    case MARK_NONE:
-    default:
-      break;
-    }
-}
-
-void
-ds_block_map_draw_square (GtkWidget  *widget,
-                          cairo_t    *cr,
-                          DsScanCell  state,
-                          double      x,
-                          double      y,
-                          double      size)
-{
-  GdkRGBA color;
-
-  g_return_if_fail ((guint) state < N_STATES);
-
-  state_color (widget, state, &color);
-  gdk_cairo_set_source_rgba (cr, &color);
-  cairo_rectangle (cr, x, y, size, size);
-  cairo_fill (cr);
-  draw_mark (widget, cr, state, x, y, size);
-}
 
 /* ---- Cells ------------------------------------------------------------- */
 
@@ -300,7 +172,7 @@ ds_block_map_snapshot (GtkWidget   *widget,
   DsBlockMap *self = DS_BLOCK_MAP (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
-  GdkRGBA colors[N_STATES];
+  GdkRGBA colors[DS_BLOCK_MAP_N_STATES];
   g_autofree guint8 *states = NULL;
   guint n_squares;
   cairo_t *cr;
@@ -309,8 +181,8 @@ ds_block_map_snapshot (GtkWidget   *widget,
     return;
 
   layout (self, width, height, &n_squares);
-  for (guint s = 0; s < N_STATES; s++)
-    state_color (widget, s, &colors[s]);
+  for (guint s = 0; s < DS_BLOCK_MAP_N_STATES; s++)
+    ds_block_map_state_color (widget, s, &colors[s]);
 
   states = g_malloc (n_squares);
   for (guint q = 0; q < n_squares; q++)
@@ -319,7 +191,7 @@ ds_block_map_snapshot (GtkWidget   *widget,
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
 
   /* One fill per state, then the marks over them. */
-  for (guint s = 0; s < N_STATES; s++)
+  for (guint s = 0; s < DS_BLOCK_MAP_N_STATES; s++)
     {
       gboolean any = FALSE;
 
@@ -338,9 +210,10 @@ ds_block_map_snapshot (GtkWidget   *widget,
     }
 
   for (guint q = 0; q < n_squares; q++)
-    if (looks[states[q]].mark != MARK_NONE)
-      draw_mark (widget, cr, states[q], self->origin_x + (q % self->n_columns) * (self->side + GAP),
-                 (q / self->n_columns) * (self->side + GAP), self->side);
+    if (ds_block_map_state_has_mark (states[q]))
+      ds_block_map_draw_mark (widget, cr, states[q],
+                              self->origin_x + (q % self->n_columns) * (self->side + GAP),
+                              (q / self->n_columns) * (self->side + GAP), self->side);
 
   cairo_destroy (cr);
 }
