@@ -16,6 +16,7 @@
 #include "ds-cli-library.h"
 #include "ds-error.h"
 #include "ds-fio.h"
+#include "ds-json.h"
 #include "ds-save.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
@@ -268,14 +269,10 @@ ds_cli_import_fio (int    argc,
 
   if (json)
     {
-      g_autoptr (JsonGenerator) gen = json_generator_new ();
       g_autoptr (JsonNode) root = json_node_init_array (json_node_alloc (), docs);
-      g_autofree char *text = NULL;
+      g_autofree char *text = ds_json_to_generator_text (root);
 
-      json_generator_set_root (gen, root);
-      json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
-      printf ("%s\n", text);
+      fputs (text, stdout);
     }
 
   return status;

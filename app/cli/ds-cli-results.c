@@ -23,6 +23,7 @@
 #include "ds-cli.h"
 #include "ds-cli-library.h"
 #include "ds-error.h"
+#include "ds-json.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-units.h"
@@ -179,7 +180,6 @@ results_list (DsLibrary *library,
   if (o->json)
     {
       g_autoptr (JsonBuilder) b = json_builder_new ();
-      g_autoptr (JsonGenerator) gen = json_generator_new ();
       g_autoptr (JsonNode) root = NULL;
       g_autofree char *text = NULL;
 
@@ -195,10 +195,8 @@ results_list (DsLibrary *library,
       json_builder_end_array (b);
       json_builder_end_object (b);
       root = json_builder_get_root (b);
-      json_generator_set_root (gen, root);
-      json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
-      printf ("%s\n", text);
+      text = ds_json_to_generator_text (root);
+      fputs (text, stdout);
       return DS_CLI_OK;
     }
 
