@@ -261,6 +261,8 @@ ds_json_to_text (JsonNode *node,
   return g_string_free (out, FALSE);
 }
 
+/* json-glib's own text, for the outputs that must stay as they have been
+ * (see ds-json.h); files written anew use ds_json_to_text() above. */
 char *
 ds_json_to_generator_text (JsonNode *node)
 {
