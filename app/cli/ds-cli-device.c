@@ -17,6 +17,7 @@
 #include "ds-device-features.h"
 #include "ds-device.h"
 #include "ds-error.h"
+#include "ds-json.h"
 #include "ds-units.h"
 
 /* ---- JSON ---- */
@@ -138,15 +139,10 @@ device_to_json (JsonBuilder    *builder,
 static void
 print_json (JsonBuilder *builder)
 {
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
   g_autoptr (JsonNode) root = json_builder_get_root (builder);
-  g_autofree char *text = NULL;
+  g_autofree char *text = ds_json_to_generator_text (root);
 
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, NULL);
-  printf ("%s\n", text);
+  fputs (text, stdout);
 }
 
 /* ---- human output ---- */

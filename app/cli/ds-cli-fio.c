@@ -16,6 +16,7 @@
 #include "ds-cli-library.h"
 #include "ds-error.h"
 #include "ds-fio.h"
+#include "ds-json.h"
 #include "ds-save.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
@@ -141,27 +142,46 @@ headline (const DsResult *r,
   return g_string_free (s, FALSE);
 }
 
-int
-ds_cli_import_fio (int    argc,
-                   char **argv)
+/* import-fio's options, and what every file's jobs go to. */
+typedef struct {
+  char       *results_dir;
+  char       *units_text;
+  char       *logs;
+  gboolean    no_library;
+  gboolean    json;
+  DsUnits     units;
+  DsLibrary  *library;       /* NULL with --no-library */
+  JsonArray  *docs;          /* --json: what is printed at the end */
+} ImportFio;
+
+static void
+import_fio_clear (ImportFio *o)
+{
+  g_free (o->results_dir);
+  g_free (o->units_text);
+  g_free (o->logs);
+  g_clear_object (&o->library);
+  g_clear_pointer (&o->docs, json_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ImportFio, import_fio_clear)
+
+/* Parses the command line into @o and opens the library; FALSE with
+ * *ret_status the exit status if the command stops there. */
+static gboolean
+import_fio_parse (ImportFio   *o,
+                  int         *argc,
+                  char      ***argv,
+                  int         *ret_status)
 {
   g_autoptr (GOptionContext) context = NULL;
-  g_autoptr (DsLibrary) library = NULL;
-  g_autofree char *results_dir = NULL;
-  g_autofree char *units_text = NULL;
-  g_autofree char *logs = NULL;
-  gboolean no_library = FALSE;
-  gboolean json = FALSE;
-  g_autoptr (JsonArray) docs = json_array_new ();
   g_autoptr (GError) error = NULL;
-  DsUnits units;
-  int status;
   GOptionEntry entries[] = {
-    { "results-dir", 0, 0, G_OPTION_ARG_FILENAME, &results_dir, N_("Save into DIR instead of the library folder"), N_("DIR") },
-    { "no-library", 0, 0, G_OPTION_ARG_NONE, &no_library, N_("Save nothing: print the results (text, or --json)"), NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the imported results as a JSON list"), NULL },
-    { "units", 0, 0, G_OPTION_ARG_STRING, &units_text, N_("Rates in MB/s (default) or MiB/s"), N_("MB|MiB") },
-    { "logs", 0, 0, G_OPTION_ARG_FILENAME, &logs, N_("Time series from fio's logs PREFIX_bw.N.log, PREFIX_iops.N.log, PREFIX_lat.N.log"), N_("PREFIX") },
+    { "results-dir", 0, 0, G_OPTION_ARG_FILENAME, &o->results_dir, N_("Save into DIR instead of the library folder"), N_("DIR") },
+    { "no-library", 0, 0, G_OPTION_ARG_NONE, &o->no_library, N_("Save nothing: print the results (text, or --json)"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, N_("Print the imported results as a JSON list"), NULL },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &o->units_text, N_("Rates in MB/s (default) or MiB/s"), N_("MB|MiB") },
+    { "logs", 0, 0, G_OPTION_ARG_FILENAME, &o->logs, N_("Time series from fio's logs PREFIX_bw.N.log, PREFIX_iops.N.log, PREFIX_lat.N.log"), N_("PREFIX") },
     { NULL }
   };
 
@@ -181,101 +201,140 @@ ds_cli_import_fio (int    argc,
     "that is missing or not fio's is an error (exit 1), but the JSON's results\n"
     "are still saved, without a series."));
 
-  if (!ds_cli_parse_options (context, &argc, &argv, &status))
-    return status;
-  if (!ds_units_from_string (units_text, &units, &error))
-    return ds_cli_fail (error);
-  if (argc < 2)
-    return ds_cli_complain (DS_CLI_USAGE, _("import-fio needs fio's JSON output (fio --output-format=json)"));
-  if (logs != NULL && argc > 2)
-    return ds_cli_complain (DS_CLI_USAGE, _("--logs PREFIX belongs to one run: give one FIO.json with it"));
-
-  if (!no_library)
+  if (!ds_cli_parse_options (context, argc, argv, ret_status))
+    return FALSE;
+  if (!ds_units_from_string (o->units_text, &o->units, &error))
     {
-      g_autofree char *dir = ds_cli_results_dir (results_dir);
-      library = ds_library_new (dir);
+      *ret_status = ds_cli_fail (error);
+      return FALSE;
     }
+  if (*argc < 2)
+    {
+      *ret_status = ds_cli_complain (DS_CLI_USAGE, _("import-fio needs fio's JSON output (fio --output-format=json)"));
+      return FALSE;
+    }
+  if (o->logs != NULL && *argc > 2)
+    {
+      *ret_status = ds_cli_complain (DS_CLI_USAGE, _("--logs PREFIX belongs to one run: give one FIO.json with it"));
+      return FALSE;
+    }
+
+  if (!o->no_library)
+    {
+      g_autofree char *dir = ds_cli_results_dir (o->results_dir);
+      o->library = ds_library_new (dir);
+    }
+  return TRUE;
+}
+
+/* --logs: each job's time series.  The JSON's results are kept (without
+ * a series) whatever the logs hold. */
+static void
+import_fio_logs (GPtrArray  *jobs,
+                 const char *logs,
+                 const char *path,
+                 int        *status)
+{
+  g_autoptr (GPtrArray) missing = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
+
+  if (ds_fio_logs_attach (jobs, logs, missing, &error) < 0)
+    {
+      g_prefix_error (&error, _("%s: no time series imported: "), path);
+      *status = ds_cli_fail (error);
+    }
+  for (guint w = 0; w < missing->len; w++)
+    *status = ds_cli_complain (DS_CLI_FAILED, "%s: %s", path, (const char *) missing->pdata[w]);
+}
+
+/* Job @index of a file: saved in the library and its id printed (or
+ * listed), else printed whole (text, or into the JSON list). */
+static void
+import_fio_job (ImportFio *o,
+                DsFioJob  *job,
+                guint      index,
+                int       *status)
+{
+  g_autofree char *line = headline (job->result, o->units);
+  g_autofree char *label = ds_printable_text (job->name);
+
+  if (o->library != NULL)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *hint = name_hint (job);
+      DsLibraryEntry *entry = ds_library_save (o->library, job->result, hint, &error);
+
+      if (entry == NULL)
+        {
+          *status = ds_cli_fail (error);
+          return;
+        }
+      if (o->json)
+        {
+          JsonObject *obj = json_object_new ();
+          json_object_set_string_member (obj, "id", ds_library_entry_get_id (entry));
+          json_object_set_string_member (obj, "path", ds_library_entry_get_path (entry));
+          json_object_set_string_member (obj, "label", job->name);
+          json_array_add_object_element (o->docs, obj);
+        }
+      else
+        printf ("%s  %s: %s\n", ds_library_entry_get_id (entry), label, line);
+    }
+  else if (o->json)
+    {
+      json_array_add_element (o->docs, ds_result_to_json (job->result));
+    }
+  else
+    {
+      g_autofree char *text = ds_report_text (job->result, o->units);
+      printf ("%s%s\n", index > 0 ? "\n" : "", text);
+    }
+}
+
+/* One FIO.json: its warnings, --logs, then each of its jobs. */
+static void
+import_fio_file (ImportFio  *o,
+                 const char *path,
+                 int        *status)
+{
+  g_autoptr (GPtrArray) warnings = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) jobs = ds_fio_import_file (path, &warnings, &error);
+
+  if (jobs == NULL)
+    {
+      *status = ds_cli_fail (error);
+      return;
+    }
+  for (guint w = 0; warnings != NULL && w < warnings->len; w++)
+    *status = ds_cli_complain (DS_CLI_FAILED, "%s: %s", path, (const char *) warnings->pdata[w]);
+  if (o->logs != NULL)
+    import_fio_logs (jobs, o->logs, path, status);
+
+  for (guint j = 0; j < jobs->len; j++)
+    import_fio_job (o, jobs->pdata[j], j, status);
+}
+
+int
+ds_cli_import_fio (int    argc,
+                   char **argv)
+{
+  g_auto (ImportFio) o = { .docs = json_array_new () };
+  int status;
+
+  if (!import_fio_parse (&o, &argc, &argv, &status))
+    return status;
 
   status = DS_CLI_OK;
   for (int i = 1; i < argc; i++)
+    import_fio_file (&o, argv[i], &status);
+
+  if (o.json)
     {
-      g_autoptr (GPtrArray) warnings = NULL;
-      g_autoptr (GPtrArray) jobs = ds_fio_import_file (argv[i], &warnings, &error);
+      g_autoptr (JsonNode) root = json_node_init_array (json_node_alloc (), o.docs);
+      g_autofree char *text = ds_json_to_generator_text (root);
 
-      if (jobs == NULL)
-        {
-          status = ds_cli_fail (error);
-          g_clear_error (&error);
-          continue;
-        }
-      for (guint w = 0; warnings != NULL && w < warnings->len; w++)
-        status = ds_cli_complain (DS_CLI_FAILED, "%s: %s", argv[i], (const char *) warnings->pdata[w]);
-      if (logs != NULL)
-        {
-          g_autoptr (GPtrArray) missing = g_ptr_array_new_with_free_func (g_free);
-
-          /* The JSON's results are kept (without a series) whatever the
-           * logs hold. */
-          if (ds_fio_logs_attach (jobs, logs, missing, &error) < 0)
-            {
-              g_prefix_error (&error, _("%s: no time series imported: "), argv[i]);
-              status = ds_cli_fail (error);
-              g_clear_error (&error);
-            }
-          for (guint w = 0; w < missing->len; w++)
-            status = ds_cli_complain (DS_CLI_FAILED, "%s: %s", argv[i], (const char *) missing->pdata[w]);
-        }
-
-      for (guint j = 0; j < jobs->len; j++)
-        {
-          DsFioJob *job = jobs->pdata[j];
-          g_autofree char *line = headline (job->result, units);
-          g_autofree char *label = ds_printable_text (job->name);
-
-          if (library != NULL)
-            {
-              g_autofree char *hint = name_hint (job);
-              DsLibraryEntry *entry = ds_library_save (library, job->result, hint, &error);
-
-              if (entry == NULL)
-                {
-                  status = ds_cli_fail (error);
-                  g_clear_error (&error);
-                  continue;
-                }
-              if (json)
-                {
-                  JsonObject *o = json_object_new ();
-                  json_object_set_string_member (o, "id", ds_library_entry_get_id (entry));
-                  json_object_set_string_member (o, "path", ds_library_entry_get_path (entry));
-                  json_object_set_string_member (o, "label", job->name);
-                  json_array_add_object_element (docs, o);
-                }
-              else
-                printf ("%s  %s: %s\n", ds_library_entry_get_id (entry), label, line);
-            }
-          else if (json)
-            {
-              json_array_add_element (docs, ds_result_to_json (job->result));
-            }
-          else
-            {
-              g_autofree char *text = ds_report_text (job->result, units);
-              printf ("%s%s\n", j > 0 ? "\n" : "", text);
-            }
-        }
-    }
-
-  if (json)
-    {
-      g_autoptr (JsonGenerator) gen = json_generator_new ();
-      g_autoptr (JsonNode) root = json_node_init_array (json_node_alloc (), docs);
-      g_autofree char *text = NULL;
-
-      json_generator_set_root (gen, root);
-      json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
-      printf ("%s\n", text);
+      fputs (text, stdout);
     }
 
   return status;

@@ -22,6 +22,7 @@
 #include "ds-compare.h"
 #include "ds-device.h"
 #include "ds-error.h"
+#include "ds-json.h"
 #include "ds-library-history.h"
 #include "ds-result.h"
 
@@ -157,7 +158,6 @@ print_json (DsLibrary *library,
             GPtrArray *devices)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
   g_autoptr (JsonNode) root = NULL;
   g_autofree char *text = NULL;
 
@@ -173,10 +173,8 @@ print_json (DsLibrary *library,
   json_builder_end_array (b);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  text = json_generator_to_data (gen, NULL);
-  printf ("%s\n", text);
+  text = ds_json_to_generator_text (root);
+  fputs (text, stdout);
 }
 
 int

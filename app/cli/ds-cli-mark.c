@@ -162,7 +162,6 @@ list_presets (gboolean json)
 {
   if (json)
     {
-      g_autoptr (JsonGenerator) gen = json_generator_new ();
       g_autoptr (JsonNode) root = json_node_new (JSON_NODE_ARRAY);
       JsonArray *array = json_array_new ();
       g_autofree char *text = NULL;
@@ -170,10 +169,8 @@ list_presets (gboolean json)
       for (unsigned i = 0; i < ds_preset_count (); i++)
         json_array_add_element (array, preset_to_json (ds_preset_get (i)));
       json_node_take_array (root, array);
-      json_generator_set_root (gen, root);
-      json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
-      printf ("%s\n", text);
+      text = ds_json_to_generator_text (root);
+      fputs (text, stdout);
     }
   else
     {

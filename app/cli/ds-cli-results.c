@@ -23,6 +23,7 @@
 #include "ds-cli.h"
 #include "ds-cli-library.h"
 #include "ds-error.h"
+#include "ds-json.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-units.h"
@@ -160,13 +161,126 @@ entry_to_json (JsonBuilder    *b,
 #undef STR
 }
 
+/* The results list's columns, in characters. */
+typedef struct {
+  glong id, kind, status, date, device;
+} ListWidths;
+
+static void
+list_print_json (DsLibrary *library,
+                 GPtrArray *shown)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "schema");
+  json_builder_add_string_value (b, "diskscope-library/1");
+  json_builder_set_member_name (b, "dir");
+  json_builder_add_string_value (b, ds_library_get_dir (library));
+  json_builder_set_member_name (b, "results");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < shown->len; i++)
+    entry_to_json (b, shown->pdata[i]);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  text = ds_json_to_generator_text (root);
+  fputs (text, stdout);
+}
+
+static ListWidths
+list_widths (GPtrArray *shown)
+{
+  ListWidths w = { .id = 2, .kind = 4, .status = 10, .date = 16, .device = 6 };
+
+  for (guint i = 0; i < shown->len; i++)
+    {
+      DsLibraryEntry *e = shown->pdata[i];
+      const char *device = ds_library_entry_get_device (e);
+
+      w.id = MAX (w.id, g_utf8_strlen (ds_library_entry_get_id (e), -1));
+      w.kind = MAX (w.kind, g_utf8_strlen (ds_library_entry_get_kind_name (e), -1));
+      w.device = MAX (w.device, MIN (28, device ? g_utf8_strlen (device, -1) : 0));
+    }
+
+  return w;
+}
+
+/* One result's line: its columns, then its label and tags (or, for a
+ * file that cannot be read, why). */
+static void
+list_print_row (DsLibraryEntry   *e,
+                const ListWidths *w)
+{
+  g_autofree char *date = format_local (ds_library_entry_get_date (e));
+  g_autofree char *device = g_strdup (ds_library_entry_get_device (e));
+  const char *const *tags = ds_library_entry_get_tags (e);
+
+  if (device != NULL && g_utf8_strlen (device, -1) > 28)
+    {
+      char *end = g_utf8_offset_to_pointer (device, 27);
+      strcpy (end, "…");
+    }
+
+  print_cell (ds_library_entry_get_id (e), w->id + 2);
+  print_cell (ds_library_entry_get_kind_name (e), w->kind + 2);
+  print_cell (status_name (ds_library_entry_get_status (e)), w->status + 2);
+  print_cell (date, w->date + 2);
+  print_cell (device ? device : "", w->device + 2);
+  if (!ds_library_entry_is_readable (e))
+    {
+      const char *why = ds_library_entry_get_error_message (e);
+      g_autofree char *prefix = g_strconcat (ds_library_entry_get_path (e), ": ", NULL);
+
+      /* The id already names the file. */
+      print_cell (g_str_has_prefix (why, prefix) ? why + strlen (prefix) : why, 0);
+    }
+  else
+    {
+      print_cell (ds_library_entry_get_label (e), 0);
+      if (tags[0] != NULL)
+        {
+          g_autofree char *joined = g_strjoinv (", ", (char **) tags);
+          printf (" [");
+          print_cell (joined, 0);
+          printf ("]");
+        }
+    }
+  printf ("\n");
+}
+
+static void
+list_print_table (DsLibrary *library,
+                  GPtrArray *shown)
+{
+  ListWidths w;
+
+  printf (ngettext ("%u result in %s\n", "%u results in %s\n", shown->len), shown->len,
+          ds_library_get_dir (library));
+  if (shown->len == 0)
+    return;
+
+  w = list_widths (shown);
+  printf ("\n");
+  print_cell (_("ID"), w.id + 2);
+  print_cell (_("TEST"), w.kind + 2);
+  print_cell (_("STATUS"), w.status + 2);
+  print_cell (_("STARTED"), w.date + 2);
+  print_cell (_("DEVICE"), w.device + 2);
+  printf (_("LABEL\n"));
+
+  for (guint i = 0; i < shown->len; i++)
+    list_print_row (shown->pdata[i], &w);
+}
+
 static int
 results_list (DsLibrary *library,
               Options   *o)
 {
   GListModel *model = G_LIST_MODEL (library);
   g_autoptr (GPtrArray) shown = g_ptr_array_new_with_free_func (g_object_unref);
-  glong w_id = 2, w_kind = 4, w_status = 10, w_date = 16, w_device = 6;
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
@@ -177,93 +291,9 @@ results_list (DsLibrary *library,
     }
 
   if (o->json)
-    {
-      g_autoptr (JsonBuilder) b = json_builder_new ();
-      g_autoptr (JsonGenerator) gen = json_generator_new ();
-      g_autoptr (JsonNode) root = NULL;
-      g_autofree char *text = NULL;
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "schema");
-      json_builder_add_string_value (b, "diskscope-library/1");
-      json_builder_set_member_name (b, "dir");
-      json_builder_add_string_value (b, ds_library_get_dir (library));
-      json_builder_set_member_name (b, "results");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < shown->len; i++)
-        entry_to_json (b, shown->pdata[i]);
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-      root = json_builder_get_root (b);
-      json_generator_set_root (gen, root);
-      json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
-      printf ("%s\n", text);
-      return DS_CLI_OK;
-    }
-
-  printf (ngettext ("%u result in %s\n", "%u results in %s\n", shown->len), shown->len,
-          ds_library_get_dir (library));
-  if (shown->len == 0)
-    return DS_CLI_OK;
-
-  for (guint i = 0; i < shown->len; i++)
-    {
-      DsLibraryEntry *e = shown->pdata[i];
-      const char *device = ds_library_entry_get_device (e);
-
-      w_id = MAX (w_id, g_utf8_strlen (ds_library_entry_get_id (e), -1));
-      w_kind = MAX (w_kind, g_utf8_strlen (ds_library_entry_get_kind_name (e), -1));
-      w_device = MAX (w_device, MIN (28, device ? g_utf8_strlen (device, -1) : 0));
-    }
-
-  printf ("\n");
-  print_cell (_("ID"), w_id + 2);
-  print_cell (_("TEST"), w_kind + 2);
-  print_cell (_("STATUS"), w_status + 2);
-  print_cell (_("STARTED"), w_date + 2);
-  print_cell (_("DEVICE"), w_device + 2);
-  printf (_("LABEL\n"));
-
-  for (guint i = 0; i < shown->len; i++)
-    {
-      DsLibraryEntry *e = shown->pdata[i];
-      g_autofree char *date = format_local (ds_library_entry_get_date (e));
-      g_autofree char *device = g_strdup (ds_library_entry_get_device (e));
-      const char *const *tags = ds_library_entry_get_tags (e);
-
-      if (device != NULL && g_utf8_strlen (device, -1) > 28)
-        {
-          char *end = g_utf8_offset_to_pointer (device, 27);
-          strcpy (end, "…");
-        }
-
-      print_cell (ds_library_entry_get_id (e), w_id + 2);
-      print_cell (ds_library_entry_get_kind_name (e), w_kind + 2);
-      print_cell (status_name (ds_library_entry_get_status (e)), w_status + 2);
-      print_cell (date, w_date + 2);
-      print_cell (device ? device : "", w_device + 2);
-      if (!ds_library_entry_is_readable (e))
-        {
-          const char *why = ds_library_entry_get_error_message (e);
-          g_autofree char *prefix = g_strconcat (ds_library_entry_get_path (e), ": ", NULL);
-
-          /* The id already names the file. */
-          print_cell (g_str_has_prefix (why, prefix) ? why + strlen (prefix) : why, 0);
-        }
-      else
-        {
-          print_cell (ds_library_entry_get_label (e), 0);
-          if (tags[0] != NULL)
-            {
-              g_autofree char *joined = g_strjoinv (", ", (char **) tags);
-              printf (" [");
-              print_cell (joined, 0);
-              printf ("]");
-            }
-        }
-      printf ("\n");
-    }
+    list_print_json (library, shown);
+  else
+    list_print_table (library, shown);
 
   return DS_CLI_OK;
 }

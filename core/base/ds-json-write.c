@@ -260,3 +260,19 @@ ds_json_to_text (JsonNode *node,
 
   return g_string_free (out, FALSE);
 }
+
+/* json-glib's own text, for the outputs that must stay as they have been
+ * (see ds-json.h); files written anew use ds_json_to_text() above. */
+char *
+ds_json_to_generator_text (JsonNode *node)
+{
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (gen, node);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  text = json_generator_to_data (gen, NULL);
+
+  return g_strconcat (text, "\n", NULL);
+}

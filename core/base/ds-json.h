@@ -120,6 +120,13 @@ gboolean ds_json_format_double (double  value,
 char    *ds_json_to_text       (JsonNode *node,
                                 gsize    *ret_length);
 
+/* @node as json_generator_to_data() pretty-prints it (two-space indent),
+ * with a trailing newline: the --json output of the command line and
+ * ds_comparison_to_json_data(), kept byte for byte as it has always been.
+ * It has json-glib's ways with doubles and strings described above;
+ * result files use ds_json_to_text(). */
+char    *ds_json_to_generator_text (JsonNode *node);
+
 /* ---- bounds (ds-json-scan.c) -------------------------------------------- */
 
 /* Checks @data against the DS_JSON_MAX_* bounds of ds-limits.h in one pass,

@@ -262,6 +262,142 @@ pattern_from_rw (const char  *rw,
   return FALSE;
 }
 
+/* The spec's figures from the job's options, over the global ones; what
+ * is missing or out of range keeps Diskscope's default. */
+static void
+spec_from_options (DsBenchSpec *spec,
+                   JsonObject  *job_options,
+                   JsonObject  *global)
+{
+  const char *filename = ds_fio_option (job_options, global, "filename");
+  const char *directory = ds_fio_option (job_options, global, "directory");
+  const char *engine = ds_fio_option (job_options, global, "ioengine");
+  uint64_t v64;
+  unsigned v;
+
+  g_clear_pointer (&spec->engine, g_free);
+  spec->engine = g_strdup (engine ? engine : "psync");
+  spec->target_path = g_strdup (filename ? filename : directory ? directory : "fio");
+  spec->block_size_bytes = 4096;
+  if ((parse_fio_size (ds_fio_option (job_options, global, "bs"), &v64) ||
+       parse_fio_size (ds_fio_option (job_options, global, "blocksize"), &v64)) &&
+      v64 > 0 && v64 <= DS_LIMIT_BLOCK_SIZE_MAX)
+    spec->block_size_bytes = v64;
+  if (parse_uint (ds_fio_option (job_options, global, "iodepth"), DS_LIMIT_QUEUE_DEPTH_MAX, &v) && v > 0)
+    spec->queue_depth = v;
+  if (parse_uint (ds_fio_option (job_options, global, "numjobs"), DS_LIMIT_THREADS_MAX, &v) && v > 0)
+    spec->threads = v;
+  spec->read_mix_percent = 50;   /* fio's default */
+  if (parse_uint (ds_fio_option (job_options, global, "rwmixread"), 100, &v))
+    spec->read_mix_percent = v;
+  else if (parse_uint (ds_fio_option (job_options, global, "rwmixwrite"), 100, &v))
+    spec->read_mix_percent = 100 - v;
+  spec->duration_ns = 0;
+  if (parse_fio_time (ds_fio_option (job_options, global, "runtime"), &v64) && v64 / 1e9 <= 1e7)
+    spec->duration_ns = v64;
+  if (parse_fio_time (ds_fio_option (job_options, global, "ramp_time"), &v64) && v64 / 1e9 <= 1e7)
+    spec->ramp_ns = v64;
+  if (parse_fio_size (ds_fio_option (job_options, global, "offset"), &v64) && v64 <= G_MAXINT64)
+    spec->offset_bytes = v64;
+  if (parse_fio_size (ds_fio_option (job_options, global, "size"), &v64) && v64 <= G_MAXINT64)
+    spec->span_bytes = v64;
+  if (g_ascii_string_to_unsigned (ds_fio_option (job_options, global, "randseed") ? ds_fio_option (job_options, global, "randseed") : "",
+                                  10, 0, G_MAXINT64, &v64, NULL))
+    spec->seed = v64;
+}
+
+/* A new result of @spec that ran where, when and on what @doc says. */
+static DsResult *
+result_new_imported (const DsBenchSpec *spec,
+                     const DsFioDoc    *doc,
+                     const char        *host)
+{
+  DsResult *r = ds_result_new (spec);
+
+  r->target.path = g_strdup (r->spec.target_path);
+  r->target.is_block = g_str_has_prefix (r->target.path, "/dev/");
+  g_clear_pointer (&r->engine, g_free);
+  r->engine = g_strdup (r->spec.engine);
+  g_free (r->started_at);
+  r->started_at = g_strdup (doc->started_at);
+  g_clear_pointer (&r->hostname, g_free);
+  r->hostname = g_strdup (host);
+  g_clear_pointer (&r->kernel, g_free);
+
+  return r;
+}
+
+/* The job's read and write figures into @data; FALSE if they are broken
+ * or the job did neither. */
+static gboolean
+read_figures (JsonObject      *job,
+              DsWorkloadData  *data,
+              gboolean        *ret_clat_percentiles,
+              gboolean        *ret_untimed,
+              GError         **error)
+{
+  if (!read_dir (job, "read", &data->read, &data->runtime_s, ret_clat_percentiles, ret_untimed, error) ||
+      !read_dir (job, "write", &data->write, &data->runtime_s, ret_clat_percentiles, ret_untimed, error))
+    return FALSE;
+  /* fio counted I/Os over no time (runtime 0, or none given): a rate
+   * would be made up.  The run then has no time at all, so the report
+   * and comparisons say "no time measured" instead of a rate. */
+  if (*ret_untimed && (data->read.present || data->write.present))
+    {
+      data->runtime_s = 0;
+      data->read.bytes_per_s = data->read.iops = 0;
+      data->write.bytes_per_s = data->write.iops = 0;
+    }
+  if (!data->read.present && !data->write.present)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
+                   _("it did no reads or writes (trim and sync jobs are not workloads)"));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* fio's CPU percentages of the job's run time, as seconds. */
+static void
+read_cpu (JsonObject     *job,
+          DsWorkloadData *data)
+{
+  double cpu;
+  double job_runtime_ms = ds_fio_number (job, "job_runtime");
+
+  if (!isfinite (job_runtime_ms) || job_runtime_ms <= 0)
+    job_runtime_ms = data->runtime_s * 1e3;
+  cpu = ds_fio_number (job, "usr_cpu");
+  if (isfinite (cpu) && cpu >= 0 && cpu <= 1e6)
+    data->cpu_user_s = MIN (cpu / 100 * job_runtime_ms / 1e3, 1e9);
+  cpu = ds_fio_number (job, "sys_cpu");
+  if (isfinite (cpu) && cpu >= 0 && cpu <= 1e6)
+    data->cpu_system_s = MIN (cpu / 100 * job_runtime_ms / 1e3, 1e9);
+}
+
+/* Complete, or failed with the error fio reported for the job. */
+static void
+set_outcome (DsResult   *r,
+             JsonObject *job)
+{
+  double err = ds_fio_number (job, "error");
+
+  if (isfinite (err) && err != 0)
+    {
+      int e = (int) CLAMP (err, 1, 4095);
+      g_autoptr (GError) failed = g_error_new (DS_ERROR, ds_error_from_errno (e),
+                                               "fio reported error %d (%s) for job “%s”",
+                                               e, g_strerror (e),
+                                               ds_fio_string (job, "jobname") ? ds_fio_string (job, "jobname") : "?");
+      ds_result_set_error (r, failed, e, -1);
+    }
+  else
+    {
+      r->complete = TRUE;
+    }
+}
+
 DsResult *
 ds_fio_result_from_entry (const DsFioDoc *doc,
                           JsonObject     *job,
@@ -274,16 +410,10 @@ ds_fio_result_from_entry (const DsFioDoc *doc,
   JsonObject *global = doc->global_options;
   DsBenchSpec spec;
   DsWorkloadData *data;
-  const char *filename = ds_fio_option (job_options, global, "filename");
-  const char *directory = ds_fio_option (job_options, global, "directory");
-  const char *engine = ds_fio_option (job_options, global, "ioengine");
   const char *rw = ds_fio_option (job_options, global, "rw");
   gboolean clat_percentiles = FALSE;
   gboolean sequential_mix = FALSE;
   gboolean untimed = FALSE;
-  uint64_t v64;
-  unsigned v;
-  double err, cpu, job_runtime_ms;
 
   if (rw == NULL)
     rw = ds_fio_option (job_options, global, "readwrite");
@@ -294,79 +424,15 @@ ds_fio_result_from_entry (const DsFioDoc *doc,
       ds_bench_spec_clear (&spec);
       return NULL;
     }
-  g_clear_pointer (&spec.engine, g_free);
-  spec.engine = g_strdup (engine ? engine : "psync");
-  spec.target_path = g_strdup (filename ? filename : directory ? directory : "fio");
-  spec.block_size_bytes = 4096;
-  if ((parse_fio_size (ds_fio_option (job_options, global, "bs"), &v64) ||
-       parse_fio_size (ds_fio_option (job_options, global, "blocksize"), &v64)) &&
-      v64 > 0 && v64 <= DS_LIMIT_BLOCK_SIZE_MAX)
-    spec.block_size_bytes = v64;
-  if (parse_uint (ds_fio_option (job_options, global, "iodepth"), DS_LIMIT_QUEUE_DEPTH_MAX, &v) && v > 0)
-    spec.queue_depth = v;
-  if (parse_uint (ds_fio_option (job_options, global, "numjobs"), DS_LIMIT_THREADS_MAX, &v) && v > 0)
-    spec.threads = v;
-  spec.read_mix_percent = 50;   /* fio's default */
-  if (parse_uint (ds_fio_option (job_options, global, "rwmixread"), 100, &v))
-    spec.read_mix_percent = v;
-  else if (parse_uint (ds_fio_option (job_options, global, "rwmixwrite"), 100, &v))
-    spec.read_mix_percent = 100 - v;
-  spec.duration_ns = 0;
-  if (parse_fio_time (ds_fio_option (job_options, global, "runtime"), &v64) && v64 / 1e9 <= 1e7)
-    spec.duration_ns = v64;
-  if (parse_fio_time (ds_fio_option (job_options, global, "ramp_time"), &v64) && v64 / 1e9 <= 1e7)
-    spec.ramp_ns = v64;
-  if (parse_fio_size (ds_fio_option (job_options, global, "offset"), &v64) && v64 <= G_MAXINT64)
-    spec.offset_bytes = v64;
-  if (parse_fio_size (ds_fio_option (job_options, global, "size"), &v64) && v64 <= G_MAXINT64)
-    spec.span_bytes = v64;
-  if (g_ascii_string_to_unsigned (ds_fio_option (job_options, global, "randseed") ? ds_fio_option (job_options, global, "randseed") : "",
-                                  10, 0, G_MAXINT64, &v64, NULL))
-    spec.seed = v64;
-
-  r = ds_result_new (&spec);
+  spec_from_options (&spec, job_options, global);
+  r = result_new_imported (&spec, doc, host);
   ds_bench_spec_clear (&spec);
-
-  r->target.path = g_strdup (r->spec.target_path);
-  r->target.is_block = g_str_has_prefix (r->target.path, "/dev/");
-  g_clear_pointer (&r->engine, g_free);
-  r->engine = g_strdup (r->spec.engine);
-  g_free (r->started_at);
-  r->started_at = g_strdup (doc->started_at);
-  g_clear_pointer (&r->hostname, g_free);
-  r->hostname = g_strdup (host);
-  g_clear_pointer (&r->kernel, g_free);
 
   data = r->data;
   data->engine = g_strdup (r->engine);
-  if (!read_dir (job, "read", &data->read, &data->runtime_s, &clat_percentiles, &untimed, error) ||
-      !read_dir (job, "write", &data->write, &data->runtime_s, &clat_percentiles, &untimed, error))
+  if (!read_figures (job, data, &clat_percentiles, &untimed, error))
     return NULL;
-  /* fio counted I/Os over no time (runtime 0, or none given): a rate
-   * would be made up.  The run then has no time at all, so the report
-   * and comparisons say "no time measured" instead of a rate. */
-  if (untimed && (data->read.present || data->write.present))
-    {
-      data->runtime_s = 0;
-      data->read.bytes_per_s = data->read.iops = 0;
-      data->write.bytes_per_s = data->write.iops = 0;
-    }
-  if (!data->read.present && !data->write.present)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   _("it did no reads or writes (trim and sync jobs are not workloads)"));
-      return NULL;
-    }
-
-  job_runtime_ms = ds_fio_number (job, "job_runtime");
-  if (!isfinite (job_runtime_ms) || job_runtime_ms <= 0)
-    job_runtime_ms = data->runtime_s * 1e3;
-  cpu = ds_fio_number (job, "usr_cpu");
-  if (isfinite (cpu) && cpu >= 0 && cpu <= 1e6)
-    data->cpu_user_s = MIN (cpu / 100 * job_runtime_ms / 1e3, 1e9);
-  cpu = ds_fio_number (job, "sys_cpu");
-  if (isfinite (cpu) && cpu >= 0 && cpu <= 1e6)
-    data->cpu_system_s = MIN (cpu / 100 * job_runtime_ms / 1e3, 1e9);
+  read_cpu (job, data);
 
   ds_annotation_set_label (&r->annotation, label, NULL);
   ds_result_add_note (r, "imported from %s (%s JSON), job “%s”%s%s", doc->source,
@@ -383,21 +449,6 @@ ds_fio_result_from_entry (const DsFioDoc *doc,
   if (data->write.present)
     r->spec.write = TRUE;
 
-  err = ds_fio_number (job, "error");
-  if (isfinite (err) && err != 0)
-    {
-      int e = (int) CLAMP (err, 1, 4095);
-      g_autoptr (GError) failed = g_error_new (DS_ERROR, ds_error_from_errno (e),
-                                               "fio reported error %d (%s) for job “%s”",
-                                               e, g_strerror (e),
-                                               ds_fio_string (job, "jobname") ? ds_fio_string (job, "jobname") : "?");
-      ds_result_set_error (r, failed, e, -1);
-    }
-  else
-    {
-      r->complete = TRUE;
-    }
-
+  set_outcome (r, job);
   return g_steal_pointer (&r);
 }
-

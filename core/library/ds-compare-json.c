@@ -201,13 +201,6 @@ char *
 ds_comparison_to_json_data (const DsComparison *cmp)
 {
   g_autoptr (JsonNode) root = ds_comparison_to_json (cmp);
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autofree char *text = NULL;
 
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  text = json_generator_to_data (gen, NULL);
-
-  return g_strconcat (text, "\n", NULL);
+  return ds_json_to_generator_text (root);
 }
