@@ -74,30 +74,19 @@ on_communicated (GObject      *source,
   c->done = TRUE;
 }
 
-gboolean
-ds_smartctl_run (const char *const *args,
-                 uint64_t           timeout_ns,
-                 const gint        *cancel,
-                 char             **ret_stdout,
-                 int               *ret_status,
-                 GError           **error)
+/* Starts @program with @args, its stdout piped, in the C locale. */
+static GSubprocess *
+spawn (const char         *program,
+       const char *const  *args,
+       GError            **error)
 {
-  g_autofree char *program = ds_smartctl_find (error);
   g_autoptr (GPtrArray) argv = NULL;
   g_autoptr (GSubprocessLauncher) launcher = NULL;
-  g_autoptr (GSubprocess) proc = NULL;
-  g_autoptr (GMainContext) context = NULL;
   g_autoptr (GError) local = NULL;
-  Communicate c = { 0 };
-  uint64_t deadline;
-  gboolean timed_out = FALSE;
-  gboolean cancelled = FALSE;
-
-  if (program == NULL)
-    return FALSE;
+  GSubprocess *proc;
 
   argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, program);
+  g_ptr_array_add (argv, (gpointer) program);
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
@@ -107,19 +96,37 @@ ds_smartctl_run (const char *const *args,
   g_subprocess_launcher_setenv (launcher, "LC_ALL", "C", TRUE);
   proc = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, &local);
   if (proc == NULL)
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND, _("could not run %s: %s"),
-                   program, local->message);
-      return FALSE;
-    }
+    g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND, _("could not run %s: %s"),
+                 program, local->message);
+
+  return proc;
+}
+
+typedef enum {
+  ENDED,
+  TIMED_OUT,
+  CANCELLED,
+} Ending;
+
+/* Reads @proc's output until it ends, killing it past @timeout_ns or on
+ * *@cancel; reaps it. */
+static Ending
+communicate (GSubprocess *proc,
+             uint64_t     timeout_ns,
+             const gint  *cancel,
+             Communicate *c)
+{
+  g_autoptr (GMainContext) context = NULL;
+  uint64_t deadline;
+  Ending ending = ENDED;
 
   /* A private context: this runs on any thread, never on the caller's
    * main loop. */
   context = g_main_context_new ();
   g_main_context_push_thread_default (context);
-  g_subprocess_communicate_async (proc, NULL, NULL, on_communicated, &c);
+  g_subprocess_communicate_async (proc, NULL, NULL, on_communicated, c);
   deadline = ds_clock_ns () + timeout_ns;
-  while (!c.done)
+  while (!c->done)
     {
       GSource *tick = g_timeout_source_new (POLL_MS);
 
@@ -129,16 +136,16 @@ ds_smartctl_run (const char *const *args,
       g_source_destroy (tick);
       g_source_unref (tick);
 
-      if (c.done)
+      if (c->done)
         break;
-      if (!timed_out && !cancelled && ds_clock_ns () >= deadline)
+      if (ending == ENDED && ds_clock_ns () >= deadline)
         {
-          timed_out = TRUE;
+          ending = TIMED_OUT;
           g_subprocess_force_exit (proc);
         }
-      if (!timed_out && !cancelled && cancel != NULL && g_atomic_int_get (cancel))
+      if (ending == ENDED && cancel != NULL && g_atomic_int_get (cancel))
         {
-          cancelled = TRUE;
+          ending = CANCELLED;
           g_subprocess_force_exit (proc);
         }
     }
@@ -148,14 +155,39 @@ ds_smartctl_run (const char *const *args,
     ;
   g_main_context_pop_thread_default (context);
 
-  if (cancelled)
+  return ending;
+}
+
+gboolean
+ds_smartctl_run (const char *const *args,
+                 uint64_t           timeout_ns,
+                 const gint        *cancel,
+                 char             **ret_stdout,
+                 int               *ret_status,
+                 GError           **error)
+{
+  g_autofree char *program = ds_smartctl_find (error);
+  g_autoptr (GSubprocess) proc = NULL;
+  Communicate c = { 0 };
+  Ending ending;
+
+  if (program == NULL)
+    return FALSE;
+
+  proc = spawn (program, args, error);
+  if (proc == NULL)
+    return FALSE;
+
+  ending = communicate (proc, timeout_ns, cancel, &c);
+
+  if (ending == CANCELLED)
     {
       g_free (c.out);
       g_clear_error (&c.error);
       g_set_error (error, DS_ERROR, DS_ERROR_CANCELLED, _("stopped by the user"));
       return FALSE;
     }
-  if (timed_out)
+  if (ending == TIMED_OUT)
     {
       g_free (c.out);
       g_clear_error (&c.error);

@@ -83,6 +83,75 @@ ds_run (const DsBenchSpec *spec,
   return ds_run_full (spec, &options);
 }
 
+/* Before anything opens: a kind that exists, a spec that holds (unless the
+ * caller checked it) and an engine that runs here, which run->engine then
+ * names (NULL for auto).  FALSE with @error and *ret_errno set. */
+static gboolean
+check_spec (const DsBenchOps    *ops,
+            const DsBenchSpec   *spec,
+            const DsRunOptions  *options,
+            DsRun               *run,
+            int                 *ret_errno,
+            GError             **error)
+{
+  *ret_errno = 0;
+
+  /* Every kind in the table has a run(): only a kind out of range ends
+   * here. */
+  if (ops == NULL)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("unknown test kind %d"), (int) spec->kind);
+      return FALSE;
+    }
+
+  if (!options->validated && !ds_bench_spec_validate (spec, error))
+    return FALSE;
+
+  run->engine_auto = spec->engine == NULL || strcmp (spec->engine, "auto") == 0;
+  if (!run->engine_auto)
+    run->engine = ds_engine_lookup (spec->engine);
+
+  if (run->engine == &ds_engine_uring)
+    {
+      int why = 0;
+
+      if (!ds_engine_uring_available (&why))
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_UNSUPPORTED,
+                       _("io_uring is not available here (%s): use the "
+                       "threads engine, or auto"), g_strerror (why));
+          *ret_errno = why;
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
+/* Runs the kind and records how it ended. */
+static void
+run_kind (const DsBenchOps  *ops,
+          DsRun             *run,
+          GError           **error)
+{
+  DsResult *result = run->result;
+
+  if (!ops->run (run, error))
+    {
+      /* A kind that failed without saying why still fails, with a word. */
+      if (*error == NULL)
+        g_set_error (error, DS_ERROR, DS_ERROR_FAILED, _("the %s test failed"), ops->name);
+      if (g_error_matches (*error, DS_ERROR, DS_ERROR_CANCELLED) || ds_run_cancelled (run))
+        result->cancelled = TRUE;
+      ds_result_set_error (result, *error, run->error_errno, run->error_offset_bytes);
+    }
+  else
+    {
+      result->complete = TRUE;
+      ds_run_set_progress (run, 1.0);
+    }
+}
+
 DsResult *
 ds_run_full (const DsBenchSpec  *spec,
              const DsRunOptions *options)
@@ -99,6 +168,7 @@ ds_run_full (const DsBenchSpec  *spec,
     .access = options->access,
     .error_offset_bytes = -1,
   };
+  int check_errno;
 
   run.access.cancel = options->cancel;
   run.access.notice = notice_sink;
@@ -109,37 +179,10 @@ ds_run_full (const DsBenchSpec  *spec,
   result->spec.seed = spec->seed != 0 ? spec->seed : (ds_clock_ns () ^ (uint64_t) getpid ()) | 1;
   ds_rng_seed (&run.rng, result->spec.seed);
 
-  /* Every kind in the table has a run(): only a kind out of range ends
-   * here. */
-  if (ops == NULL)
+  if (!check_spec (ops, spec, options, &run, &check_errno, &error))
     {
-      g_set_error (&error, DS_ERROR, DS_ERROR_INVALID, _("unknown test kind %d"), (int) spec->kind);
-      ds_result_set_error (result, error, 0, -1);
+      ds_result_set_error (result, error, check_errno, -1);
       return result;
-    }
-
-  if (!options->validated && !ds_bench_spec_validate (spec, &error))
-    {
-      ds_result_set_error (result, error, 0, -1);
-      return result;
-    }
-
-  run.engine_auto = spec->engine == NULL || strcmp (spec->engine, "auto") == 0;
-  if (!run.engine_auto)
-    run.engine = ds_engine_lookup (spec->engine);
-
-  if (run.engine == &ds_engine_uring)
-    {
-      int why = 0;
-
-      if (!ds_engine_uring_available (&why))
-        {
-          g_set_error (&error, DS_ERROR, DS_ERROR_UNSUPPORTED,
-                       _("io_uring is not available here (%s): use the "
-                       "threads engine, or auto"), g_strerror (why));
-          ds_result_set_error (result, error, why, -1);
-          return result;
-        }
     }
 
   /* A workload whose pattern writes is a write test: same gate. */
@@ -167,20 +210,7 @@ ds_run_full (const DsBenchSpec  *spec,
       result->target.path = g_strdup (spec->target_path);
     }
 
-  if (!ops->run (&run, &error))
-    {
-      /* A kind that failed without saying why still fails, with a word. */
-      if (error == NULL)
-        g_set_error (&error, DS_ERROR, DS_ERROR_FAILED, _("the %s test failed"), ops->name);
-      if (g_error_matches (error, DS_ERROR, DS_ERROR_CANCELLED) || ds_run_cancelled (&run))
-        result->cancelled = TRUE;
-      ds_result_set_error (result, error, run.error_errno, run.error_offset_bytes);
-    }
-  else
-    {
-      result->complete = TRUE;
-      ds_run_set_progress (&run, 1.0);
-    }
+  run_kind (ops, &run, &error);
 
   ds_run_watch_finish (&run);
   if (ops->opens_target)

@@ -86,28 +86,13 @@ add_figure (DsSustainPage *self,
   ds_table_set_cell (self->table, row, 1, value);
 }
 
-/* The curve, the marks, the words and the figures of @n intervals as
- * analysed; @data is the finished result (NULL while it runs). */
-static void
-show_points (DsSustainPage           *self,
-             const DsIntervalPoint   *points,
-             guint                    n,
-             const DsSustainAnalysis *a,
-             const DsSustainData     *data)
+/* The rate and p99 curves of @n intervals; what they wrote, in bytes. */
+static double
+plot_points (DsSustainPage         *self,
+             const DsIntervalPoint *points,
+             guint                  n)
 {
-  g_autofree char *words = NULL;
-  g_autofree char *start = ds_format_rate_l10n (a->start_bytes_per_s, self->units);
-  g_autofree char *floor_rate = ds_format_rate_l10n (a->floor_bytes_per_s, self->units);
-  g_autofree char *written_text = NULL;
   double written = 0, previous_t = 0;
-  guint row = 1;
-
-  ds_series_clear (self->rate);
-  ds_series_clear (self->p99);
-  ds_series_clear (self->cliff);
-  ds_series_clear (self->floor);
-  ds_table_remove_rows (self->table);
-  ds_table_remove_rows (self->dips_table);
 
   for (guint i = 0; i < n; i++)
     {
@@ -116,8 +101,17 @@ show_points (DsSustainPage           *self,
       written += points[i].write.bytes_per_s * (points[i].t_s - previous_t);
       previous_t = points[i].t_s;
     }
-  written_text = ds_format_size ((uint64_t) (data != NULL ? data->run->write.io_bytes : written));
 
+  return written;
+}
+
+/* The cliff's mark and legend, and the finding in words. */
+static char *
+show_cliff (DsSustainPage           *self,
+            const DsSustainAnalysis *a,
+            const DsSustainData     *data,
+            const char              *written_text)
+{
   if (a->cliff_found)
     {
       g_autofree char *bytes = ds_format_size ((uint64_t) a->cliff_bytes);
@@ -126,27 +120,55 @@ show_points (DsSustainPage           *self,
       ds_series_append (self->cliff, a->cliff_t_s, 0, 0);
       ds_graph_layer_set_title (self->cliff_layer, title);
       /* Translators: "Cliff after 52.4 MB (0.6 s): …" */
-      words = g_strdup_printf (_("Cliff after %s (%.1f s): the rate fell below %.0f %% of the start "
-                                 "rate and stayed there — a write cache (or SLC cache) of about %s."),
-                               bytes, a->cliff_t_s, DS_SUSTAIN_CLIFF_FRACTION * 100, bytes);
+      return g_strdup_printf (_("Cliff after %s (%.1f s): the rate fell below %.0f %% of the start "
+                                "rate and stayed there — a write cache (or SLC cache) of about %s."),
+                              bytes, a->cliff_t_s, DS_SUSTAIN_CLIFF_FRACTION * 100, bytes);
     }
   else if (data == NULL)
-    words = g_strdup_printf (_("No cliff yet: %s written."), written_text);
+    return g_strdup_printf (_("No cliff yet: %s written."), written_text);
   else
-    words = g_strdup_printf (_("No cliff: the rate never stayed below %.0f %% of the start rate over "
-                               "the %s written (a cache larger than that would not show)."),
-                             DS_SUSTAIN_CLIFF_FRACTION * 100, written_text);
+    return g_strdup_printf (_("No cliff: the rate never stayed below %.0f %% of the start rate over "
+                              "the %s written (a cache larger than that would not show)."),
+                            DS_SUSTAIN_CLIFF_FRACTION * 100, written_text);
+}
 
-  if (n > 0 && a->floor_bytes_per_s > 0)
+/* The dips' count, period and table; the next figure row. */
+static guint
+add_dips (DsSustainPage           *self,
+          guint                    row,
+          const DsSustainAnalysis *a)
+{
+  g_autofree char *count = g_strdup_printf ("%u", a->dips->len);
+  g_autofree char *period = a->dip_period_s > 0 ? g_strdup_printf (_("%.1f s"), a->dip_period_s) : NULL;
+
+  if (a->dips->len == 0)
+    ds_table_set_cell (self->dips_table, 1, 0, _("none"));
+  add_figure (self, row++, _("Dips"), count);
+  add_figure (self, row++, _("Dip period"), period);
+  for (guint i = 0; i < a->dips->len && i < 200; i++)
     {
-      /* Translators: the floor's legend entry, "Floor: 10.0 MB/s"; without a
-       * cliff, the whole run's rate, "Over the run: 3.66 MB/s" */
-      g_autofree char *title = g_strdup_printf (a->cliff_found ? _("Floor: %s") : _("Over the run: %s"),
-                                                floor_rate);
+      const DsSustainDip *dip = &g_array_index (a->dips, DsSustainDip, i);
+      g_autofree char *t = g_strdup_printf (_("%.1f s"), dip->t_s);
+      /* Translators: a dip's lowest rate against the median rate */
+      g_autofree char *depth = g_strdup_printf (_("%.0f %% of the median"), dip->depth_ratio * 100);
 
-      ds_series_append (self->floor, 0, a->floor_bytes_per_s, 0);
-      ds_graph_layer_set_title (self->floor_layer, title);
+      ds_table_set_cell (self->dips_table, i + 1, 0, t);
+      ds_table_set_cell (self->dips_table, i + 1, 1, depth);
     }
+
+  return row;
+}
+
+/* The figures table: written, start, cliff, floor, dips, recovery. */
+static void
+add_figures (DsSustainPage           *self,
+             const DsSustainAnalysis *a,
+             const DsSustainData     *data,
+             const char              *written_text,
+             const char              *start,
+             const char              *floor_rate)
+{
+  guint row = 1;
 
   add_figure (self, row++, _("Written"), written_text);
   add_figure (self, row++, _("Start rate"), start);
@@ -160,25 +182,7 @@ show_points (DsSustainPage           *self,
     add_figure (self, row++, _("Cliff"), _("none"));
   add_figure (self, row++, a->cliff_found ? _("Floor after the cliff") : _("Rate over the run"), floor_rate);
   if (a->dips != NULL)
-    {
-      g_autofree char *count = g_strdup_printf ("%u", a->dips->len);
-      g_autofree char *period = a->dip_period_s > 0 ? g_strdup_printf (_("%.1f s"), a->dip_period_s) : NULL;
-
-      if (a->dips->len == 0)
-        ds_table_set_cell (self->dips_table, 1, 0, _("none"));
-      add_figure (self, row++, _("Dips"), count);
-      add_figure (self, row++, _("Dip period"), period);
-      for (guint i = 0; i < a->dips->len && i < 200; i++)
-        {
-          const DsSustainDip *dip = &g_array_index (a->dips, DsSustainDip, i);
-          g_autofree char *t = g_strdup_printf (_("%.1f s"), dip->t_s);
-          /* Translators: a dip's lowest rate against the median rate */
-          g_autofree char *depth = g_strdup_printf (_("%.0f %% of the median"), dip->depth_ratio * 100);
-
-          ds_table_set_cell (self->dips_table, i + 1, 0, t);
-          ds_table_set_cell (self->dips_table, i + 1, 1, depth);
-        }
-    }
+    row = add_dips (self, row, a);
   if (data != NULL && data->has_recovery)
     {
       g_autofree char *rate = ds_format_rate_l10n (data->recovery.bytes_per_s, self->units);
@@ -190,6 +194,47 @@ show_points (DsSustainPage           *self,
       add_figure (self, row++, _("Recovery"), text);
     }
   ds_table_align_column (self->table, 0, 0, TRUE);
+}
+
+/* The curve, the marks, the words and the figures of @n intervals as
+ * analysed; @data is the finished result (NULL while it runs). */
+static void
+show_points (DsSustainPage           *self,
+             const DsIntervalPoint   *points,
+             guint                    n,
+             const DsSustainAnalysis *a,
+             const DsSustainData     *data)
+{
+  g_autofree char *words = NULL;
+  g_autofree char *start = ds_format_rate_l10n (a->start_bytes_per_s, self->units);
+  g_autofree char *floor_rate = ds_format_rate_l10n (a->floor_bytes_per_s, self->units);
+  g_autofree char *written_text = NULL;
+  double written;
+
+  ds_series_clear (self->rate);
+  ds_series_clear (self->p99);
+  ds_series_clear (self->cliff);
+  ds_series_clear (self->floor);
+  ds_table_remove_rows (self->table);
+  ds_table_remove_rows (self->dips_table);
+
+  written = plot_points (self, points, n);
+  written_text = ds_format_size ((uint64_t) (data != NULL ? data->run->write.io_bytes : written));
+
+  words = show_cliff (self, a, data, written_text);
+
+  if (n > 0 && a->floor_bytes_per_s > 0)
+    {
+      /* Translators: the floor's legend entry, "Floor: 10.0 MB/s"; without a
+       * cliff, the whole run's rate, "Over the run: 3.66 MB/s" */
+      g_autofree char *title = g_strdup_printf (a->cliff_found ? _("Floor: %s") : _("Over the run: %s"),
+                                                floor_rate);
+
+      ds_series_append (self->floor, 0, a->floor_bytes_per_s, 0);
+      ds_graph_layer_set_title (self->floor_layer, title);
+    }
+
+  add_figures (self, a, data, written_text, start, floor_rate);
 
   gtk_label_set_label (self->finding_label, words);
   ds_series_changed (self->rate);

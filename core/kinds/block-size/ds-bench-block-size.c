@@ -85,6 +85,67 @@ ds_block_size_rows_init (GArray *rows)
     }
 }
 
+/* Times one block size in one direction and tells a page; the row keeps
+ * the speed when any I/O completed.  0 or -errno. */
+static int
+measure_row (DsRun           *run,
+             DsBlockSizeRow  *row,
+             guint            index,
+             gboolean         writing,
+             Cursor          *cursor,
+             uint64_t         row_ns,
+             GError         **error)
+{
+  uint64_t span_bytes = cursor->span_bytes;
+  DsIoPlan plan = {
+    .read_percent = writing ? 0 : 100,
+    .start_bytes = 0,
+    .span_bytes = span_bytes,
+    .block_bytes = row->block_bytes,
+    .depth = 1,
+    .threads = 1,
+    .duration_ns = row_ns,
+    .next_offset = next_block,
+    .user = cursor,
+  };
+  uint64_t row_start;
+  const DsIoDirStats *dir;
+  DsIoStats stats;
+  double bytes_per_s;
+  int ret;
+
+  row_start = cursor->next_bytes + row->block_bytes <= span_bytes ? cursor->next_bytes : 0;
+  ret = ds_run_io (run, &plan, &stats, error);
+  dir = writing ? &stats.write : &stats.read;
+  bytes_per_s = stats.elapsed_ns > 0 ?
+                dir->bytes / ((double) stats.elapsed_ns / DS_NS_PER_SEC) : 0;
+  if (dir->ios > 0)
+    {
+      if (writing)
+        row->write_bytes_per_s = bytes_per_s;
+      else
+        row->read_bytes_per_s = bytes_per_s;
+    }
+  ds_io_stats_clear (&stats);
+  if (ret < 0)
+    return ret;
+
+  {
+    DsSample sample = {
+      .kind = DS_SAMPLE_ROW,
+      .write = writing,
+      .index = index,
+      .name = "block-size",
+      .offset_bytes = row_start,
+      .bytes = row->block_bytes,
+      .value = bytes_per_s,
+    };
+    ds_run_emit (run, &sample);
+  }
+
+  return 0;
+}
+
 int
 ds_block_size_sweep (DsRun    *run,
                      GArray   *rows,
@@ -121,21 +182,6 @@ ds_block_size_sweep (DsRun    *run,
       for (guint i = 0; i < rows->len; i++, step++)
         {
           DsBlockSizeRow *row = &g_array_index (rows, DsBlockSizeRow, i);
-          DsIoPlan plan = {
-            .read_percent = writing ? 0 : 100,
-            .start_bytes = 0,
-            .span_bytes = span_bytes,
-            .block_bytes = row->block_bytes,
-            .depth = 1,
-            .threads = 1,
-            .duration_ns = row_ns,
-            .next_offset = next_block,
-            .user = &cursor,
-          };
-          uint64_t row_start;
-          const DsIoDirStats *dir;
-          DsIoStats stats;
-          double bytes_per_s;
           int ret;
 
           if (ds_run_check_cancelled (run, error) < 0)
@@ -158,34 +204,9 @@ ds_block_size_sweep (DsRun    *run,
               continue;
             }
 
-          row_start = cursor.next_bytes + row->block_bytes <= span_bytes ? cursor.next_bytes : 0;
-          ret = ds_run_io (run, &plan, &stats, error);
-          dir = writing ? &stats.write : &stats.read;
-          bytes_per_s = stats.elapsed_ns > 0 ?
-                        dir->bytes / ((double) stats.elapsed_ns / DS_NS_PER_SEC) : 0;
-          if (dir->ios > 0)
-            {
-              if (writing)
-                row->write_bytes_per_s = bytes_per_s;
-              else
-                row->read_bytes_per_s = bytes_per_s;
-            }
-          ds_io_stats_clear (&stats);
+          ret = measure_row (run, row, i, writing, &cursor, row_ns, error);
           if (ret < 0)
             return ret;
-
-          {
-            DsSample sample = {
-              .kind = DS_SAMPLE_ROW,
-              .write = writing,
-              .index = i,
-              .name = "block-size",
-              .offset_bytes = row_start,
-              .bytes = row->block_bytes,
-              .value = bytes_per_s,
-            };
-            ds_run_emit (run, &sample);
-          }
         }
     }
 

@@ -91,6 +91,8 @@ typedef struct {
   void       *buf;
   uint32_t    sector;
   uint64_t    refine_reads;
+  /* Blocks that failed but whose every piece then read without error. */
+  uint64_t    retried_ok;
   /* The block counts a page was last told (DS_SAMPLE_ROW), per bucket
    * and, last, the damaged blocks. */
   uint64_t    told[DS_SCAN_N_BUCKETS + 1];
@@ -216,29 +218,24 @@ check_range (DsRun     *run,
   return 0;
 }
 
+/* Lays out the map and allocates the block buffer; tells a page the
+ * scan's layout.  FALSE with @error set when the buffer does not fit. */
 static gboolean
-scan_run (DsRun   *run,
-          GError **error)
+scan_prepare (Scan      *s,
+              uint64_t   start,
+              uint64_t   span,
+              GError   **error)
 {
-  DsScanData *data = run->result->data;
+  DsRun *run = s->run;
+  DsScanData *data = s->data;
   DsTarget *target = run->target;
   const DsScanGeometry *g = &data->geometry;
-  Scan s = { .run = run, .data = data, .fd = target->fd, .sector = target->logical_block_size };
-  CellAcc acc = { 0 };
-  uint64_t start, span;
-  uint64_t last_progress_ns = 0;
-  uint64_t retried_ok = 0;
-  int r;
-
-  r = check_range (run, &start, &span, error);
-  if (r < 0)
-    return ds_run_ok (run, r, error);
 
   ds_scan_geometry (start, span, run->spec->block_size_bytes, run->spec->quick, &data->geometry);
   data->cells = g_malloc0 (MAX (g->n_cells, 1));
-  data->sector_bytes = s.sector;
-  s.buf = ds_buffer_alloc (g->block_bytes, MAX (target->mem_align, 4096));
-  if (s.buf == NULL)
+  data->sector_bytes = s->sector;
+  s->buf = ds_buffer_alloc (g->block_bytes, MAX (target->mem_align, 4096));
+  if (s->buf == NULL)
     {
       g_autofree char *block = ds_format_block (g->block_bytes);
 
@@ -256,50 +253,126 @@ scan_run (DsRun   *run,
     ds_run_emit (run, &phase);
   }
 
+  return TRUE;
+}
+
+/* Reads one block, times it and records it; a block that fails is read
+ * again in pieces.  Sets *ret_end_ns to when the read returned.  0, or
+ * -errno for an error that stops the scan. */
+static int
+scan_block (Scan     *s,
+            uint64_t  offset,
+            uint64_t  len,
+            CellAcc  *acc,
+            uint64_t *ret_end_ns)
+{
+  DsScanData *data = s->data;
+  uint64_t t0, lat;
+  int r;
+
+  t0 = ds_clock_ns ();
+  r = read_full (s->fd, s->buf, len, offset);
+  lat = ds_clock_ns () - t0;
+
+  if (r == 0)
+    {
+      ds_scan_data_record (data, offset, lat, FALSE);
+      data->bytes_read += len;
+      data->elapsed_ns += lat;
+      acc->bytes += len;
+      acc->ns += lat;
+    }
+  else if (is_media_error (-r))
+    {
+      uint64_t bad_before = data->bad.total_bytes;
+
+      ds_scan_data_record (data, offset, lat, TRUE);
+      if (acc->error == 0)
+        acc->error = -r;
+      r = refine (s, offset, len);
+      if (r == 0 && data->bad.total_bytes == bad_before)
+        s->retried_ok++;
+    }
+  if (r < 0)
+    return r;
+  acc->max_ns = MAX (acc->max_ns, lat);
+
+  *ret_end_ns = t0 + lat;
+  return 0;
+}
+
+/* Sets @error and the run's error position for an error @r at @offset. */
+static void
+scan_fail (DsRun     *run,
+           int        r,
+           uint64_t   offset,
+           GError   **error)
+{
+  if (r == -ECANCELED)
+    ds_run_check_cancelled (run, error);
+  else
+    ds_set_error_from_errno (error, r, run->target->path);
+  run->error_errno = -r;
+  run->error_offset_bytes = (int64_t) offset;
+}
+
+static void
+scan_add_notes (const Scan *s)
+{
+  DsRun *run = s->run;
+  DsTarget *target = run->target;
+  uint64_t retried_ok = s->retried_ok;
+
+  if (retried_ok > 0)
+    ds_result_add_note (run->result,
+                        _("%" PRIu64 " block%s failed once but read without error "
+                        "when read again sector by sector: a weak area, not a bad one "
+                        "(yet)"), retried_ok, retried_ok == 1 ? "" : "s");
+  if (s->data->bad.truncated)
+    ds_result_add_note (run->result,
+                        _("more than %u separate bad ranges: only the first %u are listed "
+                        "(the byte count is exact)"), DS_LIMIT_SCAN_BAD_RANGES_MAX,
+                        DS_LIMIT_SCAN_BAD_RANGES_MAX);
+  if (target->kind == DS_TARGET_BLOCK && !target->direct)
+    ds_result_add_note (run->result, _("read through the page cache: latencies are not the device's"));
+}
+
+static gboolean
+scan_run (DsRun   *run,
+          GError **error)
+{
+  DsScanData *data = run->result->data;
+  DsTarget *target = run->target;
+  const DsScanGeometry *g = &data->geometry;
+  Scan s = { .run = run, .data = data, .fd = target->fd, .sector = target->logical_block_size };
+  CellAcc acc = { 0 };
+  uint64_t start, span;
+  uint64_t last_progress_ns = 0;
+  int r;
+
+  r = check_range (run, &start, &span, error);
+  if (r < 0)
+    return ds_run_ok (run, r, error);
+
+  if (!scan_prepare (&s, start, span, error))
+    return FALSE;
+
   for (uint64_t i = 0; i < g->n_reads; i++)
     {
       uint64_t offset = g->quick ? start + i * g->cell_bytes : start + i * g->block_bytes;
       uint64_t len = MIN (g->block_bytes, start + span - offset);
       guint cell = (guint) MIN ((offset - start) / g->cell_bytes, (uint64_t) g->n_cells - 1);
-      uint64_t t0, lat;
+      uint64_t end_ns = 0;
 
       if ((r = ds_run_check_cancelled (run, error)) < 0)
         break;
 
-      t0 = ds_clock_ns ();
-      r = read_full (s.fd, s.buf, len, offset);
-      lat = ds_clock_ns () - t0;
-
-      if (r == 0)
-        {
-          ds_scan_data_record (data, offset, lat, FALSE);
-          data->bytes_read += len;
-          data->elapsed_ns += lat;
-          acc.bytes += len;
-          acc.ns += lat;
-        }
-      else if (is_media_error (-r))
-        {
-          uint64_t bad_before = data->bad.total_bytes;
-
-          ds_scan_data_record (data, offset, lat, TRUE);
-          if (acc.error == 0)
-            acc.error = -r;
-          r = refine (&s, offset, len);
-          if (r == 0 && data->bad.total_bytes == bad_before)
-            retried_ok++;
-        }
+      r = scan_block (&s, offset, len, &acc, &end_ns);
       if (r < 0)
         {
-          if (r == -ECANCELED)
-            ds_run_check_cancelled (run, error);
-          else
-            ds_set_error_from_errno (error, r, target->path);
-          run->error_errno = -r;
-          run->error_offset_bytes = (int64_t) offset;
+          scan_fail (run, r, offset, error);
           break;
         }
-      acc.max_ns = MAX (acc.max_ns, lat);
 
       ds_run_set_progress (run, (double) (i + 1) / (double) g->n_reads);
       if (g->quick || (offset - start) / g->block_bytes % g->cell_blocks == g->cell_blocks - 1 ||
@@ -308,29 +381,17 @@ scan_run (DsRun   *run,
           emit_cell (&s, cell, &acc);
           acc = (CellAcc) { 0 };
         }
-      if (t0 + lat - last_progress_ns >= PROGRESS_EVERY_NS)
+      if (end_ns - last_progress_ns >= PROGRESS_EVERY_NS)
         {
           DsSample progress = { .kind = DS_SAMPLE_PROGRESS, .offset_bytes = offset + len };
 
           ds_run_emit (run, &progress);
-          last_progress_ns = t0 + lat;
+          last_progress_ns = end_ns;
         }
     }
 
   ds_buffer_free (s.buf);
-
-  if (retried_ok > 0)
-    ds_result_add_note (run->result,
-                        _("%" PRIu64 " block%s failed once but read without error "
-                        "when read again sector by sector: a weak area, not a bad one "
-                        "(yet)"), retried_ok, retried_ok == 1 ? "" : "s");
-  if (data->bad.truncated)
-    ds_result_add_note (run->result,
-                        _("more than %u separate bad ranges: only the first %u are listed "
-                        "(the byte count is exact)"), DS_LIMIT_SCAN_BAD_RANGES_MAX,
-                        DS_LIMIT_SCAN_BAD_RANGES_MAX);
-  if (target->kind == DS_TARGET_BLOCK && !target->direct)
-    ds_result_add_note (run->result, _("read through the page cache: latencies are not the device's"));
+  scan_add_notes (&s);
 
   return ds_run_ok (run, r, error);
 }

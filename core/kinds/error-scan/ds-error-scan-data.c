@@ -219,19 +219,18 @@ get_bool_member (JsonObject  *o,
   return TRUE;
 }
 
-gboolean
-ds_scan_data_from_json (DsScanData  *data,
-                        JsonObject  *o,
-                        GError     **error)
+/* The scanned range and how it was cut into blocks and cells; the range
+ * in *ret_start and *ret_span. */
+static gboolean
+geometry_from_json (DsScanData  *data,
+                    JsonObject  *o,
+                    uint64_t    *ret_start,
+                    uint64_t    *ret_span,
+                    GError     **error)
 {
   const char *w = "results";
-  uint64_t start, span, block, sector, v, sum = 0;
-  gboolean quick, truncated;
-  double d;
-  JsonArray *buckets;
-  JsonArray *bad;
-  JsonObject *map;
-  const char *states;
+  uint64_t start, span, block, sector;
+  gboolean quick;
 
   if (!ds_json_get_uint64 (o, w, "start_bytes", G_MAXINT64, &start, error) ||
       !ds_json_get_uint64 (o, w, "span_bytes", G_MAXINT64, &span, error) ||
@@ -264,6 +263,24 @@ ds_scan_data_from_json (DsScanData  *data,
         }
     }
   data->sector_bytes = (uint32_t) sector;
+
+  *ret_start = start;
+  *ret_span = span;
+  return TRUE;
+}
+
+/* What was read and how long it took, and the latency buckets, which
+ * with the errors must add up to the blocks read. */
+static gboolean
+counts_from_json (DsScanData  *data,
+                  JsonObject  *o,
+                  uint64_t     span,
+                  GError     **error)
+{
+  const char *w = "results";
+  uint64_t sum = 0;
+  double d;
+  JsonArray *buckets;
 
   if (!ds_json_get_uint64 (o, w, "blocks_read", data->geometry.n_reads, &data->blocks_read, error) ||
       !ds_json_get_uint64 (o, w, "bytes_read", span, &data->bytes_read, error) ||
@@ -303,16 +320,19 @@ ds_scan_data_from_json (DsScanData  *data,
       return FALSE;
     }
 
-  bad = ds_json_get_array (o, w, "bad_ranges", error);
-  if (bad == NULL ||
-      !ds_range_list_from_json (&data->bad, bad, "results.bad_ranges", start + span, error) ||
-      !get_bool_member (o, "bad_ranges_truncated", &truncated, error) ||
-      !ds_json_get_uint64 (o, w, "bad_bytes", span, &v, error))
-    return FALSE;
-  data->bad.truncated = truncated;
-  data->bad.total_bytes = v;
+  return TRUE;
+}
 
-  map = ds_json_get_object (o, w, "map", error);
+/* The map: a digit a cell, its DsScanCell. */
+static gboolean
+map_from_json (DsScanData  *data,
+               JsonObject  *o,
+               GError     **error)
+{
+  JsonObject *map;
+  const char *states;
+
+  map = ds_json_get_object (o, "results", "map", error);
   if (map == NULL)
     return FALSE;
   states = ds_json_get_string (map, "results.map", "states", FALSE, error);
@@ -330,6 +350,32 @@ ds_scan_data_from_json (DsScanData  *data,
     data->cells[i] = (guint8) (states[i] - '0');
 
   return TRUE;
+}
+
+gboolean
+ds_scan_data_from_json (DsScanData  *data,
+                        JsonObject  *o,
+                        GError     **error)
+{
+  const char *w = "results";
+  uint64_t start, span, v;
+  gboolean truncated;
+  JsonArray *bad;
+
+  if (!geometry_from_json (data, o, &start, &span, error) ||
+      !counts_from_json (data, o, span, error))
+    return FALSE;
+
+  bad = ds_json_get_array (o, w, "bad_ranges", error);
+  if (bad == NULL ||
+      !ds_range_list_from_json (&data->bad, bad, "results.bad_ranges", start + span, error) ||
+      !get_bool_member (o, "bad_ranges_truncated", &truncated, error) ||
+      !ds_json_get_uint64 (o, w, "bad_bytes", span, &v, error))
+    return FALSE;
+  data->bad.truncated = truncated;
+  data->bad.total_bytes = v;
+
+  return map_from_json (data, o, error);
 }
 
 /* ---- report ------------------------------------------------------------- */

@@ -260,6 +260,101 @@ seek_iops_of (GArray *rows)
   return 0;
 }
 
+/* The I/O of one row, as its kind runs it. */
+static int
+run_row_io (DsRun           *run,
+            DsExtraRowKind   kind,
+            DsIoPlan        *plan,
+            RowState        *st,
+            uint64_t         row_ns,
+            GArray          *rows,
+            DsIoStats       *stats,
+            GError         **error)
+{
+  switch (kind)
+    {
+    case DS_EXTRA_BUTTERFLY_SEEK:
+      return run_butterfly (run, plan, st, row_ns, seek_iops_of (rows), stats, error);
+    case DS_EXTRA_SEQUENTIAL_OUTER:
+    case DS_EXTRA_SEQUENTIAL_MIDDLE:
+    case DS_EXTRA_SEQUENTIAL_INNER:
+      return run_zone (run, plan, row_ns, stats, error);
+    case DS_EXTRA_BURST_RATE:
+      return ds_bench_run_cached (run, plan, stats, error);
+    case DS_EXTRA_RANDOM_SEEK:
+    case DS_EXTRA_RANDOM_SEEK_4K:
+    case DS_EXTRA_RANDOM_SEEK_64K:
+    case DS_EXTRA_RANDOM_SEEK_8M:
+    case DS_EXTRA_N_ROWS:
+    default:
+      return ds_run_io (run, plan, stats, error);
+    }
+}
+
+/* Row @i: tells a page, runs it, keeps what it measured in @rows (even
+ * cut short) and tells a page its figure.  0 or -errno. */
+static int
+measure_row (DsRun     *run,
+             unsigned   i,
+             GArray    *rows,
+             uint64_t   span,
+             uint64_t   row_ns,
+             GError   **error)
+{
+  const DsBenchSpec *spec = run->spec;
+  gboolean write = spec->write;
+  DsExtraRowKind kind = (DsExtraRowKind) i;
+  RowState st = { .min_offset_bytes = UINT64_MAX };
+  DsIoPlan plan = {
+    .read_percent = write ? 0 : 100,
+    .align_bytes = spec->random_align_bytes,
+    .depth = 1,
+    .threads = 1,
+    .duration_ns = row_ns,
+    .on_complete = track_io,
+    .user = &st,
+  };
+  DsSample phase = {
+    .kind = DS_SAMPLE_PHASE,
+    .write = write,
+    .index = i,
+    .name = ds_extra_row_name (kind),
+  };
+  DsIoStats stats;
+  DsExtraRow row;
+  int ret;
+
+  plan_row (&plan, kind, span, run->target->logical_block_size);
+  ds_run_set_progress (run, (double) i / DS_EXTRA_N_ROWS);
+  ds_run_emit (run, &phase);
+
+  ret = run_row_io (run, kind, &plan, &st, row_ns, rows, &stats, error);
+  row_from_stats (&row, kind, write ? &stats.write : &stats.read, stats.elapsed_ns, &st);
+  ds_io_stats_clear (&stats);
+
+  /* A row cut short still measured something: keep it. */
+  if (row.ios > 0)
+    g_array_append_val (rows, row);
+  if (ret < 0)
+    return ret;
+
+  ds_run_set_progress (run, (double) (i + 1) / DS_EXTRA_N_ROWS);
+  {
+    DsSample sample = {
+      .kind = DS_SAMPLE_ROW,
+      .write = write,
+      .index = i,
+      .name = ds_extra_row_name (kind),
+      .bytes = row.bytes,
+      .elapsed_ns = stats.elapsed_ns,
+      .value = row.iops,
+    };
+    ds_run_emit (run, &sample);
+  }
+
+  return 0;
+}
+
 gboolean
 ds_extra_run (DsRun   *run,
               GError **error)
@@ -268,7 +363,6 @@ ds_extra_run (DsRun   *run,
   DsExtraData *data = run->result->data;
   gboolean write = spec->write;
   GArray *rows = write ? data->write : data->read;
-  uint32_t lbs = run->target->logical_block_size;
   uint64_t row_ns = spec->duration_ns != 0 ? spec->duration_ns : DS_EXTRA_DEFAULT_ROW_NS;
   uint64_t span = ds_bench_span_bytes (run);
 
@@ -289,78 +383,14 @@ ds_extra_run (DsRun   *run,
 
   for (unsigned i = 0; i < DS_EXTRA_N_ROWS; i++)
     {
-      DsExtraRowKind kind = (DsExtraRowKind) i;
-      RowState st = { .min_offset_bytes = UINT64_MAX };
-      DsIoPlan plan = {
-        .read_percent = write ? 0 : 100,
-        .align_bytes = spec->random_align_bytes,
-        .depth = 1,
-        .threads = 1,
-        .duration_ns = row_ns,
-        .on_complete = track_io,
-        .user = &st,
-      };
-      DsSample phase = {
-        .kind = DS_SAMPLE_PHASE,
-        .write = write,
-        .index = i,
-        .name = ds_extra_row_name (kind),
-      };
-      DsIoStats stats;
-      DsExtraRow row;
       int ret;
 
       if (ds_run_check_cancelled (run, error) < 0)
         return FALSE;
 
-      plan_row (&plan, kind, span, lbs);
-      ds_run_set_progress (run, (double) i / DS_EXTRA_N_ROWS);
-      ds_run_emit (run, &phase);
-
-      switch (kind)
-        {
-        case DS_EXTRA_BUTTERFLY_SEEK:
-          ret = run_butterfly (run, &plan, &st, row_ns, seek_iops_of (rows), &stats, error);
-          break;
-        case DS_EXTRA_SEQUENTIAL_OUTER:
-        case DS_EXTRA_SEQUENTIAL_MIDDLE:
-        case DS_EXTRA_SEQUENTIAL_INNER:
-          ret = run_zone (run, &plan, row_ns, &stats, error);
-          break;
-        case DS_EXTRA_BURST_RATE:
-          ret = ds_bench_run_cached (run, &plan, &stats, error);
-          break;
-        case DS_EXTRA_RANDOM_SEEK:
-        case DS_EXTRA_RANDOM_SEEK_4K:
-        case DS_EXTRA_RANDOM_SEEK_64K:
-        case DS_EXTRA_RANDOM_SEEK_8M:
-        case DS_EXTRA_N_ROWS:
-        default:
-          ret = ds_run_io (run, &plan, &stats, error);
-          break;
-        }
-      row_from_stats (&row, kind, write ? &stats.write : &stats.read, stats.elapsed_ns, &st);
-      ds_io_stats_clear (&stats);
-
-      /* A row cut short still measured something: keep it. */
-      if (row.ios > 0)
-        g_array_append_val (rows, row);
+      ret = measure_row (run, i, rows, span, row_ns, error);
       if (ret < 0)
         return ds_run_ok (run, ret, error);
-
-      ds_run_set_progress (run, (double) (i + 1) / DS_EXTRA_N_ROWS);
-      {
-        DsSample sample = {
-          .kind = DS_SAMPLE_ROW,
-          .write = write,
-          .index = i,
-          .name = ds_extra_row_name (kind),
-          .bytes = row.bytes,
-          .elapsed_ns = stats.elapsed_ns,
-          .value = row.iops,
-        };
-        ds_run_emit (run, &sample);
-      }
     }
 
   return TRUE;

@@ -373,21 +373,15 @@ open_target (DsRun       *run,
   return target;
 }
 
+/* What the result says of the run before it starts; TRUE when a step of
+ * @plan writes. */
 static gboolean
-mark_run (DsRun   *run,
-          GError **error)
+describe_plan (DsRun        *run,
+               DsMarkData   *data,
+               const GArray *plan)
 {
   const DsBenchSpec *spec = run->spec;
-  DsMarkData *data = run->result->data;
-  g_autoptr (GArray) plan = NULL;
-  g_autoptr (DsTarget) target = NULL;
   gboolean writes = FALSE;
-  Runner runner = { .run = run };
-  int ret = 0;
-
-  plan = ds_preset_steps (spec, error);
-  if (plan == NULL)
-    return FALSE;
 
   /* Rows make it the custom preset whatever spec->preset says. */
   data->preset = g_strdup (spec->rows != NULL ? DS_PRESET_CUSTOM : spec->preset);
@@ -403,38 +397,51 @@ mark_run (DsRun   *run,
 
   for (guint i = 0; i < plan->len; i++)
     writes |= g_array_index (plan, DsPresetStep, i).read_percent < 100;
-  run->result->spec.write = writes;
 
-  ds_run_set_progress (run, 0.0);
-  target = open_target (run, data, writes, error);
-  if (target == NULL)
-    return ds_run_ok (run, -EIO, error);
+  return writes;
+}
 
-  /* The region: the test size, or the whole device when it is smaller
-   * (or when the preset tests the whole device). */
-  runner.region_bytes = spec->test_size_bytes;
-  if (runner.region_bytes == 0 || runner.region_bytes > target->size_bytes)
+/* The region: the test size, or the whole device when it is smaller
+ * (or when the preset tests the whole device). */
+static void
+choose_region (Runner     *runner,
+               DsMarkData *data,
+               DsTarget   *target)
+{
+  DsRun *run = runner->run;
+
+  runner->region_bytes = run->spec->test_size_bytes;
+  if (runner->region_bytes == 0 || runner->region_bytes > target->size_bytes)
     {
-      if (runner.region_bytes != 0 && data->directory == NULL)
+      if (runner->region_bytes != 0 && data->directory == NULL)
         {
-          g_autofree char *want = ds_format_size (runner.region_bytes);
+          g_autofree char *want = ds_format_size (runner->region_bytes);
           g_autofree char *have = ds_format_size (target->size_bytes);
 
           ds_result_add_note (run->result, _("the test covers all of %s (%s), less than "
                               "the %s test size"), target->path, have, want);
         }
-      runner.region_bytes = target->size_bytes;
+      runner->region_bytes = target->size_bytes;
     }
-  data->test_size_bytes = runner.region_bytes;
+  data->test_size_bytes = runner->region_bytes;
+}
 
-  runner.plan = plan;
-  runner.total_ns = (plan->len - 1) * spec->pause_ns;
+/* Adds up the run's length for progress and, before any step runs,
+ * refuses a row the device cannot take. */
+static gboolean
+check_plan (Runner          *runner,
+            const DsTarget  *target,
+            GError         **error)
+{
+  const DsBenchSpec *spec = runner->run->spec;
+  const GArray *plan = runner->plan;
+
+  runner->total_ns = (plan->len - 1) * spec->pause_ns;
   for (guint i = 0; i < plan->len; i++)
     {
       const DsPresetStep *def = &g_array_index (plan, DsPresetStep, i);
 
-      runner.total_ns += spec->warmup_ns + spec->count * ds_preset_step_duration (spec, def);
-      /* Before any step runs: a row the device cannot take. */
+      runner->total_ns += spec->warmup_ns + spec->count * ds_preset_step_duration (spec, def);
       if (def->row->block_size_bytes % target->logical_block_size != 0)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
@@ -445,7 +452,38 @@ mark_run (DsRun   *run,
         }
     }
 
-  run->target = target;
+  return TRUE;
+}
+
+static DsMarkStep *
+step_from_def (const DsPresetStep *def)
+{
+  DsMarkStep *step = ds_mark_step_new ();
+
+  step->id = g_strdup (def->id);
+  step->row_id = g_strdup (def->row->id);
+  step->label = g_strdup (def->row->label);
+  step->row = def->row_index;
+  step->direction = def->direction;
+  step->block_size_bytes = def->row->block_size_bytes;
+  step->queue_depth = def->row->queue_depth;
+  step->threads = def->row->threads;
+  step->read_percent = def->read_percent;
+
+  return step;
+}
+
+/* The plan's steps in turn, with the pause between them; 0 or -errno. */
+static int
+run_steps (Runner      *runner,
+           DsMarkData  *data,
+           GError     **error)
+{
+  DsRun *run = runner->run;
+  const DsBenchSpec *spec = run->spec;
+  const GArray *plan = runner->plan;
+  int ret = 0;
+
   for (guint i = 0; i < plan->len && ret >= 0; i++)
     {
       const DsPresetStep *def = &g_array_index (plan, DsPresetStep, i);
@@ -453,9 +491,9 @@ mark_run (DsRun   *run,
 
       if (i > 0 && spec->pause_ns > 0)
         {
-          ds_run_set_progress (run, progress_at (&runner, runner.done_ns));
+          ds_run_set_progress (run, progress_at (runner, runner->done_ns));
           ret = pause_between (run, spec->pause_ns, error);
-          runner.done_ns += spec->pause_ns;
+          runner->done_ns += spec->pause_ns;
           if (ret < 0)
             break;
         }
@@ -465,20 +503,47 @@ mark_run (DsRun   *run,
           break;
         }
 
-      step = ds_mark_step_new ();
-      step->id = g_strdup (def->id);
-      step->row_id = g_strdup (def->row->id);
-      step->label = g_strdup (def->row->label);
-      step->row = def->row_index;
-      step->direction = def->direction;
-      step->block_size_bytes = def->row->block_size_bytes;
-      step->queue_depth = def->row->queue_depth;
-      step->threads = def->row->threads;
-      step->read_percent = def->read_percent;
+      step = step_from_def (def);
       g_ptr_array_add (data->steps, step);
 
-      ret = run_step (&runner, i, def, step, error);
+      ret = run_step (runner, i, def, step, error);
     }
+
+  return ret;
+}
+
+static gboolean
+mark_run (DsRun   *run,
+          GError **error)
+{
+  const DsBenchSpec *spec = run->spec;
+  DsMarkData *data = run->result->data;
+  g_autoptr (GArray) plan = NULL;
+  g_autoptr (DsTarget) target = NULL;
+  gboolean writes;
+  Runner runner = { .run = run };
+  int ret;
+
+  plan = ds_preset_steps (spec, error);
+  if (plan == NULL)
+    return FALSE;
+
+  writes = describe_plan (run, data, plan);
+  run->result->spec.write = writes;
+
+  ds_run_set_progress (run, 0.0);
+  target = open_target (run, data, writes, error);
+  if (target == NULL)
+    return ds_run_ok (run, -EIO, error);
+
+  choose_region (&runner, data, target);
+
+  runner.plan = plan;
+  if (!check_plan (&runner, target, error))
+    return FALSE;
+
+  run->target = target;
+  ret = run_steps (&runner, data, error);
   run->target = NULL;
 
   if (ret < 0 && data->directory != NULL)

@@ -167,24 +167,15 @@ ds_workload_measure (DsRun              *run,
   return ds_workload_measure_hooked (run, spec, NULL, data, progress_from, progress_to, error);
 }
 
-int
-ds_workload_measure_hooked (DsRun                 *run,
-                            const DsBenchSpec     *spec,
-                            const DsWorkloadHooks *hooks,
-                            DsWorkloadData        *data,
-                            double                 progress_from,
-                            double                 progress_to,
-                            GError               **error)
+/* Refuses what the target cannot take: a write without a write open, a
+ * block size or offset off its logical block, an offset past its end.
+ * 0 or -errno. */
+static int
+check_spec_on_target (const DsBenchSpec  *spec,
+                      const DsTarget     *target,
+                      unsigned            read_percent,
+                      GError            **error)
 {
-  DsTarget *target = run->target;
-  unsigned read_percent = pattern_read_percent (spec);
-  uint64_t span;
-  ProgressCtx progress = { .run = run, .from = progress_from, .to = progress_to,
-                          .hooks = hooks };
-  DsIoPlan plan = { 0 };
-  DsIoStats stats;
-  int r;
-
   if (read_percent < 100 && !target->writable)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
@@ -210,56 +201,64 @@ ds_workload_measure_hooked (DsRun                 *run,
       return -EINVAL;
     }
 
-  span = target->size_bytes - spec->offset_bytes;
-  if (spec->span_bytes != 0)
-    span = MIN (span, spec->span_bytes);
-  span = ds_align_down (span, spec->block_size_bytes);
+  return 0;
+}
 
-  plan.random = pattern_random (spec->pattern);
-  plan.wrap = TRUE;
-  plan.read_percent = read_percent;
-  plan.start_bytes = spec->offset_bytes;
-  plan.span_bytes = span;
-  plan.block_bytes = spec->block_size_bytes;
-  plan.align_bytes = spec->random_align_bytes;
-  plan.depth = spec->queue_depth;
-  plan.threads = spec->threads;
-  plan.duration_ns = spec->duration_ns;
-  plan.ramp_ns = spec->ramp_ns;
-  plan.histogram = TRUE;
-  plan.interval_ns = spec->interval_ns;
-  plan.on_complete = on_complete;
+/* The I/O plan of @spec over @span bytes from its offset. */
+static void
+plan_from_spec (const DsBenchSpec     *spec,
+                const DsWorkloadHooks *hooks,
+                unsigned               read_percent,
+                uint64_t               span,
+                ProgressCtx           *progress,
+                DsIoPlan              *plan)
+{
+  plan->random = pattern_random (spec->pattern);
+  plan->wrap = TRUE;
+  plan->read_percent = read_percent;
+  plan->start_bytes = spec->offset_bytes;
+  plan->span_bytes = span;
+  plan->block_bytes = spec->block_size_bytes;
+  plan->align_bytes = spec->random_align_bytes;
+  plan->depth = spec->queue_depth;
+  plan->threads = spec->threads;
+  plan->duration_ns = spec->duration_ns;
+  plan->ramp_ns = spec->ramp_ns;
+  plan->histogram = TRUE;
+  plan->interval_ns = spec->interval_ns;
+  plan->on_complete = on_complete;
   if (hooks != NULL && hooks->on_interval != NULL)
-    plan.on_interval = on_interval;
-  plan.user = &progress;
+    plan->on_interval = on_interval;
+  plan->user = progress;
 
-  if (plan.duration_ns == 0 || (hooks != NULL && hooks->one_pass))
+  if (plan->duration_ns == 0 || (hooks != NULL && hooks->one_pass))
     {
       /* Not time-based: one pass over the region, like fio's size=. */
-      plan.wrap = FALSE;
-      if (plan.random)
-        plan.max_bytes = span;
+      plan->wrap = FALSE;
+      if (plan->random)
+        plan->max_bytes = span;
     }
+}
 
-  progress.t0_ns = ds_clock_ns ();
-  progress.last_emit_ns = (gint64) progress.t0_ns;
-  progress.total_ns = spec->duration_ns + spec->ramp_ns;
-
-  r = ds_run_io (run, &plan, &stats, error);
-
-  /* What was counted is kept, failed or not. */
-  data->runtime_s = (double) stats.elapsed_ns / 1e9;
+/* What was counted is kept, failed or not; the series' notes. */
+static void
+keep_stats (DsRun             *run,
+            const DsBenchSpec *spec,
+            DsIoStats         *stats,
+            DsWorkloadData    *data)
+{
+  data->runtime_s = (double) stats->elapsed_ns / 1e9;
   g_free (data->engine);
   data->engine = g_strdup (run->result->engine);
-  fill_dir (&data->read, &stats.read, stats.elapsed_ns);
-  fill_dir (&data->write, &stats.write, stats.elapsed_ns);
-  data->cpu_user_s = (double) stats.cpu_user_ns / 1e9;
-  data->cpu_system_s = (double) stats.cpu_system_ns / 1e9;
+  fill_dir (&data->read, &stats->read, stats->elapsed_ns);
+  fill_dir (&data->write, &stats->write, stats->elapsed_ns);
+  data->cpu_user_s = (double) stats->cpu_user_ns / 1e9;
+  data->cpu_system_s = (double) stats->cpu_system_ns / 1e9;
   data->interval_s = (double) spec->interval_ns / 1e9;
   g_clear_pointer (&data->series, g_array_unref);
-  data->series = g_steal_pointer (&stats.series);
-  data->series_dropped_ios = stats.series_dropped_ios;
-  data->series_merged = stats.series_merged > 1 ? stats.series_merged : 0;
+  data->series = g_steal_pointer (&stats->series);
+  data->series_dropped_ios = stats->series_dropped_ios;
+  data->series_merged = stats->series_merged > 1 ? stats->series_merged : 0;
   if (data->series_merged > 1)
     {
       g_autofree char *note = ds_series_merged_note (data->series_merged, data->interval_s);
@@ -267,12 +266,50 @@ ds_workload_measure_hooked (DsRun                 *run,
       data->interval_s *= data->series_merged;
       ds_result_add_note (run->result, "%s", note);
     }
-  if (stats.series_dropped_ios != 0)
+  if (stats->series_dropped_ios != 0)
     ds_result_add_note (run->result,
                         _("%" PRIu64 " I/Os are counted in the totals "
                         "but missing from the series: the collecting thread "
-                        "fell %u intervals behind"), stats.series_dropped_ios,
+                        "fell %u intervals behind"), stats->series_dropped_ios,
                         DS_IO_RING_SLOTS);
+}
+
+int
+ds_workload_measure_hooked (DsRun                 *run,
+                            const DsBenchSpec     *spec,
+                            const DsWorkloadHooks *hooks,
+                            DsWorkloadData        *data,
+                            double                 progress_from,
+                            double                 progress_to,
+                            GError               **error)
+{
+  DsTarget *target = run->target;
+  unsigned read_percent = pattern_read_percent (spec);
+  uint64_t span;
+  ProgressCtx progress = { .run = run, .from = progress_from, .to = progress_to,
+                          .hooks = hooks };
+  DsIoPlan plan = { 0 };
+  DsIoStats stats;
+  int r;
+
+  r = check_spec_on_target (spec, target, read_percent, error);
+  if (r < 0)
+    return r;
+
+  span = target->size_bytes - spec->offset_bytes;
+  if (spec->span_bytes != 0)
+    span = MIN (span, spec->span_bytes);
+  span = ds_align_down (span, spec->block_size_bytes);
+
+  plan_from_spec (spec, hooks, read_percent, span, &progress, &plan);
+
+  progress.t0_ns = ds_clock_ns ();
+  progress.last_emit_ns = (gint64) progress.t0_ns;
+  progress.total_ns = spec->duration_ns + spec->ramp_ns;
+
+  r = ds_run_io (run, &plan, &stats, error);
+
+  keep_stats (run, spec, &stats, data);
   ds_io_stats_clear (&stats);
 
   return r;
