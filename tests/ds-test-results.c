@@ -14,6 +14,8 @@
 #include "ds-bench-transfer.h"
 #include "ds-bench-workload.h"
 #include "ds-error.h"
+#include "ds-fio.h"
+#include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-test-results.h"
 
@@ -342,4 +344,28 @@ ds_test_round_trip (const DsResult *r)
   ck_assert_int_eq (back->kind, r->kind);
 
   return back;
+}
+
+void
+ds_test_assert_settings_kept (const DsResult *r)
+{
+  g_autoptr (DsResult) back = ds_test_round_trip (r);
+  g_autofree char *report_a = ds_report_text (r, DS_UNITS_MB);
+  g_autofree char *report_b = ds_report_text (back, DS_UNITS_MB);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *job_a = ds_fio_job_from_result (r, NULL, &error);
+  g_autofree char *job_b = NULL;
+
+  ck_assert_uint_eq (back->spec.block_size_bytes, r->spec.block_size_bytes);
+  ck_assert_uint_eq (back->spec.queue_depth, r->spec.queue_depth);
+  ck_assert_uint_eq (back->spec.threads, r->spec.threads);
+  ck_assert_int_eq (back->spec.pattern, r->spec.pattern);
+  ck_assert_uint_eq (back->spec.offset_bytes, r->spec.offset_bytes);
+  ck_assert_uint_eq (back->spec.span_bytes, r->spec.span_bytes);
+  ck_assert_uint_eq (back->spec.duration_ns, r->spec.duration_ns);
+  ck_assert_str_eq (report_b, report_a);
+  ck_assert_msg (job_a != NULL, "%s", error ? error->message : "");
+  job_b = ds_fio_job_from_result (back, NULL, &error);
+  ck_assert_msg (job_b != NULL, "%s", error ? error->message : "");
+  ck_assert_str_eq (job_b, job_a);
 }

@@ -32,4 +32,9 @@ DsResult *ds_test_distinct_result (guint i);
 /* save -> load (failing the test with the text if it does not load). */
 DsResult *ds_test_round_trip      (const DsResult *result);
 
+/* Saved and loaded, @result keeps the settings that shaped its run: the
+ * spec's block, depth, threads, pattern, offset, span and time, its
+ * report, and the fio job exported from it. */
+void      ds_test_assert_settings_kept (const DsResult *result);
+
 G_END_DECLS

@@ -171,6 +171,21 @@ cache_result (void)
   return r;
 }
 
+/* A probe of 64 KiB reads at QD 4 up to 2 GiB, 3 s a set: its file
+ * says so, and the job exported from it is the run's. */
+START_TEST (test_settings_kept)
+{
+  g_autoptr (DsResult) r = cache_result ();
+  DsCacheData *data = r->data;
+
+  r->spec.block_size_bytes = data->block_size_bytes = 65536;
+  r->spec.queue_depth = data->queue_depth = 4;
+  r->spec.span_bytes = UINT64_C (2) << 30;
+  r->spec.duration_ns = UINT64_C (3) * 1000 * 1000 * 1000;
+  ds_test_assert_settings_kept (r);
+}
+END_TEST
+
 START_TEST (test_json)
 {
   g_autoptr (DsResult) r = cache_result ();
@@ -395,6 +410,7 @@ main (void)
   tcase_add_test (tc, test_one_slow_set);
   tcase_add_test (tc, test_noisy_middle_set);
   tcase_add_test (tc, test_json);
+  tcase_add_test (tc, test_settings_kept);
   tcase_add_test (tc, test_json_repeat);
   tcase_add_test (tc, test_estimate_writes);
   tcase_add_test (tc, test_json_writes);

@@ -223,6 +223,22 @@ sustain_result (gboolean with_recovery)
   return r;
 }
 
+/* 128 KiB random writes at QD 8 over 10 GB from 1 GB in, for at most a
+ * minute: its file says so, and the job exported from it is the run's. */
+START_TEST (test_settings_kept)
+{
+  g_autoptr (DsResult) r = sustain_result (FALSE);
+
+  r->spec.pattern = DS_PATTERN_RANDWRITE;
+  r->spec.block_size_bytes = 131072;
+  r->spec.queue_depth = 8;
+  r->spec.offset_bytes = UINT64_C (1) << 30;
+  r->spec.span_bytes = UINT64_C (10) * 1000 * 1000 * 1000;
+  r->spec.duration_ns = UINT64_C (60) * 1000 * 1000 * 1000;
+  ds_test_assert_settings_kept (r);
+}
+END_TEST
+
 START_TEST (test_json_round_trip)
 {
   for (int rec = 0; rec < 2; rec++)
@@ -297,6 +313,7 @@ main (void)
   tcase_add_test (tc, test_dips);
   tcase_add_test (tc, test_dip_at_the_end);
   tcase_add_test (tc, test_json_round_trip);
+  tcase_add_test (tc, test_settings_kept);
   tcase_add_test (tc, test_json_derived_and_strict);
   suite_add_tcase (s, tc);
 

@@ -376,6 +376,23 @@ START_TEST (test_json_round_trip)
 END_TEST
 
 /* Each corruption is refused with a message naming the member. */
+/* A sweep of 16 KiB random writes at 4 threads over 1 GB from 1 GB in:
+ * its file says so, and the job exported from the file is the run's. */
+START_TEST (test_settings_kept)
+{
+  g_autoptr (DsResult) r = sweep_result ();
+
+  r->spec.pattern = DS_PATTERN_RANDWRITE;
+  r->spec.write = TRUE;
+  r->spec.block_size_bytes = 16384;
+  r->spec.threads = 4;
+  r->spec.offset_bytes = UINT64_C (1) << 30;
+  r->spec.span_bytes = UINT64_C (1) << 30;
+  r->spec.duration_ns = UINT64_C (7) * 1000 * 1000 * 1000;
+  ds_test_assert_settings_kept (r);
+}
+END_TEST
+
 START_TEST (test_json_strict)
 {
   static const struct { const char *from; const char *to; const char *says; } cases[] = {
@@ -421,6 +438,7 @@ main (void)
   tcase_add_test (tc, test_steady);
   tcase_add_test (tc, test_little);
   tcase_add_test (tc, test_levels);
+  tcase_add_test (tc, test_settings_kept);
   tcase_add_test (tc, test_json_round_trip);
   tcase_add_test (tc, test_json_strict);
   suite_add_tcase (s, tc);

@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "ds-params.h"
 #include "ds-bench-cache.h"
 #include "ds-bench-workload.h"
 #include "ds-error.h"
@@ -479,6 +480,14 @@ cache_detail_copy (gconstpointer detail)
   return g_memdup2 (detail, sizeof (DsCacheSet));
 }
 
+/* The block, depth, largest set and time per set a probe read with. */
+static unsigned
+cache_params (const DsBenchSpec *spec)
+{
+  (void) spec;
+  return DS_PARAM_BLOCK | DS_PARAM_QUEUE | DS_PARAM_DURATION | DS_PARAM_SPAN;
+}
+
 const DsBenchOps ds_bench_cache = {
   .kind = DS_BENCH_CACHE,
   .name = "cache",
@@ -497,6 +506,7 @@ const DsBenchOps ds_bench_cache = {
   .check_target = ds_bench_check_block_aligned,
   .random_offsets = ds_bench_random_offsets_always,
   .settings = cache_settings,
+  .params = cache_params,
   .detail_copy = cache_detail_copy,
   .detail_free = g_free,
   .compare_rows = ds_cache_compare_rows,

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 
+#include "ds-params.h"
 #include "ds-bench-sustain.h"
 #include "ds-clock.h"
 #include "ds-error.h"
@@ -287,6 +288,16 @@ sustain_settings (const DsBenchSpec *spec,
     g_ptr_array_add (parts, ds_words_capacity (spec->span_bytes));
 }
 
+/* The write's block, depth, order and bounds (the region it covered and
+ * the recovery pause are in its results). */
+static unsigned
+sustain_params (const DsBenchSpec *spec)
+{
+  (void) spec;
+  return DS_PARAM_BLOCK | DS_PARAM_PATTERN | DS_PARAM_QUEUE | DS_PARAM_THREADS | DS_PARAM_DURATION |
+         DS_PARAM_OFFSET | DS_PARAM_SPAN;
+}
+
 const DsBenchOps ds_bench_sustain = {
   .kind = DS_BENCH_SUSTAIN,
   .name = "sustain",
@@ -306,6 +317,7 @@ const DsBenchOps ds_bench_sustain = {
   .check_target = sustain_check_target,
   .random_offsets = ds_bench_random_offsets_always,
   .settings = sustain_settings,
+  .params = sustain_params,
   .compare_rows = ds_sustain_compare_rows,
   .compare_curves = ds_sustain_compare_curves,
   .fio_job = ds_sustain_fio_job,

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "ds-params.h"
 #include "ds-bench-sweep.h"
 #include "ds-bench-workload.h"
 #include "ds-error.h"
@@ -344,6 +345,16 @@ sweep_detail_copy (gconstpointer detail)
   return g_memdup2 (detail, sizeof (DsSweepStep));
 }
 
+/* What shaped a sweep beyond its levels (which its results hold): the
+ * I/O it repeated at each level and the other dimension's fixed value. */
+static unsigned
+sweep_params (const DsBenchSpec *spec)
+{
+  return DS_PARAM_BLOCK | DS_PARAM_PATTERN | DS_PARAM_QUEUE | DS_PARAM_THREADS | DS_PARAM_DURATION |
+         DS_PARAM_RAMP | DS_PARAM_OFFSET | DS_PARAM_SPAN |
+         (spec->pattern == DS_PATTERN_RANDRW ? DS_PARAM_MIX : 0u);
+}
+
 const DsBenchOps ds_bench_sweep = {
   .kind = DS_BENCH_SWEEP,
   .name = "sweep",
@@ -363,6 +374,7 @@ const DsBenchOps ds_bench_sweep = {
   .check_target = sweep_check_target,
   .random_offsets = ds_bench_random_offsets_always,
   .settings = sweep_settings,
+  .params = sweep_params,
   .detail_copy = sweep_detail_copy,
   .detail_free = g_free,
   .compare_rows = ds_sweep_compare_rows,
