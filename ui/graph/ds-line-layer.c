@@ -23,6 +23,7 @@ struct _DsLineLayer
 
   gboolean     fill;
   int          style;         /* -1: a plain line */
+  gboolean     every_point;   /* a marker on each point, not spaced */
 };
 
 G_DEFINE_FINAL_TYPE (DsLineLayer, ds_line_layer, DS_TYPE_GRAPH_LAYER)
@@ -125,7 +126,14 @@ ds_line_layer_draw (DsGraphLayer      *layer,
   if (xs != NULL)
     {
       gdk_cairo_set_source_rgba (cr, color);
-      ds_render_series_markers (cr, (guint) self->style, xs, ys, n_points, 7);
+      if (self->every_point)
+        {
+          for (guint i = 0; i < n_points; i++)
+            if (!isnan (ys[i]))
+              ds_render_series_marker (cr, (guint) self->style, xs[i], ys[i], 7);
+        }
+      else
+        ds_render_series_markers (cr, (guint) self->style, xs, ys, n_points, 7);
     }
 
   /* A single point has no line: show it as a dot. */
@@ -303,5 +311,19 @@ ds_line_layer_set_style (DsLineLayer *self,
     return;
 
   self->style = style;
+  ds_graph_layer_changed (DS_GRAPH_LAYER (self));
+}
+
+void
+ds_line_layer_set_every_point (DsLineLayer *self,
+                               gboolean     every_point)
+{
+  g_return_if_fail (DS_IS_LINE_LAYER (self));
+
+  every_point = !!every_point;
+  if (self->every_point == every_point)
+    return;
+
+  self->every_point = every_point;
   ds_graph_layer_changed (DS_GRAPH_LAYER (self));
 }

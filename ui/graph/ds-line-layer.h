@@ -23,5 +23,9 @@ void          ds_line_layer_set_fill (DsLineLayer *self,
 int           ds_line_layer_get_style (DsLineLayer *self);
 void          ds_line_layer_set_style (DsLineLayer *self,
                                        int          style);
+/* With a style: a marker on every point (a device's runs, few and each
+ * one a run), not one every so many pixels (a dense curve). */
+void          ds_line_layer_set_every_point (DsLineLayer *self,
+                                             gboolean     every_point);
 
 G_END_DECLS

@@ -10,7 +10,6 @@
 #include <glib/gi18n.h>
 
 #include "ds-figures.h"
-#include "ds-dots-layer.h"
 #include "ds-graph.h"
 #include "ds-library-history.h"
 #include "ds-library-window-private.h"
@@ -47,7 +46,6 @@ trend_graph (const DsLibraryTrend *trend)
   GtkWidget *label = gtk_label_new (kind);
   GtkWidget *graph = ds_graph_new ();
   DsGraphLayer *layer = ds_line_layer_new ();
-  DsGraphLayer *dots = ds_dots_layer_new ();
 
   for (guint i = 0; i < trend->entries->len; i++)
     ds_series_append (series,
@@ -55,17 +53,15 @@ trend_graph (const DsLibraryTrend *trend)
                       g_array_index (trend->values, double, i), 0);
   ds_series_changed (series);
 
-  /* The line between the runs, and a dot on each run (the dots have no
-   * entry in the legend: the line's names the figure). */
+  /* The line between the runs, a marker on each run. */
+  ds_line_layer_set_style (DS_LINE_LAYER (layer), 0);
+  ds_line_layer_set_every_point (DS_LINE_LAYER (layer), TRUE);
   ds_graph_layer_set_series (layer, series);
   ds_graph_layer_set_title (layer, trend->name);
-  ds_graph_layer_set_series (dots, series);
   ds_graph_set_x_axis (DS_GRAPH (graph), DS_GRAPH_AXIS_DATE);
   ds_graph_set_y_axis (DS_GRAPH (graph), DS_GRAPH_SIDE_LEFT, trend_axis (trend->unit));
   ds_graph_add_layer (DS_GRAPH (graph), layer);
-  ds_graph_add_layer (DS_GRAPH (graph), dots);
   g_object_unref (layer);
-  g_object_unref (dots);
   gtk_widget_set_size_request (graph, -1, 220);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
