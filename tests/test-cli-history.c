@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 #include "ds-result-json.h"
 #include "ds-test-library.h"
 #include "ds-test-util.h"
@@ -124,6 +126,52 @@ START_TEST (test_history_by_serial)
 }
 END_TEST
 
+/* Health follows what warns first: two readings of one drive, the second
+ * with 8 sectors reallocated, show as 0 then 8 (and +∞ is not a change
+ * worth a percentage: the first is 0). */
+START_TEST (test_health_history_follows_reallocations)
+{
+  g_autofree char *fixture = g_build_filename (DS_TEST_FIXTURES_DIR, "smartctl",
+                                               "HGST_HUS724020ALE640_28.json", NULL);
+  g_autofree char *later = g_build_filename (lib, "..", "hgst-later.json", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *raw = "\"raw\": {\n\t\t\t\t\t\"string\": \"0\",\n\t\t\t\t\t\"value\": 0\n";
+  const char *eight = "\"raw\": {\n\t\t\t\t\t\"string\": \"8\",\n\t\t\t\t\t\"value\": 8\n";
+  char *name, *at;
+  GString *edited;
+  const char *zero, *eight_at;
+
+  ck_assert (g_file_get_contents (fixture, &text, NULL, NULL));
+  name = strstr (text, "\"Reallocated_Sector_Ct\"");
+  ck_assert_ptr_nonnull (name);
+  at = strstr (name, raw);
+  ck_assert_ptr_nonnull (at);
+  edited = g_string_new_len (text, at - text);
+  g_string_append (edited, eight);
+  g_string_append (edited, at + strlen (raw));
+  ck_assert (g_file_set_contents (later, edited->str, -1, NULL));
+  g_string_free (edited, TRUE);
+
+  ck_assert_int_eq (cli (&out, &err, "health", "--from-json", fixture, "--no-progress", NULL), 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_usleep (1100 * 1000);   /* another second: another id, a later date */
+  ck_assert_int_eq (cli (&out, &err, "health", "--from-json", later, "--no-progress", NULL), 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  ck_assert_int_eq (cli (&out, &err, "results", "history", "HUS724020", NULL), 0);
+  ck_assert_msg (strstr (out, "health — Health, ATA attributes, 5 Reallocated_Sector_Ct count") != NULL,
+                 "%s", out);
+  zero = strstr (out, "               0  ");
+  eight_at = strstr (out, "               8  ");
+  ck_assert_msg (zero != NULL && eight_at != NULL && zero < eight_at, "%s", out);
+  g_unlink (later);
+}
+END_TEST
+
 START_TEST (test_import_twice_keeps_one)
 {
   g_autofree char *file = g_strdup_printf ("%s/elsewhere.json", ds_test_scratch_dir ());
@@ -210,6 +258,7 @@ main (void)
   tcase_set_timeout (tc, 120);
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_history_by_serial);
+  tcase_add_test (tc, test_health_history_follows_reallocations);
   tcase_add_test (tc, test_import_twice_keeps_one);
   tcase_add_test (tc, test_list_sees_hand_edits);
   tcase_add_test (tc, test_saved_id_said_to_scripts);

@@ -62,13 +62,32 @@ default_label (const char *model,
   return g_strdup_printf ("%s · %s", first != NULL ? first : path != NULL ? path : "?", when);
 }
 
-/* The kind's headline figure: its first average rate, else its first
- * rate, else its first figure (the comparison's rows, in its order). */
+/* The row of @comparison keyed by one of @keys, the first key first;
+ * NULL when it has none of them with a value. */
+static const DsCompareRow *
+preferred_row (const DsComparison *comparison,
+               const char *const  *keys)
+{
+  for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+    for (guint i = 0; i < comparison->rows->len; i++)
+      {
+        const DsCompareRow *row = comparison->rows->pdata[i];
+
+        if (strcmp (row->key, keys[k]) == 0 && !isnan (row->values[0]))
+          return row;
+      }
+  return NULL;
+}
+
+/* The kind's headline figure: the one it names (DsBenchOps.headline_keys),
+ * else its first average rate, else its first rate, else its first figure
+ * (the comparison's rows, in its order). */
 static void
 set_headline (DsLibraryEntry *self,
               const DsResult *result)
 {
   DsResult *pair[2] = { (DsResult *) result, (DsResult *) result };
+  const DsBenchOps *ops = ds_bench_get (result->kind);
   g_autoptr (DsComparison) comparison = NULL;
   const DsCompareRow *best = NULL;
 
@@ -78,6 +97,7 @@ set_headline (DsLibraryEntry *self,
   if (comparison == NULL)
     return;
 
+  best = preferred_row (comparison, ops != NULL ? ops->headline_keys : NULL);
   for (int pass = 0; pass < 3 && best == NULL; pass++)
     for (guint i = 0; i < comparison->rows->len && best == NULL; i++)
       {

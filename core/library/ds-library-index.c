@@ -38,7 +38,7 @@
 #include "ds-library-index-private.h"
 
 /* Bump when the rows' meaning changes: an older index is then rebuilt. */
-#define INDEX_VERSION "1"
+#define INDEX_VERSION "2"   /* 2: Health's headline is reallocated sectors */
 
 #define COLUMNS \
   "name, file_size, mtime_ns, ctime_ns, inode, status, error, kind, label, " \

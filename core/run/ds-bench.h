@@ -320,6 +320,12 @@ typedef struct {
    * has no figures to compare. */
   void       (*compare_rows)   (const DsResult *result,
                                 DsFigures      *figures);
+  /* The comparison keys of the kind's headline figure, in order of
+   * preference, NULL-terminated: the first the result has is what a
+   * device's history follows (Health: reallocated sectors, an SSD's
+   * media errors, a SCSI disk's grown defects).  NULL: the first average
+   * rate, else the first rate, else the first figure. */
+  const char *const *headline_keys;
   /* Its curves to @curves (ds-figures.h), each with its axes; NULL: the
    * kind has none (its figures are drawn as bars). */
   void       (*compare_curves) (const DsResult *result,

@@ -451,6 +451,11 @@ health_describe (const DsResult *result)
   return g_strdup ("SMART");
 }
 
+/* What wears out and warns first: a device's history follows it. */
+static const char *const health_headline_keys[] = {
+  "ata.5.raw", "nvme.media_errors", "scsi.grown_defects", NULL,
+};
+
 const DsBenchOps ds_bench_health = {
   .kind = DS_BENCH_HEALTH,
   .name = "health",
@@ -468,6 +473,7 @@ const DsBenchOps ds_bench_health = {
   .settings = health_settings,
   .describe = health_describe,
   .compare_rows = ds_health_compare_rows,
+  .headline_keys = health_headline_keys,
   .compare_identity = ds_health_compare_identity,
   .fio_job = ds_health_fio_job,
 };
