@@ -36,6 +36,25 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+/* The style's markers: spaced along a dense curve, or on every point
+ * (a failed one, NAN, has none). */
+static void
+draw_markers (DsLineLayer  *self,
+              cairo_t      *cr,
+              const double *xs,
+              const double *ys,
+              guint         n_points)
+{
+  if (!self->every_point)
+    {
+      ds_render_series_markers (cr, (guint) self->style, xs, ys, n_points, 7);
+      return;
+    }
+  for (guint i = 0; i < n_points; i++)
+    if (!isnan (ys[i]))
+      ds_render_series_marker (cr, (guint) self->style, xs[i], ys[i], 7);
+}
+
 static void
 ds_line_layer_draw (DsGraphLayer      *layer,
                     cairo_t           *cr,
@@ -126,14 +145,7 @@ ds_line_layer_draw (DsGraphLayer      *layer,
   if (xs != NULL)
     {
       gdk_cairo_set_source_rgba (cr, color);
-      if (self->every_point)
-        {
-          for (guint i = 0; i < n_points; i++)
-            if (!isnan (ys[i]))
-              ds_render_series_marker (cr, (guint) self->style, xs[i], ys[i], 7);
-        }
-      else
-        ds_render_series_markers (cr, (guint) self->style, xs, ys, n_points, 7);
+      draw_markers (self, cr, xs, ys, n_points);
     }
 
   /* A single point has no line: show it as a dot. */
