@@ -110,9 +110,10 @@ device_history (DsLibraryDevice *d,
 }
 
 static void
-device_to_json (JsonBuilder     *b,
-                DsLibraryDevice *d)
+device_to_json (JsonBuilder *b,
+                gpointer     item)
 {
+  DsLibraryDevice *d = item;
 #define STR(k, v) G_STMT_START { json_builder_set_member_name (b, k); \
   if ((v) != NULL) json_builder_add_string_value (b, v); else json_builder_add_null_value (b); } G_STMT_END
   json_builder_begin_object (b);
@@ -157,24 +158,7 @@ static void
 print_json (DsLibrary *library,
             GPtrArray *devices)
 {
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonNode) root = NULL;
-  g_autofree char *text = NULL;
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "schema");
-  json_builder_add_string_value (b, "diskscope-history/1");
-  json_builder_set_member_name (b, "dir");
-  json_builder_add_string_value (b, ds_library_get_dir (library));
-  json_builder_set_member_name (b, "devices");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < devices->len; i++)
-    device_to_json (b, devices->pdata[i]);
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  text = ds_json_to_generator_text (root);
-  fputs (text, stdout);
+  ds_cli_print_library_json (library, "diskscope-history/1", "devices", devices, device_to_json);
 }
 
 int

@@ -11,6 +11,7 @@
 #include "ds-cli-common.h"
 #include "ds-cli-library.h"
 #include "ds-error.h"
+#include "ds-json.h"
 #include "ds-result-json.h"
 
 char *
@@ -122,4 +123,31 @@ ds_cli_library_save_run (const DsResult *result,
 
   /* Always (a script learns the id too; stdout holds only the result). */
   fprintf (stderr, _("Saved in the results library as %s\n"), ds_library_entry_get_id (entry));
+}
+
+void
+ds_cli_print_library_json (DsLibrary         *library,
+                           const char        *schema,
+                           const char        *member,
+                           GPtrArray         *items,
+                           DsCliJsonItemFunc  add)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "schema");
+  json_builder_add_string_value (b, schema);
+  json_builder_set_member_name (b, "dir");
+  json_builder_add_string_value (b, ds_library_get_dir (library));
+  json_builder_set_member_name (b, member);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < items->len; i++)
+    add (b, items->pdata[i]);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  text = ds_json_to_generator_text (root);
+  fputs (text, stdout);
 }

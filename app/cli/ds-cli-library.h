@@ -6,6 +6,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "ds-library.h"
 #include "ds-result.h"
@@ -45,6 +46,19 @@ char      *ds_cli_result_file      (const char  *arg,
  * the result was printed. */
 void       ds_cli_library_save_run (const DsResult *result,
                                     gboolean        skip);
+
+/* Adds @item (one of the list ds_cli_print_library_json() prints) to @b. */
+typedef void (*DsCliJsonItemFunc) (JsonBuilder *b,
+                                   gpointer     item);
+
+/* Prints, on stdout, {"schema": @schema, "dir": @library's folder,
+ * @member: [each of @items, as @add makes it]}: `results list --json`
+ * and `results history --json`. */
+void       ds_cli_print_library_json (DsLibrary         *library,
+                                      const char        *schema,
+                                      const char        *member,
+                                      GPtrArray         *items,
+                                      DsCliJsonItemFunc  add);
 
 /* `results history [DEVICE]` (ds-cli-history.c): the devices, or each
  * kind's headline figure of one device over time. */

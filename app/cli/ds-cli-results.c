@@ -105,9 +105,10 @@ entry_wanted (DsLibraryEntry *entry,
 }
 
 static void
-entry_to_json (JsonBuilder    *b,
-               DsLibraryEntry *e)
+entry_to_json (JsonBuilder *b,
+               gpointer     item)
 {
+  DsLibraryEntry *e = item;
   g_autofree char *date = g_date_time_format_iso8601 (ds_library_entry_get_date (e));
   const char *const *tags = ds_library_entry_get_tags (e);
 
@@ -170,24 +171,7 @@ static void
 list_print_json (DsLibrary *library,
                  GPtrArray *shown)
 {
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonNode) root = NULL;
-  g_autofree char *text = NULL;
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "schema");
-  json_builder_add_string_value (b, "diskscope-library/1");
-  json_builder_set_member_name (b, "dir");
-  json_builder_add_string_value (b, ds_library_get_dir (library));
-  json_builder_set_member_name (b, "results");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < shown->len; i++)
-    entry_to_json (b, shown->pdata[i]);
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  text = ds_json_to_generator_text (root);
-  fputs (text, stdout);
+  ds_cli_print_library_json (library, "diskscope-library/1", "results", shown, entry_to_json);
 }
 
 static ListWidths

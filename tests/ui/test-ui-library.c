@@ -110,6 +110,24 @@ wait_n_items (GListModel *model,
                  g_list_model_get_n_items (model), n_items);
 }
 
+/* The library window, opened from @window's menu, once it lists
+ * @n_rows; *@ret_rows: its rows. */
+static DsLibraryWindow *
+open_library (DsWindow    *window,
+              guint        n_rows,
+              GListModel **ret_rows)
+{
+  DsLibraryWindow *library;
+
+  ck_assert (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-library", NULL));
+  library = DS_LIBRARY_WINDOW (find_window (DS_TYPE_LIBRARY_WINDOW));
+  ck_assert_msg (library != NULL, "no library window");
+  ds_ui_test_wait_mapped (GTK_WIDGET (library));
+  *ret_rows = G_LIST_MODEL (ds_library_window_get_selection (library));
+  wait_n_items (*ret_rows, n_rows, "the library");
+  return library;
+}
+
 /* The row of @model whose id contains @text, or G_MAXUINT. */
 static guint
 find_row (GListModel *model,
@@ -243,12 +261,7 @@ START_TEST (test_library_and_compare)
   run_benchmark (window, large);
 
   /* The library window lists both runs and the broken file. */
-  ck_assert (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-library", NULL));
-  library = DS_LIBRARY_WINDOW (find_window (DS_TYPE_LIBRARY_WINDOW));
-  ck_assert_msg (library != NULL, "no library window");
-  ds_ui_test_wait_mapped (GTK_WIDGET (library));
-  rows = G_LIST_MODEL (ds_library_window_get_selection (library));
-  wait_n_items (rows, 3, "the library");
+  library = open_library (window, 3, &rows);
   row = find_row (rows, "broken");
   ck_assert_uint_ne (row, G_MAXUINT);
   {
@@ -634,12 +647,7 @@ START_TEST (test_history_graph)
   for (int i = 0; i < 3; i++)
     run_benchmark (window, loop);
 
-  ck_assert (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-library", NULL));
-  library = DS_LIBRARY_WINDOW (find_window (DS_TYPE_LIBRARY_WINDOW));
-  ck_assert_msg (library != NULL, "no library window");
-  ds_ui_test_wait_mapped (GTK_WIDGET (library));
-  rows = G_LIST_MODEL (ds_library_window_get_selection (library));
-  wait_n_items (rows, 3, "the library");
+  library = open_library (window, 3, &rows);
   gtk_selection_model_select_item (GTK_SELECTION_MODEL (rows), 0, TRUE);
   ck_assert (gtk_widget_activate_action (GTK_WIDGET (library), "library.history", NULL));
   ds_ui_test_spin (200);
