@@ -60,6 +60,20 @@ void       ds_cli_print_library_json (DsLibrary         *library,
                                       GPtrArray         *items,
                                       DsCliJsonItemFunc  add);
 
+/* @text, made printable, padded with spaces to @width characters, on
+ * stdout: a cell of the results commands' tables. */
+void       ds_cli_print_cell         (const char *text,
+                                      glong       width);
+
+/* `results [list]` (ds-cli-results-list.c): the results of @library, only
+ * those of @kind, with @tag and matching @search where given (NULL: any),
+ * as a table or @json. */
+int        ds_cli_results_list       (DsLibrary  *library,
+                                      const char *kind,
+                                      const char *tag,
+                                      const char *search,
+                                      gboolean    json);
+
 /* `results history [DEVICE]` (ds-cli-history.c): the devices, or each
  * kind's headline figure of one device over time. */
 int        ds_cli_results_history  (DsLibrary      *library,

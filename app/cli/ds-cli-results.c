@@ -57,9 +57,9 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
   { "results-dir", 0, 0, G_OPTION_ARG_FILENAME, &(o)->results_dir, \
     N_("The library folder (default $DISKSCOPE_RESULTS_DIR or ~/.local/share/diskscope/results)"), N_("DIR") }
 
-static void
-print_cell (const char *text,
-            glong       width)
+void
+ds_cli_print_cell (const char *text,
+                   glong       width)
 {
   g_autofree char *clean = ds_printable_text (text);
   glong len = g_utf8_strlen (clean, -1);
@@ -67,219 +67,6 @@ print_cell (const char *text,
   fputs (clean, stdout);
   for (; len < width; len++)
     fputc (' ', stdout);
-}
-
-static char *
-format_local (GDateTime *utc)
-{
-  g_autoptr (GDateTime) local = g_date_time_to_local (utc);
-
-  return g_date_time_format (local, "%Y-%m-%d %H:%M");
-}
-
-static const char *
-status_name (DsLibraryStatus status)
-{
-  switch (status)
-    {
-    case DS_LIBRARY_STATUS_COMPLETE: return "complete";
-    case DS_LIBRARY_STATUS_STOPPED: return "stopped";
-    case DS_LIBRARY_STATUS_FAILED: return "failed";
-    case DS_LIBRARY_STATUS_UNREADABLE:
-    default: return "unreadable";
-    }
-}
-
-static gboolean
-entry_wanted (DsLibraryEntry *entry,
-              const Options  *o)
-{
-  if (o->kind != NULL && strcmp (ds_library_entry_get_kind_name (entry), o->kind) != 0)
-    return FALSE;
-  if (o->tag != NULL && !ds_library_entry_has_tag (entry, o->tag))
-    return FALSE;
-  if (o->search != NULL && !ds_library_entry_matches (entry, o->search))
-    return FALSE;
-
-  return TRUE;
-}
-
-static void
-entry_to_json (JsonBuilder *b,
-               gpointer     item)
-{
-  DsLibraryEntry *e = item;
-  g_autofree char *date = g_date_time_format_iso8601 (ds_library_entry_get_date (e));
-  const char *const *tags = ds_library_entry_get_tags (e);
-
-#define STR(k, v) G_STMT_START { json_builder_set_member_name (b, k); \
-  if ((v) != NULL) json_builder_add_string_value (b, v); else json_builder_add_null_value (b); } G_STMT_END
-  json_builder_begin_object (b);
-  STR ("id", ds_library_entry_get_id (e));
-  STR ("path", ds_library_entry_get_path (e));
-  STR ("status", status_name (ds_library_entry_get_status (e)));
-  STR ("error", ds_library_entry_get_error_message (e));
-  STR ("test", ds_library_entry_is_readable (e) ? ds_library_entry_get_kind_name (e) : NULL);
-  STR ("label", ds_library_entry_get_label (e));
-  json_builder_set_member_name (b, "custom_label");
-  json_builder_add_boolean_value (b, ds_library_entry_has_custom_label (e));
-  STR ("notes", ds_library_entry_get_notes (e));
-  json_builder_set_member_name (b, "tags");
-  json_builder_begin_array (b);
-  for (guint i = 0; tags[i] != NULL; i++)
-    json_builder_add_string_value (b, tags[i]);
-  json_builder_end_array (b);
-  STR ("device", ds_library_entry_get_device (e));
-  STR ("device_path", ds_library_entry_get_device_path (e));
-  json_builder_set_member_name (b, "size_bytes");
-  json_builder_add_int_value (b, (gint64) ds_library_entry_get_size_bytes (e));
-  STR ("started_at", ds_library_entry_is_readable (e) ? date : NULL);
-  STR ("hostname", ds_library_entry_get_hostname (e));
-  STR ("summary", ds_library_entry_get_summary (e));
-  STR ("model", ds_library_entry_get_model (e));
-  STR ("serial", ds_library_entry_get_serial (e));
-  STR ("wwn", ds_library_entry_get_wwn (e));
-  json_builder_set_member_name (b, "warnings");
-  json_builder_add_int_value (b, ds_library_entry_get_n_warnings (e));
-  {
-    const char *key = NULL, *name = NULL;
-    double value = 0;
-
-    json_builder_set_member_name (b, "headline");
-    if (ds_library_entry_get_headline (e, &key, &name, NULL, &value))
-      {
-        json_builder_begin_object (b);
-        STR ("key", key);
-        STR ("name", name);
-        json_builder_set_member_name (b, "value");
-        json_builder_add_double_value (b, value);
-        json_builder_end_object (b);
-      }
-    else
-      json_builder_add_null_value (b);
-  }
-  json_builder_end_object (b);
-#undef STR
-}
-
-/* The results list's columns, in characters. */
-typedef struct {
-  glong id, kind, status, date, device;
-} ListWidths;
-
-static void
-list_print_json (DsLibrary *library,
-                 GPtrArray *shown)
-{
-  ds_cli_print_library_json (library, "diskscope-library/1", "results", shown, entry_to_json);
-}
-
-static ListWidths
-list_widths (GPtrArray *shown)
-{
-  ListWidths w = { .id = 2, .kind = 4, .status = 10, .date = 16, .device = 6 };
-
-  for (guint i = 0; i < shown->len; i++)
-    {
-      DsLibraryEntry *e = shown->pdata[i];
-      const char *device = ds_library_entry_get_device (e);
-
-      w.id = MAX (w.id, g_utf8_strlen (ds_library_entry_get_id (e), -1));
-      w.kind = MAX (w.kind, g_utf8_strlen (ds_library_entry_get_kind_name (e), -1));
-      w.device = MAX (w.device, MIN (28, device ? g_utf8_strlen (device, -1) : 0));
-    }
-
-  return w;
-}
-
-/* One result's line: its columns, then its label and tags (or, for a
- * file that cannot be read, why). */
-static void
-list_print_row (DsLibraryEntry   *e,
-                const ListWidths *w)
-{
-  g_autofree char *date = format_local (ds_library_entry_get_date (e));
-  g_autofree char *device = g_strdup (ds_library_entry_get_device (e));
-  const char *const *tags = ds_library_entry_get_tags (e);
-
-  if (device != NULL && g_utf8_strlen (device, -1) > 28)
-    {
-      char *end = g_utf8_offset_to_pointer (device, 27);
-      strcpy (end, "…");
-    }
-
-  print_cell (ds_library_entry_get_id (e), w->id + 2);
-  print_cell (ds_library_entry_get_kind_name (e), w->kind + 2);
-  print_cell (status_name (ds_library_entry_get_status (e)), w->status + 2);
-  print_cell (date, w->date + 2);
-  print_cell (device ? device : "", w->device + 2);
-  if (!ds_library_entry_is_readable (e))
-    {
-      const char *why = ds_library_entry_get_error_message (e);
-      g_autofree char *prefix = g_strconcat (ds_library_entry_get_path (e), ": ", NULL);
-
-      /* The id already names the file. */
-      print_cell (g_str_has_prefix (why, prefix) ? why + strlen (prefix) : why, 0);
-    }
-  else
-    {
-      print_cell (ds_library_entry_get_label (e), 0);
-      if (tags[0] != NULL)
-        {
-          g_autofree char *joined = g_strjoinv (", ", (char **) tags);
-          printf (" [");
-          print_cell (joined, 0);
-          printf ("]");
-        }
-    }
-  printf ("\n");
-}
-
-static void
-list_print_table (DsLibrary *library,
-                  GPtrArray *shown)
-{
-  ListWidths w;
-
-  printf (ngettext ("%u result in %s\n", "%u results in %s\n", shown->len), shown->len,
-          ds_library_get_dir (library));
-  if (shown->len == 0)
-    return;
-
-  w = list_widths (shown);
-  printf ("\n");
-  print_cell (_("ID"), w.id + 2);
-  print_cell (_("TEST"), w.kind + 2);
-  print_cell (_("STATUS"), w.status + 2);
-  print_cell (_("STARTED"), w.date + 2);
-  print_cell (_("DEVICE"), w.device + 2);
-  printf (_("LABEL\n"));
-
-  for (guint i = 0; i < shown->len; i++)
-    list_print_row (shown->pdata[i], &w);
-}
-
-static int
-results_list (DsLibrary *library,
-              Options   *o)
-{
-  GListModel *model = G_LIST_MODEL (library);
-  g_autoptr (GPtrArray) shown = g_ptr_array_new_with_free_func (g_object_unref);
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr (DsLibraryEntry) e = g_list_model_get_item (model, i);
-
-      if (entry_wanted (e, o))
-        g_ptr_array_add (shown, g_steal_pointer (&e));
-    }
-
-  if (o->json)
-    list_print_json (library, shown);
-  else
-    list_print_table (library, shown);
-
-  return DS_CLI_OK;
 }
 
 static int
@@ -319,13 +106,13 @@ results_show (DsLibrary  *library,
 
       printf (_("Result:  %s\nFile:    %s\nLabel:   "), ds_library_entry_get_id (entry),
               ds_library_entry_get_path (entry));
-      print_cell (ds_library_entry_get_label (entry), 0);
+      ds_cli_print_cell (ds_library_entry_get_label (entry), 0);
       printf ("\n");
       if (tags[0] != NULL)
         {
           g_autofree char *joined = g_strjoinv (", ", (char **) tags);
           printf (_("Tags:    "));
-          print_cell (joined, 0);
+          ds_cli_print_cell (joined, 0);
           printf ("\n");
         }
       if (ds_library_entry_get_notes (entry) != NULL)
@@ -336,7 +123,7 @@ results_show (DsLibrary  *library,
           for (guint i = 0; lines[i] != NULL; i++)
             {
               printf (i == 0 ? _("Notes:   ") : "         ");
-              print_cell (lines[i], 0);
+              ds_cli_print_cell (lines[i], 0);
               printf ("\n");
             }
         }
@@ -388,7 +175,7 @@ results_label (DsLibrary  *library,
 
   if (argc == 2 && o->notes == NULL)
     {
-      print_cell (ds_library_entry_get_label (entry), 0);
+      ds_cli_print_cell (ds_library_entry_get_label (entry), 0);
       printf ("\n");
       return DS_CLI_OK;
     }
@@ -402,7 +189,7 @@ results_label (DsLibrary  *library,
     return ds_cli_fail (error);
 
   printf ("%s: ", ds_library_entry_get_id (updated));
-  print_cell (ds_library_entry_get_label (updated), 0);
+  ds_cli_print_cell (ds_library_entry_get_label (updated), 0);
   printf ("\n");
   return DS_CLI_OK;
 }
@@ -445,7 +232,7 @@ results_tag (DsLibrary  *library,
 
   joined = g_strjoinv (", ", (char **) ds_library_entry_get_tags (entry));
   printf ("%s: ", ds_library_entry_get_id (entry));
-  print_cell (*joined ? joined : "(no tags)", 0);
+  ds_cli_print_cell (*joined ? joined : "(no tags)", 0);
   printf ("\n");
   return DS_CLI_OK;
 }
@@ -508,7 +295,7 @@ results_import (DsLibrary  *library,
           continue;
         }
       printf ("%s  ", ds_library_entry_get_id (entry));
-      print_cell (ds_library_entry_get_label (entry), 0);
+      ds_cli_print_cell (ds_library_entry_get_label (entry), 0);
       printf ("\n");
     }
 
@@ -580,7 +367,7 @@ ds_cli_results (int    argc,
     {
       if (argc > 1)
         return ds_cli_complain (DS_CLI_USAGE, _("results list takes no ids (--search TEXT filters)"));
-      return results_list (library, &o);
+      return ds_cli_results_list (library, o.kind, o.tag, o.search, o.json);
     }
   if (strcmp (sub, "show") == 0)
     return results_show (library, &o, argc, argv);
