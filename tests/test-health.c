@@ -784,8 +784,12 @@ END_TEST
 static char *
 fake_smartctl (const char *script_body)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ds-fake-smartctl-XXXXXX", NULL);
-  char *path = g_build_filename (dir, "smartctl", NULL);
+  /* In the suite's scratch folder, which ds_test_run_suite() removes. */
+  g_autofree char *dir = g_build_filename (ds_test_scratch_dir (), "fake-smartctl-XXXXXX", NULL);
+  char *path;
+
+  ck_assert_ptr_nonnull (g_mkdtemp (dir));
+  path = g_build_filename (dir, "smartctl", NULL);
   g_autofree char *script = g_strdup_printf ("#!/bin/sh\n%s\n", script_body);
 
   ck_assert (g_file_set_contents (path, script, -1, NULL));
@@ -798,7 +802,7 @@ START_TEST (test_runner)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *out = NULL;
-  g_autofree char *args_file = g_build_filename (g_get_tmp_dir (), "ds-fake-smartctl-args", NULL);
+  g_autofree char *args_file = g_build_filename (ds_test_scratch_dir (), "fake-smartctl-args", NULL);
   g_autofree char *body = NULL;
   g_autofree char *fake = NULL;
   g_autofree char *recorded = NULL;
@@ -920,5 +924,6 @@ health_suite (void)
 int
 main (void)
 {
+  ds_test_init ("health");
   return ds_test_run_suite (health_suite ());
 }
