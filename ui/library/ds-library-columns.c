@@ -158,6 +158,35 @@ compare_text (gconstpointer a,
   return strcmp (ka, kb);
 }
 
+/* A cell's tooltip is its text (a long label is ellipsized) and the
+ * warning icon's is its "why": both answered when asked, because
+ * gtk_widget_set_tooltip_text() asks the X server where the pointer is,
+ * and binding a screenful of rows did that for every cell (0.13 s of the
+ * window's first frame at 10 000 results). */
+static gboolean
+query_tooltip_cb (GtkWidget  *widget,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard,
+                  GtkTooltip *tooltip,
+                  gpointer    data)
+{
+  const char *text = GTK_IS_LABEL (widget) ? gtk_label_get_text (GTK_LABEL (widget))
+                                           : g_object_get_data (G_OBJECT (widget), "ds-tooltip");
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
+answer_tooltip (GtkWidget *widget)
+{
+  gtk_widget_set_has_tooltip (widget, TRUE);
+  g_signal_connect (widget, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
+}
+
 static void
 setup_cell_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *item,
@@ -168,6 +197,7 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_label_set_max_width_chars (GTK_LABEL (label), 48);
+  answer_tooltip (label);
   /* The label's column: the warning icon, then the label. */
   if (GPOINTER_TO_UINT (column) == 0)
     {
@@ -176,6 +206,7 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
 
       gtk_widget_add_css_class (icon, "warning");
       gtk_widget_set_visible (icon, FALSE);
+      answer_tooltip (icon);
       gtk_widget_set_hexpand (label, TRUE);
       gtk_box_append (GTK_BOX (box), icon);
       gtk_box_append (GTK_BOX (box), label);
@@ -199,17 +230,16 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
     {
       GtkWidget *icon = gtk_widget_get_first_child (label);
       guint n = ds_library_entry_get_n_warnings (entry);
-      g_autofree char *why = g_strdup_printf (ngettext ("%u warning: open the result to read it",
-                                                        "%u warnings: open the result to read them", n), n);
+      char *why = g_strdup_printf (ngettext ("%u warning: open the result to read it",
+                                             "%u warnings: open the result to read them", n), n);
 
       gtk_widget_set_visible (icon, n > 0);
-      gtk_widget_set_tooltip_text (icon, n > 0 ? why : NULL);
       gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL, why, -1);
+      g_object_set_data_full (G_OBJECT (icon), "ds-tooltip", why, g_free);
       label = gtk_widget_get_last_child (label);
     }
 
   gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
-  gtk_widget_set_tooltip_text (label, text);
   if (!ds_library_entry_is_readable (entry) && columns[i].text == test_text)
     gtk_widget_add_css_class (label, "error");
   else
