@@ -147,4 +147,68 @@ gboolean ds_json_check_bounds_as (const char  *data,
                                   const char  *not_what,
                                   GError     **error);
 
+/* ---- long lists (ds-json-pack.c) ---------------------------------------- */
+
+/* A result's lists of points, read into columns in one pass instead of a
+ * json-glib node a value: see ds-json-pack.c. */
+typedef struct _DsJsonPack      DsJsonPack;
+typedef struct _DsJsonPackTable DsJsonPackTable;
+
+/* Packs the long lists of numbers or flat objects of @data that hold
+ * points ("points", "row", ..., "access") and sets @ret_document to the
+ * rest, each packed list replaced by a marker.  NULL (and @ret_document
+ * NULL) when nothing was packed: parse @data as it is. */
+DsJsonPack *ds_json_pack             (const char  *data,
+                                      gsize        length,
+                                      GString    **ret_document);
+void        ds_json_pack_free        (DsJsonPack  *pack);
+/* The pack ds_json_get_list() finds markers in, on this thread (NULL:
+ * none), while the tree of the packed document is read. */
+void        ds_json_pack_set_current (DsJsonPack  *pack);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DsJsonPack, ds_json_pack_free)
+
+/* A list as json-glib read it, or as ds_json_pack() packed it. */
+typedef struct {
+  JsonArray             *array;
+  const DsJsonPackTable *table;
+} DsJsonList;
+
+/* The list @member of @object, either form; FALSE with @error as
+ * ds_json_get_array() says it. */
+gboolean    ds_json_get_list         (JsonObject        *object,
+                                      const char        *where,
+                                      const char        *member,
+                                      DsJsonList        *ret,
+                                      GError           **error);
+guint       ds_json_list_get_length  (const DsJsonList  *list);
+/* Entry @i of a list of numbers, when it is an integer (no message: the
+ * caller says what it expected). */
+gboolean    ds_json_list_int         (const DsJsonList  *list,
+                                      guint              i,
+                                      gint64            *ret);
+/* Member @member of entry @i (an object) as ds_json_get_uint64() and
+ * ds_json_get_double() read it, with their messages ("WHERE[i].member
+ * ..."); no allocation unless something is wrong. */
+gboolean    ds_json_list_get_uint64  (const DsJsonList  *list,
+                                      guint              i,
+                                      const char        *where,
+                                      const char        *member,
+                                      uint64_t           max,
+                                      uint64_t          *ret_value,
+                                      GError           **error);
+gboolean    ds_json_list_get_double  (const DsJsonList  *list,
+                                      guint              i,
+                                      const char        *where,
+                                      const char        *member,
+                                      double             min,
+                                      double             max,
+                                      double            *ret_value,
+                                      GError           **error);
+/* Member @member of entry @i when it is an object, else NULL (always NULL
+ * in a packed list: it holds only numbers and nulls). */
+JsonObject *ds_json_list_get_object  (const DsJsonList  *list,
+                                      guint              i,
+                                      const char        *member);
+
 G_END_DECLS

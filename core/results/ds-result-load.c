@@ -9,8 +9,9 @@
  * (io/ds-file-read.c) opens without blocking, refuses what is not a
  * regular file, checks the size before reading and reads no more than
  * DS_JSON_MAX_FILE_BYTES + 1 whatever fstat() said; the bytes are then
- * checked against the DS_JSON_MAX_* bounds (ds_json_check_bounds()) before
- * json-glib builds a tree.
+ * checked against the DS_JSON_MAX_* bounds (ds_json_check_bounds()), the
+ * long lists of points are read into columns (ds_json_pack()), and
+ * json-glib builds a tree of the rest.
  *
  * Thread safety: nothing here or below touches global state (no caches,
  * no interned strings, no locale), so any of these may run on any thread,
@@ -35,6 +36,8 @@ ds_result_load_data (const char  *data,
 {
   g_autoptr (JsonParser) parser = NULL;
   g_autoptr (GError) local = NULL;
+  g_autoptr (DsJsonPack) pack = NULL;
+  g_autoptr (GString) packed = NULL;
   DsResult *result;
 
   if (data == NULL)
@@ -53,6 +56,14 @@ ds_result_load_data (const char  *data,
   if (!ds_json_check_bounds (data, (gsize) length, error))
     return NULL;
 
+  /* The long lists of points go into columns; json-glib reads the rest. */
+  pack = ds_json_pack (data, (gsize) length, &packed);
+  if (packed != NULL)
+    {
+      data = packed->str;
+      length = (gssize) packed->len;
+    }
+
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, data, length, &local))
     {
@@ -63,7 +74,9 @@ ds_result_load_data (const char  *data,
       return NULL;
     }
 
+  ds_json_pack_set_current (pack);
   result = ds_result_from_json (json_parser_get_root (parser), &local);
+  ds_json_pack_set_current (NULL);
   if (result == NULL)
     {
       /* The reasons quote the file ("unknown row “…”"): anyone's text,

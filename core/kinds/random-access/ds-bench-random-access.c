@@ -375,7 +375,8 @@ dir_from_json (JsonObject         *results,
   JsonNode *node = json_object_get_member (results, member);
   JsonObject *o;
   JsonArray *rows;
-  JsonArray *points;
+  DsJsonList old_points;
+  const DsJsonList *points;
   JsonNode *points_node;
 
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
@@ -401,9 +402,9 @@ dir_from_json (JsonObject         *results,
   else
     {
       /* Results saved before the parallel arrays: one object a point. */
-      points = ds_json_get_array (o, where, "points", error);
-      if (points == NULL)
+      if (!ds_json_get_list (o, where, "points", &old_points, error))
         return FALSE;
+      points = &old_points;
     }
 
   if (json_array_get_length (rows) > DS_RANDOM_ACCESS_N_ROWS)
@@ -413,11 +414,11 @@ dir_from_json (JsonObject         *results,
                    rows_where, json_array_get_length (rows), DS_RANDOM_ACCESS_N_ROWS);
       return FALSE;
     }
-  if (points != NULL && json_array_get_length (points) > MAX_POINTS)
+  if (points != NULL && ds_json_list_get_length (points) > MAX_POINTS)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
                    _("%s: %u points, more than the %u a run keeps"),
-                   points_where, json_array_get_length (points), MAX_POINTS);
+                   points_where, ds_json_list_get_length (points), MAX_POINTS);
       return FALSE;
     }
 
@@ -434,26 +435,20 @@ dir_from_json (JsonObject         *results,
       g_array_append_val (dir->rows, row);
     }
 
-  for (guint i = 0; points != NULL && i < json_array_get_length (points); i++)
+  for (guint i = 0; points != NULL && i < ds_json_list_get_length (points); i++)
     {
-      JsonNode *element = json_array_get_element (points, i);
-      g_autofree char *point_where = g_strdup_printf ("%s[%u]", points_where, i);
       DsRandomAccessPoint point = { 0 };
       uint64_t row_index = 0;
       uint64_t transfer = 0;
-      JsonObject *p;
 
-      if (!ds_json_check_object (element, point_where, error))
-        return FALSE;
-      p = json_node_get_object (element);
-      if (!ds_json_get_uint64 (p, point_where, "row", DS_RANDOM_ACCESS_N_ROWS - 1,
-                               &row_index, error) ||
-          !ds_json_get_uint64 (p, point_where, "offset_bytes", G_MAXINT64,
-                               &point.offset_bytes, error) ||
-          !ds_json_get_uint64 (p, point_where, "transfer_bytes", G_MAXUINT32,
-                               &transfer, error) ||
-          !ds_json_get_double (p, point_where, "access_s", 0, MAX_SECONDS,
-                               &point.access_s, error))
+      if (!ds_json_list_get_uint64 (points, i, points_where, "row", DS_RANDOM_ACCESS_N_ROWS - 1,
+                                    &row_index, error) ||
+          !ds_json_list_get_uint64 (points, i, points_where, "offset_bytes", G_MAXINT64,
+                                    &point.offset_bytes, error) ||
+          !ds_json_list_get_uint64 (points, i, points_where, "transfer_bytes", G_MAXUINT32,
+                                    &transfer, error) ||
+          !ds_json_list_get_double (points, i, points_where, "access_s", 0, MAX_SECONDS,
+                                    &point.access_s, error))
         return FALSE;
       point.row = (uint32_t) row_index;
       point.transfer_bytes = (uint32_t) transfer;

@@ -46,23 +46,24 @@ ds_random_access_points_to_json (GArray *points)
   return o;
 }
 
-/* Element @i of @array, an integer from 0 to @max. */
+/* Entry @i of @list, an integer from 0 to @max. */
 static gboolean
-get_uint_element (JsonArray   *array,
-                  guint        i,
-                  const char  *where,
-                  uint64_t     max,
-                  uint64_t    *ret_value,
-                  GError     **error)
+get_uint_element (const DsJsonList  *list,
+                  guint              i,
+                  const char        *where,
+                  const char        *name,
+                  uint64_t           max,
+                  uint64_t          *ret_value,
+                  GError           **error)
 {
-  JsonNode *node = json_array_get_element (array, i);
   gint64 v;
 
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64 ||
-      (v = json_node_get_int (node)) < 0 || (uint64_t) v > max)
+  if (!ds_json_list_int (list, i, &v) || v < 0 || (uint64_t) v > max)
     {
+      g_autofree char *path = g_strdup_printf ("%s.%s", where, name);
+
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
-                   _("%s[%u] is not an integer from 0 to %llu"), where, i,
+                   _("%s[%u] is not an integer from 0 to %llu"), path, i,
                    (unsigned long long) max);
       return FALSE;
     }
@@ -81,20 +82,19 @@ ds_random_access_points_from_json (JsonObject  *o,
   static const uint64_t max[] = {
     DS_RANDOM_ACCESS_N_ROWS - 1, G_MAXINT64, G_MAXUINT32, (uint64_t) (MAX_SECONDS * 1e9),
   };
-  JsonArray *arrays[G_N_ELEMENTS (names)];
+  DsJsonList lists[G_N_ELEMENTS (names)];
   guint n = 0;
 
   for (unsigned k = 0; k < G_N_ELEMENTS (names); k++)
     {
-      arrays[k] = ds_json_get_array (o, where, names[k], error);
-      if (arrays[k] == NULL)
+      if (!ds_json_get_list (o, where, names[k], &lists[k], error))
         return FALSE;
       if (k == 0)
-        n = json_array_get_length (arrays[0]);
-      else if (json_array_get_length (arrays[k]) != n)
+        n = ds_json_list_get_length (&lists[0]);
+      else if (ds_json_list_get_length (&lists[k]) != n)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s.%s: %u values, %s has %u"),
-                       where, names[k], json_array_get_length (arrays[k]), names[0], n);
+                       where, names[k], ds_json_list_get_length (&lists[k]), names[0], n);
           return FALSE;
         }
     }
@@ -105,25 +105,24 @@ ds_random_access_points_from_json (JsonObject  *o,
       return FALSE;
     }
 
+  g_array_set_size (points, points->len + n);
   for (guint i = 0; i < n; i++)
     {
+      DsRandomAccessPoint *point = &g_array_index (points, DsRandomAccessPoint, points->len - n + i);
       uint64_t v[G_N_ELEMENTS (names)];
-      DsRandomAccessPoint point;
 
       for (unsigned k = 0; k < G_N_ELEMENTS (names); k++)
-        {
-          g_autofree char *array_where = g_strdup_printf ("%s.%s", where, names[k]);
-
-          if (!get_uint_element (arrays[k], i, array_where, max[k], &v[k], error))
+        if (!get_uint_element (&lists[k], i, where, names[k], max[k], &v[k], error))
+          {
+            g_array_set_size (points, points->len - n);
             return FALSE;
-        }
-      point = (DsRandomAccessPoint) {
+          }
+      *point = (DsRandomAccessPoint) {
         .row = (uint32_t) v[0],
         .offset_bytes = v[1],
         .transfer_bytes = (uint32_t) v[2],
         .access_s = (double) v[3] / 1e9,
       };
-      g_array_append_val (points, point);
     }
 
   return TRUE;

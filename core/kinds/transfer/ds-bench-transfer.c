@@ -211,41 +211,40 @@ dir_from_json (JsonObject     *o,
                GError        **error)
 {
   JsonObject *transfer;
-  JsonArray *points;
-  JsonArray *access;
+  DsJsonList points;
+  DsJsonList access;
   g_autofree char *twhere = g_strdup_printf ("%s.transfer", where);
+  g_autofree char *pwhere = g_strdup_printf ("%s.points", twhere);
+  g_autofree char *awhere = g_strdup_printf ("%s.access", where);
 
   transfer = ds_json_get_object (o, where, "transfer", error);
   if (transfer == NULL)
     return FALSE;
-  points = ds_json_get_array (transfer, twhere, "points", error);
-  if (points == NULL)
+  if (!ds_json_get_list (transfer, twhere, "points", &points, error))
     return FALSE;
-  if (json_array_get_length (points) > 100000)
+  if (ds_json_list_get_length (&points) > 100000)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("%s.points: too many points"), twhere);
       return FALSE;
     }
 
-  for (guint i = 0; i < json_array_get_length (points); i++)
+  for (guint i = 0; i < ds_json_list_get_length (&points); i++)
     {
-      JsonNode *pn = json_array_get_element (points, i);
       DsTransferPoint p = { 0 };
-      JsonObject *po;
-      JsonNode *en;
-      g_autofree char *pwhere = g_strdup_printf ("%s.points[%u]", twhere, i);
+      JsonObject *eo;
 
-      if (!ds_json_check_object (pn, pwhere, error))
+      if (!ds_json_list_get_uint64 (&points, i, pwhere, "offset_bytes", G_MAXINT64,
+                                    &p.offset_bytes, error) ||
+          !ds_json_list_get_double (&points, i, pwhere, "bytes_per_s", 0, 1e15,
+                                    &p.bytes_per_s, error))
         return FALSE;
-      po = json_node_get_object (pn);
-      if (!ds_json_get_uint64 (po, pwhere, "offset_bytes", G_MAXINT64, &p.offset_bytes, error) ||
-          !ds_json_get_double (po, pwhere, "bytes_per_s", 0, 1e15, &p.bytes_per_s, error))
-        return FALSE;
-      en = json_object_get_member (po, "error");
-      if (en != NULL && JSON_NODE_HOLDS_OBJECT (en))
+      eo = ds_json_list_get_object (&points, i, "error");
+      if (eo != NULL)
         {
+          g_autofree char *ewhere = g_strdup_printf ("%s[%u]", pwhere, i);
           uint64_t e = 0;
-          if (!ds_json_get_uint64 (json_node_get_object (en), pwhere, "errno", 4095, &e, error))
+
+          if (!ds_json_get_uint64 (eo, ewhere, "errno", 4095, &e, error))
             return FALSE;
           p.error = (int) MAX (e, 1);
         }
@@ -263,22 +262,17 @@ dir_from_json (JsonObject     *o,
   /* The access dots are optional (older or trimmed files). */
   if (json_object_has_member (o, "access"))
     {
-      access = ds_json_get_array (o, where, "access", error);
-      if (access == NULL)
+      if (!ds_json_get_list (o, where, "access", &access, error))
         return FALSE;
-      for (guint i = 0; i < json_array_get_length (access) && i < 1000000; i++)
+      for (guint i = 0; i < ds_json_list_get_length (&access) && i < 1000000; i++)
         {
-          JsonNode *an = json_array_get_element (access, i);
           DsAccessPoint a = { 0 };
           double s = 0;
-          g_autofree char *awhere = g_strdup_printf ("%s.access[%u]", where, i);
 
-          if (!ds_json_check_object (an, awhere, error))
-            return FALSE;
-          if (!ds_json_get_uint64 (json_node_get_object (an), awhere, "offset_bytes",
-                                   G_MAXINT64, &a.offset_bytes, error) ||
-              !ds_json_get_double (json_node_get_object (an), awhere, "access_s",
-                                   0, 3600, &s, error))
+          if (!ds_json_list_get_uint64 (&access, i, awhere, "offset_bytes",
+                                        G_MAXINT64, &a.offset_bytes, error) ||
+              !ds_json_list_get_double (&access, i, awhere, "access_s",
+                                        0, 3600, &s, error))
             return FALSE;
           a.access_ns = ds_json_seconds_to_ns (s);
           g_array_append_val (dir->access, a);
