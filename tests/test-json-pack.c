@@ -325,6 +325,94 @@ START_TEST (test_forged_marker)
 }
 END_TEST
 
+/* Reads every dot of "access" and every number of "row" in @text, packed
+ * or not: what was read (and the first message) as text to compare. */
+static char *
+read_all (const char *text,
+          gboolean    pack)
+{
+  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr (GString) packed = NULL;
+  g_autoptr (DsJsonPack) p = NULL;
+  g_autoptr (GError) error = NULL;
+  GString *out = g_string_new (NULL);
+  const char *data = text;
+  gsize length = strlen (text);
+  JsonNode *root;
+  JsonObject *d;
+  DsJsonList access, row;
+
+  if (!ds_json_check_bounds (data, length, NULL))
+    return g_string_free (out, FALSE);
+  if (pack)
+    p = ds_json_pack (text, length, &packed);
+  if (packed != NULL)
+    data = packed->str, length = packed->len;
+  if (!json_parser_load_from_data (parser, data, (gssize) length, NULL))
+    {
+      g_string_append (out, "not JSON");
+      return g_string_free (out, FALSE);
+    }
+  root = json_parser_get_root (parser);
+  if (!JSON_NODE_HOLDS_OBJECT (root) ||
+      (d = ds_json_get_object (json_node_get_object (root), "", "d", NULL)) == NULL)
+    return g_string_free (out, FALSE);
+  ds_json_pack_set_current (p);
+  if (ds_json_get_list (d, "d", "access", &access, &error))
+    for (guint i = 0; i < ds_json_list_get_length (&access); i++)
+      {
+        uint64_t o = 0;
+        double a = 0;
+
+        if (!ds_json_list_get_uint64 (&access, i, "d.access", "offset_bytes", G_MAXINT64, &o, &error) ||
+            !ds_json_list_get_double (&access, i, "d.access", "access_s", 0, 3600, &a, &error))
+          break;
+        g_string_append_printf (out, "%" G_GUINT64_FORMAT " %.17g%s,", o, a,
+                                ds_json_list_get_object (&access, i, "error") != NULL ? " E" : "");
+      }
+  if (error != NULL)
+    g_string_append_printf (out, "[%s]", error->message);
+  g_clear_error (&error);
+  if (ds_json_get_list (d, "d", "row", &row, &error))
+    for (guint i = 0; i < ds_json_list_get_length (&row); i++)
+      {
+        gint64 v = 0;
+
+        g_string_append_printf (out, ds_json_list_int (&row, i, &v) ? "%" G_GINT64_FORMAT "," : "x,", v);
+      }
+  if (error != NULL)
+    g_string_append_printf (out, "[%s]", error->message);
+  ds_json_pack_set_current (NULL);
+  return g_string_free (out, FALSE);
+}
+
+/* The same text with a few bytes changed at random, 1 500 times: packed
+ * or not, what is read (or said to be wrong) is the same, and nothing
+ * reads out of bounds (the suite runs under ASan too). */
+START_TEST (test_mutations_agree)
+{
+  g_autofree char *base = document (260, 1000, NULL);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (2024);
+  static const char alphabet[] = "0123456789-+.eE\"{}[],: nul";
+  gsize length = strlen (base);
+
+  for (guint n = 0; n < 1500; n++)
+    {
+      g_autofree char *text = g_strdup (base);
+      g_autofree char *tree = NULL;
+      g_autofree char *packed = NULL;
+      guint changes = 1 + g_rand_int_range (rand, 0, 3);
+
+      for (guint k = 0; k < changes; k++)
+        text[g_rand_int_range (rand, 0, (gint32) length)] =
+          alphabet[g_rand_int_range (rand, 0, sizeof alphabet - 1)];
+      tree = read_all (text, FALSE);
+      packed = read_all (text, TRUE);
+      ck_assert_msg (strcmp (tree, packed) == 0, "mutation %u differs:\n%.300s\n%.300s", n, tree, packed);
+    }
+}
+END_TEST
+
 static void
 assert_same_points (const DsRandomAccessDir *a,
                     const DsRandomAccessDir *b)
@@ -418,6 +506,7 @@ main (void)
   tcase_add_test (tc, test_odd_members_not_packed);
   tcase_add_test (tc, test_numbers);
   tcase_add_test (tc, test_forged_marker);
+  tcase_add_test (tc, test_mutations_agree);
   tcase_add_test (tc, test_random_access_result);
   suite_add_tcase (suite, tc);
 
