@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ds-test-util.h"
 
@@ -357,6 +359,88 @@ START_TEST (test_errors_and_usage)
 }
 END_TEST
 
+/* The I/O threads of a run yield to the program's own (DS_IO_NICE): while
+ * a four-thread workload runs, /proc shows all its "ds-io" threads at nice 10
+ * and the CLI's main thread at 0, and the result says so. */
+START_TEST (test_io_threads_niced)
+{
+  const char *argv[] = { ds_test_cli_path (), "workload", device, "--pattern", "randread",
+                         "--block-size", "4K", "--threads", "4", "--queue-depth", "2",
+                         "--engine", "threads", "--duration", "2s", "--json", NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *out = NULL;
+  g_autofree char *task_dir = NULL;
+  GString *buf = g_string_new (NULL);
+  char chunk[65536];
+  ssize_t n;
+  GPid pid;
+  int out_fd, status;
+  guint io_threads = 0, io_niced = 0;
+  int main_nice = -100;
+
+  ck_assert (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                       NULL, NULL, &pid, NULL, &out_fd, NULL, &error));
+  task_dir = g_strdup_printf ("/proc/%d/task", (int) pid);
+  /* Look until the four threads are seen (they start after the device
+   * checks), for at most the run's 2 s. */
+  for (int tries = 0; tries < 150 && io_threads < 4; tries++)
+    {
+      g_autoptr (GDir) dir = NULL;
+      const char *name;
+
+      g_usleep (10 * 1000);
+      io_threads = io_niced = 0;
+      dir = g_dir_open (task_dir, 0, NULL);
+      if (dir == NULL)
+        break;
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *path = g_strdup_printf ("%s/%s/stat", task_dir, name);
+          g_autofree char *text = NULL;
+          const char *close_paren;
+          int nice = 0;
+          char comm[32] = "";
+
+          if (!g_file_get_contents (path, &text, NULL, NULL) ||
+              (close_paren = strrchr (text, ')')) == NULL)
+            continue;
+          g_strlcpy (comm, strchr (text, '(') + 1, MIN (sizeof comm, (gsize) (close_paren - strchr (text, '('))));
+          /* After "(comm) ": state, then fields 4..19; nice is field 19. */
+          if (sscanf (close_paren + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %d",
+                      &nice) != 1)
+            continue;
+          if (atoi (name) == (int) pid)
+            main_nice = nice;
+          if (strcmp (comm, "ds-io") == 0)
+            {
+              io_threads++;
+              if (nice == 10)
+                io_niced++;
+            }
+        }
+    }
+  while ((n = read (out_fd, chunk, sizeof chunk)) > 0)
+    g_string_append_len (buf, chunk, n);
+  close (out_fd);
+  out = g_string_free (buf, FALSE);
+  ck_assert_int_eq (waitpid (pid, &status, 0), pid);
+  ck_assert (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+
+  ds_test_note ("during the run: %u ds-io threads, %u at nice 10; the main thread at nice %d",
+                io_threads, io_niced, main_nice);
+  /* Four workers, and the threads engine's own threads they start (which
+   * inherit their nice). */
+  ck_assert_uint_ge (io_threads, 4);
+  ck_assert_uint_eq (io_niced, io_threads);
+  ck_assert_int_eq (main_nice, 0);
+  ck_assert_msg (json_parser_load_from_data (parser, out, -1, NULL), "not JSON: %.200s", out);
+  ck_assert_int_eq (json_object_get_int_member (json_object_get_object_member (
+                      json_node_get_object (json_parser_get_root (parser)), "environment"),
+                      "io_threads_nice"), 10);
+}
+END_TEST
+
 /* Ctrl-C: the run stops within 100 ms, exit 130, the partial result is
  * printed (complete: false, the points measured so far). */
 START_TEST (test_sigint_keeps_partial_result)
@@ -438,6 +522,7 @@ main (void)
   tcase_add_test (tc, test_write_needs_confirmation);
   tcase_add_test (tc, test_errors_and_usage);
   tcase_add_test (tc, test_sigint_keeps_partial_result);
+  tcase_add_test (tc, test_io_threads_niced);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);

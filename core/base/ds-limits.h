@@ -57,6 +57,17 @@
  * and needs two of them. */
 #define DS_LIMIT_FILE_SIZE_MIN_BYTES (UINT64_C (16) << 20)
 
+/* The nice value of the I/O threads a run starts (not of a run on its
+ * caller's thread).  Sixteen threads that each always have an I/O to
+ * reap or submit leave a 2-core machine no CPU for the app's main loop:
+ * at nice 0 the window stalled 200 ms at a time (tests/bench/ui-latency,
+ * RND4K Q32T16 on zram).  At nice 10 each thread weighs a tenth of a
+ * normal one, so the main loop runs when it has work and the threads
+ * take all the rest (nice 19 measured no better); the CLI runs the same
+ * way, so its figures and the app's agree.  Each result's environment
+ * says it (io_threads_nice). */
+#define DS_IO_NICE                   10
+
 /* ---- result files (the loader: ds-json-scan.c, ds-result-load.c) --------
  *
  * What a result file may hold.  They are checked while the bytes are

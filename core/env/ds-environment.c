@@ -12,6 +12,7 @@
 #include <sys/sysmacros.h>
 
 #include "ds-environment.h"
+#include "ds-limits.h"
 #include "ds-text.h"
 
 static char *
@@ -219,6 +220,8 @@ ds_environment_collect (const char *path,
 
   ds_environment_set_string (o, "cpu_governor", governor);
   json_object_set_int_member (o, "memory_bytes", (gint64) env->ram_bytes);
+  /* What the run's own I/O threads run at (ds-io-worker.c). */
+  json_object_set_int_member (o, "io_threads_nice", DS_IO_NICE);
 
   if (path == NULL || stat (path, &st) != 0)
     {
@@ -365,6 +368,14 @@ ds_environment_report (JsonObject *e,
           g_string_append_c (out, ')');
         }
       g_string_append_c (out, '\n');
+    }
+
+  if (json_object_has_member (e, "io_threads_nice"))
+    {
+      g_autofree char *x = NULL;
+
+      g_string_append_printf (out, "  I/O threads: nice %s (below the program's own threads)\n",
+                              member_text (e, "io_threads_nice", &x));
     }
 
   fs = json_object_has_member (e, "filesystem") &&

@@ -20,6 +20,7 @@ G_BEGIN_DECLS
  * and the deadline again.  Well under the 100 ms a Stop may take. */
 #define DS_IO_POLL_NS (20 * DS_NS_PER_MSEC)
 
+
 /* State the threads of one ds_io_run() share: atomics, and the start line
  * (a lock taken once before any I/O, never after). */
 typedef struct {

@@ -8,9 +8,11 @@
 
 #include <errno.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "ds-io-loop-private.h"
 #include "ds-error.h"
+#include "ds-limits.h"
 
 static uint64_t
 thread_cpu_ns (gboolean system)
@@ -344,6 +346,13 @@ gpointer
 ds_io_worker_main (gpointer data)
 {
   Worker *w = data;
+
+  /* An I/O thread of its own yields the CPU to the rest of the program
+   * (the app's main loop, the run's collector): see DS_IO_NICE.  On
+   * Linux nice is per thread.  Lowering one's own priority is always
+   * allowed; if it were refused the run would go on as before. */
+  if (!w->shared->inline_run)
+    (void) setpriority (PRIO_PROCESS, (id_t) gettid (), DS_IO_NICE);
 
   worker_run (w);
   if (w->ring != NULL)
