@@ -57,8 +57,8 @@
  * and needs two of them. */
 #define DS_LIMIT_FILE_SIZE_MIN_BYTES (UINT64_C (16) << 20)
 
-/* The nice value of the I/O threads a run starts (not of a run on its
- * caller's thread).  Sixteen threads that each always have an I/O to
+/* The nice value of a run's I/O threads (and of its caller's thread when
+ * a run of one thread runs there).  Sixteen threads that each always have an I/O to
  * reap or submit leave a 2-core machine no CPU for the app's main loop:
  * at nice 0 the window stalled 200 ms at a time (tests/bench/ui-latency,
  * RND4K Q32T16 on zram).  At nice 10 each thread weighs a tenth of a

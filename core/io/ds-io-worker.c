@@ -347,12 +347,14 @@ ds_io_worker_main (gpointer data)
 {
   Worker *w = data;
 
-  /* An I/O thread of its own yields the CPU to the rest of the program
-   * (the app's main loop, the run's collector): see DS_IO_NICE.  On
-   * Linux nice is per thread.  Lowering one's own priority is always
-   * allowed; if it were refused the run would go on as before. */
-  if (!w->shared->inline_run)
-    (void) setpriority (PRIO_PROCESS, (id_t) gettid (), DS_IO_NICE);
+  /* The I/O yields the CPU to the rest of the program (the app's main
+   * loop, the run's collector): see DS_IO_NICE.  On Linux nice is per
+   * thread.  A run of one thread runs on its caller's (the CLI's main
+   * thread, the app's job thread), which then stays at DS_IO_NICE: only
+   * root may raise a priority again, and every run of the process runs
+   * there anyway.  Lowering one's own priority is always allowed; were it
+   * refused the run would go on as before. */
+  (void) setpriority (PRIO_PROCESS, (id_t) gettid (), DS_IO_NICE);
 
   worker_run (w);
   if (w->ring != NULL)
