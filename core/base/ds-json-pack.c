@@ -548,6 +548,8 @@ entry_object (const DsJsonPackTable *table,
   return o;
 }
 
+/* Member @member of entry @i: a packed cell (NULL in a list of numbers,
+ * or when no entry has it) ... */
 static const Cell *
 packed_cell (const DsJsonList *list,
              guint             i,
@@ -559,6 +561,19 @@ packed_cell (const DsJsonList *list,
     if (strcmp (table->fields[k], member) == 0)
       return &g_array_index (table->cells, Cell, (gsize) i * table->n_fields + k);
   return NULL;
+}
+
+/* ... or the tree's value (NULL when the entry is not an object or has
+ * no such member). */
+static JsonNode *
+tree_value (const DsJsonList *list,
+            guint             i,
+            const char       *member)
+{
+  JsonNode *node = json_array_get_element (list->array, i);
+
+  return JSON_NODE_HOLDS_OBJECT (node)
+         ? json_object_get_member (json_node_get_object (node), member) : NULL;
 }
 
 /* Entry @i as an object for the typed getters: the entry itself, or one
@@ -609,7 +624,7 @@ ds_json_list_get_uint64 (const DsJsonList  *list,
   /* The common case without a message to make. */
   if (list->table != NULL)
     {
-      const Cell *cell = list->table->n_fields != 0 ? packed_cell (list, i, member) : NULL;
+      const Cell *cell = packed_cell (list, i, member);
 
       if (cell != NULL && cell->kind == CELL_INT && cell->i >= 0 && (uint64_t) cell->i <= max)
         {
@@ -619,9 +634,7 @@ ds_json_list_get_uint64 (const DsJsonList  *list,
     }
   else
     {
-      JsonNode *node = json_array_get_element (list->array, i);
-      JsonNode *value = JSON_NODE_HOLDS_OBJECT (node)
-                        ? json_object_get_member (json_node_get_object (node), member) : NULL;
+      JsonNode *value = tree_value (list, i, member);
 
       if (value != NULL && JSON_NODE_HOLDS_VALUE (value) &&
           json_node_get_value_type (value) == G_TYPE_INT64 && json_node_get_int (value) >= 0 &&
@@ -653,7 +666,7 @@ ds_json_list_get_double (const DsJsonList  *list,
 
   if (list->table != NULL)
     {
-      const Cell *cell = list->table->n_fields != 0 ? packed_cell (list, i, member) : NULL;
+      const Cell *cell = packed_cell (list, i, member);
       double v = 0;
       gboolean number = FALSE;
 
@@ -669,9 +682,7 @@ ds_json_list_get_double (const DsJsonList  *list,
     }
   else
     {
-      JsonNode *node = json_array_get_element (list->array, i);
-      JsonNode *value = JSON_NODE_HOLDS_OBJECT (node)
-                        ? json_object_get_member (json_node_get_object (node), member) : NULL;
+      JsonNode *value = tree_value (list, i, member);
       GType type = value != NULL && JSON_NODE_HOLDS_VALUE (value)
                    ? json_node_get_value_type (value) : G_TYPE_INVALID;
       double v = (type == G_TYPE_DOUBLE || type == G_TYPE_INT64) ? json_node_get_double (value) : NAN;
@@ -693,14 +704,10 @@ ds_json_list_get_object (const DsJsonList *list,
                          guint             i,
                          const char       *member)
 {
-  JsonNode *node;
   JsonNode *value;
 
   if (list->table != NULL)
     return NULL;
-  node = json_array_get_element (list->array, i);
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-  value = json_object_get_member (json_node_get_object (node), member);
+  value = tree_value (list, i, member);
   return value != NULL && JSON_NODE_HOLDS_OBJECT (value) ? json_node_get_object (value) : NULL;
 }
