@@ -15,6 +15,10 @@
  *     The same run with the Info page shown instead: nothing of the
  *     Workloads page is drawn, so the stall is what the run's threads and
  *     the machine's load alone cost the main loop (a baseline).
+ *   ds-ui-latency saturation DEVICE [SECONDS]
+ *     The same on the Saturation page: random 4 KiB reads over threads 1
+ *     to 16 (1, 2, 4, 8, 16), SECONDS a level (1, 2, 5 or 10), its curve
+ *     drawn as each level ends.
  *
  * Prints "key=value" lines; exit 0 unless something failed to run.
  *
@@ -214,12 +218,35 @@ print_workloads_iops (DsWindow *window)
     }
 }
 
+/* The Saturation page set for random reads over threads 1 to 16,
+ * @seconds a level. */
+static gboolean
+setup_saturation (DsWindow *window,
+                  unsigned  seconds)
+{
+  static const unsigned times[] = { 1, 2, 5, 10 };
+  guint time_index = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+    if (times[i] == seconds)
+      time_index = i;
+  gtk_drop_down_set_selected (ds_ui_test_page_child (window, "sweep", "pattern_dropdown"), 0);
+  gtk_drop_down_set_selected (ds_ui_test_page_child (window, "sweep", "block_dropdown"), 0);
+  gtk_drop_down_set_selected (ds_ui_test_page_child (window, "sweep", "over_dropdown"), 1);
+  gtk_spin_button_set_value (ds_ui_test_page_child (window, "sweep", "from_spin"), 1);
+  gtk_spin_button_set_value (ds_ui_test_page_child (window, "sweep", "to_spin"), 16);
+  gtk_drop_down_set_selected (ds_ui_test_page_child (window, "sweep", "time_dropdown"), time_index);
+  gtk_check_button_set_active (ds_ui_test_page_child (window, "sweep", "steady_button"), FALSE);
+  return TRUE;
+}
+
 static int
 run_stall (const char *device,
            unsigned    accuracy,
-           gboolean    workloads,
+           const char *page_name,
            gboolean    hidden)
 {
+  gboolean workloads = g_str_equal (page_name, "workloads");
   g_autoptr(GError) error = NULL;
   DsWindow *window = ds_window_new (NULL);
   GtkWidget *row_button = NULL;
@@ -232,7 +259,7 @@ run_stall (const char *device,
     g_main_context_iteration (NULL, TRUE);
 
   if (!ds_window_select_device (window, device, &error) ||
-      !ds_window_set_page (window, workloads ? "workloads" : "benchmark"))
+      !ds_window_set_page (window, page_name))
     {
       fprintf (stderr, "ds-ui-latency: %s\n", error ? error->message : "no such page");
       return 1;
@@ -243,8 +270,10 @@ run_stall (const char *device,
       fprintf (stderr, "ds-ui-latency: the Workloads page has no cdm-nvme row 3\n");
       return 1;
     }
-  if (!workloads)
+  if (g_str_equal (page_name, "benchmark"))
     ds_session_set_accuracy (ds_window_get_session (window), accuracy);
+  if (g_str_equal (page_name, "sweep"))
+    setup_saturation (window, accuracy);
 
   /* Let the window settle first: its first frames (fonts, the first
    * layout of every page) are start-up, not a stall the run causes. */
@@ -308,13 +337,15 @@ main (int argc, char **argv)
   if (argc >= 2 && g_str_equal (argv[1], "draw"))
     return run_draw (argc >= 3 ? atoi (argv[2]) : 100);
   if (argc >= 3 && g_str_equal (argv[1], "stall"))
-    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 2, FALSE, FALSE);
+    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 2, "benchmark", FALSE);
   if (argc >= 3 && g_str_equal (argv[1], "workloads"))
-    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 5, TRUE, FALSE);
+    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 5, "workloads", FALSE);
   if (argc >= 3 && g_str_equal (argv[1], "workloads-hidden"))
-    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 5, TRUE, TRUE);
+    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 5, "workloads", TRUE);
+  if (argc >= 3 && g_str_equal (argv[1], "saturation"))
+    return run_stall (argv[2], argc >= 4 ? (unsigned) atoi (argv[3]) : 1, "sweep", FALSE);
 
   fprintf (stderr, "usage: ds-ui-latency draw [FRAMES] | stall DEVICE [ACCURACY] | "
-           "workloads[-hidden] DEVICE [SECONDS]\n");
+           "workloads[-hidden] DEVICE [SECONDS] | saturation DEVICE [SECONDS]\n");
   return 2;
 }
