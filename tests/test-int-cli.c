@@ -382,9 +382,10 @@ START_TEST (test_io_threads_niced)
   ck_assert (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
                                        NULL, NULL, &pid, NULL, &out_fd, NULL, &error));
   task_dir = g_strdup_printf ("/proc/%d/task", (int) pid);
-  /* Look until the four threads are seen (they start after the device
-   * checks), for at most the run's 2 s. */
-  for (int tries = 0; tries < 150 && io_threads < 4; tries++)
+  /* Look until the threads are seen (they start after the device checks)
+   * and each has lowered itself (its first act: a thread just started has
+   * its creator's nice for a moment), for at most the run's 2 s. */
+  for (int tries = 0; tries < 150 && (io_threads < 4 || io_niced != io_threads); tries++)
     {
       g_autoptr (GDir) dir = NULL;
       const char *name;
