@@ -84,7 +84,7 @@ table_free (DsJsonPackTable *table)
 {
   for (guint k = 0; k < table->n_fields; k++)
     g_free (table->fields[k]);
-  g_array_unref (table->cells);
+  g_clear_pointer (&table->cells, g_array_unref);
   g_free (table);
 }
 
@@ -286,7 +286,6 @@ read_object_entry (Cursor          *c,
 static DsJsonPackTable *
 read_list (Cursor *c)
 {
-  g_autoptr (GArray) numbers = NULL;
   DsJsonPackTable *table = g_new0 (DsJsonPackTable, 1);
   gboolean objects = FALSE;
 
@@ -335,8 +334,6 @@ read_list (Cursor *c)
   return table;
 
 refuse:
-  if (table->cells == NULL)
-    table->cells = g_array_new (FALSE, FALSE, sizeof (Cell));
   table_free (table);
   return NULL;
 }
