@@ -100,10 +100,10 @@ ds_window_get_device_path (DsWindow *self)
   return self->device_path;
 }
 
-static void
-set_page_device (DsWindow    *self,
-                 DsPage      *page,
-                 DsBenchKind  kind)
+void
+_ds_window_set_page_device (DsWindow    *self,
+                            DsPage      *page,
+                            DsBenchKind  kind)
 {
   DsDeviceItem *item = selected_item (self);
 
@@ -132,7 +132,7 @@ device_selected_cb (DsWindow *self)
   g_free (self->device_path);
   self->device_path = item ? g_strdup (ds_device_item_get_path (item)) : NULL;
 
-  _ds_window_foreach_page (self, set_page_device);
+  _ds_window_foreach_page (self, _ds_window_set_page_device);
 
   /* The whole title, where the button shortens it. */
   if (item != NULL)

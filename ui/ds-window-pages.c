@@ -1,6 +1,11 @@
 /* ds-window-pages.c: the window's pages: the list beside them, the one
  * shown, the page a script or the last session asks for
  *
+ * A page's widgets are made when it is first shown or first needed (a
+ * result opened on it, a run of its kind): until then the view stack holds
+ * an empty AdwBin under the page's name, title and icon, so the switcher
+ * and the list show every page while only those visited cost memory.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -21,6 +26,10 @@ _ds_window_visible_page_changed_cb (DsWindow     *self,
 {
   const char *name = adw_view_stack_get_visible_child_name (stack);
 
+  /* Not while the window is being built: the stack shows its first page
+   * until the last session's page is chosen. */
+  if (name != NULL && self->pages_added)
+    _ds_window_ensure_page (self, name);
   if (name != NULL && gtk_widget_get_realized (GTK_WIDGET (self)))
     g_settings_set_string (self->settings, "last-page", name);
 
@@ -95,6 +104,53 @@ add_page_row (DsWindow         *self,
   gtk_list_box_append (self->page_list, row);
 }
 
+/* The page named @name, made now if it was not yet: with what the window
+ * knows (units, device, the session's result of its kind). */
+DsPage *
+_ds_window_ensure_page (DsWindow   *self,
+                        const char *name)
+{
+  const DsPageInfo *info = ds_pages_lookup (name);
+  GtkWidget *bin = name ? adw_view_stack_get_child_by_name (self->view_stack, name) : NULL;
+  GtkWidget *page;
+
+  if (info == NULL || bin == NULL)
+    return NULL;
+  page = adw_bin_get_child (ADW_BIN (bin));
+  if (page != NULL)
+    return DS_PAGE (page);
+
+  page = g_object_new (info->get_type (), NULL);
+  g_assert (DS_IS_PAGE (page));
+  g_signal_connect_object (page, "finished", G_CALLBACK (_ds_window_page_finished_cb), self,
+                           G_CONNECT_SWAPPED);
+  adw_bin_set_child (ADW_BIN (bin), page);
+  if (info->kind == DS_BENCH_FILE)
+    g_settings_bind (self->settings, "file-size", page, "file-size", G_SETTINGS_BIND_GET);
+  _ds_window_page_made (self, DS_PAGE (page), info->kind);
+  return DS_PAGE (page);
+}
+
+/* The page named @name if it was made, or NULL. */
+DsPage *
+_ds_window_peek_page (DsWindow   *self,
+                      const char *name)
+{
+  GtkWidget *bin = name ? adw_view_stack_get_child_by_name (self->view_stack, name) : NULL;
+  GtkWidget *page = bin ? adw_bin_get_child (ADW_BIN (bin)) : NULL;
+
+  return page != NULL ? DS_PAGE (page) : NULL;
+}
+
+GtkWidget *
+ds_window_get_page_widget (DsWindow   *self,
+                           const char *name)
+{
+  g_return_val_if_fail (DS_IS_WINDOW (self), NULL);
+
+  return (GtkWidget *) _ds_window_ensure_page (self, name);
+}
+
 void
 _ds_window_add_pages (DsWindow *self)
 {
@@ -103,18 +159,11 @@ _ds_window_add_pages (DsWindow *self)
 
   for (guint i = 0; i < n_pages; i++)
     {
-      GtkWidget *page = g_object_new (pages[i].get_type (), NULL);
-      AdwViewStackPage *stack_page;
+      AdwViewStackPage *stack_page = adw_view_stack_add_titled (self->view_stack, adw_bin_new (),
+                                                                pages[i].name, _(pages[i].title));
 
-      g_assert (DS_IS_PAGE (page));
-      g_signal_connect_object (page, "finished", G_CALLBACK (_ds_window_page_finished_cb), self,
-                               G_CONNECT_SWAPPED);
-      stack_page = adw_view_stack_add_titled (self->view_stack, page, pages[i].name,
-                                              _(pages[i].title));
       adw_view_stack_page_set_icon_name (stack_page, pages[i].icon_name);
       add_page_row (self, &pages[i]);
     }
-
-  g_settings_bind (self->settings, "file-size", _ds_window_get_page (self, DS_BENCH_FILE),
-                   "file-size", G_SETTINGS_BIND_GET);
+  self->pages_added = TRUE;
 }

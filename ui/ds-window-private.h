@@ -46,12 +46,13 @@ struct _DsWindow
   GtkLabel             *opened_label;
   AdwWindowTitle       *window_title;
   GtkListBox           *page_list;       /* one row a page, named as it */
+  gboolean              pages_added;     /* the stack holds every page's place */
 };
 
 /* The visible page and its row of the page table (NULL: none). */
 DsPage           *_ds_window_get_visible_page (DsWindow          *self);
 const DsPageInfo *_ds_window_get_visible_info (DsWindow          *self);
-/* The page that shows @kind, or NULL. */
+/* The page that shows @kind (made now if it was not yet), or NULL. */
 DsPage           *_ds_window_get_page         (DsWindow          *self,
                                                DsBenchKind        kind);
 void              _ds_window_toast            (DsWindow          *self,
@@ -62,7 +63,7 @@ gboolean          _ds_window_is_running       (DsWindow          *self);
 void              _ds_window_stop             (DsWindow          *self);
 /* After a page started a test of its own. */
 void              _ds_window_page_started     (DsWindow          *self);
-/* Calls @func for every page of the page table. */
+/* Calls @func for every page of the page table that was made. */
 void              _ds_window_foreach_page     (DsWindow          *self,
                                                void             (*func) (DsWindow    *self,
                                                                          DsPage      *page,
@@ -70,6 +71,10 @@ void              _ds_window_foreach_page     (DsWindow          *self,
 
 /* ds-window-devices.c: fills the drop-down and selects a device. */
 void              _ds_window_devices_init     (DsWindow          *self);
+/* Tells @page the device selected (for _ds_window_foreach_page()). */
+void              _ds_window_set_page_device  (DsWindow          *self,
+                                               DsPage            *page,
+                                               DsBenchKind        kind);
 /* The device selected, or NULL. */
 const DsDevice   *_ds_window_get_device       (DsWindow          *self);
 /* The visible page runs a test that makes its own target (the File
@@ -96,8 +101,17 @@ void              _ds_window_update_opened    (DsWindow          *self);
 void              _ds_window_page_finished_cb (DsWindow          *self,
                                                gboolean           success,
                                                DsPage            *page);
-/* ds-window-pages.c */
+/* A page was made: it is told what the window knows (ds-window.c). */
+void              _ds_window_page_made        (DsWindow          *self,
+                                               DsPage            *page,
+                                               DsBenchKind        kind);
+/* ds-window-pages.c: every page's place in the stack; a page's widgets
+ * when it is first shown or needed. */
 void              _ds_window_add_pages        (DsWindow          *self);
+DsPage           *_ds_window_ensure_page      (DsWindow          *self,
+                                               const char        *name);
+DsPage           *_ds_window_peek_page        (DsWindow          *self,
+                                               const char        *name);
 void              _ds_window_visible_page_changed_cb (DsWindow   *self,
                                                       GParamSpec *pspec,
                                                       AdwViewStack *stack);

@@ -42,9 +42,7 @@ _ds_window_get_visible_info (DsWindow *self)
 DsPage *
 _ds_window_get_visible_page (DsWindow *self)
 {
-  GtkWidget *child = adw_view_stack_get_visible_child (self->view_stack);
-
-  return child != NULL && DS_IS_PAGE (child) ? DS_PAGE (child) : NULL;
+  return _ds_window_peek_page (self, adw_view_stack_get_visible_child_name (self->view_stack));
 }
 
 DsPage *
@@ -52,9 +50,8 @@ _ds_window_get_page (DsWindow    *self,
                      DsBenchKind  kind)
 {
   const DsPageInfo *info = ds_pages_for_kind (kind);
-  GtkWidget *child = info ? adw_view_stack_get_child_by_name (self->view_stack, info->name) : NULL;
 
-  return child != NULL ? DS_PAGE (child) : NULL;
+  return info != NULL ? _ds_window_ensure_page (self, info->name) : NULL;
 }
 
 void
@@ -73,11 +70,11 @@ _ds_window_foreach_page (DsWindow *self,
 
   for (guint i = 0; i < n_pages; i++)
     {
-      GtkWidget *page = adw_view_stack_get_child_by_name (self->view_stack, pages[i].name);
+      /* Pages never shown are made with what the window knows then. */
+      DsPage *page = _ds_window_peek_page (self, pages[i].name);
 
-      /* None yet while the window is being built. */
       if (page != NULL)
-        func (self, DS_PAGE (page), pages[i].kind);
+        func (self, page, pages[i].kind);
     }
 }
 
@@ -362,7 +359,7 @@ result_opened_cb (DsWindow *self,
       return;
     }
 
-  adw_view_stack_set_visible_child (self->view_stack, GTK_WIDGET (page));
+  adw_view_stack_set_visible_child_name (self->view_stack, ds_pages_for_kind (kind)->name);
   ds_page_show_result (page, ds_session_get_result (self->session, kind));
   _ds_window_update_opened (self);
   _ds_window_update_actions (self);
@@ -403,6 +400,15 @@ static void
 units_changed_cb (DsWindow *self)
 {
   _ds_window_foreach_page (self, set_page_units);
+}
+
+void
+_ds_window_page_made (DsWindow    *self,
+                      DsPage      *page,
+                      DsBenchKind  kind)
+{
+  set_page_units (self, page, kind);
+  _ds_window_set_page_device (self, page, kind);
 }
 
 /* ---- Life cycle -------------------------------------------------------- */
@@ -556,8 +562,11 @@ ds_window_init (DsWindow *self)
   _ds_window_add_pages (self);
   units_changed_cb (self);
 
+  /* The last session's page, or the first: the one page made now (made
+   * here too when it is the stack's first, which it shows already). */
   page = g_settings_get_string (self->settings, "last-page");
   ds_window_set_page (self, page);
+  _ds_window_ensure_page (self, adw_view_stack_get_visible_child_name (self->view_stack));
 
   _ds_window_devices_init (self);
 

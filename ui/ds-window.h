@@ -27,6 +27,10 @@ const char *ds_window_get_device_path (DsWindow    *self);
 /* A page by its name in the page table (ds-pages.h). */
 gboolean    ds_window_set_page        (DsWindow    *self,
                                        const char  *name);
+/* The page widget named @name (a DsPage), made now if it was never shown;
+ * NULL for a name the page table does not hold. */
+GtkWidget  *ds_window_get_page_widget (DsWindow    *self,
+                                       const char  *name);
 /* The File Benchmark's folder (it must exist). */
 gboolean    ds_window_set_folder      (DsWindow    *self,
                                        const char  *path,

@@ -173,9 +173,7 @@ static GtkWidget *
 setup_workloads (DsWindow *window,
                  unsigned  seconds)
 {
-  AdwViewStack *stack = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (window),
-                                                                      DS_TYPE_WINDOW, "view_stack"));
-  GtkWidget *page = adw_view_stack_get_child_by_name (stack, "workloads");
+  GtkWidget *page = ds_window_get_page_widget (window, "workloads");
   GtkDropDown *time;
   GtkGrid *grid;
   guint time_index = 0;

@@ -74,9 +74,7 @@ gpointer
 ds_ui_test_benchmark_child (DsWindow   *window,
                             const char *name)
 {
-  AdwViewStack *stack = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (window),
-                                                                      DS_TYPE_WINDOW, "view_stack"));
-  GtkWidget *page = adw_view_stack_get_child_by_name (stack, "benchmark");
+  GtkWidget *page = ds_window_get_page_widget (window, "benchmark");
 
   ck_assert_msg (page != NULL, "the window has no benchmark page");
   return gtk_widget_get_template_child (page, DS_TYPE_BENCHMARK_PAGE, name);
@@ -87,9 +85,7 @@ ds_ui_test_page_child (DsWindow   *window,
                        const char *page_name,
                        const char *name)
 {
-  AdwViewStack *stack = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (window),
-                                                                      DS_TYPE_WINDOW, "view_stack"));
-  GtkWidget *page = adw_view_stack_get_child_by_name (stack, page_name);
+  GtkWidget *page = ds_window_get_page_widget (window, page_name);
   gpointer child;
 
   ck_assert_msg (page != NULL, "the window has no page “%s”", page_name);

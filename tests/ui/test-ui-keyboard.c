@@ -173,7 +173,7 @@ START_TEST (test_pages_by_tab)
 
       ck_assert (ds_window_set_page (window, pages[i].name));
       ds_ui_test_spin (150);
-      page = adw_view_stack_get_visible_child (stack);
+      page = ds_window_get_page_widget (window, adw_view_stack_get_visible_child_name (stack));
       seen = walk_focus (GTK_WINDOW (window));
 
       if (seen->len >= MAX_STEPS || g_getenv ("DS_TEST_FOCUS_TRACE"))

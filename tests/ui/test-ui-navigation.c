@@ -446,8 +446,7 @@ static GObject *
 file_page_child (DsWindow   *window,
                  const char *name)
 {
-  AdwViewStack *stack = ds_ui_test_window_child (window, "view_stack");
-  GtkWidget *page = adw_view_stack_get_child_by_name (stack, "file");
+  GtkWidget *page = ds_window_get_page_widget (window, "file");
 
   return gtk_widget_get_template_child (page, G_OBJECT_TYPE (page), name);
 }

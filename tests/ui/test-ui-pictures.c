@@ -581,12 +581,14 @@ START_TEST (test_info_whole)
   ck_assert_msg (scrolled != NULL, "the Info page does not scroll");
   content = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled));
   /* Measured at the width it is laid out at: under ASan+UBSan the page
-   * may not be laid out 500 ms in, and at width 0 every label wraps
-   * (CI at a032405 measured 3185 px for a page of about 1400). */
+   * may not be laid out 500 ms in (0 × 0), and at width 0 every label
+   * wraps (CI at a032405 measured 3185 px for a page of 1384). */
   for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-       gtk_widget_get_width (content) < gtk_widget_get_width (scrolled) / 2 &&
+       (gtk_widget_get_width (scrolled) == 0 ||
+        gtk_widget_get_width (content) < gtk_widget_get_width (scrolled) / 2) &&
        g_get_monotonic_time () < deadline;)
     ds_ui_test_spin (100);
+  ck_assert_int_gt (gtk_widget_get_width (scrolled), 0);
   ck_assert_int_ge (gtk_widget_get_width (content), gtk_widget_get_width (scrolled) / 2);
   natural = natural_height (content);
   shown = gtk_widget_get_height (scrolled);

@@ -109,8 +109,7 @@ static GtkWidget *
 get_page (DsWindow   *window,
           const char *name)
 {
-  AdwViewStack *stack = ds_ui_test_window_child (window, "view_stack");
-  GtkWidget *page = adw_view_stack_get_child_by_name (stack, name);
+  GtkWidget *page = ds_window_get_page_widget (window, name);
 
   ck_assert_msg (page != NULL, "the window has no %s page", name);
   return page;

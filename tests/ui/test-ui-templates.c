@@ -47,7 +47,8 @@ check_widget (GType       type,
 }
 
 /* Every page of the page table builds, is a DsPage, and the window shows
- * it under its name. */
+ * it under its name; a new window makes only the page it shows, the others
+ * when they are first asked for. */
 START_TEST (test_pages)
 {
   guint n_pages;
@@ -55,16 +56,30 @@ START_TEST (test_pages)
   DsWindow *window = ds_window_new (NULL);
   AdwViewStack *stack = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (window),
                                                                       DS_TYPE_WINDOW, "view_stack"));
+  const char *visible = adw_view_stack_get_visible_child_name (stack);
 
   ck_assert_uint_ge (n_pages, 6);
+  ck_assert_ptr_nonnull (visible);
+  for (guint i = 0; i < n_pages; i++)
+    {
+      GtkWidget *place = adw_view_stack_get_child_by_name (stack, pages[i].name);
+      gboolean shown_first = g_strcmp0 (pages[i].name, visible) == 0;
+
+      ck_assert_msg (ADW_IS_BIN (place), "the window has no place for %s", pages[i].name);
+      ck_assert_msg ((adw_bin_get_child (ADW_BIN (place)) != NULL) == shown_first,
+                     "%s was %s before it was shown", pages[i].name, shown_first ? "not made" : "made");
+    }
   for (guint i = 0; i < n_pages; i++)
     {
       GtkWidget *page = g_object_ref_sink (g_object_new (pages[i].get_type (), NULL));
-      GtkWidget *shown = adw_view_stack_get_child_by_name (stack, pages[i].name);
+      GtkWidget *shown = ds_window_get_page_widget (window, pages[i].name);
+      GtkWidget *place = adw_view_stack_get_child_by_name (stack, pages[i].name);
 
       ck_assert_msg (DS_IS_PAGE (page), "%s is not a DsPage", pages[i].name);
       ck_assert_msg (shown != NULL && G_OBJECT_TYPE (shown) == pages[i].get_type (),
                      "the window does not show %s", pages[i].name);
+      ck_assert (adw_bin_get_child (ADW_BIN (place)) == shown);
+      ck_assert (ds_window_get_page_widget (window, pages[i].name) == shown);
       ck_assert (ds_pages_lookup (pages[i].name) == &pages[i]);
       if (pages[i].kind < DS_BENCH_N_KINDS)
         {

@@ -89,9 +89,7 @@ open_window (Finished   *finished,
 static DsWorkloadsPage *
 get_page (DsWindow *window)
 {
-  AdwViewStack *stack = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (window),
-                                                                      DS_TYPE_WINDOW, "view_stack"));
-  GtkWidget *page = adw_view_stack_get_child_by_name (stack, "workloads");
+  GtkWidget *page = ds_window_get_page_widget (window, "workloads");
 
   ck_assert_msg (DS_IS_WORKLOADS_PAGE (page), "the window has no Workloads page");
   return DS_WORKLOADS_PAGE (page);
