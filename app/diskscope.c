@@ -20,6 +20,7 @@ main (int argc, char **argv)
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
+  ds_application_prepare_environment ();
   app = ds_application_new ();
   status = g_application_run (G_APPLICATION (app), argc, argv);
 
