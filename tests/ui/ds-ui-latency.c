@@ -216,6 +216,20 @@ print_workloads_iops (DsWindow *window)
     }
 }
 
+/* A template child of the Saturation page (not ds_ui_test_page_child(),
+ * whose Check assertions work only inside a test). */
+static gpointer
+sweep_child (DsWindow   *window,
+             const char *name)
+{
+  GtkWidget *page = ds_window_get_page_widget (window, "sweep");
+  gpointer child = page ? gtk_widget_get_template_child (page, G_OBJECT_TYPE (page), name) : NULL;
+
+  if (child == NULL)
+    g_error ("the Saturation page has no %s", name);
+  return child;
+}
+
 /* The Saturation page set for random reads over threads 1 to 16,
  * @seconds a level. */
 static gboolean
@@ -228,13 +242,13 @@ setup_saturation (DsWindow *window,
   for (guint i = 0; i < G_N_ELEMENTS (times); i++)
     if (times[i] == seconds)
       time_index = i;
-  gtk_drop_down_set_selected (ds_ui_test_page_child (window, "sweep", "pattern_dropdown"), 0);
-  gtk_drop_down_set_selected (ds_ui_test_page_child (window, "sweep", "block_dropdown"), 0);
-  gtk_drop_down_set_selected (ds_ui_test_page_child (window, "sweep", "over_dropdown"), 1);
-  gtk_spin_button_set_value (ds_ui_test_page_child (window, "sweep", "from_spin"), 1);
-  gtk_spin_button_set_value (ds_ui_test_page_child (window, "sweep", "to_spin"), 16);
-  gtk_drop_down_set_selected (ds_ui_test_page_child (window, "sweep", "time_dropdown"), time_index);
-  gtk_check_button_set_active (ds_ui_test_page_child (window, "sweep", "steady_button"), FALSE);
+  gtk_drop_down_set_selected (sweep_child (window, "pattern_dropdown"), 0);
+  gtk_drop_down_set_selected (sweep_child (window, "block_dropdown"), 0);
+  gtk_drop_down_set_selected (sweep_child (window, "over_dropdown"), 1);
+  gtk_spin_button_set_value (sweep_child (window, "from_spin"), 1);
+  gtk_spin_button_set_value (sweep_child (window, "to_spin"), 16);
+  gtk_drop_down_set_selected (sweep_child (window, "time_dropdown"), time_index);
+  gtk_check_button_set_active (sweep_child (window, "steady_button"), FALSE);
   return TRUE;
 }
 
