@@ -371,7 +371,10 @@ static void
 result_closed_cb (DsWindow *self,
                   guint     kind)
 {
-  DsPage *page = _ds_window_get_page (self, kind);
+  /* A page never made has nothing to put away: made later, it shows
+   * the session's result then. */
+  const DsPageInfo *info = ds_pages_for_kind (kind);
+  DsPage *page = info != NULL ? _ds_window_peek_page (self, info->name) : NULL;
   const DsResult *result = ds_session_get_result (self->session, kind);
 
   if (page != NULL && result != NULL)
