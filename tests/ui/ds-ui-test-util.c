@@ -377,3 +377,30 @@ ds_ui_test_shoot (GtkWidget  *widget,
   path = g_build_filename (dir, file, NULL);
   ck_assert_msg (gdk_texture_save_to_png (texture, path), "could not save %s", path);
 }
+
+static gpointer
+sweep_child (GtkWidget  *page,
+             const char *name)
+{
+  gpointer child = gtk_widget_get_template_child (page, G_OBJECT_TYPE (page), name);
+
+  if (child == NULL)
+    g_error ("the Saturation page has no %s", name);
+  return child;
+}
+
+void
+ds_ui_test_set_sweep (GtkWidget *page,
+                      guint      over,
+                      guint      from,
+                      guint      to,
+                      guint      time_index)
+{
+  gtk_drop_down_set_selected (sweep_child (page, "pattern_dropdown"), 0);
+  gtk_drop_down_set_selected (sweep_child (page, "block_dropdown"), 0);
+  gtk_drop_down_set_selected (sweep_child (page, "over_dropdown"), over);
+  gtk_spin_button_set_value (sweep_child (page, "from_spin"), from);
+  gtk_spin_button_set_value (sweep_child (page, "to_spin"), to);
+  gtk_drop_down_set_selected (sweep_child (page, "time_dropdown"), time_index);
+  gtk_check_button_set_active (sweep_child (page, "steady_button"), FALSE);
+}

@@ -50,6 +50,15 @@ guint      ds_ui_test_count_colour   (GtkWidget     *widget,
 DsSeries  *ds_ui_test_benchmark_series (DsWindow  *window,
                                         const char *layer);
 /* A template child of @window ("view_stack", "device_dropdown", …). */
+/* The Saturation page (@page, "sweep") set for random 4 KiB reads over
+ * @over (0: queue depth, 1: threads) @from … @to, @time_index in its step
+ * time menu, no steady-state wait.  No Check assertion (the benchmarks'
+ * helpers call it outside a test): a missing control is a g_error(). */
+void       ds_ui_test_set_sweep      (GtkWidget  *page,
+                                      guint       over,
+                                      guint       from,
+                                      guint       to,
+                                      guint       time_index);
 gpointer   ds_ui_test_window_child   (DsWindow   *window,
                                       const char *name);
 /* The first descendant of @widget of @type (depth first), or NULL. */

@@ -288,13 +288,7 @@ set_sweep (GtkWidget *page,
            guint      to,
            guint      step_index)
 {
-  gtk_drop_down_set_selected (child (page, "pattern_dropdown"), 0);
-  gtk_drop_down_set_selected (child (page, "block_dropdown"), 0);
-  gtk_drop_down_set_selected (child (page, "over_dropdown"), 0);
-  gtk_spin_button_set_value (child (page, "from_spin"), 1);
-  gtk_spin_button_set_value (child (page, "to_spin"), to);
-  gtk_drop_down_set_selected (child (page, "time_dropdown"), step_index);
-  gtk_check_button_set_active (child (page, "steady_button"), FALSE);
+  ds_ui_test_set_sweep (page, 0, 1, to, step_index);
 }
 
 static const char *
