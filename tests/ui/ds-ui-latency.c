@@ -279,13 +279,7 @@ run_stall (const char *device,
 
   /* Let the window settle first: its first frames (fonts, the first
    * layout of every page) are start-up, not a stall the run causes. */
-  {
-    gint64 until = g_get_monotonic_time () + 500 * 1000;
-
-    while (g_get_monotonic_time () < until)
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-  }
+  ds_ui_test_spin (500);
 
   g_signal_connect (window, "run-finished", G_CALLBACK (finished_cb), &stall);
   {

@@ -27,6 +27,7 @@
 
 #include "ds-application.h"
 #include "ds-pages.h"
+#include "ds-ui-test-util.h"
 #include "ds-window.h"
 
 typedef struct {
@@ -38,28 +39,6 @@ typedef struct {
   gboolean       success;
   int            status;
 } Run;
-
-static void
-spin (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
-}
-
-static gboolean
-wait_for (const gboolean *flag,
-          guint           ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
-
-  while (!*flag && g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
-  return *flag;
-}
 
 /* VmRSS and VmHWM of this process, KiB. */
 static void
@@ -121,12 +100,12 @@ benchmark (Run *run)
       fprintf (stderr, "ds-ui-memory: cannot start the Benchmark: %s\n", error ? error->message : "no page");
       return FALSE;
     }
-  if (!wait_for (&run->finished, 120000) || !run->success)
+  if (!ds_ui_test_spin_until (&run->finished, 120000) || !run->success)
     {
       fprintf (stderr, "ds-ui-memory: the Benchmark did not finish well\n");
       return FALSE;
     }
-  spin (1000);
+  ds_ui_test_spin (1000);
   return TRUE;
 }
 
@@ -139,7 +118,7 @@ measure_cb (gpointer data)
   guint n_pages;
   const DsPageInfo *pages = ds_pages_get (&n_pages);
 
-  if (!wait_for (&run->framed, 20000))
+  if (!ds_ui_test_spin_until (&run->framed, 20000))
     {
       fprintf (stderr, "ds-ui-memory: no frame in 20 s\n");
       run->status = 1;
@@ -148,7 +127,7 @@ measure_cb (gpointer data)
 
   if (strcmp (run->mode, "launch") == 0)
     {
-      spin (1500);
+      ds_ui_test_spin (1500);
       print_memory ("launch");
     }
   else if (strcmp (run->mode, "benchmark") == 0)
@@ -163,10 +142,10 @@ measure_cb (gpointer data)
       for (guint i = 0; i < n_pages; i++)
         {
           ds_window_set_page (run->window, pages[i].name);
-          spin (400);
+          ds_ui_test_spin (400);
         }
       ds_window_set_page (run->window, "info");
-      spin (1000);
+      ds_ui_test_spin (1000);
       print_memory ("all_pages");
       if (!benchmark (run))
         run->status = 1;

@@ -57,17 +57,25 @@ ds_ui_test_wait_mapped (GtkWidget *widget)
   ck_assert (gtk_widget_get_mapped (widget));
 }
 
+gboolean
+ds_ui_test_spin_until (const gboolean *flag,
+                       guint           timeout_ms)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  while (!*flag && g_get_monotonic_time () < deadline)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (500);
+  return *flag;
+}
+
 void
 ds_ui_test_wait_for (const gboolean *flag,
                      guint           timeout_ms,
                      const char     *what)
 {
-  gint64 deadline = g_get_monotonic_time () + timeout_ms * 1000;
-
-  while (!*flag && g_get_monotonic_time () < deadline)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (500);
-  ck_assert_msg (*flag, "%s did not happen within %u ms", what, timeout_ms);
+  ck_assert_msg (ds_ui_test_spin_until (flag, timeout_ms), "%s did not happen within %u ms", what,
+                 timeout_ms);
 }
 
 gpointer

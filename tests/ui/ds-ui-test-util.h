@@ -19,6 +19,10 @@ void       ds_ui_test_setup          (void);
 void       ds_ui_test_spin           (guint      ms);
 /* Runs the main context until @widget is mapped (10 s at most). */
 void       ds_ui_test_wait_mapped    (GtkWidget *widget);
+/* Runs the main context until *@flag is set or @timeout_ms passed; what
+ * *@flag is then.  No Check assertion: the benchmarks' helpers use it. */
+gboolean   ds_ui_test_spin_until     (const gboolean *flag,
+                                      guint           timeout_ms);
 /* Runs the main context until *@flag is set, failing the test after
  * @timeout_ms with "@what did not happen within …". */
 void       ds_ui_test_wait_for       (const gboolean *flag,
