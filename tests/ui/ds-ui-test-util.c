@@ -57,6 +57,43 @@ ds_ui_test_wait_mapped (GtkWidget *widget)
   ck_assert (gtk_widget_get_mapped (widget));
 }
 
+static void
+after_paint_cb (GdkFrameClock *clock,
+                guint         *n_painted)
+{
+  (*n_painted)++;
+}
+
+/* Waits until @widget's window has painted @frames frames with @widget
+ * mapped and given a size: a page made when it is first shown is then laid
+ * out, however slow the build (under ASan+UBSan a page's first layout can
+ * come later than any fixed wait; CI at 7e32b66 measured a Monitor page
+ * whose viewport was still 0 × 0 300 ms after it was shown). */
+void
+ds_ui_test_wait_drawn (GtkWidget *widget,
+                       guint      frames)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  GdkFrameClock *clock;
+  guint n_painted = 0;
+  gulong handler;
+
+  ds_ui_test_wait_mapped (widget);
+  clock = gtk_widget_get_frame_clock (widget);
+  ck_assert (clock != NULL);
+  handler = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &n_painted);
+  while (g_get_monotonic_time () < deadline &&
+         (n_painted < frames || gtk_widget_get_width (widget) == 0 || gtk_widget_get_height (widget) == 0))
+    {
+      gtk_widget_queue_draw (widget);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_signal_handler_disconnect (clock, handler);
+  ck_assert_msg (n_painted >= frames && gtk_widget_get_width (widget) > 0,
+                 "a %s was not drawn in 30 s (%u frames, %d × %d)", G_OBJECT_TYPE_NAME (widget),
+                 n_painted, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+}
+
 gboolean
 ds_ui_test_spin_until (const gboolean *flag,
                        guint           timeout_ms)

@@ -19,6 +19,8 @@ void       ds_ui_test_setup          (void);
 void       ds_ui_test_spin           (guint      ms);
 /* Runs the main context until @widget is mapped (10 s at most). */
 void       ds_ui_test_wait_mapped    (GtkWidget *widget);
+void       ds_ui_test_wait_drawn     (GtkWidget *widget,
+                                      guint      frames);
 /* Runs the main context until *@flag is set or @timeout_ms passed; what
  * *@flag is then.  No Check assertion: the benchmarks' helpers use it. */
 gboolean   ds_ui_test_spin_until     (const gboolean *flag,

@@ -172,8 +172,9 @@ START_TEST (test_pages_by_tab)
       guint n;
 
       ck_assert (ds_window_set_page (window, pages[i].name));
-      ds_ui_test_spin (150);
       page = ds_window_get_page_widget (window, adw_view_stack_get_visible_child_name (stack));
+      ds_ui_test_wait_drawn (page, 2);
+      ds_ui_test_spin (150);
       seen = walk_focus (GTK_WINDOW (window));
 
       if (seen->len >= MAX_STEPS || g_getenv ("DS_TEST_FOCUS_TRACE"))

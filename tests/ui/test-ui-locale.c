@@ -207,6 +207,7 @@ check_window_in (const Language *language)
       ck_assert_str_ne (shown, pages[i].title);
 
       ck_assert (ds_window_set_page (window, pages[i].name));
+      ds_ui_test_wait_drawn (ds_window_get_page_widget (window, pages[i].name), 2);
       ds_ui_test_spin (300);
       where = g_strdup_printf ("%s, %s page", language->locale, pages[i].name);
       check_labels (GTK_WIDGET (window), GTK_WIDGET (window), where, &n_checked);
