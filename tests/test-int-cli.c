@@ -6,6 +6,7 @@
 
 #include <json-glib/json-glib.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -359,9 +360,10 @@ START_TEST (test_errors_and_usage)
 }
 END_TEST
 
-/* The I/O threads of a run yield to the program's own (DS_IO_NICE): while
- * a four-thread workload runs, /proc shows all its "ds-io" threads at nice 10
- * and the CLI's main thread at 0, and the result says so. */
+/* The I/O threads of a run yield to the program's own (DS_IO_NICE,
+ * DS_IO_SCHED_IDLE): while a four-thread workload runs, /proc shows all its
+ * "ds-io" threads at nice 10 in the idle class (SCHED_IDLE, 5) and the
+ * CLI's main thread at 0 in the normal one, and the result says so. */
 START_TEST (test_io_threads_niced)
 {
   const char *argv[] = { ds_test_cli_path (), "workload", device, "--pattern", "randread",
@@ -377,7 +379,7 @@ START_TEST (test_io_threads_niced)
   GPid pid;
   int out_fd, status;
   guint io_threads = 0, io_niced = 0;
-  int main_nice = -100;
+  int main_nice = -100, main_policy = -1;
 
   ck_assert (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
                                        NULL, NULL, &pid, NULL, &out_fd, NULL, &error));
@@ -402,6 +404,8 @@ START_TEST (test_io_threads_niced)
           const char *close_paren;
           int nice = 0;
           char comm[32] = "";
+          const char *field;
+          int policy = -1;
 
           if (!g_file_get_contents (path, &text, NULL, NULL) ||
               (close_paren = strrchr (text, ')')) == NULL)
@@ -411,12 +415,22 @@ START_TEST (test_io_threads_niced)
           if (sscanf (close_paren + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %d",
                       &nice) != 1)
             continue;
+          /* The policy is field 41: the 39th after the state's. */
+          field = close_paren + 2;
+          for (int k = 3; k < 41 && field != NULL; k++)
+            if ((field = strchr (field, ' ')) != NULL)
+              field++;
+          if (field != NULL)
+            policy = atoi (field);
           if (atoi (name) == (int) pid)
-            main_nice = nice;
+            {
+              main_nice = nice;
+              main_policy = policy;
+            }
           if (strcmp (comm, "ds-io") == 0)
             {
               io_threads++;
-              if (nice == 10)
+              if (nice == 10 && policy == SCHED_IDLE)
                 io_niced++;
             }
         }
@@ -428,17 +442,22 @@ START_TEST (test_io_threads_niced)
   ck_assert_int_eq (waitpid (pid, &status, 0), pid);
   ck_assert (WIFEXITED (status) && WEXITSTATUS (status) == 0);
 
-  ds_test_note ("during the run: %u ds-io threads, %u at nice 10; the main thread at nice %d",
-                io_threads, io_niced, main_nice);
+  ds_test_note ("during the run: %u ds-io threads, %u at nice 10 in the idle class; "
+                "the main thread at nice %d, policy %d", io_threads, io_niced, main_nice, main_policy);
   /* Four workers, and the threads engine's own threads they start (which
    * inherit their nice). */
   ck_assert_uint_ge (io_threads, 4);
   ck_assert_uint_eq (io_niced, io_threads);
   ck_assert_int_eq (main_nice, 0);
+  ck_assert_int_eq (main_policy, SCHED_OTHER);
   ck_assert_msg (json_parser_load_from_data (parser, out, -1, NULL), "not JSON: %.200s", out);
-  ck_assert_int_eq (json_object_get_int_member (json_object_get_object_member (
-                      json_node_get_object (json_parser_get_root (parser)), "environment"),
-                      "io_threads_nice"), 10);
+  {
+    JsonObject *env = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                                     "environment");
+
+    ck_assert_int_eq (json_object_get_int_member (env, "io_threads_nice"), 10);
+    ck_assert_str_eq (json_object_get_string_member (env, "io_threads_policy"), "idle");
+  }
 }
 END_TEST
 

@@ -57,16 +57,26 @@
  * and needs two of them. */
 #define DS_LIMIT_FILE_SIZE_MIN_BYTES (UINT64_C (16) << 20)
 
-/* The nice value of a run's I/O threads (and of its caller's thread when
- * a run of one thread runs there).  Sixteen threads that each always have an I/O to
- * reap or submit leave a 2-core machine no CPU for the app's main loop:
- * at nice 0 the window stalled 200 ms at a time (tests/bench/ui-latency,
- * RND4K Q32T16 on zram).  At nice 10 each thread weighs a tenth of a
- * normal one, so the main loop runs when it has work and the threads
- * take all the rest (nice 19 measured no better); the CLI runs the same
- * way, so its figures and the app's agree.  Each result's environment
- * says it (io_threads_nice). */
+/* How a run's I/O threads (and its caller's thread when a run of one
+ * thread runs there) yield the CPU to the program's own threads.  Sixteen
+ * threads that each always have an I/O to reap or submit leave a 2-core
+ * machine no CPU for the app's main loop: at nice 0 the window stalled
+ * 200 ms at a time (tests/bench/ui-latency, RND4K Q32T16 on zram).  At
+ * nice 10 (nice 19 measured no better) the main loop still lost its CPU
+ * for 2-4 ms at a time in the middle of a frame: with 33 runnable threads
+ * of a tenth of its weight (16 I/O threads and the kernel's io_uring
+ * workers, which inherit their class), the scheduler (EEVDF, Linux 6.6 on)
+ * has the main loop wait its turn once a frame has used its share, and
+ * each 200 ms sample made a 15-30 ms stall (perf sched, kernel 6.18).  In
+ * the idle class (SCHED_IDLE) the threads run only when no normal thread
+ * of the machine wants the CPU: the stalls went and the run's IOPS did not
+ * change, since nothing else wants the CPU during a run.  The CLI runs
+ * the same way, so its figures and the app's agree; each result's
+ * environment says it (io_threads_nice, io_threads_policy).  On a machine busy with other work a run in the
+ * idle class gets less CPU than it would at nice 10 (a benchmark there is
+ * fooled either way). */
 #define DS_IO_NICE                   10
+#define DS_IO_SCHED_IDLE             TRUE
 
 /* ---- result files (the loader: ds-json-scan.c, ds-result-load.c) --------
  *

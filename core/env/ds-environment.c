@@ -222,6 +222,7 @@ ds_environment_collect (const char *path,
   json_object_set_int_member (o, "memory_bytes", (gint64) env->ram_bytes);
   /* What the run's own I/O threads run at (ds-io-worker.c). */
   json_object_set_int_member (o, "io_threads_nice", DS_IO_NICE);
+  json_object_set_string_member (o, "io_threads_policy", DS_IO_SCHED_IDLE ? "idle" : "normal");
 
   if (path == NULL || stat (path, &st) != 0)
     {
@@ -374,8 +375,15 @@ ds_environment_report (JsonObject *e,
     {
       g_autofree char *x = NULL;
 
-      g_string_append_printf (out, "  I/O threads: nice %s (below the program's own threads)\n",
-                              member_text (e, "io_threads_nice", &x));
+      g_autofree char *policy = NULL;
+
+      if (json_object_has_member (e, "io_threads_policy") &&
+          g_strcmp0 (member_text (e, "io_threads_policy", &policy), "idle") == 0)
+        g_string_append_printf (out, "  I/O threads: idle scheduling class, nice %s (below the program's own threads)\n",
+                                member_text (e, "io_threads_nice", &x));
+      else
+        g_string_append_printf (out, "  I/O threads: nice %s (below the program's own threads)\n",
+                                member_text (e, "io_threads_nice", &x));
     }
 
   fs = json_object_has_member (e, "filesystem") &&

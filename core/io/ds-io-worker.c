@@ -7,6 +7,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -346,19 +348,28 @@ gpointer
 ds_io_worker_main (gpointer data)
 {
   Worker *w = data;
+  struct sched_param param = { 0 }, caller_param = { 0 };
+  int caller_policy = SCHED_OTHER;
+  gboolean idled;
 
   /* The I/O yields the CPU to the rest of the program (the app's main
-   * loop, the run's collector): see DS_IO_NICE.  On Linux nice is per
-   * thread.  A run of one thread runs on its caller's (the CLI's main
-   * thread, the app's job thread), which then stays at DS_IO_NICE: only
-   * root may raise a priority again, and every run of the process runs
-   * there anyway.  Lowering one's own priority is always allowed; were it
-   * refused the run would go on as before. */
+   * loop, the run's collector): see DS_IO_NICE and DS_IO_SCHED_IDLE.  On
+   * Linux both are per thread.  A run of one thread runs on its caller's
+   * (the CLI's main thread, the app's job thread): its scheduling class is
+   * put back after the run where the kernel allows it (root; otherwise a
+   * thread stays in the idle class, as its nice stays at DS_IO_NICE: only
+   * root may raise a priority again).  Lowering one's own priority is
+   * always allowed; were it refused the run would go on as before. */
   (void) setpriority (PRIO_PROCESS, (id_t) gettid (), DS_IO_NICE);
+  (void) pthread_getschedparam (pthread_self (), &caller_policy, &caller_param);
+  idled = DS_IO_SCHED_IDLE && caller_policy != SCHED_IDLE &&
+          pthread_setschedparam (pthread_self (), SCHED_IDLE, &param) == 0;
 
   worker_run (w);
   if (w->ring != NULL)
     ds_io_ring_finish (w->ring);
+  if (idled)
+    (void) pthread_setschedparam (pthread_self (), caller_policy, &caller_param);
   g_atomic_int_inc (&w->shared->finished);
 
   return NULL;
