@@ -108,6 +108,13 @@ typedef struct {
   gint64   start_us;
   gint64   last_us;
   gint64   max_gap_us;
+  /* The run's first sample (its first phase begins): the I/O is going
+   * from then on.  Gaps that begin before it are Start's (the click and
+   * its repaint, the run's preparation), the others the run's, while the
+   * I/O saturates the machine. */
+  gint64   io_from_us;
+  gint64   start_max_gap_us;
+  gint64   io_max_gap_us;
   guint64  ticks;
   gboolean done;
   gboolean success;
@@ -150,6 +157,10 @@ tick_cb (gpointer user_data)
   if (stall->last_us != 0)
     {
       stall->max_gap_us = MAX (stall->max_gap_us, now - stall->last_us);
+      if (stall->io_from_us != 0 && stall->last_us >= stall->io_from_us)
+        stall->io_max_gap_us = MAX (stall->io_max_gap_us, now - stall->last_us);
+      else
+        stall->start_max_gap_us = MAX (stall->start_max_gap_us, now - stall->last_us);
       if (now - stall->last_us > 10000 && g_getenv ("DS_UI_LATENCY_VERBOSE"))
         fprintf (stderr, "gap of %.1f ms ending at %.3f s (monotonic %.6f s)\n",
                  (now - stall->last_us) / 1000.0, (now - stall->start_us) / 1e6, now / 1e6);
@@ -158,6 +169,16 @@ tick_cb (gpointer user_data)
   stall->ticks++;
 
   return G_SOURCE_CONTINUE;
+}
+
+static void
+samples_cb (DsSession *session,
+            guint      kind,
+            GArray    *samples,
+            Stall     *stall)
+{
+  if (stall->io_from_us == 0 && samples->len > 0)
+    stall->io_from_us = g_get_monotonic_time ();
 }
 
 static void
@@ -282,6 +303,7 @@ run_stall (const char *device,
   ds_ui_test_spin (500);
 
   g_signal_connect (window, "run-finished", G_CALLBACK (finished_cb), &stall);
+  g_signal_connect (ds_window_get_session (window), "samples", G_CALLBACK (samples_cb), &stall);
   {
     GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
 
@@ -309,11 +331,14 @@ run_stall (const char *device,
   if (source != 0)
     g_source_remove (source);
   g_signal_handlers_disconnect_by_data (gtk_widget_get_frame_clock (GTK_WIDGET (window)), &stall);
+  g_signal_handlers_disconnect_by_data (ds_window_get_session (window), &stall);
 
   printf ("stall_device=%s\nstall_run_s=%.1f\nstall_ticks=%" G_GUINT64_FORMAT "\n",
           device, (g_get_monotonic_time () - start) / 1e6, stall.ticks);
   if (timer)
-    printf ("stall_max_ms=%.2f\n", stall.max_gap_us / 1000.0);
+    printf ("stall_max_ms=%.2f\nstall_start_max_ms=%.2f\nstall_io_max_ms=%.2f\nstall_io_from_s=%.3f\n",
+            stall.max_gap_us / 1000.0, stall.start_max_gap_us / 1000.0, stall.io_max_gap_us / 1000.0,
+            stall.io_from_us ? (stall.io_from_us - start) / 1e6 : -1.0);
   printf ("window_frames=%u\nwindow_frame_mean_ms=%.2f\nwindow_frame_max_ms=%.2f\n",
           stall.frames, stall.frames ? stall.frame_total_us / 1000.0 / stall.frames : 0,
           stall.frame_max_us / 1000.0);
