@@ -331,6 +331,17 @@ ds_ui_test_open_result (DsWindow    *window,
       g_propagate_error (error, opened.error);
       return FALSE;
     }
+
+  /* The page that shows it may be made only now, when it is first shown:
+   * a shown window waits for it to be laid out and painted, however slow
+   * the build (CI at fb3bcb1, under ASan+UBSan: a screenshot 200 ms after
+   * opening found the page not yet mapped). */
+  if (gtk_widget_get_mapped (GTK_WIDGET (window)))
+    {
+      AdwViewStack *stack = ds_ui_test_window_child (window, "view_stack");
+
+      ds_ui_test_wait_drawn (adw_view_stack_get_visible_child (stack), 2);
+    }
   return TRUE;
 }
 

@@ -80,7 +80,8 @@ gboolean   ds_ui_test_press_keys     (GtkWidget      *widget,
                                       guint           keyval,
                                       GdkModifierType modifiers);
 /* Opens a saved result in @window's session and waits for it (10 s at
- * most): as the Open Result action does, without the file chooser. */
+ * most): as the Open Result action does, without the file chooser.  In a
+ * shown window it also waits for the page that shows it to be drawn. */
 gboolean   ds_ui_test_open_result    (DsWindow    *window,
                                       const char  *path,
                                       GError     **error);
