@@ -12,6 +12,7 @@
 #include "ds-device-list.h"
 #include "ds-page.h"
 #include "ds-pages.h"
+#include "ds-run-progress.h"
 #include "ds-session.h"
 #include "ds-window.h"
 
@@ -40,7 +41,7 @@ struct _DsWindow
   AdwButtonContent     *start_content;
   AdwToastOverlay      *toast_overlay;
   AdwViewStack         *view_stack;
-  GtkProgressBar       *progress_bar;
+  DsRunProgress        *run_progress;
   GtkLabel             *waiting_label;   /* "Waiting for permission…" */
   GtkInfoBar           *opened_bar;
   GtkLabel             *opened_label;

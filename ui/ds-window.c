@@ -17,6 +17,7 @@
 #include "ds-caption.h"
 #include "ds-file-page.h"
 #include "ds-save.h"
+#include "ds-run-progress.h"
 #include "ds-settings.h"
 #include "ds-tab-stop.h"
 #include "ds-warnings-bar.h"
@@ -220,8 +221,8 @@ set_running_ui (DsWindow *self,
       gtk_widget_add_css_class (button, "suggested-action");
     }
 
-  gtk_progress_bar_set_fraction (self->progress_bar, 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), running);
+  ds_run_progress_set_fraction (self->run_progress, 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->run_progress), running);
   if (!running)
     gtk_widget_set_visible (GTK_WIDGET (self->waiting_label), FALSE);
 }
@@ -294,7 +295,7 @@ samples_cb (DsWindow *self,
 
   if (page != NULL)
     ds_page_add_samples (page, (const DsSample *) (gpointer) samples->data, samples->len);
-  gtk_progress_bar_set_fraction (self->progress_bar, ds_session_get_progress (self->session));
+  ds_run_progress_set_fraction (self->run_progress, ds_session_get_progress (self->session));
 }
 
 static void
@@ -482,6 +483,7 @@ ds_window_class_init (DsWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = ds_window_dispose;
+  g_type_ensure (DS_TYPE_RUN_PROGRESS);
   g_type_ensure (DS_TYPE_TAB_STOP);
   object_class->finalize = ds_window_finalize;
   window_class->close_request = ds_window_close_request;
@@ -506,7 +508,7 @@ ds_window_class_init (DsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DsWindow, start_content);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, view_stack);
-  gtk_widget_class_bind_template_child (widget_class, DsWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, DsWindow, run_progress);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, waiting_label);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, opened_bar);
   gtk_widget_class_bind_template_child (widget_class, DsWindow, opened_label);
