@@ -33,13 +33,15 @@ teardown (void)
   g_clear_pointer (&lib, g_free);
 }
 
-/* A read benchmark of the disk with @serial at @path, averaging @avg. */
+/* A read benchmark of the disk with @wwn (NULL: none recorded) and
+ * @serial at @path, averaging @avg. */
 static void
-put (const char *name,
-     const char *serial,
-     const char *path,
-     double      avg,
-     const char *started_at)
+put_drive (const char *name,
+           const char *wwn,
+           const char *serial,
+           const char *path,
+           double      avg,
+           const char *started_at)
 {
   g_autoptr (DsResult) r = ds_test_library_transfer ("WDC WD40EFRX", UINT64_C (4000787030016),
                                                      avg * 0.8, avg * 1.2, 0.012, started_at);
@@ -49,7 +51,19 @@ put (const char *name,
   g_free (r->target.path);
   r->target.path = g_strdup (path);
   r->target.serial = g_strdup (serial);
+  r->target.wwn = g_strdup (wwn);
   ck_assert_msg (ds_result_save (r, file, &error), "%s", error ? error->message : "");
+}
+
+/* The same, of a disk that reports no WWN. */
+static void
+put (const char *name,
+     const char *serial,
+     const char *path,
+     double      avg,
+     const char *started_at)
+{
+  put_drive (name, NULL, serial, path, avg, started_at);
 }
 
 static int
@@ -123,6 +137,59 @@ START_TEST (test_history_by_serial)
 
   ck_assert_int_eq (cli (&out, &err, "results", "history", "no-such-disk", NULL), 1);
   ck_assert_msg (strstr (err, "no results of a device") != NULL, "%s", err);
+}
+END_TEST
+
+/* A WWN is the drive's own name: runs of one WWN under four /dev names
+ * and two spellings ("0x5000c500…", "5000C500…") are one device, and a run
+ * that recorded no WWN (an import, a USB bridge hiding it) joins it by its
+ * serial.  Two disks behind one bridge that reports its own serial for
+ * both are two devices, and a run of that serial without a WWN joins
+ * neither. */
+START_TEST (test_history_by_wwn)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *p1, *p2, *p3, *p4;
+
+  put_drive ("20240101-100000-benchmark-sdb", "0x5000c500a1b2c3d4", "ZA1B2C3D", "/dev/sdb", 2.0e8,
+             "2024-01-01T10:00:00Z");
+  put_drive ("20240201-100000-benchmark-sdc", "5000C500A1B2C3D4", "ZA1B2C3D ", "/dev/sdc", 1.9e8,
+             "2024-02-01T10:00:00Z");
+  put_drive ("20240301-100000-benchmark-sdd", NULL, "ZA1B2C3D", "/dev/sdd", 1.8e8, "2024-03-01T10:00:00Z");
+  put_drive ("20240401-100000-benchmark-sde", "0x5000c500a1b2c3d4", NULL, "/dev/sde", 1.6e8,
+             "2024-04-01T10:00:00Z");
+  put_drive ("20240215-100000-benchmark-usb1", "0x5000c500ffff0001", "BRIDGE01", "/dev/sdf", 2.5e8,
+             "2024-02-15T10:00:00Z");
+  put_drive ("20240216-100000-benchmark-usb2", "0x5000c500ffff0002", "BRIDGE01", "/dev/sdf", 2.4e8,
+             "2024-02-16T10:00:00Z");
+  put_drive ("20240217-100000-benchmark-usb3", NULL, "BRIDGE01", "/dev/sdf", 2.3e8, "2024-02-17T10:00:00Z");
+
+  ck_assert_int_eq (cli (&out, &err, "results", "history", NULL), 0);
+  ck_assert_msg (strstr (out, "4 devices") != NULL, "%s", out);
+  ck_assert_msg (strstr (out, "4 results") != NULL, "%s", out);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* Named by its WWN in any case, or by any of its results. */
+  for (guint i = 0; i < 2; i++)
+    {
+      ck_assert_int_eq (cli (&out, &err, "results", "history",
+                             i == 0 ? "0X5000C500A1B2C3D4" : "20240301-100000-benchmark-sdd", NULL), 0);
+      p1 = strstr (out, "20240101-100000-benchmark-sdb");
+      p2 = strstr (out, "20240201-100000-benchmark-sdc");
+      p3 = strstr (out, "20240301-100000-benchmark-sdd");
+      p4 = strstr (out, "20240401-100000-benchmark-sde");
+      ck_assert_msg (p1 != NULL && p2 != NULL && p3 != NULL && p4 != NULL && p1 < p2 && p2 < p3 && p3 < p4,
+                     "%s", out);
+      ck_assert_msg (strstr (out, "-20.0%") != NULL && strstr (out, "usb") == NULL, "%s", out);
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+    }
+
+  ck_assert_int_eq (cli (&out, &err, "results", "history", "0x5000c500ffff0002", NULL), 0);
+  ck_assert_msg (strstr (out, "benchmark-usb2") != NULL, "%s", out);
+  ck_assert_msg (strstr (out, "benchmark-usb1") == NULL && strstr (out, "benchmark-usb3") == NULL, "%s", out);
 }
 END_TEST
 
@@ -258,6 +325,7 @@ main (void)
   tcase_set_timeout (tc, 120);
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_history_by_serial);
+  tcase_add_test (tc, test_history_by_wwn);
   tcase_add_test (tc, test_health_history_follows_reallocations);
   tcase_add_test (tc, test_import_twice_keeps_one);
   tcase_add_test (tc, test_list_sees_hand_edits);

@@ -45,13 +45,13 @@ find_devices (DsLibrary  *library,
   GPtrArray *found = g_ptr_array_new ();
   g_autoptr (DsDevice) dev = NULL;
   g_autoptr (DsLibraryEntry) entry = NULL;
-  g_autofree char *entry_key = NULL;
+  DsLibraryDevice *of_entry = NULL;
   struct stat st;
 
   if (text[0] == '/' && stat (text, &st) == 0 && S_ISBLK (st.st_mode))
     dev = ds_device_lookup_identity (text, NULL);
   else if ((entry = ds_library_lookup (library, text, NULL)) != NULL)
-    entry_key = ds_library_entry_dup_device_key (entry);
+    of_entry = ds_library_device_of (devices, entry);
 
   for (guint i = 0; i < devices->len; i++)
     {
@@ -63,8 +63,8 @@ find_devices (DsLibrary  *library,
                 (dev->serial != NULL && g_strcmp0 (d->serial, dev->serial) == 0) ||
                 (d->wwn == NULL && d->serial == NULL && dev->model != NULL &&
                  g_strcmp0 (d->model, dev->model) == 0 && d->size_bytes == dev->size_bytes);
-      else if (entry_key != NULL)
-        match = strcmp (d->key, entry_key) == 0;
+      else if (entry != NULL)
+        match = d == of_entry;
       else
         match = ds_library_device_matches (d, text);
       if (match)

@@ -19,6 +19,7 @@ ds_library_device_free (DsLibraryDevice *device)
   if (device == NULL)
     return;
   g_free (device->key);
+  g_free (device->wwn_key);
   g_free (device->model);
   g_free (device->serial);
   g_free (device->wwn);
@@ -50,47 +51,143 @@ newest_device_first (gconstpointer a,
   return g_date_time_compare (ds_library_entry_get_date (lb), ds_library_entry_get_date (la));
 }
 
+/* The keys an entry's drive is known by, in the order they are trusted:
+ * its WWN ("wwn:5000c500a1b2c3d4": the case and a "0x" do not matter), its
+ * serial (blanks around it do not matter), else its own fallback key
+ * (ds_library_entry_dup_device_key: model, size and host).  NULL where the
+ * entry has no such name. */
+static char *
+wwn_key (DsLibraryEntry *e)
+{
+  const char *wwn = ds_library_entry_get_wwn (e);
+  g_autofree char *down = NULL;
+
+  if (wwn == NULL)
+    return NULL;
+  while (g_ascii_isspace (*wwn))
+    wwn++;
+  if (wwn[0] == '0' && (wwn[1] == 'x' || wwn[1] == 'X'))
+    wwn += 2;
+  if (*wwn == '\0')
+    return NULL;
+  down = g_ascii_strdown (wwn, -1);
+  return g_strconcat ("wwn:", g_strstrip (down), NULL);
+}
+
+static char *
+serial_key (DsLibraryEntry *e)
+{
+  const char *serial = ds_library_entry_get_serial (e);
+  g_autofree char *trimmed = NULL;
+
+  if (serial == NULL)
+    return NULL;
+  trimmed = g_strstrip (g_strdup (serial));
+  if (*trimmed == '\0')
+    return NULL;
+  return g_strconcat ("serial:", trimmed, NULL);
+}
+
+/* @device, or a new one in @devices, with @e added: the newest entry
+ * (the library is newest first) names the device; later ones fill what it
+ * did not record. */
+static DsLibraryDevice *
+add_to_device (GPtrArray       *devices,
+               DsLibraryDevice *device,
+               DsLibraryEntry  *e)
+{
+  if (device == NULL)
+    {
+      device = g_new0 (DsLibraryDevice, 1);
+      device->key = ds_library_entry_dup_device_key (e);
+      device->entries = g_ptr_array_new_with_free_func (g_object_unref);
+      g_ptr_array_add (devices, device);
+    }
+  if (device->wwn_key == NULL)
+    device->wwn_key = wwn_key (e);
+  if (device->model == NULL)
+    device->model = g_strdup (ds_library_entry_get_model (e));
+  if (device->serial == NULL)
+    device->serial = g_strdup (ds_library_entry_get_serial (e));
+  if (device->wwn == NULL)
+    device->wwn = g_strdup (ds_library_entry_get_wwn (e));
+  if (device->path == NULL)
+    device->path = g_strdup (ds_library_entry_get_device_path (e));
+  if (device->hostname == NULL)
+    device->hostname = g_strdup (ds_library_entry_get_hostname (e));
+  if (device->size_bytes == 0)
+    device->size_bytes = ds_library_entry_get_size_bytes (e);
+  g_ptr_array_add (device->entries, g_object_ref (e));
+
+  return device;
+}
+
+/* A serial that one WWN's device was seen with leads to that device; one
+ * seen with two WWNs (two disks behind a USB bridge that reports its own
+ * serial for both) leads nowhere. */
+#define AMBIGUOUS ((DsLibraryDevice *) GINT_TO_POINTER (1))
+
 GPtrArray *
 ds_library_get_devices (DsLibrary *library)
 {
-  g_autoptr (GHashTable) by_key = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) without_wwn = g_ptr_array_new_with_free_func (g_object_unref);
   GPtrArray *devices = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_library_device_free);
   GListModel *model = G_LIST_MODEL (library);
   guint n = g_list_model_get_n_items (model);
 
+  /* First the runs that recorded a WWN: one device per WWN, and what
+   * serial each was seen with. */
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (DsLibraryEntry) e = g_list_model_get_item (model, i);
-      g_autofree char *key = NULL;
-      DsLibraryDevice *device;
+      g_autofree char *wwn = NULL;
+      g_autofree char *serial = NULL;
+      DsLibraryDevice *device, *by_serial;
 
       if (!ds_library_entry_is_readable (e))
         continue;
-      key = ds_library_entry_dup_device_key (e);
-      device = g_hash_table_lookup (by_key, key);
-      if (device == NULL)
+      wwn = wwn_key (e);
+      if (wwn == NULL)
         {
-          device = g_new0 (DsLibraryDevice, 1);
-          device->key = g_steal_pointer (&key);
-          device->entries = g_ptr_array_new_with_free_func (g_object_unref);
-          g_hash_table_insert (by_key, device->key, device);
-          g_ptr_array_add (devices, device);
+          g_ptr_array_add (without_wwn, g_steal_pointer (&e));
+          continue;
         }
-      /* The library is newest first: the first entry seen is the newest,
-       * and names the device; later ones fill what it did not record. */
-      if (device->model == NULL)
-        device->model = g_strdup (ds_library_entry_get_model (e));
-      if (device->serial == NULL)
-        device->serial = g_strdup (ds_library_entry_get_serial (e));
-      if (device->wwn == NULL)
-        device->wwn = g_strdup (ds_library_entry_get_wwn (e));
-      if (device->path == NULL)
-        device->path = g_strdup (ds_library_entry_get_device_path (e));
-      if (device->hostname == NULL)
-        device->hostname = g_strdup (ds_library_entry_get_hostname (e));
-      if (device->size_bytes == 0)
-        device->size_bytes = ds_library_entry_get_size_bytes (e);
-      g_ptr_array_add (device->entries, g_steal_pointer (&e));
+
+      device = add_to_device (devices, g_hash_table_lookup (by_key, wwn), e);
+      if (!g_hash_table_contains (by_key, wwn))
+        g_hash_table_insert (by_key, g_steal_pointer (&wwn), device);
+      serial = serial_key (e);
+      if (serial == NULL)
+        continue;
+      by_serial = g_hash_table_lookup (by_key, serial);
+      if (by_serial == NULL)
+        g_hash_table_insert (by_key, g_steal_pointer (&serial), device);
+      else if (by_serial != device)
+        g_hash_table_replace (by_key, g_steal_pointer (&serial), AMBIGUOUS);
+    }
+
+  /* Then the others, newest first still: by serial (joining the one WWN
+   * it was seen with), else by model, size and host, or path. */
+  for (guint i = 0; i < without_wwn->len; i++)
+    {
+      DsLibraryEntry *e = without_wwn->pdata[i];
+      g_autofree char *serial = serial_key (e);
+      g_autofree char *key = NULL;
+      DsLibraryDevice *device;
+
+      key = serial != NULL ? g_strdup (serial) : ds_library_entry_dup_device_key (e);
+      device = g_hash_table_lookup (by_key, key);
+      if (device == AMBIGUOUS)
+        {
+          /* Its own device, under a key no WWN's device holds. */
+          g_free (key);
+          key = g_strconcat ("ambiguous-", serial, NULL);
+          device = g_hash_table_lookup (by_key, key);
+        }
+      device = add_to_device (devices, device, e);
+      if (!g_hash_table_contains (by_key, key))
+        g_hash_table_insert (by_key, g_steal_pointer (&key), device);
     }
 
   for (guint i = 0; i < devices->len; i++)
@@ -153,14 +250,25 @@ DsLibraryDevice *
 ds_library_device_of (GPtrArray      *devices,
                       DsLibraryEntry *entry)
 {
-  g_autofree char *key = NULL;
+  const char *id;
 
   if (!ds_library_entry_is_readable (entry))
     return NULL;
-  key = ds_library_entry_dup_device_key (entry);
+  /* A device holds the entries it was grouped from (ds_library_get_devices):
+   * an entry's own key may be another name of the same drive. */
+  id = ds_library_entry_get_id (entry);
   for (guint i = 0; i < devices->len; i++)
-    if (strcmp (((DsLibraryDevice *) devices->pdata[i])->key, key) == 0)
-      return devices->pdata[i];
+    {
+      DsLibraryDevice *device = devices->pdata[i];
+
+      for (guint j = 0; j < device->entries->len; j++)
+        {
+          DsLibraryEntry *e = device->entries->pdata[j];
+
+          if (e == entry || g_strcmp0 (ds_library_entry_get_id (e), id) == 0)
+            return device;
+        }
+    }
 
   return NULL;
 }

@@ -4,9 +4,11 @@
  *
  * Results are matched to the device they measured by its WWN or serial
  * number (recorded in the result's target), never by its /dev name, which
- * changes between boots; results without either (older ones, loop devices,
- * files) are matched by model, capacity and host, or by path, capacity and
- * host (ds_library_entry_dup_device_key()).
+ * changes between boots: one WWN is one device, and a result without a WWN
+ * (an import, an older file, a USB bridge that hides it) joins the device
+ * of its serial, unless that device has another WWN.  Results with neither
+ * (loop devices, files) are matched by model, capacity and host, or by
+ * path, capacity and host (ds_library_entry_dup_device_key()).
  */
 #pragma once
 
@@ -19,7 +21,9 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  char      *key;        /* ds_library_entry_dup_device_key() */
+  char      *key;        /* the newest result's ds_library_entry_dup_device_key() */
+  char      *wwn_key;    /* "wwn:" and the WWN in lower case without "0x",
+                          * NULL until a result with a WWN joins */
   char      *model;      /* NULL where unknown */
   char      *serial;
   char      *wwn;
