@@ -118,6 +118,32 @@ START_TEST (test_save_names_and_lists)
 }
 END_TEST
 
+/* An import that knows no model (fio names only the file it ran on) is
+ * labelled by its host and path: "node7 /dev/sdb · 2012-10-19 …", never
+ * by a generic "Loop device". */
+START_TEST (test_import_label_host_and_path)
+{
+  g_autoptr (DsLibrary) lib = ds_library_new (dir);
+  g_autoptr (DsResult) r = ds_test_library_workload ("Disk B", DS_PATTERN_RANDREAD, 4e8, 1e-4,
+                                                    "2012-10-19T03:00:00Z");
+  g_autoptr (GError) error = NULL;
+  DsLibraryEntry *e;
+
+  g_clear_pointer (&r->target.model, g_free);
+  g_free (r->target.path);
+  r->target.path = g_strdup ("/dev/sdb");
+  g_free (r->hostname);
+  r->hostname = g_strdup ("node7");
+
+  e = ds_library_save (lib, r, "fio node7:8765/rr job", &error);
+  ck_assert_msg (e != NULL, "%s", error ? error->message : "");
+  ck_assert_ptr_null (ds_library_entry_get_model (e));
+  ck_assert_str_eq (ds_library_entry_get_device (e), "/dev/sdb");
+  ck_assert_msg (g_str_has_prefix (ds_library_entry_get_label (e), "node7 /dev/sdb · 2012-10-"),
+                 "%s", ds_library_entry_get_label (e));
+}
+END_TEST
+
 START_TEST (test_unreadable_files_are_listed)
 {
   g_autoptr (DsLibrary) lib = ds_library_new (dir);
@@ -560,6 +586,7 @@ main (void)
   tcase_set_timeout (tc, 60);
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_save_names_and_lists);
+  tcase_add_test (tc, test_import_label_host_and_path);
   tcase_add_test (tc, test_unreadable_files_are_listed);
   tcase_add_test (tc, test_missing_folder_is_empty);
   tcase_add_test (tc, test_annotate_and_lookup);

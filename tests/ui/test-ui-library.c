@@ -445,7 +445,7 @@ START_TEST (test_library_and_compare)
     ck_assert_uint_eq (find_row (rows, large_name), 0);
     gtk_column_view_sort_by_column (library->column_view, size, GTK_SORT_ASCENDING);
     ck_assert_uint_eq (find_row (rows, small_name), 0);
-    /* "Loop device · …" after "Array B" */
+    /* "Loop device /dev/loopN · …" (its model and path) after "Array B" */
     gtk_column_view_sort_by_column (library->column_view, label, GTK_SORT_DESCENDING);
     ck_assert_uint_eq (find_row (rows, small_name), 0);
     /* The larger one ran second. */
