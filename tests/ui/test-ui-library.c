@@ -710,6 +710,111 @@ START_TEST (test_history_graph)
 }
 END_TEST
 
+/* Runs of three drives, one of them seen under two /dev names: the
+ * header's drop-down lists the three devices (by serial, not by /dev
+ * name), shows one device's runs and then all again, keeps the device
+ * shown when another run is saved, and finds a device by its serial. */
+START_TEST (test_device_filter)
+{
+  g_autofree char *dir = g_build_filename (ds_test_scratch_dir (), "device-results", NULL);
+  const struct { const char *serial, *path, *date; } runs[] = {
+    { "WD-WCC7K1", "/dev/sdb", "2024-01-01T10:00:00Z" },
+    { "WD-WCC7K1", "/dev/sdc", "2024-02-01T10:00:00Z" },
+    { "S3Z9NB0K", "/dev/sdb", "2024-02-15T10:00:00Z" },
+    { "ZA1B2C3D", "/dev/sdd", "2024-03-01T10:00:00Z" },
+  };
+  g_autoptr(GError) error = NULL;
+  DsLibraryWindow *library;
+  GListModel *rows, *names;
+  DsWindow *window;
+
+  ck_assert_int_eq (g_mkdir_with_parents (dir, 0755), 0);
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      g_autoptr(DsResult) r = ds_test_library_transfer ("WDC WD40EFRX", UINT64_C (4000787030016), 1e8, 2e8,
+                                                       0.012, runs[i].date);
+      g_autofree char *file = g_strdup_printf ("%s/run-%u.json", dir, i);
+
+      g_free (r->target.path);
+      r->target.path = g_strdup (runs[i].path);
+      r->target.serial = g_strdup (runs[i].serial);
+      ck_assert_msg (ds_result_save (r, file, &error), "%s", error ? error->message : "");
+    }
+
+  g_setenv ("DISKSCOPE_RESULTS_DIR", dir, TRUE);
+  window = ds_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  ds_ui_test_wait_mapped (GTK_WIDGET (window));
+  library = open_library (window, 4, &rows);
+  ds_ui_test_spin (100);
+
+  names = gtk_drop_down_get_model (library->device_dropdown);
+  ck_assert_uint_eq (g_list_model_get_n_items (names), 4);
+  ck_assert (gtk_widget_get_visible (GTK_WIDGET (library->device_dropdown)));
+  ck_assert_str_eq (gtk_string_list_get_string (GTK_STRING_LIST (names), 0), "All Devices");
+  for (guint i = 1; i < 4; i++)
+    ds_test_note ("device %u: %s", i, gtk_string_list_get_string (GTK_STRING_LIST (names), i));
+
+  /* By serial: the drive seen as sdb and sdc is one device of two runs. */
+  ck_assert (ds_library_window_show_device (library, "WD-WCC7K1"));
+  wait_n_items (rows, 2, "the device's runs");
+  ck_assert_ptr_nonnull (strstr (gtk_string_list_get_string (GTK_STRING_LIST (names),
+                                                             gtk_drop_down_get_selected (library->device_dropdown)),
+                                 "serial WD-WCC7K1"));
+  ck_assert_uint_ne (find_row (rows, "run-0"), G_MAXUINT);
+  ck_assert_uint_ne (find_row (rows, "run-1"), G_MAXUINT);
+  maybe_screenshot (GTK_WINDOW (library), "library-device.png");
+  /* Nothing selected: History is the device shown. */
+  ck_assert_uint_eq (gtk_bitset_get_size (gtk_selection_model_get_selection (GTK_SELECTION_MODEL (rows))), 0);
+  ck_assert (gtk_widget_activate_action (GTK_WIDGET (library), "library.history", NULL));
+  {
+    GListModel *toplevels = gtk_window_get_toplevels ();
+    GtkWindow *history = NULL;
+
+    ds_ui_test_spin (200);
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+      {
+        g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
+        const char *title = gtk_window_get_title (toplevel);
+
+        if (title != NULL && g_str_has_prefix (title, "History of ") && gtk_widget_get_visible (GTK_WIDGET (toplevel)))
+          history = toplevel;
+      }
+    ck_assert_msg (history != NULL && g_str_has_prefix (gtk_window_get_title (history), "History of ") &&
+                   strstr (gtk_window_get_title (history), "WD-WCC7K1") != NULL,
+                   "%s", history != NULL ? gtk_window_get_title (history) : "no window");
+    gtk_window_destroy (history);
+  }
+
+  /* The search narrows within the device. */
+  ds_library_window_search (library, "sdc");
+  wait_n_items (rows, 1, "the search within the device");
+  ds_library_window_search (library, "");
+  wait_n_items (rows, 2, "the device's runs again");
+
+  /* A new run of that drive joins the rows shown; the device stays. */
+  {
+    g_autoptr(DsResult) r = ds_test_library_transfer ("WDC WD40EFRX", UINT64_C (4000787030016), 1e8, 2e8,
+                                                     0.012, "2024-04-01T10:00:00Z");
+
+    g_free (r->target.path);
+    r->target.path = g_strdup ("/dev/sde");
+    r->target.serial = g_strdup ("WD-WCC7K1");
+    ck_assert (ds_library_save (ds_session_get_library (ds_window_get_session (window)), r, NULL, &error) != NULL);
+  }
+  wait_n_items (rows, 3, "the device's three runs");
+
+  ck_assert (!ds_library_window_show_device (library, "no-such-disk"));
+  ck_assert (ds_library_window_show_device (library, NULL));
+  wait_n_items (rows, 5, "every run");
+
+  gtk_window_destroy (GTK_WINDOW (library));
+  gtk_window_destroy (GTK_WINDOW (window));
+  ds_ui_test_spin (50);
+  g_unsetenv ("DISKSCOPE_RESULTS_DIR");
+}
+END_TEST
+
 /* fio --client results of four host-jobs and the aggregate: workloads,
  * compared as tables (no curves), five columns and their ratios. */
 START_TEST (test_compare_fio_hosts)
@@ -820,6 +925,7 @@ main (void)
   tcase_add_test (tc, test_compare_fio_hosts);
   tcase_add_test (tc, test_unsaved_run_is_kept);
   tcase_add_test (tc, test_history_graph);
+  tcase_add_test (tc, test_device_filter);
   suite_add_tcase (suite, tc);
 
   return ds_test_run_suite (suite);

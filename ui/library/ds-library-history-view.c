@@ -128,8 +128,14 @@ history_action (GtkWidget  *widget,
   g_autoptr(GPtrArray) devices = NULL;
   DsLibraryDevice *device;
 
+  /* Nothing selected: the device the drop-down shows. */
   if (entry == NULL)
-    return;
+    {
+      device = _ds_library_window_shown_device (self);
+      if (device != NULL)
+        gtk_window_present (GTK_WINDOW (history_window (self, device)));
+      return;
+    }
   /* From the entries the list holds (the index): no file is read. */
   devices = ds_library_get_devices (self->library);
   device = ds_library_device_of (devices, entry);

@@ -3,6 +3,7 @@
  * ds-library-window.c is the list, the search, open and delete;
  * ds-library-columns.c the table's columns;
  * ds-library-history-view.c a device's history;
+ * ds-library-devices.c the header's device filter;
  * ds-library-tasks.c what reads or writes result files: rename and tag,
  * export, and loading results for a comparison.
  *
@@ -10,6 +11,7 @@
  */
 #pragma once
 
+#include "ds-library-history.h"
 #include "ds-library-window.h"
 
 G_BEGIN_DECLS
@@ -28,9 +30,14 @@ struct _DsLibraryWindow
   gboolean              reloading;
   gint64                dir_mtime_ns;        /* the folder's, as last read */
   GtkFileChooserNative *chooser;
+  GPtrArray            *devices;             /* DsLibraryDevice, as the drop-down lists them */
+  GHashTable           *device_ids;          /* the shown device's run ids; NULL: all */
+  guint                 update_devices_id;
+  gboolean              updating_devices;
 
   /* Template widgets */
   GtkSearchEntry       *search_entry;
+  GtkDropDown          *device_dropdown;
   GtkSpinner           *spinner;
   AdwToastOverlay      *toast_overlay;
   GtkStack             *stack;
@@ -56,6 +63,15 @@ char           *_ds_library_kind_text               (DsLibraryEntry       *entry
 /* ds-library-history-view.c: History (Ctrl+H), the selected result's
  * device over time. */
 void            _ds_library_window_class_history_init (DsLibraryWindowClass *klass);
+
+/* ds-library-devices.c: the device filter. */
+void            _ds_library_window_devices_init     (DsLibraryWindow      *self);
+void            _ds_library_window_devices_dispose  (DsLibraryWindow      *self);
+/* The device chosen in the drop-down, or NULL (all devices). */
+DsLibraryDevice *_ds_library_window_shown_device    (DsLibraryWindow      *self);
+/* FALSE when a device is chosen and @entry is not one of its runs. */
+gboolean        _ds_library_window_device_shows     (DsLibraryWindow      *self,
+                                                     DsLibraryEntry       *entry);
 
 /* ds-library-tasks.c */
 void            _ds_library_window_class_tasks_init (DsLibraryWindowClass *klass);

@@ -86,7 +86,8 @@ _ds_library_window_update_actions (DsLibraryWindow *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "library.open", one);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "library.edit", one);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "library.history", one);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "library.history",
+                                 one || (entries->len == 0 && self->device_ids != NULL));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "library.export", one);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "library.delete", entries->len > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "library.compare",
@@ -168,7 +169,8 @@ filter_func (gpointer item,
   DsLibraryEntry *entry = item;
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
 
-  if (g_hash_table_contains (self->deleting, ds_library_entry_get_id (entry)))
+  if (g_hash_table_contains (self->deleting, ds_library_entry_get_id (entry)) ||
+      !_ds_library_window_device_shows (self, entry))
     return FALSE;
 
   return *text == '\0' || ds_library_entry_matches (entry, text);
@@ -379,6 +381,7 @@ ds_library_window_dispose (GObject *object)
   if (self->compare_cancellable != NULL)
     g_cancellable_cancel (self->compare_cancellable);
   _ds_library_window_tasks_dispose (self);
+  _ds_library_window_devices_dispose (self);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
 
@@ -423,6 +426,7 @@ ds_library_window_class_init (DsLibraryWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/diskscope/Diskscope/ui/ds-library-window.ui");
   gtk_widget_class_bind_template_child (widget_class, DsLibraryWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, DsLibraryWindow, device_dropdown);
   gtk_widget_class_bind_template_child (widget_class, DsLibraryWindow, spinner);
   gtk_widget_class_bind_template_child (widget_class, DsLibraryWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, DsLibraryWindow, stack);
@@ -482,6 +486,7 @@ ds_library_window_new (GtkWindow *parent,
   g_signal_connect_swapped (self->selection, "items-changed", G_CALLBACK (model_changed_cb), self);
   g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (model_changed_cb), self);
 
+  _ds_library_window_devices_init (self);
   reload (self);
   g_signal_connect (self, "notify::is-active", G_CALLBACK (active_changed_cb), NULL);
   _ds_library_window_update_actions (self);

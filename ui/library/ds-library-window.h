@@ -24,6 +24,11 @@ GtkSelectionModel *ds_library_window_get_selection (DsLibraryWindow *self);
 /* Types @text into the search entry. */
 void             ds_library_window_search     (DsLibraryWindow *self,
                                                const char      *text);
+/* Shows only the runs of the device @text names (its WWN or serial, or a
+ * part of its model or path: ds_library_device_matches()), or all of them
+ * when @text is NULL; FALSE when no device is so named. */
+gboolean         ds_library_window_show_device (DsLibraryWindow *self,
+                                                const char      *text);
 /* Commits every delete still waiting for its undo (as closing does). */
 void             ds_library_window_flush_deletes (DsLibraryWindow *self);
 
