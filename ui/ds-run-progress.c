@@ -36,14 +36,6 @@ struct _DsRunProgress
 
 G_DEFINE_FINAL_TYPE (DsRunProgress, ds_run_progress, GTK_TYPE_WIDGET)
 
-enum {
-  PROP_0,
-  PROP_FRACTION,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
 static void
 ds_run_progress_measure (GtkWidget      *widget,
                          GtkOrientation  orientation,
@@ -83,56 +75,12 @@ ds_run_progress_snapshot (GtkWidget   *widget,
 }
 
 static void
-ds_run_progress_get_property (GObject    *object,
-                              guint       prop_id,
-                              GValue     *value,
-                              GParamSpec *pspec)
-{
-  DsRunProgress *self = DS_RUN_PROGRESS (object);
-
-  switch (prop_id)
-    {
-    case PROP_FRACTION:
-      g_value_set_double (value, self->fraction);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-ds_run_progress_set_property (GObject      *object,
-                              guint         prop_id,
-                              const GValue *value,
-                              GParamSpec   *pspec)
-{
-  DsRunProgress *self = DS_RUN_PROGRESS (object);
-
-  switch (prop_id)
-    {
-    case PROP_FRACTION:
-      ds_run_progress_set_fraction (self, g_value_get_double (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 ds_run_progress_class_init (DsRunProgressClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->get_property = ds_run_progress_get_property;
-  object_class->set_property = ds_run_progress_set_property;
   widget_class->measure = ds_run_progress_measure;
   widget_class->snapshot = ds_run_progress_snapshot;
-
-  properties[PROP_FRACTION] =
-    g_param_spec_double ("fraction", NULL, NULL, 0, 1, 0,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "runprogress");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_PROGRESS_BAR);
@@ -183,7 +131,6 @@ ds_run_progress_set_fraction (DsRunProgress *self,
                                       GTK_ACCESSIBLE_PROPERTY_VALUE_NOW, (double) percent,
                                       -1);
     }
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
 }
 
 double

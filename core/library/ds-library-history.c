@@ -51,41 +51,41 @@ newest_device_first (gconstpointer a,
   return g_date_time_compare (ds_library_entry_get_date (lb), ds_library_entry_get_date (la));
 }
 
-/* The keys an entry's drive is known by, in the order they are trusted:
- * its WWN ("wwn:5000c500a1b2c3d4": the case and a "0x" do not matter), its
- * serial (blanks around it do not matter), else its own fallback key
- * (ds_library_entry_dup_device_key: model, size and host).  NULL where the
- * entry has no such name. */
+/* "@prefix:@name" with the blanks around @name dropped (and a leading
+ * "0x" and the case, for a WWN: "wwn:5000c500a1b2c3d4"); NULL where @name
+ * is NULL or blank. */
+static char *
+name_key (const char *prefix,
+          const char *name,
+          gboolean    hex)
+{
+  g_autofree char *trimmed = NULL;
+  const char *start;
+
+  if (name == NULL)
+    return NULL;
+  trimmed = g_strstrip (hex ? g_ascii_strdown (name, -1) : g_strdup (name));
+  start = trimmed;
+  if (hex && g_str_has_prefix (start, "0x"))
+    start += 2;
+  if (*start == '\0')
+    return NULL;
+  return g_strconcat (prefix, ":", start, NULL);
+}
+
+/* The names an entry's drive is known by, in the order they are trusted:
+ * its WWN, its serial, else its own fallback key
+ * (ds_library_entry_dup_device_key: model, size and host). */
 static char *
 wwn_key (DsLibraryEntry *e)
 {
-  const char *wwn = ds_library_entry_get_wwn (e);
-  g_autofree char *down = NULL;
-
-  if (wwn == NULL)
-    return NULL;
-  while (g_ascii_isspace (*wwn))
-    wwn++;
-  if (wwn[0] == '0' && (wwn[1] == 'x' || wwn[1] == 'X'))
-    wwn += 2;
-  if (*wwn == '\0')
-    return NULL;
-  down = g_ascii_strdown (wwn, -1);
-  return g_strconcat ("wwn:", g_strstrip (down), NULL);
+  return name_key ("wwn", ds_library_entry_get_wwn (e), TRUE);
 }
 
 static char *
 serial_key (DsLibraryEntry *e)
 {
-  const char *serial = ds_library_entry_get_serial (e);
-  g_autofree char *trimmed = NULL;
-
-  if (serial == NULL)
-    return NULL;
-  trimmed = g_strstrip (g_strdup (serial));
-  if (*trimmed == '\0')
-    return NULL;
-  return g_strconcat ("serial:", trimmed, NULL);
+  return name_key ("serial", ds_library_entry_get_serial (e), FALSE);
 }
 
 /* @device, or a new one in @devices, with @e added: the newest entry
