@@ -1,5 +1,5 @@
 /* ds-io-loop-private.h: what the I/O loop's two files share: the state of
- * one ds_run_io() and of each of its I/O threads
+ * one ds_io_run() and of each of its I/O threads
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -47,7 +47,7 @@ typedef struct {
                                * of the counted part (ds-io-series.h), sent
                                * live to the sink as DS_SAMPLE_INTERVAL */
   gboolean  stop_on_error;    /* default FALSE: stop anyway; this is only
-                               * about the message: see ds_run_io() */
+                               * about the message: see ds_io_run() */
   gboolean  untimed;          /* nothing it measures is reported (a
                                * positioning read, an untimed pass): its
                                * reads are not sampled for all zeros, which

@@ -1,4 +1,4 @@
-/* ds-io-worker.c: one I/O thread of ds_run_io(): its buffers and engine,
+/* ds-io-worker.c: one I/O thread of ds_io_run(): its buffers and engine,
  * the next offset, and the counting of each completion (no lock, no
  * allocation once it runs)
  *
