@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include <sched.h>
+
 #include <glib.h>
 #include <stdint.h>
 
@@ -78,6 +80,11 @@ typedef struct {
    * included, and the read buffers sampled for all zeros. */
   uint64_t   reads_seen;
   DsIoWatch  watch;
+  /* The scheduling class the thread had before its timed loop, to put
+   * back after it (ds-io-worker.c, yield_cpu). */
+  gboolean   idled;
+  int        caller_policy;
+  struct sched_param caller_param;
 } Worker;
 
 /* ds-io-worker.c: one I/O thread, from its setup to its last completion. */

@@ -228,6 +228,32 @@ ds_io_worker_teardown (Worker *w)
   g_clear_pointer (&w->done, g_free);
 }
 
+/* The I/O yields the CPU to the rest of the program (the app's main loop,
+ * the run's collector): see DS_IO_NICE and DS_IO_SCHED_IDLE.  On Linux
+ * both are per thread.  Done once the thread's buffers and rings are
+ * mapped: mapping memory takes the process's address-space lock, and a
+ * thread in the idle class holding it while 15 others share the CPUs
+ * kept the app's main loop waiting for it 10-65 ms when a Saturation
+ * level started its threads (perf sched: the main thread asleep, woken
+ * by a ds-io thread; issue 29).  A run of one thread runs on its
+ * caller's (the CLI's main thread, the app's job thread): its scheduling
+ * class is put back after the run where the kernel allows it (root;
+ * otherwise a thread stays in the idle class, as its nice stays at
+ * DS_IO_NICE: only root may raise a priority again).  Lowering one's own
+ * priority is always allowed; were it refused the run would go on as
+ * before. */
+static void
+yield_cpu (Worker *w)
+{
+  struct sched_param param = { 0 };
+
+  w->caller_policy = SCHED_OTHER;
+  (void) setpriority (PRIO_PROCESS, (id_t) gettid (), DS_IO_NICE);
+  (void) pthread_getschedparam (pthread_self (), &w->caller_policy, &w->caller_param);
+  w->idled = DS_IO_SCHED_IDLE && w->caller_policy != SCHED_IDLE &&
+             pthread_setschedparam (pthread_self (), SCHED_IDLE, &param) == 0;
+}
+
 /* The clock of the run starts now: the ramp, the deadline, the series. */
 
 static void
@@ -249,6 +275,9 @@ worker_run (Worker *w)
       w->error = r;
       g_atomic_int_set (&sh->stop, 1);
     }
+  /* Only now: its buffers and the engine's rings are mapped at the
+   * thread's own priority. */
+  yield_cpu (w);
   ds_io_wait_for_start (sh);
   if (r < 0)
     return;
@@ -348,28 +377,12 @@ gpointer
 ds_io_worker_main (gpointer data)
 {
   Worker *w = data;
-  struct sched_param param = { 0 }, caller_param = { 0 };
-  int caller_policy = SCHED_OTHER;
-  gboolean idled;
-
-  /* The I/O yields the CPU to the rest of the program (the app's main
-   * loop, the run's collector): see DS_IO_NICE and DS_IO_SCHED_IDLE.  On
-   * Linux both are per thread.  A run of one thread runs on its caller's
-   * (the CLI's main thread, the app's job thread): its scheduling class is
-   * put back after the run where the kernel allows it (root; otherwise a
-   * thread stays in the idle class, as its nice stays at DS_IO_NICE: only
-   * root may raise a priority again).  Lowering one's own priority is
-   * always allowed; were it refused the run would go on as before. */
-  (void) setpriority (PRIO_PROCESS, (id_t) gettid (), DS_IO_NICE);
-  (void) pthread_getschedparam (pthread_self (), &caller_policy, &caller_param);
-  idled = DS_IO_SCHED_IDLE && caller_policy != SCHED_IDLE &&
-          pthread_setschedparam (pthread_self (), SCHED_IDLE, &param) == 0;
 
   worker_run (w);
   if (w->ring != NULL)
     ds_io_ring_finish (w->ring);
-  if (idled)
-    (void) pthread_setschedparam (pthread_self (), caller_policy, &caller_param);
+  if (w->idled)
+    (void) pthread_setschedparam (pthread_self (), w->caller_policy, &w->caller_param);
   g_atomic_int_inc (&w->shared->finished);
 
   return NULL;
