@@ -258,6 +258,73 @@ setup_saturation (DsWindow *window,
   return TRUE;
 }
 
+/* One run of @window's page (@row_button: the Workloads row that starts
+ * it, or NULL), timed; prints its figures.  @hidden: the Info page is
+ * shown while it runs. */
+static gboolean
+measure_run (DsWindow   *window,
+             const char *device,
+             GtkWidget  *row_button,
+             gboolean    hidden,
+             gboolean    timer)
+{
+  g_autoptr(GError) error = NULL;
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  Stall stall = { 0 };
+  gint64 start;
+  guint source;
+
+  /* Let the window settle first: its first frames (fonts, the first
+   * layout of every page) are start-up, not a stall the run causes. */
+  ds_ui_test_spin (500);
+
+  g_signal_connect (window, "run-finished", G_CALLBACK (finished_cb), &stall);
+  g_signal_connect (ds_window_get_session (window), "samples", G_CALLBACK (samples_cb), &stall);
+  g_signal_connect (clock, "layout", G_CALLBACK (frame_begin_cb), &stall);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (frame_end_cb), &stall);
+
+  /* The 1 ms timer is a thousand wake-ups a second of the main thread:
+   * a cost of its own on a machine the run saturates.  Runs that compare
+   * the app's IOPS with the CLI's leave it out (no stall figure then). */
+  source = timer ? g_timeout_add (1, tick_cb, &stall) : 0;
+  start = stall.start_us = g_get_monotonic_time ();
+  if (row_button != NULL)
+    g_signal_emit_by_name (row_button, "clicked");
+  if (hidden)
+    ds_window_set_page (window, "info");
+  if (row_button == NULL && !ds_window_start (window, &error))
+    {
+      fprintf (stderr, "ds-ui-latency: %s\n", error->message);
+      stall.done = TRUE;
+    }
+
+  while (!stall.done)
+    g_main_context_iteration (NULL, TRUE);
+  if (source != 0)
+    g_source_remove (source);
+  g_signal_handlers_disconnect_by_data (clock, &stall);
+  g_signal_handlers_disconnect_by_data (ds_window_get_session (window), &stall);
+  g_signal_handlers_disconnect_by_data (window, &stall);
+
+  printf ("stall_device=%s\nstall_run_s=%.1f\nstall_ticks=%" G_GUINT64_FORMAT "\n",
+          device, (g_get_monotonic_time () - start) / 1e6, stall.ticks);
+  if (timer)
+    printf ("stall_max_ms=%.2f\nstall_start_max_ms=%.2f\nstall_io_max_ms=%.2f\nstall_io_from_s=%.3f\n",
+            stall.max_gap_us / 1000.0, stall.start_max_gap_us / 1000.0, stall.io_max_gap_us / 1000.0,
+            stall.io_from_us ? (stall.io_from_us - start) / 1e6 : -1.0);
+  printf ("window_frames=%u\nwindow_frame_mean_ms=%.2f\nwindow_frame_max_ms=%.2f\n",
+          stall.frames, stall.frames ? stall.frame_total_us / 1000.0 / stall.frames : 0,
+          stall.frame_max_us / 1000.0);
+  printf ("stall_run_ok=%d\n", stall.success);
+  if (row_button != NULL)
+    print_workloads_iops (window);
+
+  return stall.success;
+}
+
+/* DS_UI_LATENCY_RUNS=N: N runs in one window, the second and later
+ * after a line "run=N" (tests/bench/ui-latency prints the second: the
+ * first run after launch pays one-time costs the next do not). */
 static int
 run_stall (const char *device,
            unsigned    accuracy,
@@ -266,12 +333,12 @@ run_stall (const char *device,
 {
   gboolean workloads = g_str_equal (page_name, "workloads");
   gboolean timer = g_getenv ("DS_UI_LATENCY_NO_TIMER") == NULL;
+  const char *runs_env = g_getenv ("DS_UI_LATENCY_RUNS");
+  guint n_runs = runs_env != NULL ? (guint) CLAMP (atoi (runs_env), 1, 10) : 1;
   g_autoptr(GError) error = NULL;
   DsWindow *window = ds_window_new (NULL);
   GtkWidget *row_button = NULL;
-  Stall stall = { 0 };
-  gint64 start;
-  guint source;
+  gboolean ok = TRUE;
 
   gtk_window_present (GTK_WINDOW (window));
   while (!gtk_widget_get_mapped (GTK_WIDGET (window)))
@@ -298,56 +365,18 @@ run_stall (const char *device,
   if (hidden)
     ds_window_get_page_widget (window, "info");
 
-  /* Let the window settle first: its first frames (fonts, the first
-   * layout of every page) are start-up, not a stall the run causes. */
-  ds_ui_test_spin (500);
-
-  g_signal_connect (window, "run-finished", G_CALLBACK (finished_cb), &stall);
-  g_signal_connect (ds_window_get_session (window), "samples", G_CALLBACK (samples_cb), &stall);
-  {
-    GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
-
-    g_signal_connect (clock, "layout", G_CALLBACK (frame_begin_cb), &stall);
-    g_signal_connect (clock, "after-paint", G_CALLBACK (frame_end_cb), &stall);
-  }
-
-  /* The 1 ms timer is a thousand wake-ups a second of the main thread:
-   * a cost of its own on a machine the run saturates.  Runs that compare
-   * the app's IOPS with the CLI's leave it out (no stall figure then). */
-  source = timer ? g_timeout_add (1, tick_cb, &stall) : 0;
-  start = stall.start_us = g_get_monotonic_time ();
-  if (workloads)
-    g_signal_emit_by_name (row_button, "clicked");
-  if (hidden)
-    ds_window_set_page (window, "info");
-  if (!workloads && !ds_window_start (window, &error))
+  for (guint run = 1; run <= n_runs && ok; run++)
     {
-      fprintf (stderr, "ds-ui-latency: %s\n", error->message);
-      return 1;
+      if (run > 1)
+        {
+          printf ("run=%u\n", run);
+          ds_window_set_page (window, page_name);
+        }
+      ok = measure_run (window, device, row_button, hidden, timer);
     }
 
-  while (!stall.done)
-    g_main_context_iteration (NULL, TRUE);
-  if (source != 0)
-    g_source_remove (source);
-  g_signal_handlers_disconnect_by_data (gtk_widget_get_frame_clock (GTK_WIDGET (window)), &stall);
-  g_signal_handlers_disconnect_by_data (ds_window_get_session (window), &stall);
-
-  printf ("stall_device=%s\nstall_run_s=%.1f\nstall_ticks=%" G_GUINT64_FORMAT "\n",
-          device, (g_get_monotonic_time () - start) / 1e6, stall.ticks);
-  if (timer)
-    printf ("stall_max_ms=%.2f\nstall_start_max_ms=%.2f\nstall_io_max_ms=%.2f\nstall_io_from_s=%.3f\n",
-            stall.max_gap_us / 1000.0, stall.start_max_gap_us / 1000.0, stall.io_max_gap_us / 1000.0,
-            stall.io_from_us ? (stall.io_from_us - start) / 1e6 : -1.0);
-  printf ("window_frames=%u\nwindow_frame_mean_ms=%.2f\nwindow_frame_max_ms=%.2f\n",
-          stall.frames, stall.frames ? stall.frame_total_us / 1000.0 / stall.frames : 0,
-          stall.frame_max_us / 1000.0);
-  printf ("stall_run_ok=%d\n", stall.success);
-  if (workloads)
-    print_workloads_iops (window);
-
   gtk_window_destroy (GTK_WINDOW (window));
-  return stall.success ? 0 : 1;
+  return ok ? 0 : 1;
 }
 
 int
