@@ -221,8 +221,12 @@ set_running_ui (DsWindow *self,
       gtk_widget_add_css_class (button, "suggested-action");
     }
 
+  /* Always in the window, clear when no test runs: shown and hidden it
+   * would change the nodes under the overlay, and GTK would repaint the
+   * whole page at every Start (ds-run-progress.c). */
   ds_run_progress_set_fraction (self->run_progress, 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->run_progress), running);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->run_progress),
+                               GTK_ACCESSIBLE_STATE_HIDDEN, !running, -1);
   if (!running)
     gtk_widget_set_visible (GTK_WIDGET (self->waiting_label), FALSE);
 }

@@ -297,9 +297,20 @@ START_TEST (test_close_mid_run)
   ds_session_set_accuracy (ds_window_get_session (window), 5);
   ck_assert_msg (ds_window_start (window, &error), "%s", error ? error->message : "");
   ck_assert (ds_session_is_running (ds_window_get_session (window)));
-  ck_assert (gtk_widget_get_visible (ds_ui_test_window_child (window, "run_progress")));
   ds_ui_test_spin (1500);
   ck_assert (ds_session_is_running (ds_window_get_session (window)));
+  /* The bar over the page follows the run. */
+  {
+    DsRunProgress *bar = ds_ui_test_window_child (window, "run_progress");
+    gint64 until = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+    while (ds_run_progress_get_fraction (bar) == 0 && g_get_monotonic_time () < until)
+      ds_ui_test_spin (50);
+    ck_assert (gtk_widget_get_visible (GTK_WIDGET (bar)));
+    ck_assert_msg (ds_run_progress_get_fraction (bar) > 0 && ds_run_progress_get_fraction (bar) < 1,
+                   "the run's progress is %g", ds_run_progress_get_fraction (bar));
+    ck_assert (ds_session_is_running (ds_window_get_session (window)));
+  }
 
   start = g_get_monotonic_time ();
   gtk_window_close (GTK_WINDOW (window));
