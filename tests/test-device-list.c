@@ -285,6 +285,11 @@ main (void)
   Suite *s = suite_create ("device-list");
   TCase *tc = tcase_create ("core");
 
+  /* test_start_device lists and opens this machine's real devices: with
+   * another suite's slow fault disk among them that takes longer than
+   * Check's default 4 s (a rehearsal of CI timed out at 4.37 s while UI
+   * tests ran beside it). */
+  tcase_set_timeout (tc, 60);
   tcase_add_test (tc, test_search);
   tcase_add_test (tc, test_snaps);
   tcase_add_test (tc, test_start_device);
