@@ -19,7 +19,6 @@ ds_library_device_free (DsLibraryDevice *device)
   if (device == NULL)
     return;
   g_free (device->key);
-  g_free (device->wwn_key);
   g_free (device->model);
   g_free (device->serial);
   g_free (device->wwn);
@@ -103,8 +102,6 @@ add_to_device (GPtrArray       *devices,
       device->entries = g_ptr_array_new_with_free_func (g_object_unref);
       g_ptr_array_add (devices, device);
     }
-  if (device->wwn_key == NULL)
-    device->wwn_key = wwn_key (e);
   if (device->model == NULL)
     device->model = g_strdup (ds_library_entry_get_model (e));
   if (device->serial == NULL)

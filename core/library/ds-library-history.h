@@ -22,8 +22,6 @@ G_BEGIN_DECLS
 
 typedef struct {
   char      *key;        /* the newest result's ds_library_entry_dup_device_key() */
-  char      *wwn_key;    /* "wwn:" and the WWN in lower case without "0x",
-                          * NULL until a result with a WWN joins */
   char      *model;      /* NULL where unknown */
   char      *serial;
   char      *wwn;

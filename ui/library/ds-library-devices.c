@@ -54,6 +54,10 @@ device_selected_cb (DsLibraryWindow *self)
   if (self->updating_devices)
     return;
   device = _ds_library_window_shown_device (self);
+  /* All devices before and after: the rows stand as they are (a save
+   * into a library of 10 000 runs filters nothing again). */
+  if (device == NULL && self->device_ids == NULL)
+    return;
   g_clear_pointer (&self->device_ids, g_hash_table_unref);
   if (device != NULL)
     self->device_ids = ids_of (device);
@@ -144,17 +148,24 @@ _ds_library_window_devices_dispose (DsLibraryWindow *self)
   g_clear_pointer (&self->device_ids, g_hash_table_unref);
 }
 
+GPtrArray *
+_ds_library_window_devices (DsLibraryWindow *self)
+{
+  if (self->update_devices_id != 0)
+    {
+      g_clear_handle_id (&self->update_devices_id, g_source_remove);
+      update_devices_cb (self);
+    }
+  return self->devices;
+}
+
 gboolean
 ds_library_window_show_device (DsLibraryWindow *self,
                                const char      *text)
 {
   g_return_val_if_fail (DS_IS_LIBRARY_WINDOW (self), FALSE);
 
-  if (self->update_devices_id != 0)
-    {
-      g_clear_handle_id (&self->update_devices_id, g_source_remove);
-      update_devices_cb (self);
-    }
+  _ds_library_window_devices (self);
   if (text == NULL)
     {
       gtk_drop_down_set_selected (self->device_dropdown, 0);

@@ -125,7 +125,7 @@ history_action (GtkWidget  *widget,
 {
   DsLibraryWindow *self = DS_LIBRARY_WINDOW (widget);
   g_autoptr(DsLibraryEntry) entry = _ds_library_window_selected_one (self);
-  g_autoptr(GPtrArray) devices = NULL;
+  GPtrArray *devices;
   DsLibraryDevice *device;
 
   /* Nothing selected: the device the drop-down shows. */
@@ -136,9 +136,10 @@ history_action (GtkWidget  *widget,
         gtk_window_present (GTK_WINDOW (history_window (self, device)));
       return;
     }
-  /* From the entries the list holds (the index): no file is read. */
-  devices = ds_library_get_devices (self->library);
-  device = ds_library_device_of (devices, entry);
+  /* The drop-down's devices, from the entries the list holds (the
+   * index): no file is read, nothing grouped again. */
+  devices = _ds_library_window_devices (self);
+  device = devices != NULL ? ds_library_device_of (devices, entry) : NULL;
   if (device == NULL)
     return;
   gtk_window_present (GTK_WINDOW (history_window (self, device)));

@@ -67,6 +67,9 @@ void            _ds_library_window_class_history_init (DsLibraryWindowClass *kla
 /* ds-library-devices.c: the device filter. */
 void            _ds_library_window_devices_init     (DsLibraryWindow      *self);
 void            _ds_library_window_devices_dispose  (DsLibraryWindow      *self);
+/* The library's devices as the drop-down lists them, made now if the
+ * library changed since (DsLibraryDevice; the window's). */
+GPtrArray      *_ds_library_window_devices          (DsLibraryWindow      *self);
 /* The device chosen in the drop-down, or NULL (all devices). */
 DsLibraryDevice *_ds_library_window_shown_device    (DsLibraryWindow      *self);
 /* FALSE when a device is chosen and @entry is not one of its runs. */
