@@ -131,7 +131,7 @@ access_toggled_cb (GtkCheckButton  *button,
 GtkWidget *
 _ds_compare_legend_new (DsCompareWindow    *window,
                         const DsComparison *cmp,
-                        gboolean            toggles)
+                        gboolean            curves)
 {
   GtkWidget *grid = gtk_grid_new ();
 
@@ -146,7 +146,7 @@ _ds_compare_legend_new (DsCompareWindow    *window,
       GtkWidget *label = cell (col->label, 0, "heading");
       GtkWidget *warnings;
 
-      gtk_grid_attach (GTK_GRID (grid), swatch (c, cmp->kind == DS_BENCH_TRANSFER), 0, c, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), swatch (c, curves), 0, c, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), cell (letter, 0.5, "heading"), 1, c, 1, 1);
       gtk_box_append (GTK_BOX (text), label);
       gtk_box_append (GTK_BOX (text), cell (col->description, 0, "dim-label"));
@@ -158,7 +158,7 @@ _ds_compare_legend_new (DsCompareWindow    *window,
       gtk_widget_set_hexpand (text, TRUE);
       gtk_grid_attach (GTK_GRID (grid), text, 2, c, 1, 1);
 
-      if (toggles)
+      if (curves)
         {
           GtkWidget *check = gtk_check_button_new_with_mnemonic (_("_Access times"));
 

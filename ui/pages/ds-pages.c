@@ -34,7 +34,7 @@ static const DsPageInfo pages[] = {
   { "block-size", N_("Block Size"), "view-list-ordered-symbolic",
     DS_BENCH_BLOCK_SIZE, ds_block_size_page_get_type },
   { "file", N_("File Benchmark"), "folder-symbolic",
-    DS_BENCH_FILE, ds_file_page_get_type },
+    DS_BENCH_FILE, ds_file_page_get_type, "file-size" },
   { "workloads", N_("Workloads"), "x-office-spreadsheet-symbolic",
     DS_BENCH_MARK, ds_workloads_page_get_type },
   { "sweep", N_("Saturation"), "power-profile-performance-symbolic",

@@ -32,6 +32,10 @@ typedef struct {
   const char  *icon_name;
   DsBenchKind  kind;        /* what Start runs; DS_BENCH_N_KINDS: nothing */
   GType      (*get_type) (void);
+  /* A key of the app's settings that the page follows, bound (one way)
+   * to the page's property of the same name ("file-size": the
+   * Preferences' test file size); NULL: none. */
+  const char  *setting;
 } DsPageInfo;
 
 /* The pages in the switcher's order; *@ret_n_pages of them. */
