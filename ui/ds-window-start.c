@@ -61,7 +61,7 @@ write_confirmed_cb (DsWriteConfirmDialog *dialog,
 
   g_free (pending->spec.destroy_data);
   pending->spec.destroy_data = g_strdup (ds_write_confirm_dialog_get_target (dialog));
-  if (!ds_session_start (self->session, &pending->spec, &error))
+  if (!ds_session_start_checked (self->session, &pending->spec, &error))
     _ds_window_show_start_error (self, error->message);
 }
 
@@ -128,13 +128,13 @@ start_spec (DsWindow     *self,
     case DS_WRITE_CONFIRM:
       if (scripted)
         return confirm_scripted (spec, destroy_data, error) &&
-               ds_session_start (self->session, spec, error);
+               ds_session_start_checked (self->session, spec, error);
       confirm_write (self, spec);
       return TRUE;
 
     case DS_WRITE_NONE:
     default:
-      return ds_session_start (self->session, spec, error);
+      return ds_session_start_checked (self->session, spec, error);
     }
 }
 

@@ -36,6 +36,7 @@ typedef struct {
  * the main thread and the kind (for its details). */
 typedef struct {
   DsBenchSpec       spec;
+  gboolean          checked;
   DsWorkerBridge   *bridge;
   const DsBenchOps *ops;
 } JobRun;
@@ -45,6 +46,7 @@ struct _DsJob
   GObject         parent_instance;
 
   DsBenchSpec     spec;
+  gboolean        checked;   /* ds_job_new_checked() */
   DsWorkerBridge *bridge;
   GCancellable   *cancellable;
   gulong          cancelled_id;
@@ -185,9 +187,15 @@ ds_job_run_worker (GTask        *task,
                    GCancellable *cancellable)
 {
   JobRun *run = task_data;
+  DsRunOptions options = {
+    .sink = job_sink,
+    .sink_data = run,
+    .cancel = ds_worker_bridge_get_cancel_flag (run->bridge),
+    .validated = run->checked,
+  };
   DsResult *result;
 
-  result = ds_run (&run->spec, job_sink, run, ds_worker_bridge_get_cancel_flag (run->bridge));
+  result = ds_run_full (&run->spec, &options);
   ds_worker_bridge_end (run->bridge);
 
   g_task_return_pointer (task, result, (GDestroyNotify) ds_result_free);
@@ -238,6 +246,7 @@ ds_job_run_async (DsJob               *self,
 
   run = g_new0 (JobRun, 1);
   ds_bench_spec_copy (&run->spec, &self->spec);
+  run->checked = self->checked;
   run->bridge = ds_worker_bridge_ref (self->bridge);
   run->ops = ds_bench_get (self->spec.kind);
 
@@ -395,6 +404,17 @@ ds_job_new (const DsBenchSpec *spec)
 
   self = g_object_new (DS_TYPE_JOB, NULL);
   ds_bench_spec_copy (&self->spec, spec);
+
+  return self;
+}
+
+DsJob *
+ds_job_new_checked (const DsBenchSpec *spec)
+{
+  DsJob *self = ds_job_new (spec);
+
+  if (self != NULL)
+    self->checked = TRUE;
 
   return self;
 }

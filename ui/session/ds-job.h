@@ -18,6 +18,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (DsJob, ds_job, DS, JOB, GObject)
 
 DsJob             *ds_job_new        (const DsBenchSpec   *spec);
+/* For a @spec the caller has just checked with ds_bench_spec_validate()
+ * (ds_session_check_spec()): the run does not check it again
+ * (DsRunOptions.validated).  The core's gate still checks a write's
+ * confirmation when it opens the target. */
+DsJob             *ds_job_new_checked (const DsBenchSpec  *spec);
 const DsBenchSpec *ds_job_get_spec   (DsJob               *self);
 /* 0..1, from the last sample delivered. */
 double             ds_job_get_progress (DsJob             *self);

@@ -163,8 +163,6 @@ ds_session_start (DsSession          *self,
                   const DsBenchSpec  *spec,
                   GError            **error)
 {
-  GApplication *app = g_application_get_default ();
-
   g_return_val_if_fail (DS_IS_SESSION (self), FALSE);
   g_return_val_if_fail (spec != NULL, FALSE);
 
@@ -175,17 +173,36 @@ ds_session_start (DsSession          *self,
    * script's --destroy-data: a link to it, its name).  One probe here,
    * which also refuses a target that may not be written at all; the core
    * checks it again when it opens the target. */
-  if (ds_bench_spec_is_write_test (spec))
+  if (ds_bench_spec_is_write_test (spec) && spec->destroy_data != NULL &&
+      !ds_target_check_write (spec->target_path, spec->destroy_data, error))
+    return FALSE;
+
+  return ds_session_start_checked (self, spec, error);
+}
+
+gboolean
+ds_session_start_checked (DsSession          *self,
+                          const DsBenchSpec  *spec,
+                          GError            **error)
+{
+  GApplication *app = g_application_get_default ();
+
+  g_return_val_if_fail (DS_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (spec != NULL, FALSE);
+
+  if (self->job != NULL)
     {
-      if (spec->destroy_data == NULL)
-        {
-          g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
-                       _("A write test destroys the data on %s: confirm it by typing its name."),
-                       spec->target_path);
-          return FALSE;
-        }
-      if (!ds_target_check_write (spec->target_path, spec->destroy_data, error))
-        return FALSE;
+      g_set_error_literal (error, DS_ERROR, DS_ERROR_BUSY, _("A test is already running."));
+      return FALSE;
+    }
+  /* Never a write without the user's words; whether they name the
+   * target is the core's gate's to say when it opens it. */
+  if (ds_bench_spec_is_write_test (spec) && spec->destroy_data == NULL)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_REFUSED,
+                   _("A write test destroys the data on %s: confirm it by typing its name."),
+                   spec->target_path);
+      return FALSE;
     }
 
   /* A result still loading would land on the page this run uses, and one
@@ -193,7 +210,7 @@ ds_session_start (DsSession          *self,
   self->open_generation++;
   ds_session_close_result (self, spec->kind);
 
-  self->job = ds_job_new (spec);
+  self->job = ds_job_new_checked (spec);
   self->job_kind = spec->kind;
   g_signal_connect_object (self->job, "samples", G_CALLBACK (job_samples_cb), self,
                            G_CONNECT_SWAPPED);

@@ -62,6 +62,15 @@ DsWriteCheck    ds_session_check_write    (DsSession          *self,
 gboolean        ds_session_start          (DsSession          *self,
                                            const DsBenchSpec  *spec,
                                            GError            **error);
+/* ds_session_start() for a @spec that ds_session_check_spec() has just
+ * accepted and, for a write test, ds_session_check_write() let through
+ * and the user confirmed (spec->destroy_data): the spec is not checked
+ * again, here or by the run (one check a run); the core's gate checks
+ * the confirmation when it opens the target.  Refused while a test runs
+ * and for a write test without a confirmation. */
+gboolean        ds_session_start_checked  (DsSession          *self,
+                                           const DsBenchSpec  *spec,
+                                           GError            **error);
 /* ds_session_init_spec() + ds_session_start(): a read test of @kind. */
 gboolean        ds_session_start_kind     (DsSession          *self,
                                            DsBenchKind         kind,
