@@ -19,6 +19,7 @@
 
 #include <glib/gstdio.h>
 
+#include "ds-bench-health.h"
 #include "ds-bench-random-access.h"
 #include "ds-bench-transfer.h"
 #include "ds-error.h"
@@ -444,6 +445,56 @@ START_TEST (test_async)
 }
 END_TEST
 
+/* The app's Open takes a saved `smartctl --json` output as a Health result,
+ * read once by the core's loader (DS_RESULT_LOAD_FOREIGN); the default
+ * load, the library's and the CLI's report's, refuses it; a JSON file that
+ * is neither keeps the result loader's message. */
+START_TEST (test_foreign)
+{
+  g_autofree char *smartctl = g_build_filename (DS_TEST_FIXTURES_DIR, "smartctl",
+                                                "HGST_HUS724020ALE640_28.json", NULL);
+  g_autofree char *other = scratch ("other.json");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DsResult) r = NULL;
+  g_autoptr (GPtrArray) out = g_ptr_array_new ();
+  g_autoptr (GMainContext) context = g_main_context_new ();
+  const DsHealthData *data;
+
+  r = ds_result_load (smartctl, &error);
+  ck_assert_ptr_null (r);
+  ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_CORRUPT));
+  ck_assert_ptr_nonnull (strstr (error->message, "not a Diskscope result"));
+  g_clear_error (&error);
+
+  r = ds_result_load_full (smartctl, DS_RESULT_LOAD_FOREIGN, &error);
+  ck_assert_msg (r != NULL, "%s", error ? error->message : "");
+  ck_assert_int_eq (r->kind, DS_BENCH_HEALTH);
+  ck_assert (r->complete);
+  data = r->data;
+  ck_assert_ptr_nonnull (data->health);
+  ck_assert_ptr_nonnull (strstr (r->notes->len > 0 ? r->notes->pdata[0] : "",
+                                 "saved smartctl output"));
+  g_clear_pointer (&r, ds_result_free);
+
+  ck_assert (g_file_set_contents (other, "{\"hello\": [1, 2, 3]}", -1, NULL));
+  r = ds_result_load_full (other, DS_RESULT_LOAD_FOREIGN, &error);
+  ck_assert_ptr_null (r);
+  ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_CORRUPT));
+  ck_assert_msg (strstr (error->message, "other.json") != NULL, "%s", error->message);
+  ck_assert_msg (strstr (error->message, "smartctl") == NULL, "%s", error->message);
+  g_clear_error (&error);
+
+  /* The same off the caller's thread, as the app opens it. */
+  g_main_context_push_thread_default (context);
+  ds_result_load_full_async (smartctl, DS_RESULT_LOAD_FOREIGN, NULL, loaded_cb, out);
+  while (out->len < 1)
+    g_main_context_iteration (context, TRUE);
+  g_main_context_pop_thread_default (context);
+  ck_assert_int_eq (((DsResult *) out->pdata[0])->kind, DS_BENCH_HEALTH);
+  ds_result_free (out->pdata[0]);
+}
+END_TEST
+
 /* ---- memory over thousands of loads (issue 17) -------------------------- */
 
 /* Live heap bytes: the sanitizer's count under ASan (whose quarantine
@@ -587,6 +638,7 @@ main (void)
   tcase_set_timeout (threads, 60);
   tcase_add_test (threads, test_threads);
   tcase_add_test (threads, test_async);
+  tcase_add_test (threads, test_foreign);
   suite_add_tcase (s, threads);
 
   tcase_set_timeout (memory, 300);

@@ -52,12 +52,35 @@ DsResult *ds_result_load_data (const char      *data,
  * start with @path (its control characters escaped). */
 DsResult *ds_result_load      (const char      *path,
                                GError         **error);
-/* ds_result_load() on a worker thread; @callback runs in the thread-default
- * main context of the caller. */
+
+typedef enum {
+  DS_RESULT_LOAD_DEFAULT = 0,
+  /* A file that is not a Diskscope result may be another program's
+   * output that a kind reads as its result (DsBenchOps.from_foreign:
+   * Health reads a saved `smartctl --json`): what the app's Open takes.
+   * When it is neither, the message is the result loader's (or the
+   * kind's, when the file is that program's but cannot be shown). */
+  DS_RESULT_LOAD_FOREIGN = 1 << 0,
+} DsResultLoadFlags;
+
+/* ds_result_load(), reading other programs' outputs with
+ * DS_RESULT_LOAD_FOREIGN: each file is read once whatever it is. */
+DsResult *ds_result_load_full (const char        *path,
+                               DsResultLoadFlags  flags,
+                               GError           **error);
+/* ds_result_load() (ds_result_load_full() with @flags) on a worker
+ * thread: the one load of the app, whose main loop must not wait for a
+ * large file.  @callback runs in the thread-default main context of the
+ * caller; a cancelled load returns G_IO_ERROR_CANCELLED at once. */
 void      ds_result_load_async  (const char          *path,
                                  GCancellable        *cancellable,
                                  GAsyncReadyCallback  callback,
                                  gpointer             user_data);
+void      ds_result_load_full_async (const char          *path,
+                                     DsResultLoadFlags    flags,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data);
 DsResult *ds_result_load_finish (GAsyncResult        *result,
                                  GError             **error);
 

@@ -23,6 +23,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "ds-bench.h"
 #include "ds-error.h"
 #include "ds-file-read.h"
 #include "ds-limits.h"
@@ -88,9 +89,43 @@ ds_result_load_data (const char  *data,
   return result;
 }
 
+/* A file that is not a result: perhaps another program's output a kind
+ * reads.  NULL with @error left as it is when no kind takes it. */
+static DsResult *
+load_foreign (const char  *path,
+              const char  *data,
+              gsize        length,
+              GError     **error)
+{
+  for (guint k = 0; k < DS_BENCH_N_KINDS; k++)
+    {
+      const DsBenchOps *ops = ds_bench_get ((DsBenchKind) k);
+      GError *local = NULL;
+      DsResult *result;
+
+      if (ops == NULL || ops->from_foreign == NULL)
+        continue;
+      result = ops->from_foreign (path, data, length, &local);
+      if (result != NULL)
+        return result;
+      /* That program's output, which says why it cannot be shown (about
+       * a drive smartctl could not read): that is the news. */
+      if (!g_error_matches (local, DS_ERROR, DS_ERROR_CORRUPT))
+        {
+          g_clear_error (error);
+          g_propagate_error (error, local);
+          return NULL;
+        }
+      g_clear_error (&local);
+    }
+
+  return NULL;
+}
+
 DsResult *
-ds_result_load (const char  *path,
-                GError     **error)
+ds_result_load_full (const char         *path,
+                     DsResultLoadFlags   flags,
+                     GError            **error)
 {
   g_autoptr (GError) local = NULL;
   g_autofree char *data = NULL;
@@ -105,14 +140,41 @@ ds_result_load (const char  *path,
   if (result == NULL)
     {
       g_autofree char *name = ds_text_sanitize (path);
+      GError *corrupt = g_error_new (DS_ERROR, DS_ERROR_CORRUPT, "%s: %s", name, local->message);
 
-      g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, "%s: %s", name, local->message);
+      if ((flags & DS_RESULT_LOAD_FOREIGN) != 0)
+        result = load_foreign (path, data, length, &corrupt);
+      if (result == NULL)
+        g_propagate_error (error, corrupt);
+      else
+        g_error_free (corrupt);
     }
 
   return result;
 }
 
+DsResult *
+ds_result_load (const char  *path,
+                GError     **error)
+{
+  return ds_result_load_full (path, DS_RESULT_LOAD_DEFAULT, error);
+}
+
 /* ---- off the caller's thread -------------------------------------------- */
+
+typedef struct {
+  char              *path;
+  DsResultLoadFlags  flags;
+} LoadTask;
+
+static void
+load_task_free (gpointer data)
+{
+  LoadTask *load = data;
+
+  g_free (load->path);
+  g_free (load);
+}
 
 static void
 load_in_thread (GTask        *task,
@@ -120,17 +182,41 @@ load_in_thread (GTask        *task,
                 gpointer      task_data,
                 GCancellable *cancellable)
 {
+  LoadTask *load = task_data;
   GError *error = NULL;
   DsResult *result;
 
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  result = ds_result_load (task_data, &error);
+  result = ds_result_load_full (load->path, load->flags, &error);
   if (result == NULL)
     g_task_return_error (task, error);
   else
     g_task_return_pointer (task, result, (GDestroyNotify) ds_result_free);
+}
+
+void
+ds_result_load_full_async (const char          *path,
+                           DsResultLoadFlags    flags,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  LoadTask *load;
+
+  g_return_if_fail (path != NULL);
+
+  load = g_new0 (LoadTask, 1);
+  load->path = g_strdup (path);
+  load->flags = flags;
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ds_result_load_async);
+  g_task_set_name (task, "[diskscope] load result");
+  g_task_set_task_data (task, load, load_task_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, load_in_thread);
 }
 
 void
@@ -139,15 +225,7 @@ ds_result_load_async (const char          *path,
                       GAsyncReadyCallback  callback,
                       gpointer             user_data)
 {
-  g_autoptr (GTask) task = NULL;
-
-  g_return_if_fail (path != NULL);
-
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, ds_result_load_async);
-  g_task_set_task_data (task, g_strdup (path), g_free);
-  g_task_set_return_on_cancel (task, TRUE);
-  g_task_run_in_thread (task, load_in_thread);
+  ds_result_load_full_async (path, DS_RESULT_LOAD_DEFAULT, cancellable, callback, user_data);
 }
 
 DsResult *

@@ -348,6 +348,17 @@ typedef struct {
   gboolean   (*fio_job)        (const DsResult *result,
                                 DsFioJobFile   *job,
                                 GError        **error);
+
+  /* Another program's output that the kind reads as a result of its own
+   * (Health: a saved `smartctl --json`), for a file that is not a
+   * Diskscope result and was opened with DS_RESULT_LOAD_FOREIGN
+   * (ds-result-json.h): @data is the file's @length bytes, @path its
+   * name for the messages.  DS_ERROR_CORRUPT when it is not that
+   * program's output either; NULL hook: the kind reads no other's. */
+  DsResult  *(*from_foreign)   (const char     *path,
+                                const char     *data,
+                                gsize           length,
+                                GError        **error);
 } DsBenchOps;
 
 extern const DsBenchOps ds_bench_transfer;

@@ -13,7 +13,6 @@
 
 #include <glib/gi18n.h>
 
-#include "ds-bench-health.h"
 #include "ds-error.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
@@ -103,39 +102,19 @@ ds_session_save_result (DsSession    *self,
 
 /* ---- Opening ----------------------------------------------------------- */
 
+/* What an open remembers while the file loads. */
+typedef struct {
+  guint  generation;   /* _ds_session_next_open()'s */
+  char  *path;
+} OpenData;
+
 static void
-open_worker (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
+open_data_free (gpointer data)
 {
-  const char *path = task_data;
-  GError *error = NULL;
-  DsResult *result = ds_result_load (path, &error);
+  OpenData *open = data;
 
-  /* Not a Diskscope result: perhaps a saved `smartctl --json` output,
-   * shown on the Health page as if read from the drive (and saying it
-   * was not).  If it is not that either, the loader's error says why. */
-  if (result == NULL && g_error_matches (error, DS_ERROR, DS_ERROR_CORRUPT))
-    {
-      GError *health_error = NULL;
-
-      result = ds_health_result_from_file (path, &health_error);
-      /* smartctl's output, about a drive it could not read: say that. */
-      if (result != NULL ||
-          !g_error_matches (health_error, DS_ERROR, DS_ERROR_CORRUPT))
-        {
-          g_clear_error (&error);
-          error = health_error;
-        }
-      else
-        g_clear_error (&health_error);
-    }
-
-  if (result == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, result, (GDestroyNotify) ds_result_free);
+  g_free (open->path);
+  g_free (open);
 }
 
 /* Main thread: the file is parsed; apply it if nothing overtook it. */
@@ -144,21 +123,21 @@ open_loaded_cb (GObject      *object,
                 GAsyncResult *async_result,
                 gpointer      user_data)
 {
-  DsSession *self = DS_SESSION (object);
   g_autoptr(GTask) task = user_data;
+  DsSession *self = g_task_get_source_object (task);
+  OpenData *open = g_task_get_task_data (task);
   g_autoptr(DsResult) result = NULL;
   GError *error = NULL;
-  guint generation = GPOINTER_TO_UINT (g_task_get_task_data (task));
   DsBenchKind kind;
 
-  result = g_task_propagate_pointer (G_TASK (async_result), &error);
+  result = ds_result_load_finish (async_result, &error);
   if (result == NULL)
     {
       g_task_return_error (task, error);
       return;
     }
 
-  if (!_ds_session_open_is_current (self, generation))
+  if (!_ds_session_open_is_current (self, open->generation))
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                "overtaken by another result or a run");
@@ -172,8 +151,7 @@ open_loaded_cb (GObject      *object,
       return;
     }
 
-  _ds_session_take_opened (self, g_steal_pointer (&result),
-                           g_task_get_task_data (G_TASK (async_result)));
+  _ds_session_take_opened (self, g_steal_pointer (&result), open->path);
 
   g_task_return_int (task, kind);
 }
@@ -186,7 +164,7 @@ ds_session_open_result_async (DsSession           *self,
                               gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GTask) load = NULL;
+  OpenData *open;
 
   g_return_if_fail (DS_IS_SESSION (self));
   g_return_if_fail (path != NULL);
@@ -201,15 +179,17 @@ ds_session_open_result_async (DsSession           *self,
       return;
     }
 
-  g_task_set_task_data (task, GUINT_TO_POINTER (_ds_session_next_open (self)), NULL);
+  open = g_new0 (OpenData, 1);
+  open->generation = _ds_session_next_open (self);
+  open->path = g_strdup (path);
+  g_task_set_task_data (task, open, open_data_free);
 
-  /* The loader is strict and bounded, but a large file still takes a
-   * while to parse: not on the main thread. */
-  load = g_task_new (self, cancellable, open_loaded_cb, g_steal_pointer (&task));
-  g_task_set_source_tag (load, open_worker);
-  g_task_set_name (load, "[diskscope] open result");
-  g_task_set_task_data (load, g_strdup (path), g_free);
-  g_task_run_in_thread (load, open_worker);
+  /* The core's one load, off this thread (a large file takes a while to
+   * parse).  Not a Diskscope result: perhaps a saved `smartctl --json`
+   * output, shown on the Health page as if read from the drive (and
+   * saying it was not); if it is not that either, the loader says why. */
+  ds_result_load_full_async (path, DS_RESULT_LOAD_FOREIGN, cancellable, open_loaded_cb,
+                             g_steal_pointer (&task));
 }
 
 DsBenchKind

@@ -78,23 +78,19 @@ health_run (DsRun   *run,
   return TRUE;
 }
 
-DsResult *
-ds_health_result_from_file (const char  *path,
-                            GError     **error)
+/* A complete health result from smartctl's JSON @text, read from @path. */
+static DsResult *
+health_from_foreign (const char  *path,
+                     const char  *text,
+                     gsize        length,
+                     GError     **error)
 {
   g_autoptr (GError) local = NULL;
-  g_autofree char *text = NULL;
   g_autoptr (DsResult) result = NULL;
   DsHealthData *data;
   DsHealth *h;
   DsBenchSpec spec;
-  gsize length = 0;
 
-  /* The program's bounded opener: a FIFO or /dev/zero is refused at once
-   * (the app tries this on every file that is not a result). */
-  if (!ds_file_read_bounded (path, _("smartctl's JSON output"), DS_SMARTCTL_JSON_MAX_BYTES,
-                             "DS_SMARTCTL_JSON_MAX_BYTES", &text, &length, error))
-    return NULL;
   h = ds_health_parse (text, (gssize) length, -1, &local);
   if (h == NULL)
     {
@@ -116,6 +112,21 @@ ds_health_result_from_file (const char  *path,
   result->complete = TRUE;
 
   return g_steal_pointer (&result);
+}
+
+DsResult *
+ds_health_result_from_file (const char  *path,
+                            GError     **error)
+{
+  g_autofree char *text = NULL;
+  gsize length = 0;
+
+  /* The program's bounded opener: a FIFO or /dev/zero is refused at once. */
+  if (!ds_file_read_bounded (path, _("smartctl's JSON output"), DS_SMARTCTL_JSON_MAX_BYTES,
+                             "DS_SMARTCTL_JSON_MAX_BYTES", &text, &length, error))
+    return NULL;
+
+  return health_from_foreign (path, text, length, error);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
@@ -476,4 +487,5 @@ const DsBenchOps ds_bench_health = {
   .headline_keys = health_headline_keys,
   .compare_identity = ds_health_compare_identity,
   .fio_job = ds_health_fio_job,
+  .from_foreign = health_from_foreign,
 };
