@@ -12,7 +12,7 @@
  * A script is never asked anything: a write test runs only when
  * --destroy-data names its device (else it exits 3 with the gate's words),
  * and the page's controls a script needs are options of their own
- * (page_options below; each page takes its own, ds_page_set_option()).
+ * (ds-application-script.c; each page takes its own, ds_page_set_option()).
  * Exit statuses are diskscope-cli's (0 done, 1 failed, 2 bad usage, 3
  * refused for safety), and 4: no display to open a window on.
  *
@@ -23,7 +23,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "ds-application.h"
+#include "ds-application-private.h"
 #include "ds-bench.h"
 #include "ds-error.h"
 #include "ds-pages.h"
@@ -31,60 +31,7 @@
 #include "ds-settings.h"
 #include "ds-window.h"
 
-struct _DsApplication
-{
-  AdwApplication  parent_instance;
-
-  /* Scripting options */
-  char           *device;
-  char           *folder;
-  char           *open;
-  char           *page;
-  char           *screenshot;
-  gboolean        start;
-  gboolean        quit_when_done;
-  int             accuracy;
-  char           *destroy_data;
-  gboolean        option_given[8];   /* page_options[i] was given */
-  char           *option_value[8];   /* its value (NULL for a switch) */
-
-  char           *page_help;     /* --page's description, from the page table */
-
-  gboolean        scripted;      /* the options were applied once */
-  int             run_status;    /* the exit status the script ends with */
-  int             exit_status;
-  guint           frames;
-};
-
 G_DEFINE_FINAL_TYPE (DsApplication, ds_application, ADW_TYPE_APPLICATION)
-
-/* diskscope-cli's exit statuses, and the app's own 4. */
-enum {
-  STATUS_OK = 0,
-  STATUS_FAILED = 1,
-  STATUS_USAGE = 2,
-  STATUS_REFUSED = 3,
-  STATUS_NO_DISPLAY = 4,
-};
-
-/* The page settings a script gives, each set on the page shown as the
- * user sets its control (ds_window_set_page_option()); a page without it
- * is bad usage.  Their help is in option_entries. */
-static const struct {
-  const char *name;
-  gboolean    takes_value;
-} page_options[] = {
-  { "write", FALSE },
-  { "preset", TRUE },
-  { "reads-only", FALSE },
-  { "size", TRUE },
-  { "duration", TRUE },
-  { "count", TRUE },
-  { "random", FALSE },
-  { "quick", FALSE },
-};
-G_STATIC_ASSERT (G_N_ELEMENTS (page_options) ==
-                 G_N_ELEMENTS (((DsApplication *) NULL)->option_given));
 
 static const GOptionEntry option_entries[] = {
   { "device", 'd', 0, G_OPTION_ARG_FILENAME, NULL, N_("Select the device at PATH"), N_("PATH") },
@@ -127,219 +74,6 @@ static const GOptionEntry option_entries[] = {
 };
 
 /* The exit status for what stopped a script, as diskscope-cli's. */
-static int
-status_for_error (const GError *error)
-{
-  if (error->domain == G_OPTION_ERROR)
-    return STATUS_USAGE;
-  if (error->domain != DS_ERROR)
-    return STATUS_FAILED;
-
-  switch (error->code)
-    {
-    case DS_ERROR_INVALID:
-      return STATUS_USAGE;
-    case DS_ERROR_REFUSED:
-    case DS_ERROR_BUSY:
-      return STATUS_REFUSED;
-    default:
-      return STATUS_FAILED;
-    }
-}
-
-static void
-script_finish (DsApplication *self,
-               DsWindow      *window,
-               int            status)
-{
-  if (self->screenshot != NULL)
-    {
-      g_autoptr(GError) error = NULL;
-
-      if (!ds_window_save_screenshot (window, self->screenshot, &error))
-        {
-          g_printerr ("diskscope: %s\n", error->message);
-          if (status == STATUS_OK)
-            status = STATUS_FAILED;
-        }
-    }
-
-  if (self->quit_when_done)
-    {
-      self->exit_status = status;
-      g_application_quit (G_APPLICATION (self));
-    }
-}
-
-/* The screenshot waits for a frame or two, so that what it shows is what
- * the last samples and the result drew. */
-static gboolean
-script_tick_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       user_data)
-{
-  DsApplication *self = user_data;
-
-  if (++self->frames < 3)
-    return G_SOURCE_CONTINUE;
-
-  script_finish (self, DS_WINDOW (widget), self->run_status);
-  return G_SOURCE_REMOVE;
-}
-
-/* Style transitions (the Start button turning back from red) take 200 ms
- * in Adwaita: let them end before the frames are counted. */
-#define SCRIPT_SETTLE_MS 400
-
-static gboolean
-script_settled_cb (gpointer user_data)
-{
-  DsApplication *self = user_data;
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
-
-  if (window == NULL)
-    {
-      self->exit_status = STATUS_FAILED;
-      g_application_quit (G_APPLICATION (self));
-      return G_SOURCE_REMOVE;
-    }
-
-  self->frames = 0;
-  gtk_widget_queue_draw (GTK_WIDGET (window));
-  gtk_widget_add_tick_callback (GTK_WIDGET (window), script_tick_cb, self, NULL);
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-script_after_frames (DsApplication *self,
-                     DsWindow      *window,
-                     int            status)
-{
-  self->run_status = status;
-  g_timeout_add (SCRIPT_SETTLE_MS, script_settled_cb, self);
-}
-
-static void
-run_finished_cb (DsWindow      *window,
-                 gboolean       success,
-                 DsApplication *self)
-{
-  g_signal_handlers_disconnect_by_func (window, run_finished_cb, self);
-
-  if (!success)
-    {
-      const char *message = ds_session_get_last_error (ds_window_get_session (window));
-
-      if (message != NULL)
-        g_printerr ("diskscope: %s\n", message);
-      else
-        g_printerr (_("diskscope: the test did not succeed\n"));
-    }
-
-  script_after_frames (self, window, success ? STATUS_OK : STATUS_FAILED);
-}
-
-static void
-script_opened_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(DsApplication) self = user_data;
-  g_autoptr(GError) error = NULL;
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
-
-  if (ds_session_open_result_finish (DS_SESSION (object), result, &error) >= DS_BENCH_N_KINDS)
-    g_printerr ("diskscope: %s\n", error->message);
-
-  if (window != NULL && (self->screenshot != NULL || self->quit_when_done))
-    script_after_frames (self, DS_WINDOW (window), error == NULL ? STATUS_OK : STATUS_FAILED);
-}
-
-/* Says why the script stops here, and ends it with @status (the window
- * stays open without --quit-when-done). */
-static void
-script_fail (DsApplication *self,
-             DsWindow      *window,
-             int            status,
-             const char    *message)
-{
-  g_printerr ("diskscope: %s\n", message);
-  script_after_frames (self, window, status);
-}
-
-/* The page settings given (--write, --preset …), on the page shown. */
-static gboolean
-apply_page_options (DsApplication  *self,
-                    DsWindow       *window,
-                    GError        **error)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (page_options); i++)
-    if (self->option_given[i] &&
-        !ds_window_set_page_option (window, page_options[i].name, self->option_value[i], error))
-      return FALSE;
-
-  return TRUE;
-}
-
-static void
-apply_script (DsApplication *self,
-              DsWindow      *window)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (self->scripted)
-    return;
-  self->scripted = TRUE;
-
-  if (self->accuracy > 0)
-    ds_session_set_accuracy (ds_window_get_session (window), self->accuracy);
-
-  if ((self->device != NULL && !ds_window_select_device (window, self->device, &error)) ||
-      (self->folder != NULL && !ds_window_set_folder (window, self->folder, &error)))
-    {
-      script_fail (self, window, STATUS_FAILED, error->message);
-      return;
-    }
-  if (self->folder != NULL && self->page == NULL)
-    ds_window_set_page (window, "file");
-
-  if (self->page != NULL && !ds_window_set_page (window, self->page))
-    {
-      g_autofree char *message = g_strdup_printf (_("no page called “%s”"), self->page);
-
-      script_fail (self, window, STATUS_USAGE, message);
-      return;
-    }
-
-  if (!apply_page_options (self, window, &error))
-    {
-      script_fail (self, window, STATUS_USAGE, error->message);
-      return;
-    }
-
-  /* A saved result is shown on its own page; --start is not for it. */
-  if (self->open != NULL)
-    {
-      ds_session_open_result_async (ds_window_get_session (window), self->open, NULL,
-                                    script_opened_cb, g_object_ref (self));
-      return;
-    }
-
-  if (self->start)
-    {
-      g_signal_connect (window, "run-finished", G_CALLBACK (run_finished_cb), self);
-      /* Never a dialog: --destroy-data confirms a write, or it is refused. */
-      if (!ds_window_start_confirmed (window, self->destroy_data, &error))
-        {
-          g_signal_handlers_disconnect_by_func (window, run_finished_cb, self);
-          script_fail (self, window, status_for_error (error), error->message);
-        }
-    }
-  else if (self->screenshot != NULL || self->quit_when_done)
-    script_after_frames (self, window, STATUS_OK);
-}
-
 static void
 ds_application_activate (GApplication *app)
 {
@@ -350,7 +84,7 @@ ds_application_activate (GApplication *app)
     window = GTK_WINDOW (ds_window_new (ADW_APPLICATION (app)));
 
   gtk_window_present (window);
-  apply_script (self, DS_WINDOW (window));
+  _ds_application_apply_script (self, DS_WINDOW (window));
 }
 
 static void
@@ -394,13 +128,13 @@ ds_application_handle_local_options (GApplication *app,
   g_variant_dict_lookup (options, "start", "b", &self->start);
   g_variant_dict_lookup (options, "quit-when-done", "b", &self->quit_when_done);
   g_variant_dict_lookup (options, "destroy-data", "^ay", &self->destroy_data);
-  for (guint i = 0; i < G_N_ELEMENTS (page_options); i++)
+  for (guint i = 0; i < DS_N_PAGE_OPTIONS; i++)
     {
-      if (page_options[i].takes_value)
-        self->option_given[i] = g_variant_dict_lookup (options, page_options[i].name, "s",
+      if (_ds_page_options[i].takes_value)
+        self->option_given[i] = g_variant_dict_lookup (options, _ds_page_options[i].name, "s",
                                                        &self->option_value[i]);
       else
-        g_variant_dict_lookup (options, page_options[i].name, "b", &self->option_given[i]);
+        g_variant_dict_lookup (options, _ds_page_options[i].name, "b", &self->option_given[i]);
     }
   /* Bad options are bad usage (2), as in diskscope-cli, and are said
    * before any window opens. */
@@ -446,7 +180,7 @@ ds_application_handle_local_options (GApplication *app,
    * window that is already open. */
   scripted = self->device || self->folder || self->open || self->page || self->screenshot ||
              self->start || self->quit_when_done || self->destroy_data;
-  for (guint i = 0; i < G_N_ELEMENTS (page_options); i++)
+  for (guint i = 0; i < DS_N_PAGE_OPTIONS; i++)
     scripted = scripted || self->option_given[i];
   if (scripted)
     g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
