@@ -254,17 +254,125 @@ yield_cpu (Worker *w)
              pthread_setschedparam (pthread_self (), SCHED_IDLE, &param) == 0;
 }
 
-/* The clock of the run starts now: the ramp, the deadline, the series. */
+/* The worker's I/O slots: a stack of the free ones, and the count in
+ * flight. */
+typedef struct {
+  DsIo    **free;
+  unsigned  n_free;
+  unsigned  inflight;
+  gboolean  issuing;   /* FALSE once the run has issued its last I/O */
+} Slots;
+
+/* Every error stops the run; the worker's first is the one it reports
+ * (with the I/O's place when an I/O failed, @io). */
+static void
+worker_fail (Worker     *w,
+             int         r,
+             const DsIo *io)
+{
+  if (w->error == 0)
+    {
+      w->error = r;
+      if (io != NULL)
+        {
+          w->error_offset = (int64_t) io->offset_bytes;
+          w->error_write = io->write;
+        }
+    }
+  g_atomic_int_set (&w->shared->stop, 1);
+}
+
+/* Queues the next I/Os into the free slots while the run issues, and
+ * commits what it queued. */
+static void
+issue (Worker *w,
+       Slots  *slots)
+{
+  const DsEngineOps *ops = w->shared->ops;
+  unsigned queued = 0;
+  int r;
+
+  while (slots->issuing && slots->n_free > 0)
+    {
+      DsIo *io = slots->free[slots->n_free - 1];
+
+      if (!next_io (w, io))
+        {
+          slots->issuing = FALSE;
+          break;
+        }
+      if (io->write)
+        ds_buffer_refresh (io->buf, io->len_bytes, &w->rng);
+
+      r = ops->queue (&w->engine, io);
+      if (r < 0)
+        {
+          worker_fail (w, r, io);
+          slots->issuing = FALSE;
+          break;
+        }
+      slots->n_free--;
+      slots->inflight++;
+      queued++;
+    }
+
+  if (queued > 0 && ops->commit != NULL)
+    {
+      r = ops->commit (&w->engine);
+      if (r < 0 && w->error == 0)
+        {
+          worker_fail (w, r, NULL);
+          slots->issuing = FALSE;
+        }
+    }
+}
+
+/* Reaps at least one I/O in flight, accounts what completed, and stops
+ * issuing at the stop flag, a cancel or the deadline.  FALSE when the
+ * engine cannot reap (it cannot go on; its cleanup reaps). */
+static gboolean
+reap (Worker *w,
+      Slots  *slots)
+{
+  Shared *sh = w->shared;
+  int r;
+
+  r = sh->ops->getevents (&w->engine, 1, sh->depth, DS_IO_POLL_NS, w->done);
+  if (r < 0)
+    {
+      worker_fail (w, r, NULL);
+      return FALSE;
+    }
+
+  for (int i = 0; i < r; i++)
+    {
+      DsIo *io = w->done[i];
+
+      slots->inflight--;
+      slots->free[slots->n_free++] = io;
+      account (w, io);
+    }
+
+  if (slots->issuing || w->ring != NULL)
+    {
+      uint64_t now = r > 0 ? w->done[r - 1]->end_ns : ds_clock_ns ();
+
+      if (w->ring != NULL)
+        ds_io_ring_tick (w->ring, now);
+      if (slots->issuing &&
+          (g_atomic_int_get (&sh->stop) || (sh->ctx->cancel != NULL && g_atomic_int_get (sh->ctx->cancel)) ||
+           (sh->deadline_ns != 0 && now >= sh->deadline_ns)))
+        slots->issuing = FALSE;
+    }
+
+  return TRUE;
+}
 
 static void
 worker_run (Worker *w)
 {
   Shared *sh = w->shared;
-  const DsEngineOps *ops = sh->ops;
-  DsIo **free_ios;
-  unsigned n_free;
-  unsigned inflight = 0;
-  gboolean issuing = TRUE;
+  Slots slots = { .issuing = TRUE };
   uint64_t user0 = thread_cpu_ns (FALSE);
   uint64_t sys0 = thread_cpu_ns (TRUE);
   int r;
@@ -282,93 +390,20 @@ worker_run (Worker *w)
   if (r < 0)
     return;
 
-  /* A stack of free I/O slots. */
-  free_ios = g_new (DsIo *, sh->depth);
+  slots.free = g_new (DsIo *, sh->depth);
   for (unsigned i = 0; i < sh->depth; i++)
-    free_ios[i] = &w->ios[sh->depth - 1 - i];
-  n_free = sh->depth;
+    slots.free[i] = &w->ios[sh->depth - 1 - i];
+  slots.n_free = sh->depth;
 
+  /* Keep the queue full until the last I/O is issued, then drain it. */
   for (;;)
     {
-      unsigned queued = 0;
-
-      while (issuing && n_free > 0)
-        {
-          DsIo *io = free_ios[n_free - 1];
-
-          if (!next_io (w, io))
-            {
-              issuing = FALSE;
-              break;
-            }
-          if (io->write)
-            ds_buffer_refresh (io->buf, io->len_bytes, &w->rng);
-
-          r = ops->queue (&w->engine, io);
-          if (r < 0)
-            {
-              if (w->error == 0)
-                {
-                  w->error = r;
-                  w->error_offset = (int64_t) io->offset_bytes;
-                  w->error_write = io->write;
-                }
-              g_atomic_int_set (&sh->stop, 1);
-              issuing = FALSE;
-              break;
-            }
-          n_free--;
-          inflight++;
-          queued++;
-        }
-
-      if (queued > 0 && ops->commit != NULL)
-        {
-          r = ops->commit (&w->engine);
-          if (r < 0 && w->error == 0)
-            {
-              w->error = r;
-              g_atomic_int_set (&sh->stop, 1);
-              issuing = FALSE;
-            }
-        }
-
-      if (inflight == 0)
+      issue (w, &slots);
+      if (slots.inflight == 0 || !reap (w, &slots))
         break;
-
-      r = ops->getevents (&w->engine, 1, sh->depth, DS_IO_POLL_NS, w->done);
-      if (r < 0)
-        {
-          if (w->error == 0)
-            w->error = r;
-          g_atomic_int_set (&sh->stop, 1);
-          /* An engine that cannot reap cannot go on; its cleanup reaps. */
-          break;
-        }
-
-      for (int i = 0; i < r; i++)
-        {
-          DsIo *io = w->done[i];
-
-          inflight--;
-          free_ios[n_free++] = io;
-          account (w, io);
-        }
-
-      if (issuing || w->ring != NULL)
-        {
-          uint64_t now = r > 0 ? w->done[r - 1]->end_ns : ds_clock_ns ();
-
-          if (w->ring != NULL)
-            ds_io_ring_tick (w->ring, now);
-          if (issuing &&
-              (g_atomic_int_get (&sh->stop) || (sh->ctx->cancel != NULL && g_atomic_int_get (sh->ctx->cancel)) ||
-               (sh->deadline_ns != 0 && now >= sh->deadline_ns)))
-            issuing = FALSE;
-        }
     }
 
-  g_free (free_ios);
+  g_free (slots.free);
   w->stats.cpu_user_ns = thread_cpu_ns (FALSE) - user0;
   w->stats.cpu_system_ns = thread_cpu_ns (TRUE) - sys0;
 }
