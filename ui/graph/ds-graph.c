@@ -65,13 +65,7 @@ static const struct {
   { "error_color", "#c01c28" },
   { "error_fg_color", "#ffffff" },
   { "window_bg_color", "#fafafa" },
-  { "blue_3", "#3584e4" },
-  { "green_5", "#26a269" },
-  { "yellow_5", "#e5a50a" },
-  { "red_3", "#e01b24" },
-  { "purple_3", "#9141ac" },
   { "orange_4", "#e66100" },
-  { "brown_3", "#986a44" },
 };
 
 /* One colour per layer that needs its own: the exported pictures'
