@@ -102,8 +102,8 @@ START_TEST (test_transfer_png)
                     (int) ds_render_comparison_height (cmp, &opts));
 
   /* Both curves are drawn, each in its colour, right of the legend. */
-  blue = count_color (image, ds_render_series_color (0), 100, 1100);
-  orange = count_color (image, ds_render_series_color (1), 100, 1100);
+  blue = count_color (image, ds_chart_series_color (0), 100, 1100);
+  orange = count_color (image, ds_chart_series_color (1), 100, 1100);
   ck_assert_msg (blue > 400 && orange > 400, "blue %u, orange %u pixels", blue, orange);
   cairo_surface_destroy (image);
 }
@@ -215,7 +215,7 @@ START_TEST (test_bars)
   /* Bars to scale: in the bar area, B (3x A's bandwidth, half its
    * latency) and C are there, one colour each. */
   for (int i = 0; i < 3; i++)
-    px[i] = count_color (image, ds_render_series_color (i), 300, 1200);
+    px[i] = count_color (image, ds_chart_series_color (i), 300, 1200);
   ck_assert_msg (px[0] > 500 && px[1] > 500 && px[2] > 500, "%u %u %u", px[0], px[1], px[2]);
   cairo_surface_destroy (image);
 }
@@ -236,7 +236,7 @@ START_TEST (test_series_styles)
       cairo_t *cr = cairo_create (image);
 
       cairo_set_source_rgba (cr, 0, 0, 0, 1);
-      ds_render_series_key (cr, c, 2, 8, 44, 2);
+      ds_chart_series_key (cr, c, 2, 8, 44, 2);
       cairo_destroy (cr);
       cairo_surface_flush (image);
       stride = cairo_image_surface_get_stride (image);

@@ -9,30 +9,13 @@
 
 #include <math.h>
 
+#include "ds-annotation.h"
 #include "ds-render-private.h"
 
 #define PLOT_LEFT   90.0
 #define PLOT_RIGHT  24.0
 #define PLOT_TOP    (LINE * 2)
 #define PLOT_BOTTOM (LINE * 2.5)
-#define TICKS       5
-
-/* The top of the y-axis: 1, 2 or 5 times a power of ten, five ticks to
- * it, above the highest point. */
-static double
-nice_max (double max)
-{
-  double raw, mag, f, step;
-
-  if (!(max > 0) || !isfinite (max))
-    return 1;
-  raw = max * 1.05 / TICKS;
-  mag = pow (10, floor (log10 (raw)));
-  f = raw / mag;
-  step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
-  return step * TICKS;
-}
-
 static gboolean
 drawn (const DsCompareCurve *curve)
 {
@@ -80,6 +63,70 @@ x_label (const DsCompareCurve *curve,
   return ds_compare_format_value (curve->x_unit, v, units);
 }
 
+/* How an axis in a figure's unit is labelled: in display units (MB/s,
+ * ms) where @per_display data units make one, ticks round in those;
+ * sizes (per_display 0) as the tables write them ("1 GiB"). */
+typedef struct {
+  DsCompareUnit unit;
+  DsUnits       units;
+  double        per_display;
+  const char   *suffix;
+} TickUnits;
+
+static TickUnits
+tick_units (DsCompareUnit unit,
+            DsUnits       units)
+{
+  switch (unit)
+    {
+    case DS_COMPARE_RATE:
+      return (TickUnits) { unit, units, units == DS_UNITS_MIB ? 1048576.0 : 1e6,
+                           units == DS_UNITS_MIB ? " MiB/s" : " MB/s" };
+    case DS_COMPARE_TIME:
+      return (TickUnits) { unit, units, 1e-3, " ms" };
+    case DS_COMPARE_IOPS:
+      return (TickUnits) { unit, units, 1, " IOPS" };
+    case DS_COMPARE_PERCENT:
+      return (TickUnits) { unit, units, 1, "%" };
+    case DS_COMPARE_BYTES:
+      return (TickUnits) { unit, units, 0, "" };
+    case DS_COMPARE_COUNT:
+    case DS_COMPARE_RATIO:
+    default:
+      return (TickUnits) { unit, units, 1, "" };
+    }
+}
+
+/* 0 to a round number of display units at or above @max (data units). */
+static void
+scale_nice (double           max,
+            const TickUnits *u,
+            guint            max_intervals,
+            DsChartScale    *ret_scale)
+{
+  double per = u->per_display > 0 ? u->per_display : 1;
+
+  ds_chart_scale_nice (max / per, max_intervals, ret_scale);
+  ret_scale->max *= per;
+  ret_scale->step *= per;
+}
+
+/* A tick: the number as every axis writes it (ds_chart_format_tick()) and
+ * the unit: "2.5 ms", "5000 IOPS", "250 MB/s". */
+static char *
+format_value_tick (double   v,
+                   double   step,
+                   gpointer user_data)
+{
+  const TickUnits *u = user_data;
+  g_autofree char *number = NULL;
+
+  if (!(u->per_display > 0))
+    return ds_compare_format_value (u->unit, v, u->units);
+  number = ds_chart_format_tick (v / u->per_display, step / u->per_display);
+  return g_strdup_printf ("%s%s", number, u->suffix);
+}
+
 /* Each column's curve in its colour, pattern and markers, and its mark. */
 static void
 draw_series (DsRenderCtx          *ctx,
@@ -96,7 +143,7 @@ draw_series (DsRenderCtx          *ctx,
   for (guint c = 0; c < n; c++)
     {
       GArray *pts = curve->points[c];
-      DsRenderColor color = ds_render_series_color (c);
+      DsRenderColor color = ds_chart_series_color (c);
       g_autofree double *xs = NULL;
       g_autofree double *ys = NULL;
       gboolean pen = FALSE;
@@ -105,9 +152,9 @@ draw_series (DsRenderCtx          *ctx,
         continue;
       xs = g_new (double, pts->len);
       ys = g_new (double, pts->len);
-      ds_render_set_color (cr, &color, 1);
+      ds_chart_set_color (cr, &color, 1);
       cairo_set_line_width (cr, 1.6);
-      ds_render_series_set_dash (cr, c, 1.6);
+      ds_chart_series_set_dash (cr, c, 1.6);
       for (guint k = 0; k < pts->len; k++)
         {
           const DsCurveXY *p = &g_array_index (pts, DsCurveXY, k);
@@ -125,18 +172,16 @@ draw_series (DsRenderCtx          *ctx,
       cairo_set_dash (cr, NULL, 0, 0);
       for (guint k = 0; k < pts->len && pts->len <= 64; k++)
         if (!isnan (ys[k]))
-          ds_render_series_marker (cr, c, xs[k], ys[k], 6);
+          ds_chart_series_marker (cr, c, xs[k], ys[k], 6);
       if (pts->len > 64)
-        ds_render_series_markers (cr, c, xs, ys, pts->len, 6);
+        ds_chart_series_markers (cr, c, xs, ys, pts->len, 6);
 
       if (!isnan (curve->mark_x[c]))
         {
           double mx = to_x (curve, curve->mark_x[c], lo, hi, x0, w);
           g_autofree char *label = g_strdup_printf ("%c %s", 'A' + c,
                                                     curve->mark_label[c] ? curve->mark_label[c] : "");
-          static const double dash[] = { 4, 3 };
-
-          cairo_set_dash (cr, dash, 2, 0);
+          ds_chart_mark_set_dash (cr, 1.6);
           cairo_move_to (cr, mx, y0);
           cairo_line_to (cr, mx, y0 + h);
           cairo_stroke (cr);
@@ -146,16 +191,78 @@ draw_series (DsRenderCtx          *ctx,
     }
 }
 
+/* Log axes (levels, sets): a tick at each point of the first column that
+ * has the curve, as far apart as the labels need. */
+static void
+draw_log_ticks (DsRenderCtx          *ctx,
+                PangoLayout          *layout,
+                const DsCompareCurve *curve,
+                const DsChartArea    *area,
+                double                lo,
+                double                hi)
+{
+  ds_chart_set_color (ctx->cr, &ctx->look.text, 1);
+  for (guint c = 0; c < ctx->cmp->columns->len; c++)
+    if (curve->points[c] != NULL)
+      {
+        double last = -INFINITY;
+
+        for (guint k = 0; k < curve->points[c]->len; k++)
+          {
+            const DsCurveXY *p = &g_array_index (curve->points[c], DsCurveXY, k);
+            double tx = to_x (curve, p->x, lo, hi, area->left, area->width);
+            g_autofree char *label = NULL;
+
+            if (tx - last < (curve->x_unit == DS_COMPARE_BYTES ? 64 : 28))
+              continue;
+            label = x_label (curve, p->x, ctx->opts->units);
+            ds_chart_draw_text (ctx->cr, layout, label, tx, area->top + area->height + 6, 0.5, 0);
+            last = tx;
+          }
+        break;
+      }
+}
+
+/* The axes as the graphs on the screen draw them (ds-chart-axes.c), the
+ * ticks in the figure's unit; the x ticks of a log axis at the points. */
+static void
+draw_axes (DsRenderCtx          *ctx,
+           const DsCompareCurve *curve,
+           const DsChartArea    *area,
+           const DsChartScale   *x_scale,
+           const DsChartScale   *y_scale)
+{
+  g_autoptr (PangoLayout) layout = ds_render_layout (ctx, FALSE);
+  g_autofree char *name = ds_printable_text (curve->x_name);
+  g_autofree char *x_title = g_strdup_printf ("%s%s", name, curve->x_log ? " (log scale)" : "");
+  TickUnits y_units = tick_units (curve->y_unit, ctx->opts->units);
+  TickUnits x_units = tick_units (curve->x_unit, ctx->opts->units);
+  DsChartAxis y_axis = { .scale = *y_scale, .edge = DS_CHART_EDGE_LEFT, .grid = TRUE,
+                         .format = format_value_tick, .format_data = &y_units };
+  DsChartAxis x_axis = { .scale = *x_scale, .edge = DS_CHART_EDGE_BOTTOM, .grid = TRUE,
+                         .format = format_value_tick, .format_data = &x_units };
+
+  ds_chart_draw_axis (ctx->cr, layout, area, &y_axis, &ctx->look);
+  if (curve->x_log)
+    draw_log_ticks (ctx, layout, curve, area, x_scale->min, x_scale->max);
+  else
+    ds_chart_draw_axis (ctx->cr, layout, area, &x_axis, &ctx->look);
+  ds_chart_draw_titles (ctx->cr, layout, area, x_title, NULL, NULL, &ctx->look);
+  ds_chart_draw_frame (ctx->cr, area, &ctx->look);
+}
+
 static void
 panel (DsRenderCtx          *ctx,
        const DsCompareCurve *curve,
        double                y)
 {
-  cairo_t *cr = ctx->cr;
   guint n = ctx->cmp->columns->len;
   double lo = INFINITY, hi = -INFINITY, ymax = 0;
   double x0 = MARGIN + PLOT_LEFT, w = ctx->width - x0 - MARGIN - PLOT_RIGHT;
   double y0 = y + PLOT_TOP, h = PANEL_HEIGHT - PLOT_TOP - PLOT_BOTTOM;
+  TickUnits x_units = tick_units (curve->x_unit, ctx->opts->units);
+  TickUnits y_units = tick_units (curve->y_unit, ctx->opts->units);
+  DsChartScale x_scale, y_scale;
 
   for (guint c = 0; c < n; c++)
     for (guint k = 0; curve->points[c] != NULL && k < curve->points[c]->len; k++)
@@ -169,75 +276,19 @@ panel (DsRenderCtx          *ctx,
       }
   if (!isfinite (lo))
     lo = 0, hi = 1;
-  if (!curve->x_log)
-    lo = MIN (lo, 0), hi = nice_max (hi);
-  ymax = nice_max (ymax);
-
-  ds_render_set_color (cr, &ctx->fg, 1);
-  ds_render_text (ctx, curve->title, MARGIN, y, DS_ALIGN_LEFT, TRUE, 0);
-
-  /* Axes, the y ticks in the figure's unit, the x ticks at the points of
-   * the first column that has the curve (levels, sets). */
-  cairo_set_line_width (cr, 1);
-  ds_render_set_color (cr, &ctx->fg, 0.6);
-  cairo_rectangle (cr, x0, y0, w, h);
-  cairo_stroke (cr);
-  for (int t = 0; t <= TICKS; t++)
-    {
-      double v = ymax * t / TICKS;
-      double ty = y0 + h - h * t / TICKS;
-      g_autofree char *label = ds_compare_format_value (curve->y_unit, v, ctx->opts->units);
-
-      ds_render_set_color (cr, &ctx->fg, 0.12);
-      cairo_move_to (cr, x0, ty);
-      cairo_line_to (cr, x0 + w, ty);
-      cairo_stroke (cr);
-      ds_render_set_color (cr, &ctx->fg, 0.8);
-      ds_render_text (ctx, label, x0 - 6, ty - LINE / 2, DS_ALIGN_RIGHT, FALSE, PLOT_LEFT - 8);
-    }
-  if (!curve->x_log)
-    {
-      for (int t = 0; t <= TICKS; t++)
-        {
-          double v = lo + (hi - lo) * t / TICKS;
-          g_autofree char *label = x_label (curve, v, ctx->opts->units);
-
-          ds_render_set_color (cr, &ctx->fg, 0.8);
-          ds_render_text (ctx, label, to_x (curve, v, lo, hi, x0, w), y0 + h + 4, DS_ALIGN_CENTER, FALSE, 0);
-        }
-    }
+  /* A log axis spans the points; a linear one starts at 0. */
+  if (curve->x_log)
+    x_scale = (DsChartScale) { lo, hi, 1 };
+  else if (lo < 0)
+    ds_chart_scale_span (lo, hi, DS_CHART_X_TICKS, &x_scale);
   else
-    {
-      /* Log axes (levels, sets): a tick at each point of the first column
-       * that has the curve, as far apart as the labels need. */
-      for (guint c = 0; c < n; c++)
-        if (curve->points[c] != NULL)
-          {
-            double last = -INFINITY;
+    scale_nice (hi, &x_units, DS_CHART_X_TICKS, &x_scale);
+  scale_nice (ymax * DS_CHART_HEADROOM, &y_units, DS_CHART_Y_TICKS, &y_scale);
 
-            for (guint k = 0; k < curve->points[c]->len; k++)
-              {
-                const DsCurveXY *p = &g_array_index (curve->points[c], DsCurveXY, k);
-                double tx = to_x (curve, p->x, lo, hi, x0, w);
-                g_autofree char *label = NULL;
-
-                if (tx - last < (curve->x_unit == DS_COMPARE_BYTES ? 64 : 28))
-                  continue;
-                label = x_label (curve, p->x, ctx->opts->units);
-                ds_render_set_color (cr, &ctx->fg, 0.8);
-                ds_render_text (ctx, label, tx, y0 + h + 4, DS_ALIGN_CENTER, FALSE, 0);
-                last = tx;
-              }
-            break;
-          }
-    }
-  {
-    g_autofree char *axis = g_strdup_printf ("%s%s", curve->x_name, curve->x_log ? " (log scale)" : "");
-    ds_render_set_color (cr, &ctx->fg, 0.8);
-    ds_render_text (ctx, axis, x0 + w / 2, y0 + h + LINE + 4, DS_ALIGN_CENTER, FALSE, 0);
-  }
-
-  draw_series (ctx, curve, (const double[4]) { x0, y0, w, h }, lo, hi, ymax);
+  ds_chart_set_color (ctx->cr, &ctx->fg, 1);
+  ds_render_text (ctx, curve->title, MARGIN, y, DS_ALIGN_LEFT, TRUE, 0);
+  draw_axes (ctx, curve, &(DsChartArea) { x0, y0, w, h }, &x_scale, &y_scale);
+  draw_series (ctx, curve, (const double[4]) { x0, y0, w, h }, x_scale.min, x_scale.max, y_scale.max);
 }
 
 void

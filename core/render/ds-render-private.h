@@ -6,6 +6,7 @@
 
 #include <pango/pangocairo.h>
 
+#include "ds-chart-axes.h"
 #include "ds-render.h"
 
 G_BEGIN_DECLS
@@ -26,15 +27,16 @@ typedef struct {
   const DsRenderOptions *opts;
   DsRenderColor          fg;
   DsRenderColor          bg;
+  DsChartLook            look;   /* the axes' colours, from fg */
   PangoFontDescription  *font;
   double                 width;
 } DsRenderCtx;
 
 typedef enum { DS_ALIGN_LEFT, DS_ALIGN_RIGHT, DS_ALIGN_CENTER } DsAlign;
 
-void     ds_render_set_color (cairo_t             *cr,
-                              const DsRenderColor *c,
-                              double               alpha);
+/* A layout in the picture's font (bold or not), for ds_chart_draw_text(). */
+PangoLayout *ds_render_layout (DsRenderCtx *ctx,
+                               gboolean     bold);
 /* Draws @text with its top at @y, aligned at @x; ellipsized to @max_width
  * when > 0.  Returns the width drawn. */
 double   ds_render_text      (DsRenderCtx *ctx,
@@ -48,6 +50,17 @@ double   ds_render_text      (DsRenderCtx *ctx,
 /* ds-render-transfer.c: the Benchmark comparison's curves. */
 gboolean ds_render_direction_present (const DsComparison *cmp,
                                       gboolean            write);
+/* A panel's scales, as the Benchmark page's graph picks them
+ * (ds-graph-axes.c): the position (GB, GiB with MiB/s, or % of each
+ * capacity), the rate from the highest @rate_max (bytes/s) and the access
+ * time in ms, on the rate's grid lines, from @access_ms. */
+void     ds_render_transfer_scales   (const DsComparison *cmp,
+                                      DsUnits             units,
+                                      double              rate_max,
+                                      double              access_ms,
+                                      DsChartScale       *ret_position,
+                                      DsChartScale       *ret_rate,
+                                      DsChartScale       *ret_access);
 /* One direction's panel (PANEL_HEIGHT tall) from @y. */
 void     ds_render_transfer_panel    (DsRenderCtx *ctx,
                                       double       y,

@@ -9,43 +9,6 @@
 
 #include "ds-render-private.h"
 
-/* ---- axes --------------------------------------------------------------- */
-
-/* A step of 1, 2 or 5 times a power of ten giving about @n ticks to @max. */
-static double
-nice_step (double max,
-           int    n)
-{
-  double raw = max / n;
-  double mag = pow (10, floor (log10 (raw)));
-  double f = raw / mag;
-
-  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
-}
-
-static double
-nice_max (double max)
-{
-  double step;
-
-  if (!(max > 0) || !isfinite (max))
-    return 1;
-  step = nice_step (max, 5);
-  return ceil (max * 1.05 / step) * step;
-}
-
-static char *
-format_tick (double v)
-{
-  if (v == 0)
-    return g_strdup ("0");
-  if (fabs (v) >= 100 || v == floor (v))
-    return g_strdup_printf ("%.0f", v);
-  if (fabs (v) >= 1)
-    return g_strdup_printf ("%.1f", v);
-  return g_strdup_printf ("%.3g", v);
-}
-
 /* ---- transfer curves ---------------------------------------------------- */
 
 gboolean
@@ -69,10 +32,13 @@ compare_doubles (gconstpointer a,
 }
 
 typedef struct {
-  double x0, y0, w, h;      /* the plot area */
-  double x_max;             /* bytes, or 1 for a fraction */
-  double rate_max;          /* bytes/s at the top */
-  double access_max;        /* seconds at the top of the right axis */
+  double       x0, y0, w, h;  /* the plot area */
+  double       x_max;         /* bytes, or 1 for a fraction */
+  double       rate_max;      /* bytes/s at the top */
+  double       access_max;    /* seconds at the top of the right axis */
+  DsChartScale position;      /* GB (GiB), or % of each capacity */
+  DsChartScale rate;          /* MB/s (MiB/s) */
+  DsChartScale access;        /* ms, on the rate's grid lines */
 } Plot;
 
 static double
@@ -87,74 +53,30 @@ py (const Plot *p, double v, double max)
   return p->y0 + p->h - p->h * CLAMP (v / max, 0, 1);
 }
 
+/* The axes as the Benchmark page draws them (ds-chart-axes.c): the rate
+ * on the left, the access time on the right on the same grid lines, the
+ * position below. */
 static void
-draw_axes (DsRenderCtx        *ctx,
-           const Plot *p,
-           gboolean    dots)
+draw_axes (DsRenderCtx *ctx,
+           const Plot  *p,
+           gboolean     dots)
 {
-  cairo_t *cr = ctx->cr;
+  g_autoptr (PangoLayout) layout = ds_render_layout (ctx, FALSE);
   gboolean mib = ctx->opts->units == DS_UNITS_MIB;
-  double unit = mib ? 1048576.0 : 1e6;
-  double top = p->rate_max / unit;
-  double step = nice_step (top, 5);
-  double gb = mib ? 1073741824.0 : 1e9;
+  DsChartArea area = { p->x0, p->y0, p->w, p->h };
+  DsChartAxis rate = { .scale = p->rate, .edge = DS_CHART_EDGE_LEFT, .grid = TRUE };
+  DsChartAxis access = { .scale = p->access, .edge = DS_CHART_EDGE_RIGHT };
+  DsChartAxis position = { .scale = p->position, .edge = DS_CHART_EDGE_BOTTOM, .grid = TRUE };
 
-  cairo_set_line_width (cr, 1);
-  /* Horizontal grid and the rate axis. */
-  for (double v = 0; v <= top * 1.0001; v += step)
-    {
-      double y = py (p, v * unit, p->rate_max);
-      g_autofree char *label = format_tick (v);
-
-      ds_render_set_color (cr, &ctx->fg, 0.12);
-      cairo_move_to (cr, p->x0, round (y) + 0.5);
-      cairo_line_to (cr, p->x0 + p->w, round (y) + 0.5);
-      cairo_stroke (cr);
-      ds_render_set_color (cr, &ctx->fg, 0.85);
-      ds_render_text (ctx, label, p->x0 - 6, y - LINE / 2, DS_ALIGN_RIGHT, FALSE, 0);
-    }
-  ds_render_text (ctx, mib ? "MiB/s" : "MB/s", p->x0 - 6, p->y0 - LINE - 4, DS_ALIGN_RIGHT, TRUE, 0);
-
+  ds_chart_draw_axis (ctx->cr, layout, &area, &rate, &ctx->look);
   if (dots)
-    {
-      double ms_top = p->access_max * 1e3;
-      double ms_step = nice_step (ms_top, 5);
-
-      for (double v = 0; v <= ms_top * 1.0001; v += ms_step)
-        {
-          g_autofree char *label = format_tick (v);
-          ds_render_text (ctx, label, p->x0 + p->w + 6, py (p, v, ms_top) - LINE / 2, DS_ALIGN_LEFT, FALSE, 0);
-        }
-      ds_render_text (ctx, "ms", p->x0 + p->w + 6, p->y0 - LINE - 4, DS_ALIGN_LEFT, TRUE, 0);
-    }
-
-  /* Vertical grid and the position axis: tenths of each capacity, or GB
-   * (GiB) in steps of 1, 2 or 5. */
-  {
-    gboolean percent = ctx->cmp->x_percent;
-    double x_top = percent ? 100 : p->x_max / gb;
-    double x_step = percent ? 10 : nice_step (x_top, 10);
-    double scale = percent ? 0.01 : gb;
-
-    for (double v = 0; v <= x_top * 1.0001; v += x_step)
-      {
-        double x = px (p, v * scale);
-        g_autofree char *label = format_tick (v);
-
-        ds_render_set_color (cr, &ctx->fg, 0.12);
-        cairo_move_to (cr, round (x) + 0.5, p->y0);
-        cairo_line_to (cr, round (x) + 0.5, p->y0 + p->h);
-        cairo_stroke (cr);
-        ds_render_set_color (cr, &ctx->fg, 0.85);
-        ds_render_text (ctx, label, x, p->y0 + p->h + 4, DS_ALIGN_CENTER, FALSE, 0);
-      }
-    ds_render_text (ctx, percent ? "% of each tested capacity" : mib ? "GiB" : "GB",
-             p->x0 + p->w, p->y0 + p->h + 4 + LINE, DS_ALIGN_RIGHT, TRUE, 0);
-  }
-
-  ds_render_set_color (cr, &ctx->fg, 0.6);
-  cairo_rectangle (cr, round (p->x0) + 0.5, round (p->y0) + 0.5, round (p->w), round (p->h));
-  cairo_stroke (cr);
+    ds_chart_draw_axis (ctx->cr, layout, &area, &access, &ctx->look);
+  ds_chart_draw_axis (ctx->cr, layout, &area, &position, &ctx->look);
+  ds_chart_draw_titles (ctx->cr, layout, &area,
+                        ctx->cmp->x_percent ? "Position (% of each tested capacity)" :
+                        mib ? "Position (GiB)" : "Position (GB)",
+                        mib ? "MiB/s" : "MB/s", dots ? "ms" : NULL, &ctx->look);
+  ds_chart_draw_frame (ctx->cr, &area, &ctx->look);
 }
 
 /* The highest rate of any column's curve (bytes/s); every column's
@@ -186,6 +108,30 @@ collect (const DsComparison *cmp,
   return rate_max;
 }
 
+void
+ds_render_transfer_scales (const DsComparison *cmp,
+                           DsUnits             units,
+                           double              rate_max,
+                           double              access_ms,
+                           DsChartScale       *ret_position,
+                           DsChartScale       *ret_rate,
+                           DsChartScale       *ret_access)
+{
+  gboolean mib = units == DS_UNITS_MIB;
+  double unit = mib ? 1048576.0 : 1e6;   /* bytes/s in an MB/s (MiB/s) */
+
+  if (cmp->x_percent)
+    ds_chart_scale_span (0, 100, DS_CHART_X_TICKS, ret_position);
+  else
+    ds_chart_scale_span (0, (double) MAX (cmp->x_max_bytes, 1) / (mib ? 1073741824.0 : 1e9),
+                         DS_CHART_X_TICKS, ret_position);
+  ds_chart_scale_nice (MAX (rate_max / unit * DS_CHART_HEADROOM, DS_CHART_RATE_FLOOR),
+                       DS_CHART_Y_TICKS, ret_rate);
+  /* On the rate's grid lines: as many intervals. */
+  ds_chart_scale_shared (MAX (access_ms * DS_CHART_HEADROOM, DS_CHART_LATENCY_FLOOR_MS),
+                         (guint) round (ret_rate->max / ret_rate->step), ret_access);
+}
+
 /* The plot area of the panel at @y and its scales; sorts @all_access. */
 static Plot
 plot_place (DsRenderCtx *ctx,
@@ -195,6 +141,7 @@ plot_place (DsRenderCtx *ctx,
             GArray      *all_access)
 {
   const DsComparison *cmp = ctx->cmp;
+  double access_ms = 0;
   Plot p = { 0 };
 
   p.x0 = MARGIN + 64;
@@ -202,16 +149,16 @@ plot_place (DsRenderCtx *ctx,
   p.w = ctx->width - p.x0 - MARGIN - (dots ? 56 : 16);
   p.h = PANEL_HEIGHT - LINE * 2.5 - LINE * 2.5;
   p.x_max = cmp->x_percent ? 1.0 : (double) MAX (cmp->x_max_bytes, 1);
-  p.rate_max = ctx->opts->units == DS_UNITS_MIB ?
-               nice_max (rate_max / 1048576.0) * 1048576.0 : nice_max (rate_max / 1e6) * 1e6;
   if (dots)
     {
       /* The 98th percentile sets the scale: a few slow outliers would
        * flatten the rest; they are drawn at the top edge. */
       g_array_sort (all_access, compare_doubles);
-      p.access_max = nice_max (g_array_index (all_access, double,
-                                              (guint) (0.98 * (all_access->len - 1))) * 1e3) / 1e3;
+      access_ms = g_array_index (all_access, double, (guint) (0.98 * (all_access->len - 1))) * 1e3;
     }
+  ds_render_transfer_scales (cmp, ctx->opts->units, rate_max, access_ms, &p.position, &p.rate, &p.access);
+  p.rate_max = p.rate.max * (ctx->opts->units == DS_UNITS_MIB ? 1048576.0 : 1e6);
+  p.access_max = p.access.max / 1e3;
 
   return p;
 }
@@ -222,7 +169,7 @@ draw_access_dots (cairo_t             *cr,
                   const DsRenderColor *color,
                   GArray              *access)
 {
-  ds_render_set_color (cr, color, 0.45);
+  ds_chart_set_color (cr, color, 0.45);
   for (guint i = 0; i < access->len; i++)
     {
       const DsAccessDot *d = &g_array_index (access, DsAccessDot, i);
@@ -244,7 +191,7 @@ draw_curve (cairo_t    *cr,
   cairo_save (cr);
   cairo_set_line_width (cr, 1.6);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  ds_render_series_set_dash (cr, c, 1.6);
+  ds_chart_series_set_dash (cr, c, 1.6);
   for (guint i = 0; i < points->len; i++)
     {
       const DsCurvePoint *pt = &g_array_index (points, DsCurvePoint, i);
@@ -273,7 +220,7 @@ draw_curve (cairo_t    *cr,
         xs[i] = px (p, pt->x);
         ys[i] = isnan (pt->bytes_per_s) ? NAN : py (p, pt->bytes_per_s, p->rate_max);
       }
-    ds_render_series_markers (cr, c, xs, ys, points->len, 6);
+    ds_chart_series_markers (cr, c, xs, ys, points->len, 6);
   }
 }
 
@@ -311,7 +258,7 @@ ds_render_transfer_panel (DsRenderCtx *ctx,
   gboolean dots = ctx->opts->show_access && all_access->len > 0;
   Plot p = plot_place (ctx, y, dots, rate_max, all_access);
 
-  ds_render_set_color (cr, &ctx->fg, 1);
+  ds_chart_set_color (cr, &ctx->fg, 1);
   ds_render_text (ctx, write ? "Write transfer rate" : "Read transfer rate", MARGIN, y, DS_ALIGN_LEFT, TRUE, 0);
   draw_axes (ctx, &p, dots);
 
@@ -322,14 +269,14 @@ ds_render_transfer_panel (DsRenderCtx *ctx,
     {
       g_autoptr (GArray) points = NULL;
       g_autoptr (GArray) access = NULL;
-      DsRenderColor color = ds_render_series_color (c);
+      DsRenderColor color = ds_chart_series_color (c);
 
       if (!ds_comparison_get_curve (cmp, c, write, &points, &access))
         continue;
 
       if (dots)
         draw_access_dots (cr, &p, &color, access);
-      ds_render_set_color (cr, &color, 1);
+      ds_chart_set_color (cr, &color, 1);
       draw_curve (cr, &p, c, points);
       draw_failed (cr, &p, points);
     }

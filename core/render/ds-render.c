@@ -13,141 +13,26 @@
 #include "ds-render.h"
 #include "ds-render-private.h"
 
-DsRenderColor
-ds_render_series_color (guint column)
-{
-  /* GNOME's palette, darker shades: apart on white, and for the common
-   * kinds of colour blindness the first four differ in lightness too. */
-  static const guint32 palette[] = {
-    0x1c71d8, 0xe66100, 0x26a269, 0xc01c28, 0x813d9c, 0x986a44, 0x1a5fb4, 0x5e5c64,
-  };
-  guint32 rgb = palette[column % G_N_ELEMENTS (palette)];
-
-  return (DsRenderColor) { ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
-                           (rgb & 0xff) / 255.0, 1.0 };
-}
-
-#define N_DASHES  5
-#define N_MARKERS 5
-
-void
-ds_render_series_set_dash (cairo_t *cr,
-                           guint    column,
-                           double   line_width)
-{
-  /* In line widths: solid, dashed, dotted, dash-dot, long dashes. */
-  static const double patterns[N_DASHES][4] = {
-    { 0 }, { 4, 2.5 }, { 1, 1.6 }, { 5, 2, 1, 2 }, { 9, 3 },
-  };
-  static const int lengths[N_DASHES] = { 0, 2, 2, 4, 2 };
-  guint k = column % N_DASHES;
-  double dashes[4];
-
-  for (int i = 0; i < lengths[k]; i++)
-    dashes[i] = patterns[k][i] * MAX (line_width, 1.0);
-  cairo_set_dash (cr, dashes, lengths[k], 0);
-  /* Round caps make the dots of a dotted line round. */
-  cairo_set_line_cap (cr, k == 2 ? CAIRO_LINE_CAP_ROUND : CAIRO_LINE_CAP_BUTT);
-}
-
-void
-ds_render_series_marker (cairo_t *cr,
-                         guint    column,
-                         double   x,
-                         double   y,
-                         double   size)
-{
-  double r = size / 2;
-
-  cairo_new_sub_path (cr);
-  switch (column % N_MARKERS)
-    {
-    case 0:     /* circle */
-      cairo_arc (cr, x, y, r * 0.9, 0, 2 * G_PI);
-      break;
-    case 1:     /* square */
-      cairo_rectangle (cr, x - r * 0.8, y - r * 0.8, r * 1.6, r * 1.6);
-      break;
-    case 2:     /* triangle */
-      cairo_move_to (cr, x, y - r);
-      cairo_line_to (cr, x + r, y + r * 0.8);
-      cairo_line_to (cr, x - r, y + r * 0.8);
-      cairo_close_path (cr);
-      break;
-    case 3:     /* diamond */
-      cairo_move_to (cr, x, y - r * 1.1);
-      cairo_line_to (cr, x + r, y);
-      cairo_line_to (cr, x, y + r * 1.1);
-      cairo_line_to (cr, x - r, y);
-      cairo_close_path (cr);
-      break;
-    default:    /* inverted triangle */
-      cairo_move_to (cr, x, y + r);
-      cairo_line_to (cr, x + r, y - r * 0.8);
-      cairo_line_to (cr, x - r, y - r * 0.8);
-      cairo_close_path (cr);
-      break;
-    }
-  cairo_fill (cr);
-}
-
-void
-ds_render_series_markers (cairo_t      *cr,
-                          guint         column,
-                          const double *x,
-                          const double *y,
-                          guint         n,
-                          double        size)
-{
-  double spacing = DS_RENDER_MARKER_SPACING;
-  double next;
-
-  if (n == 0)
-    return;
-  /* Columns take turns along the spacing. */
-  next = x[0] + spacing * (0.5 + (column % 4) / 4.0);
-  for (guint i = 0; i < n; i++)
-    {
-      if (x[i] < next || isnan (y[i]))
-        continue;
-      ds_render_series_marker (cr, column, x[i], y[i], size);
-      next = x[i] + spacing;
-    }
-}
-
-void
-ds_render_series_key (cairo_t *cr,
-                      guint    column,
-                      double   x,
-                      double   y,
-                      double   width,
-                      double   line_width)
-{
-  cairo_save (cr);
-  cairo_set_line_width (cr, line_width);
-  ds_render_series_set_dash (cr, column, line_width);
-  cairo_move_to (cr, x, y);
-  cairo_line_to (cr, x + width, y);
-  cairo_stroke (cr);
-  cairo_restore (cr);
-  ds_render_series_marker (cr, column, x + width / 2, y, line_width * 3.5);
-}
-
 static gboolean
 color_is_unset (const DsRenderColor *c)
 {
   return c->red == 0 && c->green == 0 && c->blue == 0 && c->alpha == 0;
 }
 
-void
-ds_render_set_color (cairo_t             *cr,
-                     const DsRenderColor *c,
-                     double               alpha)
-{
-  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha * alpha);
-}
-
 /* ---- text --------------------------------------------------------------- */
+
+PangoLayout *
+ds_render_layout (DsRenderCtx *ctx,
+                  gboolean     bold)
+{
+  PangoLayout *layout = pango_cairo_create_layout (ctx->cr);
+  g_autoptr (PangoFontDescription) font = pango_font_description_copy (ctx->font);
+
+  if (bold)
+    pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (layout, font);
+  return layout;
+}
 
 /* Draws @text with its top at @y, aligned at @x; ellipsized to @max_width
  * when > 0.  Returns the width drawn. */
@@ -160,14 +45,10 @@ ds_render_text (DsRenderCtx *ctx,
                 gboolean     bold,
                 double       max_width)
 {
-  g_autoptr (PangoLayout) layout = pango_cairo_create_layout (ctx->cr);
-  g_autoptr (PangoFontDescription) font = pango_font_description_copy (ctx->font);
+  g_autoptr (PangoLayout) layout = ds_render_layout (ctx, bold);
   g_autofree char *clean = ds_printable_text (text);
   int w, h;
 
-  if (bold)
-    pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
-  pango_layout_set_font_description (layout, font);
   pango_layout_set_text (layout, clean, -1);
   if (max_width > 0)
     {
@@ -212,27 +93,27 @@ draw_header (DsRenderCtx *ctx)
                                             ops ? ops->title : "?");
   double y = MARGIN;
 
-  ds_render_set_color (ctx->cr, &ctx->fg, 1);
+  ds_chart_set_color (ctx->cr, &ctx->fg, 1);
   ds_render_text (ctx, title, MARGIN, y, DS_ALIGN_LEFT, TRUE, ctx->width - 2 * MARGIN);
   y += LINE * 1.5;
 
   for (guint c = 0; c < ctx->cmp->columns->len; c++)
     {
       const DsCompareColumn *col = ctx->cmp->columns->pdata[c];
-      DsRenderColor color = ds_render_series_color (c);
+      DsRenderColor color = ds_chart_series_color (c);
       g_autofree char *line = g_strdup_printf ("%s — %s", col->label, col->description);
       char letter[2] = { col->letter, '\0' };
 
-      ds_render_set_color (ctx->cr, &color, 1);
+      ds_chart_set_color (ctx->cr, &color, 1);
       if (position_curves (ctx->cmp) || ds_render_curve_panels (ctx->cmp) > 0)
-        ds_render_series_key (ctx->cr, c, MARGIN, y + LINE / 2, 24, 1.6);
+        ds_chart_series_key (ctx->cr, c, MARGIN, y + LINE / 2, 24, 1.6);
       else
         {
           /* Bars carry their letter beside them. */
           cairo_rectangle (ctx->cr, MARGIN, y + 4, 22, 9);
           cairo_fill (ctx->cr);
         }
-      ds_render_set_color (ctx->cr, &ctx->fg, 1);
+      ds_chart_set_color (ctx->cr, &ctx->fg, 1);
       ds_render_text (ctx, letter, MARGIN + 30, y, DS_ALIGN_LEFT, TRUE, 0);
       ds_render_text (ctx, line, MARGIN + 46, y, DS_ALIGN_LEFT, FALSE, ctx->width - MARGIN - 46 - MARGIN);
       y += LINE;
@@ -289,7 +170,7 @@ draw_bars (DsRenderCtx    *ctx,
         {
           section = row->section;
           y += LINE * 0.5;
-          ds_render_set_color (cr, &ctx->fg, 1);
+          ds_chart_set_color (cr, &ctx->fg, 1);
           ds_render_text (ctx, section, MARGIN, y, DS_ALIGN_LEFT, TRUE, 0);
           y += LINE * 1.5;
         }
@@ -298,25 +179,25 @@ draw_bars (DsRenderCtx    *ctx,
         if (!isnan (row->values[c]))
           max = MAX (max, row->values[c]);
 
-      ds_render_set_color (cr, &ctx->fg, 0.85);
+      ds_chart_set_color (cr, &ctx->fg, 0.85);
       ds_render_text (ctx, name, x0 - 18, y + (cmp->columns->len * (BAR_HEIGHT + BAR_GAP) - LINE) / 2,
                DS_ALIGN_RIGHT, FALSE, LABEL_WIDTH - 28);
 
       for (guint c = 0; c < cmp->columns->len; c++)
         {
-          DsRenderColor color = ds_render_series_color (c);
+          DsRenderColor color = ds_chart_series_color (c);
           double v = row->values[c];
           double by = y + c * (BAR_HEIGHT + BAR_GAP);
           double len = !isnan (v) && max > 0 ? area * v / max : 0;
           g_autofree char *value = ds_compare_format_value (row->unit, v, ctx->opts->units);
           char letter[2] = { (char) ('A' + c), '\0' };
 
-          ds_render_set_color (cr, &color, 1);
+          ds_chart_set_color (cr, &color, 1);
           cairo_rectangle (cr, x0, by, MAX (len, isnan (v) ? 0 : 1), BAR_HEIGHT);
           cairo_fill (cr);
-          ds_render_set_color (cr, &ctx->fg, 0.5);
+          ds_chart_set_color (cr, &ctx->fg, 0.5);
           ds_render_text (ctx, letter, x0 - 2, by + BAR_HEIGHT / 2 - LINE / 2, DS_ALIGN_RIGHT, FALSE, 0);
-          ds_render_set_color (cr, &ctx->fg, 1);
+          ds_chart_set_color (cr, &ctx->fg, 1);
           ds_render_text (ctx, value, x0 + len + 6, by + BAR_HEIGHT / 2 - LINE / 2, DS_ALIGN_LEFT,
                    row->best == (int) c, 0);
         }
@@ -423,8 +304,9 @@ ds_render_comparison (const DsComparison    *cmp,
   };
   double y;
 
+  ds_chart_look_init (&ctx.look, &ctx.fg);
   cairo_save (cr);
-  ds_render_set_color (cr, &ctx.bg, 1);
+  ds_chart_set_color (cr, &ctx.bg, 1);
   cairo_paint (cr);
 
   draw_header (&ctx);
@@ -448,7 +330,7 @@ ds_render_comparison (const DsComparison    *cmp,
     }
 
   y += LINE * 0.5;
-  ds_render_set_color (cr, &ctx.fg, 0.8);
+  ds_chart_set_color (cr, &ctx.fg, 0.8);
   for (guint i = 0; i < cmp->notes->len; i++, y += LINE)
     {
       g_autofree char *note = g_strdup_printf ("Note: %s", (const char *) cmp->notes->pdata[i]);
@@ -461,7 +343,7 @@ ds_render_comparison (const DsComparison    *cmp,
       g_autofree char *warning = g_strdup_printf ("⚠ Warning: %s", (const char *) cmp->warnings->pdata[i]);
       g_autoptr (GPtrArray) lines = wrap_words (warning, width);
 
-      ds_render_set_color (cr, &ctx.fg, 1);
+      ds_chart_set_color (cr, &ctx.fg, 1);
       for (guint l = 0; l < lines->len; l++, y += LINE)
         ds_render_text (&ctx, lines->pdata[l], MARGIN, y, DS_ALIGN_LEFT, TRUE, width - 2 * MARGIN);
     }

@@ -20,6 +20,7 @@
 #include <cairo.h>
 #include <glib.h>
 
+#include "ds-chart-style.h"
 #include "ds-compare.h"
 #include "ds-save.h"
 #include "ds-units.h"
@@ -32,9 +33,8 @@ typedef enum {
   DS_RENDER_PDF,
 } DsRenderFormat;
 
-typedef struct {
-  double red, green, blue, alpha;
-} DsRenderColor;
+/* The comparison's colours (ds-chart-style.h). */
+typedef DsChartColor DsRenderColor;
 
 typedef struct {
   DsUnits       units;
@@ -46,43 +46,7 @@ typedef struct {
   const char   *font;          /* Pango font family and size; NULL: "Sans 10" */
 } DsRenderOptions;
 
-/* The colour of column @column's curve, bars and legend (a palette that
- * stays apart for the colour-blind, cycling after eight). */
-DsRenderColor ds_render_series_color (guint column);
-
-/* Colour is not the only difference between series: column @column's
- * curve also has its own line pattern (solid, dashed, dotted, dash-dot,
- * long dashes) and point marker (circle, square, triangle, diamond,
- * inverted triangle), and its legend key shows both.  All draw with the
- * source and line width set on @cr. */
-/* Sets @column's dash pattern on @cr (scaled by the line width). */
-void      ds_render_series_set_dash    (cairo_t     *cr,
-                                        guint        column,
-                                        double       line_width);
-/* Fills @column's marker centred on (@x, @y), @size across. */
-void      ds_render_series_marker      (cairo_t     *cr,
-                                        guint        column,
-                                        double       x,
-                                        double       y,
-                                        double       size);
-/* Markers along a polyline of @n points (device units; a NaN in @y is a
- * gap), one every DS_RENDER_MARKER_SPACING along x, shifted per column
- * so that overlapping curves do not hide each other's markers. */
-#define DS_RENDER_MARKER_SPACING 64.0
-void      ds_render_series_markers     (cairo_t      *cr,
-                                        guint         column,
-                                        const double *x,
-                                        const double *y,
-                                        guint         n,
-                                        double        size);
-/* A legend key @width wide, centred on @y: a stretch of the line in its
- * pattern with the marker in the middle. */
-void      ds_render_series_key         (cairo_t     *cr,
-                                        guint        column,
-                                        double       x,
-                                        double       y,
-                                        double       width,
-                                        double       line_width);
+/* Each column's colour, line pattern and marker: ds-chart-style.h. */
 
 /* The height ds_render_comparison() needs at @options->width. */
 double    ds_render_comparison_height  (const DsComparison    *comparison,

@@ -20,14 +20,11 @@
 
 #define DATE_DAY_S 86400.0
 
-/* At most this many intervals on each axis. */
-#define X_TICKS 10
-#define Y_TICKS 8
-
 /* The vertical quantities.  Left: the axis reaches @headroom × the
  * largest value, and at least @floor.  The right axis shares the left's
- * grid lines and ends a little above its largest value (RIGHT_HEADROOM),
- * at least @right_floor. */
+ * grid lines and ends a little above its largest value
+ * (DS_CHART_HEADROOM), at least @right_floor.  The rate and the latency
+ * on the right are the exported pictures' rules (ds-chart-axes.h). */
 static const struct {
   const char *title;        /* N_(); NULL: the rate unit */
   double      factor;       /* data to display units; 0: the rate unit's */
@@ -35,8 +32,8 @@ static const struct {
   double      floor;
   double      right_floor;
 } y_quantities[] = {
-  [DS_GRAPH_AXIS_RATE] = { NULL, 0, 1.05, 10, 1 },
-  [DS_GRAPH_AXIS_LATENCY] = { N_("ms"), 1000, 1.0, 1, 0.1 },
+  [DS_GRAPH_AXIS_RATE] = { NULL, 0, DS_CHART_HEADROOM, DS_CHART_RATE_FLOOR, 1 },
+  [DS_GRAPH_AXIS_LATENCY] = { N_("ms"), 1000, 1.0, 1, DS_CHART_LATENCY_FLOOR_MS },
   [DS_GRAPH_AXIS_IOPS] = { N_("IOPS"), 1, 1.05, 10, 1 },
   [DS_GRAPH_AXIS_LATENCY_US] = { N_("µs"), 1e6, 1.0, 1, 1 },
   [DS_GRAPH_AXIS_COUNT] = { N_("I/Os"), 1, 1.05, 10, 1 },
@@ -48,8 +45,6 @@ static const struct {
 /* A latency histogram's axis (its bars are in nanoseconds) spans whole
  * decades, at least one, starting no lower than 100 ns. */
 #define LATENCY_LOG_MIN_NS 1e2
-
-#define RIGHT_HEADROOM 1.05
 
 gboolean
 _ds_graph_axis_is_y (DsGraphAxis axis)
@@ -97,39 +92,19 @@ axis_title (const DsGraphAxes *axes,
     }
 }
 
-/* 1, 2, 2.5, 5 × 10^n: the smallest "round" step that gives at most
- * @max_ticks intervals over [0, @max]. */
-static double
-nice_step (double max,
-           int    max_ticks)
-{
-  static const double mantissas[] = { 1, 2, 2.5, 5, 10 };
-  double raw, magnitude;
-
-  if (!(max > 0))
-    return 1;
-
-  raw = max / max_ticks;
-  magnitude = pow (10, floor (log10 (raw)));
-
-  for (guint i = 0; i < G_N_ELEMENTS (mantissas); i++)
-    if (mantissas[i] * magnitude >= raw)
-      return mantissas[i] * magnitude;
-
-  return 10 * magnitude;
-}
-
-/* "0.5K" … "512K", "1M" … "8M": the unit on each tick, as the tables name
- * the sizes. */
+/* A tick's label on the horizontal axis (a DsChartFormatFunc): "0.5K" …
+ * "512K", "1M" … "8M" the unit on each tick, as the tables name the sizes;
+ * numbers as ds_chart_format_tick() writes them. */
 static char *
-format_x_label (const DsGraphAxes *axes,
-                double             step,
-                double             v)
+format_x_label (double   v,
+                double   step,
+                gpointer user_data)
 {
+  const DsGraphAxes *axes = user_data;
   double bytes;
 
   if (axes->x == DS_GRAPH_AXIS_TIME)
-    return g_strdup_printf ("%g", fabs (v) < 1e-6 ? 0 : v);
+    return ds_chart_format_tick (v, step);
   if (axes->x == DS_GRAPH_AXIS_DATE)
     {
       g_autoptr (GDateTime) when = g_date_time_new_from_unix_local ((gint64) round (v));
@@ -154,7 +129,7 @@ format_x_label (const DsGraphAxes *axes,
       return g_strdup_printf ("%g %s", ns / 1e9, _("s"));
     }
   if (axes->x == DS_GRAPH_AXIS_FRACTION)
-    return g_strdup_printf ("%g", round (v * 1000) / 10);
+    return ds_chart_format_tick (v * 100, step * 100);
   if (axes->x == DS_GRAPH_AXIS_OUTSTANDING)
     return g_strdup_printf ("%g", round (exp2 (v)));
   if (axes->x == DS_GRAPH_AXIS_SET_SIZE)
@@ -165,7 +140,7 @@ format_x_label (const DsGraphAxes *axes,
       return g_strdup_printf ("%gG", bytes / (1024.0 * 1024 * 1024));
     }
   if (axes->x != DS_GRAPH_AXIS_BLOCK_SIZE)
-    return g_strdup_printf ("%g", fabs (v) < 1 ? 0 : v / 1e9);  /* never "-0" */
+    return ds_chart_format_tick (v / 1e9, step / 1e9);
 
   bytes = exp2 (v);
   if (bytes < 1024 * 1024)
@@ -249,7 +224,7 @@ scale_x_date (GPtrArray   *layers,
   plot->x_max = last + span * 0.04;
   /* Dates are wide: half as many ticks as numbers. */
   for (guint i = 0; i < G_N_ELEMENTS (steps_s); i++)
-    if ((plot->x_max - plot->x_min) / steps_s[i] <= X_TICKS / 2)
+    if ((plot->x_max - plot->x_min) / steps_s[i] <= DS_CHART_X_TICKS / 2)
       {
         step = steps_s[i];
         break;
@@ -314,7 +289,7 @@ scale_x (const DsGraphAxes *axes,
       plot->log2_x = FALSE;
       plot->x_max = MAX (newest, x_max);
       plot->x_min = plot->x_max - x_max;
-      return nice_step (x_max, X_TICKS);
+      return ds_chart_nice_step (x_max, DS_CHART_X_TICKS);
     }
 
   /* Time without one: as far as the points go, from 0. */
@@ -327,7 +302,7 @@ scale_x (const DsGraphAxes *axes,
       plot->log2_x = FALSE;
       plot->x_min = 0;
       plot->x_max = x_max;
-      return nice_step (x_max, X_TICKS);
+      return ds_chart_nice_step (x_max, DS_CHART_X_TICKS);
     }
 
   if (axes->x == DS_GRAPH_AXIS_FRACTION)
@@ -348,7 +323,7 @@ scale_x (const DsGraphAxes *axes,
   plot->log2_x = FALSE;
   plot->x_min = 0;
   plot->x_max = x_max;
-  return nice_step (x_max / 1e9, X_TICKS) * 1e9;
+  return ds_chart_nice_step (x_max / 1e9, DS_CHART_X_TICKS) * 1e9;
 }
 
 /* The largest value the layers on @side need, in display units. */
@@ -374,52 +349,33 @@ _ds_graph_axes_scale (const DsGraphAxes *axes,
 {
   DsGraphAxis left = axes->y[DS_GRAPH_SIDE_LEFT];
   DsGraphAxis right = axes->y[DS_GRAPH_SIDE_RIGHT];
-  double max, step;
+  DsChartScale scale;
+  double max;
 
   ret_steps->x = scale_x (axes, layers, plot);
 
   plot->y_factor[DS_GRAPH_SIDE_LEFT] = display_factor (axes, left);
   max = y_extent (layers, DS_GRAPH_SIDE_LEFT, plot->y_factor[DS_GRAPH_SIDE_LEFT]);
-  max = MAX (max * y_quantities[left].headroom, y_quantities[left].floor);
-  step = nice_step (max, Y_TICKS);
-  plot->y_max[DS_GRAPH_SIDE_LEFT] = ceil (max / step) * step;
-  ret_steps->y[DS_GRAPH_SIDE_LEFT] = step;
+  ds_chart_scale_nice (MAX (max * y_quantities[left].headroom, y_quantities[left].floor),
+                       DS_CHART_Y_TICKS, &scale);
+  plot->y_max[DS_GRAPH_SIDE_LEFT] = scale.max;
+  ret_steps->y[DS_GRAPH_SIDE_LEFT] = scale.step;
 
   ret_steps->y[DS_GRAPH_SIDE_RIGHT] = 0;
   plot->y_factor[DS_GRAPH_SIDE_RIGHT] = 1;
   plot->y_max[DS_GRAPH_SIDE_RIGHT] = 1;
   if (right != DS_GRAPH_AXIS_NONE)
     {
-      guint n_ticks = (guint) round (plot->y_max[DS_GRAPH_SIDE_LEFT] / step);
-      double right_step;
-
       /* Same number of intervals as the left axis, so the grid is shared. */
+      guint n_intervals = (guint) round (scale.max / scale.step);
+
       plot->y_factor[DS_GRAPH_SIDE_RIGHT] = display_factor (axes, right);
       max = y_extent (layers, DS_GRAPH_SIDE_RIGHT, plot->y_factor[DS_GRAPH_SIDE_RIGHT]);
-      max = MAX (max * RIGHT_HEADROOM, y_quantities[right].right_floor);
-      right_step = nice_step (max, n_ticks);
-      while (right_step * n_ticks < max)
-        right_step = nice_step (right_step * n_ticks * 1.01, n_ticks);
-      plot->y_max[DS_GRAPH_SIDE_RIGHT] = right_step * n_ticks;
-      ret_steps->y[DS_GRAPH_SIDE_RIGHT] = right_step;
+      ds_chart_scale_shared (MAX (max * DS_CHART_HEADROOM, y_quantities[right].right_floor),
+                             n_intervals, &scale);
+      plot->y_max[DS_GRAPH_SIDE_RIGHT] = scale.max;
+      ret_steps->y[DS_GRAPH_SIDE_RIGHT] = scale.step;
     }
-}
-
-static void
-draw_text (GtkWidget  *widget,
-           cairo_t    *cr,
-           const char *text,
-           double      x,
-           double      y,
-           double      x_align,   /* 0 left, 0.5 centre, 1 right of x */
-           double      y_align)
-{
-  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
-  int width, height;
-
-  pango_layout_get_pixel_size (layout, &width, &height);
-  cairo_move_to (cr, round (x - width * x_align), round (y - height * y_align));
-  pango_cairo_show_layout (cr, layout);
 }
 
 void
@@ -428,9 +384,10 @@ _ds_graph_axes_draw_above (const DsGraphAxes  *axes,
                            cairo_t            *cr,
                            const DsGraphPlot  *plot,
                            const guint        *n_above,
-                           const GdkRGBA      *text_color)
+                           const DsChartLook  *look)
 {
   g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(PangoLayout) layout = NULL;
 
   for (guint side = 0; side < DS_GRAPH_N_SIDES; side++)
     {
@@ -450,8 +407,9 @@ _ds_graph_axes_draw_above (const DsGraphAxes  *axes,
   if (text->len == 0)
     return;
 
-  gdk_cairo_set_source_rgba (cr, text_color);
-  draw_text (widget, cr, text->str, plot->left + 4, plot->top - 6, 0, 1);
+  layout = gtk_widget_create_pango_layout (widget, NULL);
+  ds_chart_set_color (cr, &look->text, 1);
+  ds_chart_draw_text (cr, layout, text->str, plot->left + 4, plot->top - 6, 0, 1);
 }
 
 void
@@ -460,66 +418,38 @@ _ds_graph_axes_draw (const DsGraphAxes  *axes,
                      cairo_t            *cr,
                      const DsGraphPlot  *plot,
                      const DsGraphSteps *steps,
-                     const GdkRGBA      *grid_color,
-                     const GdkRGBA      *text_color)
+                     const DsChartLook  *look)
 {
-  double y_max = plot->y_max[DS_GRAPH_SIDE_LEFT];
-  double y_step = steps->y[DS_GRAPH_SIDE_LEFT];
-  double right_step = steps->y[DS_GRAPH_SIDE_RIGHT];
-
-  cairo_set_line_width (cr, 1);
-  for (guint i = 0; i * y_step <= y_max * 1.0001; i++)
-    {
-      double v = i * y_step;
-      double y = round (plot->top + plot->height - v / y_max * plot->height) + 0.5;
-      g_autofree char *label = g_strdup_printf ("%g", v);
-
-      gdk_cairo_set_source_rgba (cr, grid_color);
-      cairo_move_to (cr, plot->left, y);
-      cairo_line_to (cr, plot->left + plot->width, y);
-      cairo_stroke (cr);
-
-      gdk_cairo_set_source_rgba (cr, text_color);
-      draw_text (widget, cr, label, plot->left - 8, y, 1, 0.5);
-
-      if (right_step > 0)
-        {
-          g_autofree char *label2 = g_strdup_printf ("%g", i * right_step);
-
-          draw_text (widget, cr, label2, plot->left + plot->width + 8, y, 0, 0.5);
-        }
-    }
-
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
+  DsChartArea area = { plot->left, plot->top, plot->width, plot->height };
+  DsChartAxis y_axis = {
+    .scale = { 0, plot->y_max[DS_GRAPH_SIDE_LEFT], steps->y[DS_GRAPH_SIDE_LEFT] },
+    .edge = DS_CHART_EDGE_LEFT,
+    .grid = TRUE,
+  };
+  DsChartAxis right_axis = {
+    .scale = { 0, plot->y_max[DS_GRAPH_SIDE_RIGHT], steps->y[DS_GRAPH_SIDE_RIGHT] },
+    .edge = DS_CHART_EDGE_RIGHT,
+  };
   /* From the first round value: a time axis scrolls. */
-  for (double v = ceil (plot->x_min / steps->x - 1e-9) * steps->x;
-       v <= plot->x_max * 1.0001; v += steps->x)
-    {
-      double x = round (plot->left + (v - plot->x_min) / (plot->x_max - plot->x_min) * plot->width) + 0.5;
-      g_autofree char *label = format_x_label (axes, steps->x, v);
+  DsChartAxis x_axis = {
+    .scale = { plot->x_min, plot->x_max, steps->x },
+    .edge = DS_CHART_EDGE_BOTTOM,
+    .grid = TRUE,
+    .format = format_x_label,
+    .format_data = (gpointer) axes,
+  };
+  gboolean right = steps->y[DS_GRAPH_SIDE_RIGHT] > 0;
 
-      gdk_cairo_set_source_rgba (cr, grid_color);
-      cairo_move_to (cr, x, plot->top);
-      cairo_line_to (cr, x, plot->top + plot->height);
-      cairo_stroke (cr);
-
-      gdk_cairo_set_source_rgba (cr, text_color);
-      draw_text (widget, cr, label, x, plot->top + plot->height + 6, 0.5, 0);
-    }
-
-  /* Axis titles with their units. */
-  gdk_cairo_set_source_rgba (cr, text_color);
-  draw_text (widget, cr, axis_title (axes, axes->x),
-             plot->left + plot->width / 2, gtk_widget_get_height (widget) - 2, 0.5, 1);
-  draw_text (widget, cr, axis_title (axes, axes->y[DS_GRAPH_SIDE_LEFT]),
-             plot->left - 8, plot->top - 8, 1, 1);
-  if (right_step > 0)
-    draw_text (widget, cr, axis_title (axes, axes->y[DS_GRAPH_SIDE_RIGHT]),
-               plot->left + plot->width + 8, plot->top - 8, 0, 1);
-
-  /* The frame. */
-  gdk_cairo_set_source_rgba (cr, grid_color);
-  cairo_rectangle (cr, plot->left + 0.5, plot->top + 0.5, plot->width - 1, plot->height - 1);
-  cairo_stroke (cr);
+  ds_chart_draw_axis (cr, layout, &area, &y_axis, look);
+  if (right)
+    ds_chart_draw_axis (cr, layout, &area, &right_axis, look);
+  ds_chart_draw_axis (cr, layout, &area, &x_axis, look);
+  /* Axis titles with their units, and the frame. */
+  ds_chart_draw_titles (cr, layout, &area, axis_title (axes, axes->x),
+                        axis_title (axes, axes->y[DS_GRAPH_SIDE_LEFT]),
+                        right ? axis_title (axes, axes->y[DS_GRAPH_SIDE_RIGHT]) : NULL, look);
+  ds_chart_draw_frame (cr, &area, look);
 }
 
 const char *

@@ -133,8 +133,9 @@ void          ds_graph_layer_set_series   (DsGraphLayer      *self,
 const char   *ds_graph_layer_get_title    (DsGraphLayer      *self);
 void          ds_graph_layer_set_title    (DsGraphLayer      *self,
                                            const char        *title);
-/* A colour of the theme by name ("accent_color", "blue_3"…), so dark and
- * high-contrast styles apply. */
+/* A colour of the theme by name ("accent_color", "orange_4"…), so dark
+ * and high-contrast styles apply, or "#rrggbb" (a series colour:
+ * ds_graph_palette_color()). */
 const char   *ds_graph_layer_get_color    (DsGraphLayer      *self);
 void          ds_graph_layer_set_color    (DsGraphLayer      *self,
                                            const char        *color);

@@ -2,12 +2,14 @@
  *
  * ds-graph.c is the widget (layers, properties, the frame of each
  * snapshot); ds-graph-axes.c turns its axes into scales and draws the
- * grid, ticks and titles.
+ * grid, ticks and titles with the exported pictures' code
+ * (core/render/ds-chart-axes.c).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
+#include "ds-chart-axes.h"
 #include "ds-graph.h"
 
 G_BEGIN_DECLS
@@ -38,8 +40,7 @@ void     _ds_graph_axes_draw   (const DsGraphAxes  *axes,
                                 cairo_t            *cr,
                                 const DsGraphPlot  *plot,
                                 const DsGraphSteps *steps,
-                                const GdkRGBA      *grid_color,
-                                const GdkRGBA      *text_color);
+                                const DsChartLook  *look);
 
 /* "▲ 23 above 2 ms": per side, how many points lay above the axis
  * (@n_above), over the plot on the left, where the legend is not. */
@@ -48,7 +49,7 @@ void     _ds_graph_axes_draw_above (const DsGraphAxes  *axes,
                                     cairo_t            *cr,
                                     const DsGraphPlot  *plot,
                                     const guint        *n_above,
-                                    const GdkRGBA      *text_color);
+                                    const DsChartLook  *look);
 /* The unit of the vertical axis on @side ("MB/s", "ms") and the title of
  * the horizontal one, as the axes print them. */
 const char *_ds_graph_axes_unit    (const DsGraphAxes *axes,

@@ -65,24 +65,16 @@ static const struct {
   { "error_color", "#c01c28" },
   { "error_fg_color", "#ffffff" },
   { "window_bg_color", "#fafafa" },
-  { "blue_3", "#3584e4" },
-  { "green_5", "#26a269" },
-  { "yellow_5", "#e5a50a" },
-  { "red_3", "#e01b24" },
-  { "purple_3", "#9141ac" },
   { "orange_4", "#e66100" },
-  { "brown_3", "#986a44" },
 };
 
-/* GNOME's palette, one colour per layer that needs its own. */
-static const char *const palette[] = {
-  "blue_3", "green_5", "yellow_5", "red_3", "purple_3", "orange_4", "brown_3",
-};
-
+/* One colour per layer that needs its own: the exported pictures'
+ * series colours (ds-chart-style.c), so a comparison's curves and a
+ * page's look alike. */
 const char *
 ds_graph_palette_color (guint index)
 {
-  return palette[index % G_N_ELEMENTS (palette)];
+  return ds_chart_series_color_name (index);
 }
 
 void
@@ -132,7 +124,7 @@ draw_legend (DsGraph           *self,
              cairo_t           *cr,
              const DsGraphPlot *plot,
              const GdkRGBA     *colors,
-             const GdkRGBA     *text_color)
+             const DsChartLook *look)
 {
   gboolean graph_empty = TRUE;
   double x = plot->left + plot->width;
@@ -153,7 +145,7 @@ draw_legend (DsGraph           *self,
       layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), ds_graph_layer_get_title (layer));
       pango_layout_get_pixel_size (layout, &width, &height);
       x -= width;
-      gdk_cairo_set_source_rgba (cr, text_color);
+      ds_chart_set_color (cr, &look->text, 1);
       cairo_move_to (cr, x, plot->top - height - 6);
       pango_cairo_show_layout (cr, layout);
 
@@ -172,7 +164,8 @@ ds_graph_snapshot (GtkWidget   *widget,
   int height = gtk_widget_get_height (widget);
   gboolean right_axis = self->axes.y[DS_GRAPH_SIDE_RIGHT] != DS_GRAPH_AXIS_NONE;
   g_autofree GdkRGBA *colors = NULL;
-  GdkRGBA fg, grid_color, text_color;
+  GdkRGBA fg;
+  DsChartLook look;
   DsGraphSteps steps;
   DsGraphPlot plot;
   guint n_above[DS_GRAPH_N_SIDES] = { 0 };
@@ -192,17 +185,14 @@ ds_graph_snapshot (GtkWidget   *widget,
 
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
   ds_graph_lookup_color (widget, "error_color", &plot.error_color);
-  grid_color = fg;
-  grid_color.alpha *= 0.12;
-  text_color = fg;
-  text_color.alpha *= 0.75;
+  ds_chart_look_init (&look, &(DsChartColor) { fg.red, fg.green, fg.blue, fg.alpha });
   colors = g_new0 (GdkRGBA, self->layers->len + 1);
   for (guint i = 0; i < self->layers->len; i++)
     ds_graph_lookup_color (widget, ds_graph_layer_get_color (self->layers->pdata[i]), &colors[i]);
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
 
-  _ds_graph_axes_draw (&self->axes, widget, cr, &plot, &steps, &grid_color, &text_color);
+  _ds_graph_axes_draw (&self->axes, widget, cr, &plot, &steps, &look);
 
   /* Data, clipped to the plot area (a little above and below it, so a
    * curve on the top or bottom edge keeps its full width); the first
@@ -221,9 +211,9 @@ ds_graph_snapshot (GtkWidget   *widget,
       ds_graph_layer_draw_over (layer, cr, &plot);
       n_above[ds_graph_layer_get_y_axis (layer)] += ds_graph_layer_get_n_above (layer);
     }
-  _ds_graph_axes_draw_above (&self->axes, widget, cr, &plot, n_above, &text_color);
+  _ds_graph_axes_draw_above (&self->axes, widget, cr, &plot, n_above, &look);
 
-  draw_legend (self, cr, &plot, colors, &text_color);
+  draw_legend (self, cr, &plot, colors, &look);
 
   cairo_destroy (cr);
 }

@@ -71,8 +71,9 @@ guint         ds_graph_get_n_layers (DsGraph      *self);
 DsGraphLayer *ds_graph_get_layer    (DsGraph      *self,
                                      guint         index);
 
-/* GNOME's palette by name, for layers that need one colour each (the
- * Random Access page's transfer sizes). */
+/* The series colours as "#rrggbb" (the exported pictures' palette,
+ * ds-chart-style.h), for layers that need one colour each (the Random
+ * Access page's transfer sizes). */
 const char   *ds_graph_palette_color (guint        index);
 /* A named colour of the theme ("accent_color", "warning_color"…), with
  * libadwaita's value when the theme lacks it: for widgets that draw in

@@ -16,6 +16,7 @@
 
 #include <math.h>
 
+#include "ds-chart-style.h"
 #include "ds-histogram-layer.h"
 #include "ds-label-layout.h"
 
@@ -104,8 +105,6 @@ ds_histogram_layer_draw (DsGraphLayer      *layer,
   cairo_set_line_width (cr, 1.5);
   for (guint i = 0; i < self->n_marks; i++)
     {
-      double dashes[] = { 4, 3 };
-
       marks[i].line_x = round (ds_graph_plot_x (plot, self->marks_ns[i])) + 0.5;
       layouts[i] = pango_cairo_create_layout (cr);
       pango_layout_set_font_description (layouts[i], font);
@@ -115,7 +114,7 @@ ds_histogram_layer_draw (DsGraphLayer      *layer,
       marks[i].height = height;
 
       cairo_save (cr);
-      cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
+      ds_chart_mark_set_dash (cr, 1.5);
       cairo_move_to (cr, marks[i].line_x, plot->top);
       cairo_line_to (cr, marks[i].line_x, bottom);
       cairo_stroke (cr);

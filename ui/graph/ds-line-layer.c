@@ -15,7 +15,7 @@
 #include <math.h>
 
 #include "ds-line-layer.h"
-#include "ds-render.h"
+#include "ds-chart-style.h"
 
 struct _DsLineLayer
 {
@@ -47,12 +47,12 @@ draw_markers (DsLineLayer  *self,
 {
   if (!self->every_point)
     {
-      ds_render_series_markers (cr, (guint) self->style, xs, ys, n_points, 7);
+      ds_chart_series_markers (cr, (guint) self->style, xs, ys, n_points, 7);
       return;
     }
   for (guint i = 0; i < n_points; i++)
     if (!isnan (ys[i]))
-      ds_render_series_marker (cr, (guint) self->style, xs[i], ys[i], 7);
+      ds_chart_series_marker (cr, (guint) self->style, xs[i], ys[i], 7);
 }
 
 static void
@@ -121,7 +121,7 @@ ds_line_layer_draw (DsGraphLayer      *layer,
   gdk_cairo_set_source_rgba (cr, color);
   cairo_save (cr);
   if (self->style >= 0)
-    ds_render_series_set_dash (cr, (guint) self->style, 2);
+    ds_chart_series_set_dash (cr, (guint) self->style, 2);
 
   if (self->fill && n_points > 1)
     {
@@ -208,7 +208,7 @@ ds_line_layer_draw_key (DsGraphLayer  *layer,
       cairo_fill (cr);
       return 10;
     }
-  ds_render_series_key (cr, (guint) self->style, right - width, y, width, 2);
+  ds_chart_series_key (cr, (guint) self->style, right - width, y, width, 2);
   return width;
 }
 

@@ -17,7 +17,7 @@ gboolean      ds_line_layer_get_fill (DsLineLayer *self);
 void          ds_line_layer_set_fill (DsLineLayer *self,
                                       gboolean     fill);
 
-/* Series @style's line pattern and markers (ds_render_series_set_dash()),
+/* Series @style's line pattern and markers (ds_chart_series_set_dash()),
  * so that overlaid curves differ without colour; -1 (the default): a
  * plain line. */
 int           ds_line_layer_get_style (DsLineLayer *self);

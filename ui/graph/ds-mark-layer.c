@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include "ds-chart-style.h"
 #include "ds-mark-layer.h"
 
 struct _DsMarkLayer
@@ -41,7 +42,6 @@ ds_mark_layer_draw (DsGraphLayer      *layer,
   DsGraphSide axis = ds_graph_layer_get_y_axis (layer);
   const DsSeriesPoint *points = ds_series_get_points (series);
   guint n_points = ds_series_get_n_points (series);
-  static const double dashes[] = { 6, 4 };
 
   gdk_cairo_set_source_rgba (cr, color);
   cairo_set_line_width (cr, 2);
@@ -50,7 +50,7 @@ ds_mark_layer_draw (DsGraphLayer      *layer,
       if (points[i].error != 0)
         continue;
 
-      cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
+      ds_chart_mark_set_dash (cr, 2);
       if (self->orientation == GTK_ORIENTATION_HORIZONTAL)
         {
           double y = round (ds_graph_plot_y (plot, axis, points[i].y)) + 0.5;

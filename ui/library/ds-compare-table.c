@@ -21,10 +21,7 @@
 char *
 _ds_compare_color (guint column)
 {
-  DsRenderColor color = ds_render_series_color (column);
-
-  return g_strdup_printf ("#%02x%02x%02x", (guint) round (color.red * 255),
-                          (guint) round (color.green * 255), (guint) round (color.blue * 255));
+  return g_strdup (ds_chart_series_color_name (column));
 }
 
 static GtkWidget *
@@ -49,10 +46,10 @@ draw_key (GtkDrawingArea *area,
           gpointer        data)
 {
   guint column = GPOINTER_TO_UINT (data);
-  DsRenderColor color = ds_render_series_color (column);
+  DsChartColor color = ds_chart_series_color (column);
 
-  cairo_set_source_rgba (cr, color.red, color.green, color.blue, 1);
-  ds_render_series_key (cr, column, 2, height / 2.0, width - 4, 2);
+  ds_chart_set_color (cr, &color, 1);
+  ds_chart_series_key (cr, column, 2, height / 2.0, width - 4, 2);
 }
 
 /* A curve's key: its colour, line pattern and marker, as the graph
