@@ -332,6 +332,7 @@ START_TEST (test_common_rules)
       g_free (spec.target_path);
       spec.target_path = g_strdup ("/dev/null-test");
 
+      g_free (spec.engine);
       spec.engine = g_strdup ("fast");
       assert_refused_with (&spec, "unknown engine “fast”: use auto, sync, io_uring or threads");
       for (const char *const *name = (const char *const[]) { "auto", "sync", "io_uring", "threads", NULL };
