@@ -551,6 +551,8 @@ main (void)
   if (!uring_ok)
     ds_test_note ("io_uring is not available here (%s): its cases skip", g_strerror (uring_errno));
 
+  /* Each case waits for the disk under /var/tmp: seconds when it is busy. */
+  tcase_set_timeout (tc, 30);
   tcase_add_test (tc, test_lookup);
   tcase_add_loop_test (tc, test_read_where_asked, 0, G_N_ELEMENTS (engines));
   tcase_add_loop_test (tc, test_write_lands_where_asked, 0, G_N_ELEMENTS (engines));
