@@ -7,12 +7,18 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -253,6 +259,46 @@ ds_test_init (const char *suite_name)
   signal (SIGTERM, on_fatal_signal);
   signal (SIGABRT, on_fatal_signal);
   signal (SIGSEGV, on_fatal_signal);
+}
+
+/* The architecture seccomp sees the test's system calls from (a filter
+ * that did not check it would match another ABI's numbers). */
+#if defined(__x86_64__)
+# define TEST_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+# define TEST_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+gboolean
+ds_test_deny_io_uring (void)
+{
+#ifdef TEST_AUDIT_ARCH
+  /* Another architecture: allowed (it cannot be ours); io_uring_setup:
+   * ENOSYS; anything else: allowed. */
+  struct sock_filter filter[] = {
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, arch)),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, TEST_AUDIT_ARCH, 1, 0),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA)),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog program = {
+    .len = G_N_ELEMENTS (filter),
+    .filter = filter,
+  };
+
+  /* Without privileges a filter needs no_new_privs (set-user-ID programs
+   * this process runs would lose theirs: it is a test's child). */
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    return FALSE;
+
+  return prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) == 0;
+#else
+  errno = ENOTSUP;
+  return FALSE;
+#endif
 }
 
 char *

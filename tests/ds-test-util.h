@@ -24,6 +24,13 @@ gboolean  ds_test_is_root     (void);
  * reason and exits 0. */
 void      ds_test_require_root (const char *why);
 
+/* From now on, in this process and the threads it starts, io_uring_setup()
+ * fails with ENOSYS, as on a kernel built without io_uring (a seccomp
+ * filter: no root needed).  For a forked test case only: it cannot be
+ * undone.  FALSE, with errno, where the filter cannot be installed (an
+ * architecture this helper does not know: ENOTSUP). */
+gboolean  ds_test_deny_io_uring (void);
+
 /* @name in the scratch folder (not created). */
 char     *ds_test_scratch_path (const char *name);
 /* The names in @path, sorted, joined by spaces ("" when empty). */

@@ -269,6 +269,318 @@ START_TEST (test_params_and_accuracy)
 }
 END_TEST
 
+/* @spec is refused with exactly @message. */
+static void
+assert_refused_with (const DsBenchSpec *spec,
+                     const char        *message)
+{
+  g_autoptr (GError) error = NULL;
+
+  ck_assert_msg (!ds_bench_spec_validate (spec, &error), "accepted, expected “%s”", message);
+  ck_assert_msg (g_error_matches (error, DS_ERROR, DS_ERROR_INVALID), "%s", error->message);
+  ck_assert_str_eq (error->message, message);
+}
+
+/* ds_bench_spec_check_target() refuses @spec on @path of @size_bytes with
+ * @lbs-byte blocks, with exactly @message. */
+static void
+assert_target_refused (const DsBenchSpec *spec,
+                       uint64_t           size_bytes,
+                       uint32_t           lbs,
+                       const char        *message)
+{
+  g_autoptr (GError) error = NULL;
+
+  ck_assert_msg (!ds_bench_spec_check_target (spec, "/dev/x", size_bytes, lbs, &error),
+                 "accepted, expected “%s”", message);
+  ck_assert_msg (g_error_matches (error, DS_ERROR, DS_ERROR_INVALID), "%s", error->message);
+  ck_assert_str_eq (error->message, message);
+}
+
+static void
+assert_target_accepted (const DsBenchSpec *spec,
+                        uint64_t           size_bytes,
+                        uint32_t           lbs)
+{
+  g_autoptr (GError) error = NULL;
+
+  ck_assert_msg (ds_bench_spec_check_target (spec, "/dev/x", size_bytes, lbs, &error), "%s",
+                 error != NULL ? error->message : "");
+}
+
+/* The rules every kind's spec is held to, each branch with its message,
+ * on the kinds that have no rules of their own beyond them (only the
+ * spec's common fields are set): what is given is said as it was typed. */
+START_TEST (test_common_rules)
+{
+  static const DsBenchKind kinds[] = {
+    DS_BENCH_TRANSFER, DS_BENCH_WORKLOAD, DS_BENCH_RANDOM_ACCESS, DS_BENCH_BLOCK_SIZE,
+    DS_BENCH_EXTRA, DS_BENCH_CACHE,
+  };
+
+  for (unsigned i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      DsBenchSpec spec;
+
+      spec_for (&spec, kinds[i]);
+      ck_assert_msg (ds_bench_spec_validate (&spec, NULL), "%s", ds_bench_get (kinds[i])->name);
+
+      g_clear_pointer (&spec.target_path, g_free);
+      assert_refused_with (&spec, "no device or file given");
+      spec.target_path = g_strdup ("");
+      assert_refused_with (&spec, "no device or file given");
+      g_free (spec.target_path);
+      spec.target_path = g_strdup ("/dev/null-test");
+
+      g_free (spec.engine);
+      spec.engine = g_strdup ("fast");
+      assert_refused_with (&spec, "unknown engine “fast”: use auto, sync, io_uring or threads");
+      for (const char *const *name = (const char *const[]) { "auto", "sync", "io_uring", "threads", NULL };
+           *name != NULL; name++)
+        {
+          g_free (spec.engine);
+          spec.engine = g_strdup (*name);
+          ck_assert_msg (ds_bench_spec_validate (&spec, NULL), "engine %s", *name);
+        }
+
+      spec.accuracy = 0;
+      assert_refused_with (&spec, "the accuracy must be 1 to 5, not 0");
+      spec.accuracy = 6;
+      assert_refused_with (&spec, "the accuracy must be 1 to 5, not 6");
+      spec.accuracy = 5;
+
+      spec.queue_depth = 0;
+      assert_refused_with (&spec, "the queue depth must be 1 to 4096, not 0");
+      spec.queue_depth = 4097;
+      assert_refused_with (&spec, "the queue depth must be 1 to 4096, not 4097");
+      /* -1 typed at the CLI arrives as a large unsigned number. */
+      spec.queue_depth = (unsigned) -1;
+      assert_refused_with (&spec, "the queue depth must be 1 to 4096, not -1");
+      spec.queue_depth = 4096;
+      ck_assert (ds_bench_spec_validate (&spec, NULL));
+      spec.queue_depth = 1;
+
+      spec.threads = 0;
+      assert_refused_with (&spec, "the number of threads must be 1 to 1024, not 0");
+      spec.threads = 1025;
+      assert_refused_with (&spec, "the number of threads must be 1 to 1024, not 1025");
+      spec.threads = 1;
+
+      spec.read_mix_percent = 101;
+      assert_refused_with (&spec, "the read mix is a percentage (0 to 100), not 101");
+      spec.read_mix_percent = 100;
+
+      spec.block_size_bytes = 0;
+      assert_refused_with (&spec, "the block size must be between one sector and 1 GiB, not 0 bytes");
+      spec.block_size_bytes = UINT64_C (2) << 30;
+      assert_refused_with (&spec, "the block size must be between one sector and 1 GiB, not "
+                           "2 GiB (2147483648 bytes)");
+      spec.block_size_bytes = UINT64_C (1) << 30;
+      ck_assert (ds_bench_spec_validate (&spec, NULL));
+      spec.block_size_bytes = 4096;
+
+      /* A run time below 10 ms or above a week, as it was typed. */
+      spec.duration_ns = 5 * DS_NS_PER_MSEC;
+      assert_refused_with (&spec, "the duration must be 10 ms to 7 days, not 5 ms");
+      spec.duration_ns = UINT64_C (8) * 24 * 3600 * DS_NS_PER_SEC;
+      assert_refused_with (&spec, "the duration must be 10 ms to 7 days, not 192 h");
+      spec.duration_ns = 10 * DS_NS_PER_MSEC;
+      ck_assert (ds_bench_spec_validate (&spec, NULL));
+
+      ck_assert_msg (ds_bench_spec_validate (&spec, NULL), "%s", ds_bench_get (kinds[i])->name);
+      ds_bench_spec_clear (&spec);
+    }
+
+  /* 0 is the kind's own time per row, where it has one; a workload must
+   * run for some time. */
+  {
+    DsBenchSpec spec;
+
+    spec_for (&spec, DS_BENCH_TRANSFER);
+    spec.duration_ns = 0;
+    ck_assert (ds_bench_spec_validate (&spec, NULL));
+    ds_bench_spec_clear (&spec);
+    spec_for (&spec, DS_BENCH_WORKLOAD);
+    spec.duration_ns = 0;
+    assert_refused_with (&spec, "the duration must be 10 ms to 7 days, not 0");
+    ds_bench_spec_clear (&spec);
+  }
+
+  /* What is in flight at once: I/Os, then their buffers. */
+  {
+    DsBenchSpec spec;
+
+    spec_for (&spec, DS_BENCH_WORKLOAD);
+    spec.queue_depth = 4096;
+    spec.threads = 16;
+    assert_refused_with (&spec, "queue depth 4096 × 16 threads is 65536 I/Os in flight, "
+                         "more than 32768");
+    spec.threads = 8;
+    spec.block_size_bytes = 4096;
+    ck_assert (ds_bench_spec_validate (&spec, NULL));
+    spec.queue_depth = 1024;
+    spec.threads = 4;
+    spec.block_size_bytes = UINT64_C (2) << 20;
+    assert_refused_with (&spec, "queue depth 1024 × 4 threads × 2097152-byte blocks needs "
+                         "8192 MiB of buffers, more than 4096 MiB");
+    spec.block_size_bytes = UINT64_C (1) << 20;
+    ck_assert (ds_bench_spec_validate (&spec, NULL));
+    ds_bench_spec_clear (&spec);
+  }
+
+  /* The first rule broken is the one said. */
+  {
+    DsBenchSpec spec;
+
+    spec_for (&spec, DS_BENCH_WORKLOAD);
+    spec.queue_depth = 0;
+    spec.block_size_bytes = 0;
+    assert_refused_with (&spec, "the queue depth must be 1 to 4096, not 0");
+    g_clear_pointer (&spec.target_path, g_free);
+    assert_refused_with (&spec, "no device or file given");
+    ds_bench_spec_clear (&spec);
+  }
+
+  /* A kind there is no table for. */
+  {
+    DsBenchSpec spec;
+
+    spec_for (&spec, DS_BENCH_TRANSFER);
+    spec.kind = (DsBenchKind) 99;
+    assert_refused_with (&spec, "unknown kind of test (99)");
+    spec.kind = DS_BENCH_TRANSFER;
+    ds_bench_spec_clear (&spec);
+  }
+}
+END_TEST
+
+/* The rules against the target, each with its message: the block on the
+ * target's logical block, the region inside it and holding a block, and
+ * the least span a kind can test, against the capacity given or the
+ * target's size. */
+START_TEST (test_target_rules)
+{
+  const uint64_t gib = UINT64_C (1) << 30;
+  DsBenchSpec spec;
+
+  spec_for (&spec, DS_BENCH_WORKLOAD);
+  spec.block_size_bytes = 6 * 1024;
+  assert_target_refused (&spec, gib, 4096, "the block size, 6 KiB (6144 bytes), must be a "
+                         "multiple of /dev/x's logical block size (4096 bytes)");
+  assert_target_accepted (&spec, gib, 512);
+  spec.block_size_bytes = 64 * 1024;
+
+  spec.offset_bytes = 100;
+  assert_target_refused (&spec, gib, 512, "the offset, 100 bytes, must be a multiple of "
+                         "/dev/x's logical block size (512 bytes)");
+  spec.offset_bytes = gib;
+  assert_target_refused (&spec, gib, 512, "the offset given, 1 GiB (1073741824 bytes), is past "
+                         "the end of /dev/x, which has 1 GiB (1073741824 bytes)");
+  spec.offset_bytes = gib - 4096;
+  assert_target_refused (&spec, gib, 512, "the region tested (4 KiB (4096 bytes) from offset "
+                         "1048572 KiB (1073737728 bytes) of /dev/x's 1 GiB (1073741824 bytes)) is smaller "
+                         "than one block of 64 KiB (65536 bytes)");
+  spec.offset_bytes = gib - 64 * 1024;
+  assert_target_accepted (&spec, gib, 512);
+  spec.offset_bytes = 0;
+  spec.span_bytes = 32 * 1024;
+  assert_target_refused (&spec, gib, 512, "the region tested (32 KiB (32768 bytes) from offset "
+                         "0 bytes of /dev/x's 1 GiB (1073741824 bytes)) is smaller than one "
+                         "block of 64 KiB (65536 bytes)");
+  spec.span_bytes = 64 * 1024;
+  assert_target_accepted (&spec, gib, 512);
+  ds_bench_spec_clear (&spec);
+
+  /* Random Access needs 1 MiB: of the target, or of the capacity given
+   * when that is less than the target. */
+  spec_for (&spec, DS_BENCH_RANDOM_ACCESS);
+  assert_target_refused (&spec, 512 * 1024, 512, "/dev/x has 512 KiB (524288 bytes): too small "
+                         "for the random-access test, which needs at least 1 MiB (1048576 bytes)");
+  spec.capacity_bytes = 512 * 1024;
+  assert_target_refused (&spec, gib, 512, "the test capacity given, 512 KiB (524288 bytes), is "
+                         "too small for the random-access test, which needs at least 1 MiB "
+                         "(1048576 bytes); /dev/x has 1 GiB (1073741824 bytes)");
+  spec.capacity_bytes = 1024 * 1024;
+  assert_target_accepted (&spec, gib, 512);
+  /* A capacity beyond the target is the target. */
+  spec.capacity_bytes = 2 * gib;
+  assert_target_accepted (&spec, gib, 512);
+  assert_target_refused (&spec, 512 * 1024, 512, "/dev/x has 512 KiB (524288 bytes): too small "
+                         "for the random-access test, which needs at least 1 MiB (1048576 bytes)");
+  ds_bench_spec_clear (&spec);
+
+  /* Transfer: two blocks of the target, said without a capacity. */
+  spec_for (&spec, DS_BENCH_TRANSFER);
+  spec.block_size_bytes = UINT64_C (1) << 20;
+  assert_target_refused (&spec, UINT64_C (1) << 20, 512, "/dev/x has 1 MiB (1048576 bytes): "
+                         "fewer than two blocks of the block size given, 1 MiB (1048576 bytes); "
+                         "use a block size of at most half of /dev/x's size");
+  assert_target_accepted (&spec, UINT64_C (2) << 20, 512);
+  ds_bench_spec_clear (&spec);
+}
+END_TEST
+
+/* Which specs are write tests (the gate wants a confirmation for them):
+ * --write where a kind has it, a pattern that writes, always for sustain
+ * and erase, never for the kinds that only read or write a file of their
+ * own, whatever spec.write says. */
+START_TEST (test_is_write_test)
+{
+  static const struct {
+    DsBenchKind kind;
+    gboolean    write;
+    DsPattern   pattern;
+    gboolean    expect;
+  } cases[] = {
+    { DS_BENCH_TRANSFER, FALSE, DS_PATTERN_READ, FALSE },
+    { DS_BENCH_TRANSFER, TRUE, DS_PATTERN_READ, TRUE },
+    { DS_BENCH_EXTRA, TRUE, DS_PATTERN_READ, TRUE },
+    { DS_BENCH_RANDOM_ACCESS, TRUE, DS_PATTERN_READ, TRUE },
+    { DS_BENCH_BLOCK_SIZE, FALSE, DS_PATTERN_READ, FALSE },
+    { DS_BENCH_CACHE, TRUE, DS_PATTERN_READ, TRUE },
+    /* The pattern, not the flag. */
+    { DS_BENCH_WORKLOAD, TRUE, DS_PATTERN_READ, FALSE },
+    { DS_BENCH_WORKLOAD, TRUE, DS_PATTERN_RANDREAD, FALSE },
+    { DS_BENCH_WORKLOAD, FALSE, DS_PATTERN_WRITE, TRUE },
+    { DS_BENCH_WORKLOAD, FALSE, DS_PATTERN_RANDWRITE, TRUE },
+    { DS_BENCH_WORKLOAD, FALSE, DS_PATTERN_RANDRW, TRUE },
+    { DS_BENCH_WORKLOAD, FALSE, DS_PATTERN_RW, TRUE },
+    { DS_BENCH_SWEEP, FALSE, DS_PATTERN_RANDWRITE, TRUE },
+    { DS_BENCH_SWEEP, TRUE, DS_PATTERN_RANDREAD, FALSE },
+    /* Always. */
+    { DS_BENCH_SUSTAIN, FALSE, DS_PATTERN_READ, TRUE },
+    { DS_BENCH_ERASE, FALSE, DS_PATTERN_READ, TRUE },
+    /* Never. */
+    { DS_BENCH_HEALTH, TRUE, DS_PATTERN_WRITE, FALSE },
+    { DS_BENCH_ERROR_SCAN, TRUE, DS_PATTERN_WRITE, FALSE },
+    { DS_BENCH_FILE, TRUE, DS_PATTERN_WRITE, FALSE },
+  };
+
+  for (unsigned i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      DsBenchSpec spec;
+
+      spec_for (&spec, cases[i].kind);
+      spec.write = cases[i].write;
+      spec.pattern = cases[i].pattern;
+      ck_assert_msg (ds_bench_spec_is_write_test (&spec) == cases[i].expect,
+                     "%s, write %d, pattern %s: expected %s", ds_bench_get (cases[i].kind)->name,
+                     cases[i].write, ds_pattern_to_string (cases[i].pattern),
+                     cases[i].expect ? "a write test" : "no write test");
+      ds_bench_spec_clear (&spec);
+    }
+
+  /* A kind there is no table for: what the spec says. */
+  {
+    DsBenchSpec spec = { .kind = (DsBenchKind) 99, .write = TRUE };
+
+    ck_assert (ds_bench_spec_is_write_test (&spec));
+    spec.write = FALSE;
+    ck_assert (!ds_bench_spec_is_write_test (&spec));
+  }
+}
+END_TEST
+
 int
 main (void)
 {
@@ -281,6 +593,13 @@ main (void)
   tcase_add_test (tc, test_kind_rules);
   tcase_add_test (tc, test_check_target);
   tcase_add_test (tc, test_params_and_accuracy);
+  suite_add_tcase (s, tc);
+
+  /* The branches of the common rules, with the spec's common fields. */
+  tc = tcase_create ("common");
+  tcase_add_test (tc, test_common_rules);
+  tcase_add_test (tc, test_target_rules);
+  tcase_add_test (tc, test_is_write_test);
   suite_add_tcase (s, tc);
 
   return ds_test_run_suite (s);

@@ -117,7 +117,8 @@ fi
 # The package manager's trigger compiles the schemas, as meson install does
 # without a DESTDIR.
 # A sanitizer build's runtime settings (its leak suppressions) are not the
-# app's environment: they pass through.
+# app's environment: they pass through, as does the tests' G_DEBUG (a
+# warning of the installed programs fails the test, as any test's).
 # A prefix of a user's own (the quick start's ~/.local) is found the way the
 # user's session finds it, as XDG_DATA_HOME; a system prefix (/usr,
 # /usr/local) through the default XDG_DATA_DIRS.
@@ -127,7 +128,7 @@ case "$prefix/share" in
   *) prefix_env=("XDG_DATA_HOME=$prefix/share") ;;
 esac
 sanitizer_env=()
-for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
+for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS G_DEBUG; do
   if [ -n "${!v:-}" ]; then
     sanitizer_env+=("$v=${!v}")
   fi

@@ -55,7 +55,8 @@ fixture_start (Fixture           *fx,
 
   if (ops == &ds_engine_uring && !uring_ok)
     {
-      fprintf (stderr, "# io_uring unavailable here (%s): case skipped\n", g_strerror (uring_errno));
+      ds_test_note ("SKIP %s case: io_uring is not available here (%s)", ops->name,
+                    g_strerror (uring_errno));
       return FALSE;
     }
 

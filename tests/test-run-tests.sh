@@ -9,7 +9,7 @@ src=$1
 tmp=$(mktemp -d /tmp/ds-test-run-tests-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
-echo "1..7"
+echo "1..8"
 
 # 1. The Quick start is two commands, the bare scripts (no sudo in front):
 # ./tools/quickstart, then ./tools/run-tests.
@@ -104,7 +104,7 @@ fi
 
 # 5. With a display it says it starts the app, and how to stop it.
 if [ "$(id -u)" -ne 0 ]; then
-  echo "ok 5 # SKIP not root"
+  echo "ok 5 # SKIP not root: the root case runs in CI"
 else
   out=$(quickstart DISPLAY=:5) || { echo "not ok 5 - quickstart failed: $out"; exit 1; }
   if printf '%s\n' "$out" | grep -q '^+ /usr/local/bin/diskscope$' &&
@@ -148,4 +148,39 @@ else
   printf '%s\n' "$out" | grep -q "^+ meson setup build --prefix $tmp/home/.local\$" || {
     echo "not ok 7 - not set up for ~/.local:"; printf '%s\n' "$out" | sed 's/^/# /'; exit 1; }
   echo "ok 7 - DISKSCOPE_PREFIX=~/.local installs for the user without sudo"
+fi
+
+# 8. After the tests, run-tests says what meson's testlog.json holds: the
+# counts, and the ten slowest tests, slowest first, with the suite's total
+# test time (the 15-minute bar).  Run for real (not dry) from a copy, with
+# a testlog of twelve tests made here, and meson, ninja and xvfb-run that
+# do nothing (sudo, for a user, runs its command).
+mkdir -p "$tmp/sum/tools" "$tmp/sum/build/meson-logs" "$tmp/sumbin"
+cp "$src/tools/run-tests" "$tmp/sum/tools/"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+  case $i in 12) r=FAIL ;; 11) r=SKIP ;; *) r=OK ;; esac
+  printf '{"name": "t%02d", "duration": %d.5, "result": "%s"}\n' "$i" "$i" "$r"
+done > "$tmp/sum/build/meson-logs/testlog.json"
+for tool in meson ninja xvfb-run; do
+  printf '#!/bin/sh\nexit 0\n' > "$tmp/sumbin/$tool"
+done
+printf '#!/bin/sh\nexec "$@"\n' > "$tmp/sumbin/sudo"
+chmod 755 "$tmp/sumbin/"*
+if ! out=$(cd "$tmp/sum" && PATH="$tmp/sumbin:$PATH" ./tools/run-tests 2>&1); then
+  echo "not ok 8 - run-tests with a testlog failed:"; printf '%s\n' "$out" | sed 's/^/# /'; exit 1
+fi
+want=$(printf '%s\n' \
+  "tests: 10 passed, 1 failed, 1 skipped" \
+  "slowest of 12 tests (84 s of test time in all):" \
+  "     12.5 s  t12  FAIL" "     11.5 s  t11  SKIP" "     10.5 s  t10  OK" \
+  "      9.5 s  t09  OK" "      8.5 s  t08  OK" "      7.5 s  t07  OK" "      6.5 s  t06  OK" \
+  "      5.5 s  t05  OK" "      4.5 s  t04  OK" "      3.5 s  t03  OK")
+got=$(printf '%s\n' "$out" | sed -n '/^tests: /,$p')
+if [ "$got" = "$want" ]; then
+  echo "ok 8 - run-tests ends with the counts and the ten slowest tests of testlog.json"
+else
+  echo "not ok 8 - run-tests's summary is not the ten slowest of testlog.json:"
+  printf '%s\n' "$got" | sed 's/^/# got: /'
+  printf '%s\n' "$want" | sed 's/^/# want: /'
+  exit 1
 fi
