@@ -15,6 +15,7 @@
 
 #include <string.h>
 
+#include "ds-bench-error-scan.h"
 #include "ds-bench-file.h"
 #include "ds-bench-mark.h"
 #include "ds-caption.h"
@@ -276,7 +277,7 @@ START_TEST (test_kinds_say_their_own)
     assert_has (workload->test, "Workload: randread · block 4 KiB · queue depth 32 · 1 thread");
     ds_bench_spec_init (&spec, DS_BENCH_ERROR_SCAN);
     spec.target_path = g_strdup ("/dev/sda");
-    spec.quick = TRUE;
+    ds_error_scan_options (&spec)->quick = TRUE;
     scan = ds_caption_new ("Error Scan", NULL, NULL, &spec, device);
     ds_bench_spec_clear (&spec);
     assert_has (scan->test, "Error Scan: quick (sampled) · block 128 KiB");

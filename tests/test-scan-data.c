@@ -224,7 +224,7 @@ START_TEST (test_quick_file)
   g_autoptr (DsResult) back = NULL;
   g_autoptr (GError) error = NULL;
 
-  r->spec.quick = TRUE;
+  ds_error_scan_options (&r->spec)->quick = TRUE;
   g_free (data->cells);
   memset (data->buckets, 0, sizeof data->buckets);
   data->blocks_read = data->error_blocks = data->bytes_read = 0;

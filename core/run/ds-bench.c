@@ -56,6 +56,8 @@ ds_bench_spec_init (DsBenchSpec *spec,
     .sweep_to = 256,
   };
 
+  if (ops != NULL && ops->options_new != NULL)
+    spec->options = ops->options_new ();
   if (ops != NULL && ops->defaults != NULL)
     ops->defaults (spec);
 }
@@ -80,6 +82,14 @@ ds_bench_spec_copy (DsBenchSpec       *dst,
   dst->rows = g_strdup (src->rows);
   dst->comment = g_strdup (src->comment);
   dst->sweep_levels = g_strdup (src->sweep_levels);
+  dst->options = NULL;
+  if (src->options != NULL)
+    {
+      const DsBenchOps *ops = ds_bench_get (src->kind);
+
+      g_assert (ops != NULL && ops->options_copy != NULL);
+      dst->options = ops->options_copy (src->options);
+    }
 }
 
 void
@@ -93,6 +103,13 @@ ds_bench_spec_clear (DsBenchSpec *spec)
   g_clear_pointer (&spec->rows, g_free);
   g_clear_pointer (&spec->comment, g_free);
   g_clear_pointer (&spec->sweep_levels, g_free);
+  if (spec->options != NULL)
+    {
+      const DsBenchOps *ops = ds_bench_get (spec->kind);
+
+      g_assert (ops != NULL && ops->options_free != NULL);
+      g_clear_pointer (&spec->options, ops->options_free);
+    }
 }
 
 const char *

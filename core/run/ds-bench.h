@@ -48,7 +48,9 @@ typedef enum {
   DS_ERASE_SECURE_DISCARD, /* BLKSECDISCARD */
 } DsEraseMethod;
 
-/* Everything that shapes a run.  Plain data: copy with ds_bench_spec_copy(). */
+/* Everything that shapes a run: what every kind shares, and the kind's
+ * own options.  Copy with ds_bench_spec_copy(), free with
+ * ds_bench_spec_clear(). */
 typedef struct {
   DsBenchKind kind;
   char       *target_path;       /* device or file; the folder for `file` */
@@ -78,7 +80,6 @@ typedef struct {
                                   * HD Tune's Random Access); 0: of each
                                   * I/O's block size (fio, CrystalDiskMark) */
 
-  gboolean    quick;             /* error-scan: sampled, not every block */
   DsEraseMethod erase_method;    /* erase */
   gboolean    verify;            /* erase: read every byte back */
 
@@ -121,6 +122,13 @@ typedef struct {
   /* sustain: the region as a percentage (0 < p <= 100) of the device past
    * offset_bytes, used when span_bytes is 0; 0: to the end */
   double      span_percent;
+
+  /* The kind's own options (DsBenchOps.options_new): each kind's header
+   * has typed accessors (ds_mark_options ()); NULL for a kind with none.
+   * ds_bench_spec_copy() copies them and ds_bench_spec_clear() frees them,
+   * so a spec is made for its kind by ds_bench_spec_init() and its kind
+   * never changes after. */
+  gpointer    options;
 } DsBenchSpec;
 
 /* Defaults for @kind (what the CLI and the GUI start from). */
@@ -270,6 +278,11 @@ typedef struct {
   uint64_t      default_row_ns;         /* the time per row its duration 0
                                          * stands for (table kinds), 0: none */
   DsBenchSpecFlags spec_flags;
+  /* The kind's own options (DsBenchSpec.options) with its defaults, a
+   * deep copy, and the free; all NULL for a kind without options. */
+  gpointer   (*options_new)  (void);
+  gpointer   (*options_copy) (gconstpointer      options);
+  void       (*options_free) (gpointer           options);
   /* Sets what the kind starts from beyond the fields above. */
   void       (*defaults)     (DsBenchSpec       *spec);
   /* The kind's own rules, after the common ones passed. */
