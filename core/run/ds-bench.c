@@ -69,9 +69,11 @@ ds_bench_random_offsets_always (const DsBenchSpec *spec)
   return TRUE;
 }
 
-void
-ds_bench_spec_copy (DsBenchSpec       *dst,
-                    const DsBenchSpec *src)
+/* @src's fields into @dst, the strings copied; the options are the
+ * caller's. */
+static void
+copy_fields (DsBenchSpec       *dst,
+             const DsBenchSpec *src)
 {
   *dst = *src;
   dst->target_path = g_strdup (src->target_path);
@@ -83,6 +85,13 @@ ds_bench_spec_copy (DsBenchSpec       *dst,
   dst->comment = g_strdup (src->comment);
   dst->sweep_levels = g_strdup (src->sweep_levels);
   dst->options = NULL;
+}
+
+void
+ds_bench_spec_copy (DsBenchSpec       *dst,
+                    const DsBenchSpec *src)
+{
+  copy_fields (dst, src);
   if (src->options != NULL)
     {
       const DsBenchOps *ops = ds_bench_get (src->kind);
@@ -90,6 +99,19 @@ ds_bench_spec_copy (DsBenchSpec       *dst,
       g_assert (ops != NULL && ops->options_copy != NULL);
       dst->options = ops->options_copy (src->options);
     }
+}
+
+void
+ds_bench_spec_init_from (DsBenchSpec       *spec,
+                         DsBenchKind        kind,
+                         const DsBenchSpec *src)
+{
+  const DsBenchOps *ops = ds_bench_get (kind);
+
+  copy_fields (spec, src);
+  spec->kind = kind;
+  if (ops != NULL && ops->options_new != NULL)
+    spec->options = ops->options_new ();
 }
 
 void

@@ -119,9 +119,6 @@ typedef struct {
   unsigned    sweep_to;          /* last level (256); doubling from `from` */
   char       *sweep_levels;      /* "1,2,3,4": these levels instead; NULL */
   gboolean    steady;            /* a level ends early once IOPS is steady */
-  /* sustain: the region as a percentage (0 < p <= 100) of the device past
-   * offset_bytes, used when span_bytes is 0; 0: to the end */
-  double      span_percent;
 
   /* The kind's own options (DsBenchOps.options_new): each kind's header
    * has typed accessors (ds_mark_options ()); NULL for a kind with none.
@@ -137,6 +134,13 @@ void        ds_bench_spec_init   (DsBenchSpec       *spec,
 void        ds_bench_spec_copy   (DsBenchSpec       *dst,
                                   const DsBenchSpec *src);
 void        ds_bench_spec_clear  (DsBenchSpec       *spec);
+/* A spec of @kind with the common fields of @src, a spec of another kind
+ * (a sweep's workload at one level): @kind's own options are its
+ * defaults, and @src's are not looked at. */
+void        ds_bench_spec_init_from (DsBenchSpec       *spec,
+                                     DsBenchKind        kind,
+                                     const DsBenchSpec *src);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DsBenchSpec, ds_bench_spec_clear)
 
 /* Every rule a spec must meet before it runs (ranges from ds-limits.h,
  * names that must be known).  The CLI and the app call this before they
