@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ds-bench.h"
+#include "ds-bench-erase.h"
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-limits.h"
@@ -126,9 +127,9 @@ START_TEST (test_kind_rules)
   spec.write = FALSE;
   assert_refused (&spec, "its spec must be a write test");
   spec.write = TRUE;
-  spec.erase_method = (DsEraseMethod) 99;
+  ds_erase_options (&spec)->method = (DsEraseMethod) 99;
   assert_refused (&spec, "unknown erase method 99");
-  spec.erase_method = DS_ERASE_ZEROS;
+  ds_erase_options (&spec)->method = DS_ERASE_ZEROS;
   spec.block_size_bytes = 4096;
   assert_refused (&spec, "erase writes blocks of 64K to 64M");
   ds_bench_spec_clear (&spec);

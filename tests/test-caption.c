@@ -15,6 +15,7 @@
 
 #include <string.h>
 
+#include "ds-bench-erase.h"
 #include "ds-bench-error-scan.h"
 #include "ds-bench-file.h"
 #include "ds-bench-mark.h"
@@ -283,7 +284,7 @@ START_TEST (test_kinds_say_their_own)
     assert_has (scan->test, "Error Scan: quick (sampled) · block 128 KiB");
     ds_bench_spec_init (&spec, DS_BENCH_ERASE);
     spec.target_path = g_strdup ("/dev/sda");
-    spec.verify = TRUE;
+    ds_erase_options (&spec)->verify = TRUE;
     erase = ds_caption_new ("Erase", NULL, NULL, &spec, device);
     ds_bench_spec_clear (&spec);
     assert_has (erase->test, "Erase: zeros · verified");

@@ -8,6 +8,7 @@
 #include <check.h>
 #include <string.h>
 
+#include "ds-bench-erase.h"
 #include "ds-bench-error-scan.h"
 #include "ds-clock.h"
 #include "ds-error.h"
@@ -289,7 +290,7 @@ START_TEST (test_spec_rules)
   spec.write = FALSE;
   ck_assert (!ds_bench_spec_validate (&spec, &error));
   spec.write = TRUE;
-  spec.erase_method = (DsEraseMethod) 17;
+  ds_erase_options (&spec)->method = (DsEraseMethod) 17;
   ck_assert (!ds_bench_spec_validate (&spec, NULL));
   ds_bench_spec_clear (&spec);
 

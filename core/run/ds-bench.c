@@ -24,13 +24,6 @@ static const char *const pattern_names[] = {
   [DS_PATTERN_RW] = "rw",
 };
 
-static const char *const erase_method_names[] = {
-  [DS_ERASE_ZEROS] = "zeros",
-  [DS_ERASE_RANDOM] = "random",
-  [DS_ERASE_DISCARD] = "discard",
-  [DS_ERASE_SECURE_DISCARD] = "secure-discard",
-};
-
 void
 ds_bench_spec_init (DsBenchSpec *spec,
                     DsBenchKind  kind)
@@ -151,29 +144,6 @@ ds_pattern_from_string (const char *name,
     if (strcmp (name, pattern_names[i]) == 0)
       {
         *ret_pattern = (DsPattern) i;
-        return TRUE;
-      }
-
-  return FALSE;
-}
-
-const char *
-ds_erase_method_to_string (DsEraseMethod method)
-{
-  if ((unsigned) method >= G_N_ELEMENTS (erase_method_names))
-    return "zeros";
-
-  return erase_method_names[method];
-}
-
-gboolean
-ds_erase_method_from_string (const char    *name,
-                             DsEraseMethod *ret_method)
-{
-  for (unsigned i = 0; name != NULL && i < G_N_ELEMENTS (erase_method_names); i++)
-    if (strcmp (name, erase_method_names[i]) == 0)
-      {
-        *ret_method = (DsEraseMethod) i;
         return TRUE;
       }
 

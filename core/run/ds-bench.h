@@ -40,14 +40,6 @@ typedef enum {
   DS_PATTERN_RW,           /* sequential, reads and writes mixed (fio's rw) */
 } DsPattern;
 
-/* How `erase` destroys the data (ds-bench-erase.h). */
-typedef enum {
-  DS_ERASE_ZEROS,          /* overwrite with zeros */
-  DS_ERASE_RANDOM,         /* overwrite with pseudo-random data */
-  DS_ERASE_DISCARD,        /* BLKDISCARD (files: punch a hole) */
-  DS_ERASE_SECURE_DISCARD, /* BLKSECDISCARD */
-} DsEraseMethod;
-
 /* Everything that shapes a run: what every kind shares, and the kind's
  * own options.  Copy with ds_bench_spec_copy(), free with
  * ds_bench_spec_clear(). */
@@ -79,9 +71,6 @@ typedef struct {
   uint64_t    random_align_bytes; /* random offsets: multiples of this (512:
                                   * HD Tune's Random Access); 0: of each
                                   * I/O's block size (fio, CrystalDiskMark) */
-
-  DsEraseMethod erase_method;    /* erase */
-  gboolean    verify;            /* erase: read every byte back */
 
   /* A test file of Diskscope's own (ds-safety.h): target_path is made as a
    * new file of create_bytes, filled with random data, and removed after
@@ -183,9 +172,6 @@ gboolean    ds_bench_spec_check_target (const DsBenchSpec *spec,
 const char *ds_pattern_to_string (DsPattern          pattern);
 gboolean    ds_pattern_from_string (const char      *name,
                                     DsPattern       *ret_pattern);
-const char *ds_erase_method_to_string (DsEraseMethod method);
-gboolean    ds_erase_method_from_string (const char    *name,
-                                         DsEraseMethod *ret_method);
 
 /* Time per transfer-rate point for an accuracy (1..5): 62.5 ms doubling per
  * step; the default (3) is 250 ms, 200 points in 50 s. */
