@@ -10,6 +10,7 @@
 
 #include "ds-bench.h"
 #include "ds-bench-erase.h"
+#include "ds-bench-file.h"
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-limits.h"
@@ -140,7 +141,7 @@ START_TEST (test_kind_rules)
   ds_bench_spec_clear (&spec);
 
   spec_for (&spec, DS_BENCH_FILE);
-  spec.file_size_bytes = 1 << 20;
+  ds_file_options (&spec)->size_bytes = 1 << 20;
   assert_refused (&spec, "the test file must be at least 16 MiB");
   ds_bench_spec_clear (&spec);
 

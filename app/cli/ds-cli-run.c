@@ -188,6 +188,7 @@ build_spec (const DsBenchOps  *ops,
 {
   uint64_t duration_ns = 0;
   uint64_t create_bytes = 0;
+  uint64_t size_bytes = 0;
 
   ds_bench_spec_init (spec, ops->kind);
   spec->target_path = g_strdup (target);
@@ -215,13 +216,16 @@ build_spec (const DsBenchOps  *ops,
       !parse_option (ds_parse_size, o->capacity, "capacity", &spec->capacity_bytes, error) ||
       !parse_option (ds_parse_size, o->offset, "offset", &spec->offset_bytes, error) ||
       !parse_option (ds_parse_size, o->span, "span", &spec->span_bytes, error) ||
-      !parse_option (ds_parse_size, o->size, "size", &spec->file_size_bytes, error) ||
+      !parse_option (ds_parse_size, o->size, "size", &size_bytes, error) ||
       !parse_option (ds_parse_size, o->create, "create", &create_bytes, error) ||
       !parse_option (ds_parse_duration, o->duration, "duration", &duration_ns, error) ||
       !parse_option (ds_parse_duration, o->ramp, "ramp", &spec->ramp_ns, error) ||
       !parse_option (ds_parse_duration, o->interval, "interval", &spec->interval_ns, error) ||
       !parse_option (ds_parse_random_align, o->align, "align", &spec->random_align_bytes, error))
     return FALSE;
+  /* --size is offered only to a kind that makes a test file. */
+  if (o->size != NULL && ops->file_size != NULL)
+    *ops->file_size (spec) = size_bytes;
   /* The spec keeps 0 for "not given" in these two: the setters refuse a
    * typed 0 with the validator's words. */
   if (o->duration != NULL && !ds_bench_spec_set_duration (spec, duration_ns, error))

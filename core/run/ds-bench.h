@@ -64,8 +64,8 @@ typedef struct {
   uint64_t    offset_bytes;      /* workload, error-scan: start of the region */
   uint64_t    span_bytes;        /* workload, error-scan: 0 = to the end */
 
-  uint64_t    file_size_bytes;   /* file: 1 GiB, clamped to free space */
-  gboolean    buffered;          /* file: no O_DIRECT (reported) */
+  gboolean    buffered;          /* file, mark in a folder: no O_DIRECT
+                                  * where it is refused (reported) */
 
   uint64_t    seed;              /* random offsets and data; 0 = from time */
   uint64_t    random_align_bytes; /* random offsets: multiples of this (512:
@@ -294,6 +294,13 @@ typedef struct {
   gboolean   (*params_from_json) (JsonObject        *params,
                                   DsBenchSpec       *spec,
                                   GError           **error);
+  /* The members params_to_json writes, NULL-terminated (NULL: none):
+   * another kind's result drops them (ds_params_prune(); older files
+   * have every member). */
+  const char *const *params_members;
+  /* Where the kind keeps the size of the test file it makes (the CLI's
+   * --size, the app's file-size preference); NULL: it makes none. */
+  uint64_t  *(*file_size)        (DsBenchSpec       *spec);
   /* A copy of a sample's detail (DsSample.detail) that outlives the sink
    * call, and its free; NULL: the kind's samples carry none. */
   gpointer   (*detail_copy)      (gconstpointer      detail);
