@@ -44,8 +44,6 @@ ds_bench_spec_init (DsBenchSpec *spec,
     .interval_ns = DS_NS_PER_SEC,
     .count = 1,
     .mix_percent = -1,
-    .sweep_from = 1,
-    .sweep_to = 256,
   };
 
   if (ops != NULL && ops->options_new != NULL)
@@ -75,7 +73,6 @@ copy_fields (DsBenchSpec       *dst,
   dst->steps = g_strdup (src->steps);
   dst->rows = g_strdup (src->rows);
   dst->comment = g_strdup (src->comment);
-  dst->sweep_levels = g_strdup (src->sweep_levels);
   dst->options = NULL;
 }
 
@@ -116,7 +113,6 @@ ds_bench_spec_clear (DsBenchSpec *spec)
   g_clear_pointer (&spec->steps, g_free);
   g_clear_pointer (&spec->rows, g_free);
   g_clear_pointer (&spec->comment, g_free);
-  g_clear_pointer (&spec->sweep_levels, g_free);
   if (spec->options != NULL)
     {
       const DsBenchOps *ops = ds_bench_get (spec->kind);

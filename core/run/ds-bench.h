@@ -101,14 +101,6 @@ typedef struct {
   char       *rows;              /* custom rows ("randread,4k,qd32,t4;…",
                                   * kinds/ds-preset.h); NULL: the preset's */
 
-  /* sweep (kinds/ds-bench-sweep.h): the workload above (pattern, block
-   * size, read mix, region) at each level, duration_ns per level */
-  gboolean    sweep_threads;     /* vary the threads, else the queue depth */
-  unsigned    sweep_from;        /* first level (1) */
-  unsigned    sweep_to;          /* last level (256); doubling from `from` */
-  char       *sweep_levels;      /* "1,2,3,4": these levels instead; NULL */
-  gboolean    steady;            /* a level ends early once IOPS is steady */
-
   /* The kind's own options (DsBenchOps.options_new): each kind's header
    * has typed accessors (ds_mark_options ()); NULL for a kind with none.
    * ds_bench_spec_copy() copies them and ds_bench_spec_clear() frees them,
