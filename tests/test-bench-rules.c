@@ -11,6 +11,7 @@
 #include "ds-bench.h"
 #include "ds-bench-erase.h"
 #include "ds-bench-file.h"
+#include "ds-bench-mark.h"
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-limits.h"
@@ -146,7 +147,7 @@ START_TEST (test_kind_rules)
   ds_bench_spec_clear (&spec);
 
   spec_for (&spec, DS_BENCH_MARK);
-  spec.comment = g_strdup ("two\nlines");
+  ds_mark_options (&spec)->comment = g_strdup ("two\nlines");
   assert_refused (&spec, "one line of text");
   ds_bench_spec_clear (&spec);
 

@@ -208,8 +208,8 @@ START_TEST (test_kinds_say_their_own)
     assert_has (mark->test, "test size 1 GiB");
     assert_has (mark->test, "best of 5 × 5 s");
     ck_assert_msg (strstr (mark->test, "block") == NULL, "%s", mark->test);
-    spec.rows = g_strdup ("randread,4k,qd1,t1,1s");
-    spec.reads_only = TRUE;
+    ds_mark_options (&spec)->rows = g_strdup ("randread,4k,qd1,t1,1s");
+    ds_mark_options (&spec)->reads_only = TRUE;
     rows = ds_caption_new ("Workloads", NULL, NULL, &spec, device);
     assert_has (rows->test, "Workloads: custom rows · reads only");
     ck_assert_msg (strstr (rows->test, "× 5 s") == NULL, "%s", rows->test);

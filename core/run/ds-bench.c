@@ -42,8 +42,6 @@ ds_bench_spec_init (DsBenchSpec *spec,
     .read_mix_percent = 70,
     .duration_ns = ops != NULL ? ops->default_duration_ns : 0,
     .interval_ns = DS_NS_PER_SEC,
-    .count = 1,
-    .mix_percent = -1,
   };
 
   if (ops != NULL && ops->options_new != NULL)
@@ -69,10 +67,6 @@ copy_fields (DsBenchSpec       *dst,
   dst->target_path = g_strdup (src->target_path);
   dst->destroy_data = g_strdup (src->destroy_data);
   dst->engine = g_strdup (src->engine);
-  dst->preset = g_strdup (src->preset);
-  dst->steps = g_strdup (src->steps);
-  dst->rows = g_strdup (src->rows);
-  dst->comment = g_strdup (src->comment);
   dst->options = NULL;
 }
 
@@ -109,10 +103,6 @@ ds_bench_spec_clear (DsBenchSpec *spec)
   g_clear_pointer (&spec->target_path, g_free);
   g_clear_pointer (&spec->destroy_data, g_free);
   g_clear_pointer (&spec->engine, g_free);
-  g_clear_pointer (&spec->preset, g_free);
-  g_clear_pointer (&spec->steps, g_free);
-  g_clear_pointer (&spec->rows, g_free);
-  g_clear_pointer (&spec->comment, g_free);
   if (spec->options != NULL)
     {
       const DsBenchOps *ops = ds_bench_get (spec->kind);

@@ -81,25 +81,8 @@ typedef struct {
    * write to an existing target confirmed by destroy_data; FALSE for read
    * tests, refused runs and created files.  Callers never set it. */
   gboolean    write_confirmed;
-  /* workload and mark */
+  /* the kinds that record a series (DS_BENCH_SPEC_SERIES) */
   uint64_t    interval_ns;       /* one series point per interval (1 s) */
-
-  /* mark: a preset (kinds/ds-preset.h).  ds_preset_apply_defaults() sets
-   * the preset's own values; the fields are then the user's to change. */
-  char       *preset;            /* "cdm-default" */
-  char       *steps;             /* comma-separated row or step ids to run
-                                  * ("rnd4k-q1t1", "seq1m-q8t1-read");
-                                  * NULL: all */
-  uint64_t    test_size_bytes;   /* the region or test file; 0: the whole
-                                  * device (1 GiB in a folder) */
-  unsigned    count;             /* measured runs per step, best kept */
-  uint64_t    warmup_ns;         /* an unmeasured run first (CDM's 5 s) */
-  uint64_t    pause_ns;          /* idle between steps (CDM's Interval) */
-  int         mix_percent;       /* -1: no +Mix row; else its read percent */
-  gboolean    reads_only;        /* only the steps that do not write */
-  char       *comment;           /* into the result and the report */
-  char       *rows;              /* custom rows ("randread,4k,qd32,t4;…",
-                                  * kinds/ds-preset.h); NULL: the preset's */
 
   /* The kind's own options (DsBenchOps.options_new): each kind's header
    * has typed accessors (ds_mark_options ()); NULL for a kind with none.
