@@ -191,6 +191,20 @@ typedef enum {
                                          * the disk is not judged */
 } DsBenchSpecFlags;
 
+/* The options of diskscope-cli's benchmark commands (app/cli/ds-cli-run.c)
+ * a kind takes beyond those every kind takes.  The others follow the rest
+ * of its table: --write, --destroy-data, --create and --keep its writes,
+ * --capacity takes_capacity, --duration duration_help, --size file_size,
+ * --align random_offsets. */
+typedef enum {
+  DS_BENCH_CLI_BLOCK_SIZE = 1 << 0, /* --block-size */
+  DS_BENCH_CLI_ACCURACY   = 1 << 1, /* --accuracy */
+  DS_BENCH_CLI_SHAPE      = 1 << 2, /* the I/O shape: --pattern (needed),
+                                     * --queue-depth, --threads, --read-mix,
+                                     * --ramp, --interval, --offset, --span */
+  DS_BENCH_CLI_BUFFERED   = 1 << 3, /* --buffered */
+} DsBenchCliOptions;
+
 /* The target a spec meets (ds_bench_spec_check_target). */
 typedef struct {
   const char *path;
@@ -233,6 +247,7 @@ typedef struct {
    * ds_bench_spec_check_target): */
   DsBenchWrites writes;
   gboolean      takes_capacity;  /* --capacity: only the first N bytes */
+  DsBenchCliOptions cli_options; /* what else the CLI offers (ds-cli-run.c) */
   uint64_t      min_span_bytes;  /* the least span (capacity) it can test */
 
   /* The kind's spec, from its defaults to its rules (ds-bench-rules.c

@@ -558,6 +558,7 @@ const DsBenchOps ds_bench_file = {
   .from_json = file_from_json,
   .report = file_report,
   .writes = DS_BENCH_WRITES_OWN_FILE,
+  .cli_options = DS_BENCH_CLI_ACCURACY | DS_BENCH_CLI_BUFFERED,
   .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_FOLDER,
   .options_new = file_options_new,
   .options_copy = file_options_copy,
