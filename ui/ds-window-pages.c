@@ -125,7 +125,9 @@ _ds_window_ensure_page (DsWindow   *self,
   g_signal_connect_object (page, "finished", G_CALLBACK (_ds_window_page_finished_cb), self,
                            G_CONNECT_SWAPPED);
   adw_bin_set_child (ADW_BIN (bin), page);
-  if (info->kind == DS_BENCH_FILE)
+  /* The page of a kind that makes a test file shows the preference's
+   * size (the session puts it in the spec). */
+  if (ds_bench_get (info->kind) != NULL && ds_bench_get (info->kind)->file_size != NULL)
     g_settings_bind (self->settings, "file-size", page, "file-size", G_SETTINGS_BIND_GET);
   _ds_window_page_made (self, DS_PAGE (page), info->kind);
   return DS_PAGE (page);
