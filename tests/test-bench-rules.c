@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "ds-bench.h"
+#include "ds-bench-erase.h"
+#include "ds-bench-file.h"
+#include "ds-bench-mark.h"
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-limits.h"
@@ -126,9 +129,9 @@ START_TEST (test_kind_rules)
   spec.write = FALSE;
   assert_refused (&spec, "its spec must be a write test");
   spec.write = TRUE;
-  spec.erase_method = (DsEraseMethod) 99;
+  ds_erase_options (&spec)->method = (DsEraseMethod) 99;
   assert_refused (&spec, "unknown erase method 99");
-  spec.erase_method = DS_ERASE_ZEROS;
+  ds_erase_options (&spec)->method = DS_ERASE_ZEROS;
   spec.block_size_bytes = 4096;
   assert_refused (&spec, "erase writes blocks of 64K to 64M");
   ds_bench_spec_clear (&spec);
@@ -139,12 +142,12 @@ START_TEST (test_kind_rules)
   ds_bench_spec_clear (&spec);
 
   spec_for (&spec, DS_BENCH_FILE);
-  spec.file_size_bytes = 1 << 20;
+  ds_file_options (&spec)->size_bytes = 1 << 20;
   assert_refused (&spec, "the test file must be at least 16 MiB");
   ds_bench_spec_clear (&spec);
 
   spec_for (&spec, DS_BENCH_MARK);
-  spec.comment = g_strdup ("two\nlines");
+  ds_mark_options (&spec)->comment = g_strdup ("two\nlines");
   assert_refused (&spec, "one line of text");
   ds_bench_spec_clear (&spec);
 

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ds-bench-mark.h"
 #include "ds-bench-workload.h"
 #include "ds-clock.h"
 #include "ds-error.h"
@@ -325,10 +326,10 @@ START_TEST (test_comment_bound)
       g_string_append (s, i % 2 ? "é" : "\"");
     at = g_string_free (s, FALSE);
   }
-  spec.comment = g_strdup (at);
+  ds_mark_options (&spec)->comment = g_strdup (at);
   ck_assert_msg (ds_bench_spec_validate (&spec, &error), "%s", error ? error->message : "");
-  g_free (spec.comment);
-  spec.comment = g_strconcat (at, "x", NULL);
+  g_free (ds_mark_options (&spec)->comment);
+  ds_mark_options (&spec)->comment = g_strconcat (at, "x", NULL);
   ck_assert (!ds_bench_spec_validate (&spec, &error));
   ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_INVALID));
   ds_bench_spec_clear (&spec);

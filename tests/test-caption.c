@@ -15,6 +15,8 @@
 
 #include <string.h>
 
+#include "ds-bench-erase.h"
+#include "ds-bench-error-scan.h"
 #include "ds-bench-file.h"
 #include "ds-bench-mark.h"
 #include "ds-caption.h"
@@ -206,8 +208,8 @@ START_TEST (test_kinds_say_their_own)
     assert_has (mark->test, "test size 1 GiB");
     assert_has (mark->test, "best of 5 × 5 s");
     ck_assert_msg (strstr (mark->test, "block") == NULL, "%s", mark->test);
-    spec.rows = g_strdup ("randread,4k,qd1,t1,1s");
-    spec.reads_only = TRUE;
+    ds_mark_options (&spec)->rows = g_strdup ("randread,4k,qd1,t1,1s");
+    ds_mark_options (&spec)->reads_only = TRUE;
     rows = ds_caption_new ("Workloads", NULL, NULL, &spec, device);
     assert_has (rows->test, "Workloads: custom rows · reads only");
     ck_assert_msg (strstr (rows->test, "× 5 s") == NULL, "%s", rows->test);
@@ -276,13 +278,13 @@ START_TEST (test_kinds_say_their_own)
     assert_has (workload->test, "Workload: randread · block 4 KiB · queue depth 32 · 1 thread");
     ds_bench_spec_init (&spec, DS_BENCH_ERROR_SCAN);
     spec.target_path = g_strdup ("/dev/sda");
-    spec.quick = TRUE;
+    ds_error_scan_options (&spec)->quick = TRUE;
     scan = ds_caption_new ("Error Scan", NULL, NULL, &spec, device);
     ds_bench_spec_clear (&spec);
     assert_has (scan->test, "Error Scan: quick (sampled) · block 128 KiB");
     ds_bench_spec_init (&spec, DS_BENCH_ERASE);
     spec.target_path = g_strdup ("/dev/sda");
-    spec.verify = TRUE;
+    ds_erase_options (&spec)->verify = TRUE;
     erase = ds_caption_new ("Erase", NULL, NULL, &spec, device);
     ds_bench_spec_clear (&spec);
     assert_has (erase->test, "Erase: zeros · verified");

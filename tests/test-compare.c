@@ -9,6 +9,7 @@
 
 #include "ds-annotation.h"
 #include "ds-bench-file.h"
+#include "ds-bench-mark.h"
 #include "ds-bench-transfer.h"
 #include "ds-compare.h"
 #include "ds-compare-format.h"
@@ -320,7 +321,7 @@ START_TEST (test_describe_runs)
   spec.write = TRUE;
   mark = ds_result_new (&spec);
   spec.write = FALSE;
-  spec.reads_only = TRUE;
+  ds_mark_options (&spec)->reads_only = TRUE;
   reads = ds_result_new (&spec);
   ds_bench_spec_clear (&spec);
   mark_text = ds_result_describe (mark);

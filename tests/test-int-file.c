@@ -116,7 +116,7 @@ run_file (const char *dir,
 
   ds_bench_spec_init (&spec, DS_BENCH_FILE);
   spec.target_path = g_strdup (dir);
-  spec.file_size_bytes = size_bytes;
+  ds_file_options (&spec)->size_bytes = size_bytes;
   spec.duration_ns = 200 * DS_NS_PER_MSEC;
   r = ds_run (&spec, NULL, NULL, &cancel);
   ds_bench_spec_clear (&spec);
@@ -234,7 +234,7 @@ START_TEST (test_file_is_filled)
 
   ds_bench_spec_init (&spec, DS_BENCH_FILE);
   spec.target_path = g_strdup (mnt);
-  spec.file_size_bytes = 32 << 20;
+  ds_file_options (&spec)->size_bytes = 32 << 20;
   spec.duration_ns = 200 * DS_NS_PER_MSEC;
   r = ds_run (&spec, phase_sectors, &p, &cancel);
   ds_bench_spec_clear (&spec);

@@ -240,8 +240,8 @@ START_TEST (test_mark_custom_rows)
   /* The saved file's params load back as the rows that ran. */
   loaded = ds_result_load (saved, &error);
   ck_assert_msg (loaded != NULL, "%s", error ? error->message : "");
-  ck_assert_str_eq (loaded->spec.preset, "custom");
-  ck_assert_str_eq (loaded->spec.rows, "randrw,8k,qd4,t1,mix70,800ms;randread,4k,qd8,t2;seq,128k,qd2,t1");
+  ck_assert_str_eq (ds_mark_options_const (&loaded->spec)->preset, "custom");
+  ck_assert_str_eq (ds_mark_options_const (&loaded->spec)->rows, "randrw,8k,qd4,t1,mix70,800ms;randread,4k,qd8,t2;seq,128k,qd2,t1");
   g_unlink (saved);
 }
 END_TEST
@@ -720,12 +720,12 @@ START_TEST (test_live_samples)
   live = (Live) { .t0_ns = ds_clock_ns () };
   ds_bench_spec_init (&spec, DS_BENCH_MARK);
   spec.target_path = g_strdup (device);
-  spec.reads_only = TRUE;
-  spec.count = 1;
+  ds_mark_options (&spec)->reads_only = TRUE;
+  ds_mark_options (&spec)->count = 1;
   spec.duration_ns = 500 * DS_NS_PER_MSEC;
-  spec.warmup_ns = 0;
-  spec.pause_ns = 0;
-  spec.test_size_bytes = 16 * MIB;
+  ds_mark_options (&spec)->warmup_ns = 0;
+  ds_mark_options (&spec)->pause_ns = 0;
+  ds_mark_options (&spec)->test_size_bytes = 16 * MIB;
   spec.interval_ns = 100 * DS_NS_PER_MSEC;
   mark = ds_run (&spec, live_sink, &live, &cancel);
   ds_bench_spec_clear (&spec);

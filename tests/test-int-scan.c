@@ -118,7 +118,7 @@ run_scan (const char *device,
 
   ds_bench_spec_init (&spec, DS_BENCH_ERROR_SCAN);
   spec.target_path = g_strdup (device);
-  spec.quick = quick;
+  ds_error_scan_options (&spec)->quick = quick;
   spec.block_size_bytes = block;
   result = ds_run (&spec, sink, seen, cancel);
   ds_bench_spec_clear (&spec);

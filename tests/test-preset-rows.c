@@ -141,7 +141,7 @@ custom_spec (DsBenchSpec *spec,
 
   ds_bench_spec_init (spec, DS_BENCH_MARK);
   spec->target_path = g_strdup ("/dev/null");
-  spec->rows = g_strdup (rows);
+  ds_mark_options (spec)->rows = g_strdup (rows);
   preset = ds_preset_for_spec (spec, &error);
   ck_assert_msg (preset != NULL, "%s", error ? error->message : "");
   ds_preset_apply_defaults (spec, preset);
@@ -156,7 +156,7 @@ START_TEST (test_custom_steps)
   DsBenchSpec spec, step_spec;
 
   custom_spec (&spec, "rnd,4k,q32t4;randrw,8k,qd4,t2,mix60,2s;rnd,4k,q32t4");
-  ck_assert_str_eq (spec.preset, DS_PRESET_CUSTOM);
+  ck_assert_str_eq (ds_mark_options_const (&spec)->preset, DS_PRESET_CUSTOM);
   preset = ds_preset_for_spec (&spec, NULL);
   /* The same list is the same preset: steps may keep pointing into it. */
   ck_assert_ptr_eq (preset, ds_preset_for_spec (&spec, NULL));
@@ -190,12 +190,12 @@ START_TEST (test_custom_steps)
   ds_bench_spec_clear (&step_spec);
 
   /* Read-only keeps the reads; --steps picks rows by their ids. */
-  spec.reads_only = TRUE;
+  ds_mark_options (&spec)->reads_only = TRUE;
   g_clear_pointer (&steps, g_array_unref);
   steps = ds_preset_steps (&spec, &error);
   ck_assert_uint_eq (steps->len, 2);
-  spec.reads_only = FALSE;
-  spec.steps = g_strdup ("rnd8k-q4t2-r60");
+  ds_mark_options (&spec)->reads_only = FALSE;
+  ds_mark_options (&spec)->steps = g_strdup ("rnd8k-q4t2-r60");
   g_clear_pointer (&steps, g_array_unref);
   steps = ds_preset_steps (&spec, &error);
   ck_assert_uint_eq (steps->len, 1);
@@ -204,7 +204,7 @@ START_TEST (test_custom_steps)
   /* A spec with bad rows is refused by the validator with the parser's words. */
   ds_bench_spec_init (&spec, DS_BENCH_MARK);
   spec.target_path = g_strdup ("/dev/null");
-  spec.rows = g_strdup ("randread,4k,qd4096,t16");
+  ds_mark_options (&spec)->rows = g_strdup ("randread,4k,qd4096,t16");
   ck_assert (!ds_bench_spec_validate (&spec, &error));
   ck_assert_ptr_nonnull (strstr (error->message, "I/Os in flight"));
   ds_bench_spec_clear (&spec);
@@ -244,8 +244,8 @@ START_TEST (test_params_round_trip)
   ck_assert_ptr_nonnull (strstr (data, "\"randrw,8k,qd4,t2,mix60,2s\""));
   back = ds_result_load_data (data, -1, &error);
   ck_assert_msg (back != NULL, "%s", error ? error->message : "");
-  ck_assert_str_eq (back->spec.preset, DS_PRESET_CUSTOM);
-  ck_assert_str_eq (back->spec.rows, "seq,1m,qd8,t1;randrw,8k,qd4,t2,mix60,2s");
+  ck_assert_str_eq (ds_mark_options_const (&back->spec)->preset, DS_PRESET_CUSTOM);
+  ck_assert_str_eq (ds_mark_options_const (&back->spec)->rows, "seq,1m,qd8,t1;randrw,8k,qd4,t2,mix60,2s");
   /* The loaded spec runs the same steps. */
   ck_assert_ptr_eq (ds_preset_for_spec (&back->spec, NULL), ds_preset_for_spec (&r->spec, NULL));
 
@@ -261,8 +261,8 @@ START_TEST (test_params_round_trip)
   g_clear_pointer (&back, ds_result_free);
   back = ds_result_load_data (data, -1, &error);
   ck_assert_msg (back != NULL, "%s", error ? error->message : "");
-  ck_assert_str_eq (back->spec.preset, "cdm-nvme");
-  ck_assert_ptr_null (back->spec.rows);
+  ck_assert_str_eq (ds_mark_options_const (&back->spec)->preset, "cdm-nvme");
+  ck_assert_ptr_null (ds_mark_options_const (&back->spec)->rows);
 
   /* A row the parser refuses makes the file corrupt, saying which. */
   g_free (data);

@@ -57,7 +57,7 @@ START_TEST (test_every_preset_valid)
       mark_spec (&spec, preset->name);
       ck_assert_msg (ds_bench_spec_validate (&spec, &error), "%s: %s", preset->name, error->message);
       ck_assert_uint_gt (spec.duration_ns, 0);
-      ck_assert_uint_ge (spec.count, 1);
+      ck_assert_uint_ge (ds_mark_options_const (&spec)->count, 1);
       ds_bench_spec_clear (&spec);
     }
   ck_assert_ptr_null (ds_preset_get (ds_preset_count ()));
@@ -78,16 +78,16 @@ START_TEST (test_cdm_steps)
   g_autofree char *demo = NULL;
 
   mark_spec (&spec, "cdm-default");
-  ck_assert_uint_eq (spec.test_size_bytes, UINT64_C (1) << 30);
-  ck_assert_uint_eq (spec.count, 5);
+  ck_assert_uint_eq (ds_mark_options_const (&spec)->test_size_bytes, UINT64_C (1) << 30);
+  ck_assert_uint_eq (ds_mark_options_const (&spec)->count, 5);
   ck_assert_uint_eq (spec.duration_ns, 5 * DS_NS_PER_SEC);
-  ck_assert_uint_eq (spec.warmup_ns, 5 * DS_NS_PER_SEC);
-  ck_assert_uint_eq (spec.pause_ns, 5 * DS_NS_PER_SEC);
+  ck_assert_uint_eq (ds_mark_options_const (&spec)->warmup_ns, 5 * DS_NS_PER_SEC);
+  ck_assert_uint_eq (ds_mark_options_const (&spec)->pause_ns, 5 * DS_NS_PER_SEC);
   ck_assert_uint_eq (spec.interval_ns, DS_NS_PER_SEC);
   plain = step_ids (&spec);
   ck_assert_str_eq (plain, "seq1m-q8t1-read seq1m-q1t1-read rnd4k-q32t1-read rnd4k-q1t1-read "
                            "seq1m-q8t1-write seq1m-q1t1-write rnd4k-q32t1-write rnd4k-q1t1-write");
-  spec.mix_percent = 70;
+  ds_mark_options (&spec)->mix_percent = 70;
   mixed = step_ids (&spec);
   ck_assert (g_str_has_suffix (mixed, "rnd4k-q1t1-write seq1m-q8t1-mix seq1m-q1t1-mix "
                                       "rnd4k-q32t1-mix rnd4k-q1t1-mix"));
@@ -136,8 +136,8 @@ START_TEST (test_step_specs)
       const DsPresetStep *def;
 
       mark_spec (&spec, want[i].preset);
-      spec.steps = g_strdup (want[i].step);
-      spec.mix_percent = strcmp (want[i].preset, "cdm-default") == 0 ? 70 : -1;
+      ds_mark_options (&spec)->steps = g_strdup (want[i].step);
+      ds_mark_options (&spec)->mix_percent = strcmp (want[i].preset, "cdm-default") == 0 ? 70 : -1;
       steps = ds_preset_steps (&spec, &error);
       ck_assert_msg (steps != NULL && steps->len == 1, "%s %s: %s", want[i].preset, want[i].step,
                      error ? error->message : "not one step");
@@ -149,7 +149,7 @@ START_TEST (test_step_specs)
       ck_assert_uint_eq (step.queue_depth, want[i].qd);
       ck_assert_uint_eq (step.threads, want[i].t);
       ck_assert_uint_eq (step.read_mix_percent, want[i].mix);
-      ck_assert_uint_eq (step.span_bytes, spec.test_size_bytes);
+      ck_assert_uint_eq (step.span_bytes, ds_mark_options_const (&spec)->test_size_bytes);
       ck_assert_uint_eq (step.duration_ns, spec.duration_ns);
       ck_assert_msg (ds_bench_spec_validate (&step, &error), "%s", error ? error->message : "");
       ds_bench_spec_clear (&step);
@@ -172,7 +172,7 @@ START_TEST (test_other_presets)
   ck_assert_str_eq (iometer, "rnd8k-q1t1-mix rnd8k-q2t1-mix rnd8k-q4t1-mix rnd8k-q8t1-mix "
                              "rnd8k-q16t1-mix rnd8k-q32t1-mix rnd8k-q64t1-mix rnd8k-q128t1-mix "
                              "rnd8k-q256t1-mix");
-  ck_assert_uint_eq (spec.test_size_bytes, 0);
+  ck_assert_uint_eq (ds_mark_options_const (&spec)->test_size_bytes, 0);
   ds_bench_spec_clear (&spec);
 
   mark_spec (&spec, "fio-oltp");
@@ -188,8 +188,8 @@ START_TEST (test_other_presets)
   {
     uint64_t ram = (uint64_t) sysconf (_SC_PHYS_PAGES) * (uint64_t) sysconf (_SC_PAGESIZE);
 
-    ck_assert_uint_eq (spec.test_size_bytes % (UINT64_C (1) << 30), 0);
-    ck_assert (spec.test_size_bytes > ram || spec.test_size_bytes == DS_LIMIT_TEST_SIZE_MAX);
+    ck_assert_uint_eq (ds_mark_options_const (&spec)->test_size_bytes % (UINT64_C (1) << 30), 0);
+    ck_assert (ds_mark_options_const (&spec)->test_size_bytes > ram || ds_mark_options_const (&spec)->test_size_bytes == DS_LIMIT_TEST_SIZE_MAX);
   }
   ds_bench_spec_clear (&spec);
 }
@@ -206,21 +206,21 @@ START_TEST (test_step_selection)
   DsBenchSpec spec;
 
   mark_spec (&spec, "cdm-default");
-  spec.steps = g_strdup ("RND4K-Q1T1");
+  ds_mark_options (&spec)->steps = g_strdup ("RND4K-Q1T1");
   row = step_ids (&spec);
   ck_assert_str_eq (row, "rnd4k-q1t1-read rnd4k-q1t1-write");
-  g_free (spec.steps);
-  spec.steps = g_strdup ("rnd4k-q1t1-write, seq1m-q8t1-read");
+  g_free (ds_mark_options (&spec)->steps);
+  ds_mark_options (&spec)->steps = g_strdup ("rnd4k-q1t1-write, seq1m-q8t1-read");
   two = step_ids (&spec);
   ck_assert_str_eq (two, "seq1m-q8t1-read rnd4k-q1t1-write");
-  g_free (spec.steps);
-  spec.steps = NULL;
-  spec.reads_only = TRUE;
+  g_free (ds_mark_options (&spec)->steps);
+  ds_mark_options (&spec)->steps = NULL;
+  ds_mark_options (&spec)->reads_only = TRUE;
   reads = step_ids (&spec);
   ck_assert_str_eq (reads, "seq1m-q8t1-read seq1m-q1t1-read rnd4k-q32t1-read rnd4k-q1t1-read");
 
-  g_free (spec.steps);
-  spec.steps = g_strdup ("rnd4k-q1t1-write");
+  g_free (ds_mark_options (&spec)->steps);
+  ds_mark_options (&spec)->steps = g_strdup ("rnd4k-q1t1-write");
   none = ds_preset_steps (&spec, &error);
   ck_assert_ptr_null (none);
   ck_assert (g_error_matches (error, DS_ERROR, DS_ERROR_INVALID));
@@ -231,7 +231,7 @@ START_TEST (test_step_selection)
   /* Nothing of iometer-dbms only reads. */
   g_clear_error (&error);
   mark_spec (&spec, "iometer-dbms");
-  spec.reads_only = TRUE;
+  ds_mark_options (&spec)->reads_only = TRUE;
   ck_assert (!ds_bench_spec_validate (&spec, &error));
   ck_assert_msg (strstr (error->message, "writes"), "%s", error->message);
   ds_bench_spec_clear (&spec);
@@ -257,40 +257,40 @@ START_TEST (test_rules)
   DsBenchSpec spec;
 
   mark_spec (&spec, NULL);
-  g_free (spec.preset);
-  spec.preset = g_strdup ("crystal");
+  g_free (ds_mark_options (&spec)->preset);
+  ds_mark_options (&spec)->preset = g_strdup ("crystal");
   assert_invalid (&spec, "unknown preset “crystal”: use cdm-default, cdm-nvme");
 
   mark_spec (&spec, "cdm-default");
-  spec.mix_percent = 101;
+  ds_mark_options (&spec)->mix_percent = 101;
   assert_invalid (&spec, "0 to 100");
   mark_spec (&spec, "cdm-default");
-  spec.mix_percent = -7;
+  ds_mark_options (&spec)->mix_percent = -7;
   assert_invalid (&spec, "0 to 100");
   mark_spec (&spec, "iometer-dbms");
-  spec.mix_percent = 50;
+  ds_mark_options (&spec)->mix_percent = 50;
   assert_invalid (&spec, "no +Mix");
   mark_spec (&spec, "cdm-demo");
-  spec.mix_percent = 70;
+  ds_mark_options (&spec)->mix_percent = 70;
   assert_invalid (&spec, "Demo");
 
   mark_spec (&spec, "cdm-default");
-  spec.count = 0;
+  ds_mark_options (&spec)->count = 0;
   assert_invalid (&spec, "1 to 9");
   mark_spec (&spec, "cdm-default");
-  spec.count = 10;
+  ds_mark_options (&spec)->count = 10;
   assert_invalid (&spec, "1 to 9");
   mark_spec (&spec, "cdm-default");
-  spec.test_size_bytes = 8 << 20;
+  ds_mark_options (&spec)->test_size_bytes = 8 << 20;
   assert_invalid (&spec, "16M to 64G");
   mark_spec (&spec, "cdm-default");
-  spec.test_size_bytes = UINT64_C (65) << 30;
+  ds_mark_options (&spec)->test_size_bytes = UINT64_C (65) << 30;
   assert_invalid (&spec, "16M to 64G");
   mark_spec (&spec, "cdm-default");
   spec.interval_ns = 50 * DS_NS_PER_MSEC;
   assert_invalid (&spec, "100ms");
   mark_spec (&spec, "cdm-default");
-  spec.pause_ns = 11 * 60 * DS_NS_PER_SEC;
+  ds_mark_options (&spec)->pause_ns = 11 * 60 * DS_NS_PER_SEC;
   assert_invalid (&spec, "10m");
   mark_spec (&spec, "cdm-default");
   spec.duration_ns = 0;
@@ -658,8 +658,8 @@ START_TEST (test_mark_most_steps)
       ck_assert_uint_lt (n, 1000);
     }
   mark_spec (&spec, "cdm-default");
-  spec.rows = ds_preset_rows_normalize (rows->str, &error);
-  spec.mix_percent = 70;
+  ds_mark_options (&spec)->rows = ds_preset_rows_normalize (rows->str, &error);
+  ds_mark_options (&spec)->mix_percent = 70;
   steps = ds_preset_steps (&spec, &error);
   ck_assert_msg (steps != NULL, "%s", error ? error->message : "");
   ds_test_note ("%u rows: %u steps (DS_LIMIT_MARK_STEPS %u)", n, steps->len, DS_LIMIT_MARK_STEPS);

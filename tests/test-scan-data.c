@@ -8,6 +8,7 @@
 #include <check.h>
 #include <string.h>
 
+#include "ds-bench-erase.h"
 #include "ds-bench-error-scan.h"
 #include "ds-clock.h"
 #include "ds-error.h"
@@ -224,7 +225,7 @@ START_TEST (test_quick_file)
   g_autoptr (DsResult) back = NULL;
   g_autoptr (GError) error = NULL;
 
-  r->spec.quick = TRUE;
+  ds_error_scan_options (&r->spec)->quick = TRUE;
   g_free (data->cells);
   memset (data->buckets, 0, sizeof data->buckets);
   data->blocks_read = data->error_blocks = data->bytes_read = 0;
@@ -289,7 +290,7 @@ START_TEST (test_spec_rules)
   spec.write = FALSE;
   ck_assert (!ds_bench_spec_validate (&spec, &error));
   spec.write = TRUE;
-  spec.erase_method = (DsEraseMethod) 17;
+  ds_erase_options (&spec)->method = (DsEraseMethod) 17;
   ck_assert (!ds_bench_spec_validate (&spec, NULL));
   ds_bench_spec_clear (&spec);
 

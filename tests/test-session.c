@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ds-bench-file.h"
 #include "ds-bench-transfer.h"
 #include "ds-error.h"
 #include "ds-report.h"
@@ -282,8 +283,11 @@ START_TEST (test_spec_from_settings)
   ds_session_init_spec (session, &spec, DS_BENCH_TRANSFER, "/dev/null");
   ck_assert_uint_eq (spec.accuracy, 2);
   ck_assert_uint_eq (spec.block_size_bytes, 1 * MiB);
-  ck_assert_uint_eq (spec.file_size_bytes, 256 * MiB);
   ck_assert_str_eq (spec.target_path, "/dev/null");
+  ds_bench_spec_clear (&spec);
+  /* The file size is the File Benchmark's own. */
+  ds_session_init_spec (session, &spec, DS_BENCH_FILE, "/dev/null");
+  ck_assert_uint_eq (ds_file_options (&spec)->size_bytes, 256 * MiB);
   ds_bench_spec_clear (&spec);
 
   /* The table kinds' time per row follows the accuracy (core's rule). */

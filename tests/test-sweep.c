@@ -261,13 +261,13 @@ START_TEST (test_levels)
   ck_assert_uint_eq (g_array_index (a, unsigned, 8), 256);
   ck_assert (ds_bench_spec_validate (&spec, NULL));
 
-  spec.sweep_from = 3;
-  spec.sweep_to = 20;
+  ds_sweep_options (&spec)->from = 3;
+  ds_sweep_options (&spec)->to = 20;
   b = levels_of (&spec, &error);
   ck_assert_uint_eq (b->len, 4);        /* 3 6 12 20 */
   ck_assert_uint_eq (g_array_index (b, unsigned, 3), 20);
 
-  spec.sweep_levels = g_strdup ("1, 2,3,4,6,8");
+  ds_sweep_options (&spec)->levels = g_strdup ("1, 2,3,4,6,8");
   c = levels_of (&spec, &error);
   ck_assert_uint_eq (c->len, 6);
   ck_assert_uint_eq (g_array_index (c, unsigned, 4), 6);
@@ -276,21 +276,21 @@ START_TEST (test_levels)
     {
       g_autoptr (GError) e = NULL;
 
-      g_free (spec.sweep_levels);
-      spec.sweep_levels = g_strdup (bad[i]);
+      g_free (ds_sweep_options (&spec)->levels);
+      ds_sweep_options (&spec)->levels = g_strdup (bad[i]);
       ck_assert_ptr_null (levels_of (&spec, &e));
       ck_assert_msg (g_error_matches (e, DS_ERROR, DS_ERROR_INVALID), "%s", bad[i]);
       ck_assert (!ds_bench_spec_validate (&spec, NULL));
     }
-  g_clear_pointer (&spec.sweep_levels, g_free);
+  g_clear_pointer (&ds_sweep_options (&spec)->levels, g_free);
 
   /* The heaviest level is held to the workload's limits. */
-  spec.sweep_from = 1;
-  spec.sweep_to = 4096;
+  ds_sweep_options (&spec)->from = 1;
+  ds_sweep_options (&spec)->to = 4096;
   spec.threads = 16;
   ck_assert (!ds_bench_spec_validate (&spec, &error) && strstr (error->message, "in flight") != NULL);
   g_clear_error (&error);
-  spec.sweep_to = 0;
+  ds_sweep_options (&spec)->to = 0;
   ck_assert (!ds_bench_spec_validate (&spec, &error));
   ds_bench_spec_clear (&spec);
 }

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include "ds-bench-erase.h"
 #include "ds-cli.h"
 #include "ds-cli-job.h"
 #include "ds-error.h"
@@ -58,11 +59,11 @@ ds_cli_erase (int    argc,
   ds_bench_spec_init (&spec, DS_BENCH_ERASE);
   spec.target_path = g_strdup (argv[1]);
   spec.destroy_data = g_strdup (destroy);
-  spec.erase_method = random ? DS_ERASE_RANDOM : discard ? DS_ERASE_DISCARD :
-                      secure ? DS_ERASE_SECURE_DISCARD : DS_ERASE_ZEROS;
+  ds_erase_options (&spec)->method = random ? DS_ERASE_RANDOM : discard ? DS_ERASE_DISCARD :
+                                     secure ? DS_ERASE_SECURE_DISCARD : DS_ERASE_ZEROS;
   /* A discard is verified unless the user says not to: a device may
    * accept it and keep every byte. */
-  spec.verify = discard || secure ? !no_verify : verify;
+  ds_erase_options (&spec)->verify = discard || secure ? !no_verify : verify;
   if (block != NULL && !ds_parse_size (block, &spec.block_size_bytes, &error))
     {
       ds_bench_spec_clear (&spec);

@@ -76,20 +76,22 @@ preset_to_json (const DsPreset *preset)
   JsonArray *steps = json_array_new ();
   g_autoptr (GArray) plan = NULL;
   DsBenchSpec spec;
+  const DsMarkOptions *mark;
 
   ds_bench_spec_init (&spec, DS_BENCH_MARK);
   ds_preset_apply_defaults (&spec, preset);
+  mark = ds_mark_options_const (&spec);
   plan = ds_preset_steps (&spec, NULL);
 
   json_object_set_string_member (o, "name", preset->name);
   json_object_set_string_member (o, "title", preset->title);
   json_object_set_string_member (o, "source", preset->source);
   json_object_set_boolean_member (o, "mix_allowed", preset->mix_allowed);
-  json_object_set_int_member (o, "test_size_bytes", (gint64) spec.test_size_bytes);
-  json_object_set_int_member (o, "count", spec.count);
+  json_object_set_int_member (o, "test_size_bytes", (gint64) mark->test_size_bytes);
+  json_object_set_int_member (o, "count", mark->count);
   json_object_set_double_member (o, "duration_s", (double) spec.duration_ns / 1e9);
-  json_object_set_double_member (o, "warmup_s", (double) spec.warmup_ns / 1e9);
-  json_object_set_double_member (o, "pause_s", (double) spec.pause_ns / 1e9);
+  json_object_set_double_member (o, "warmup_s", (double) mark->warmup_ns / 1e9);
+  json_object_set_double_member (o, "pause_s", (double) mark->pause_ns / 1e9);
   for (unsigned r = 0; r < preset->n_rows; r++)
     {
       JsonObject *row = json_object_new ();
@@ -134,11 +136,13 @@ preset_to_text (const DsPreset *preset,
   g_autoptr (GArray) plan = NULL;
   g_autofree char *size = NULL;
   DsBenchSpec spec;
+  const DsMarkOptions *mark;
 
   ds_bench_spec_init (&spec, DS_BENCH_MARK);
   ds_preset_apply_defaults (&spec, preset);
+  mark = ds_mark_options_const (&spec);
   plan = ds_preset_steps (&spec, NULL);
-  size = spec.test_size_bytes != 0 ? ds_mark_size_text (spec.test_size_bytes) :
+  size = mark->test_size_bytes != 0 ? ds_mark_size_text (mark->test_size_bytes) :
          g_strdup ("the whole device (1 GiB in a folder)");
 
   g_string_append_printf (out, "%-16s %s\n%-16s from %s\n%-16s rows:", preset->name,
@@ -148,11 +152,11 @@ preset_to_text (const DsPreset *preset,
   g_string_append_printf (out, "\n%-16s %u steps (%s), %s, %u × %g s per step",
                           "", plan ? plan->len : 0,
                           preset->order == DS_PRESET_BY_DIRECTION ? "every read, then every write" :
-                          "row after row", size, spec.count, (double) spec.duration_ns / 1e9);
-  if (spec.warmup_ns > 0)
-    g_string_append_printf (out, " after a %g s warm-up", (double) spec.warmup_ns / 1e9);
-  if (spec.pause_ns > 0)
-    g_string_append_printf (out, ", %g s between steps", (double) spec.pause_ns / 1e9);
+                          "row after row", size, mark->count, (double) spec.duration_ns / 1e9);
+  if (mark->warmup_ns > 0)
+    g_string_append_printf (out, " after a %g s warm-up", (double) mark->warmup_ns / 1e9);
+  if (mark->pause_ns > 0)
+    g_string_append_printf (out, ", %g s between steps", (double) mark->pause_ns / 1e9);
   g_string_append_printf (out, "%s\n", preset->mix_allowed ? "; --mix adds a +Mix column" : "");
   ds_bench_spec_clear (&spec);
 }
@@ -220,13 +224,14 @@ build_spec (Options      *o,
             DsBenchSpec  *spec,
             GError      **error)
 {
+  DsMarkOptions *mark = ds_mark_options (spec);
   const DsPreset *preset;
   /* The sizes and times, each into its field. */
   const struct { const char *option; const char *text; gboolean is_size; uint64_t *field; } measures[] = {
-    { "size", o->size, TRUE, &spec->test_size_bytes },
+    { "size", o->size, TRUE, &mark->test_size_bytes },
     { "duration", o->duration, FALSE, &spec->duration_ns },
-    { "warmup", o->warmup, FALSE, &spec->warmup_ns },
-    { "pause", o->pause, FALSE, &spec->pause_ns },
+    { "warmup", o->warmup, FALSE, &mark->warmup_ns },
+    { "pause", o->pause, FALSE, &mark->pause_ns },
     { "interval", o->interval, FALSE, &spec->interval_ns },
   };
   int count = 0;
@@ -236,16 +241,16 @@ build_spec (Options      *o,
       g_autofree char *joined = o->row != NULL ? g_strjoinv (";", o->row) : NULL;
       g_autofree char *all = g_strjoin (";", o->rows ? o->rows : "", joined ? joined : "", NULL);
 
-      g_free (spec->rows);
-      spec->rows = ds_preset_rows_normalize (all, error);
-      if (spec->rows == NULL)
+      g_free (mark->rows);
+      mark->rows = ds_preset_rows_normalize (all, error);
+      if (mark->rows == NULL)
         {
           g_prefix_error (error, _("--row: "));
           return FALSE;
         }
     }
   preset = ds_preset_for_spec (spec, NULL);
-  if (spec->rows == NULL)
+  if (mark->rows == NULL)
     preset = ds_preset_lookup (o->preset);
   if (preset == NULL)
     {
@@ -264,11 +269,11 @@ build_spec (Options      *o,
       g_free (spec->engine);
       spec->engine = g_strdup (o->engine);
     }
-  spec->steps = g_strdup (o->steps);
-  spec->reads_only = o->reads_only;
+  mark->steps = g_strdup (o->steps);
+  mark->reads_only = o->reads_only;
   spec->buffered = o->buffered;
   spec->seed = (uint64_t) o->seed;
-  spec->comment = g_strdup (o->comment);
+  mark->comment = g_strdup (o->comment);
   if (o->align != NULL && !ds_parse_random_align (o->align, &spec->random_align_bytes, error))
     {
       g_prefix_error (error, "--%s: ", "align");
@@ -292,11 +297,11 @@ build_spec (Options      *o,
         }
     }
   if (!parse_whole (o->mix, "mix", "the percentage of reads, 0 to 100 "
-                    "(CrystalDiskMark's default: 70)", &spec->mix_percent, error) ||
+                    "(CrystalDiskMark's default: 70)", &mark->mix_percent, error) ||
       !parse_whole (o->count, "count", "the number of runs per step, 1 to 9", &count, error))
     return FALSE;
   if (o->count != NULL)
-    spec->count = (unsigned) count;
+    mark->count = (unsigned) count;
 
   /* ds_cli_job_run() validates the spec, once. */
   return TRUE;

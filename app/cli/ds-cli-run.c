@@ -18,18 +18,6 @@
 #include "ds-run.h"
 #include "ds-units.h"
 
-/* Which commands an option belongs to. */
-enum {
-  K_TRANSFER = 1 << DS_BENCH_TRANSFER,
-  K_EXTRA = 1 << DS_BENCH_EXTRA,
-  K_RANDOM = 1 << DS_BENCH_RANDOM_ACCESS,
-  K_BLOCK = 1 << DS_BENCH_BLOCK_SIZE,
-  K_FILE = 1 << DS_BENCH_FILE,
-  K_WORKLOAD = 1 << DS_BENCH_WORKLOAD,
-  K_DEVICE_KINDS = K_TRANSFER | K_EXTRA | K_RANDOM | K_BLOCK,
-  K_ALL = (1 << DS_BENCH_N_KINDS) - 1,
-};
-
 typedef struct {
   gboolean json;
   char    *output;
@@ -67,89 +55,61 @@ typedef struct {
 
 typedef struct {
   GOptionEntry entry;
-  unsigned     kinds;
+  gboolean     offered;
 } KindEntry;
 
 /* ---- options ------------------------------------------------------------ */
 
-/* The kinds whose DsBenchOps say yes. */
-static unsigned
-kinds_where (gboolean (*offered) (const DsBenchOps *ops))
-{
-  unsigned mask = 0;
-
-  for (unsigned k = 0; k < DS_BENCH_N_KINDS; k++)
-    if (offered (ds_bench_get ((DsBenchKind) k)))
-      mask |= 1u << k;
-
-  return mask;
-}
-
-static gboolean
-offers_write (const DsBenchOps *ops)
-{
-  return ops->writes == DS_BENCH_WRITES_OPTION;
-}
-
-static gboolean
-offers_confirmation (const DsBenchOps *ops)
-{
-  return ops->writes == DS_BENCH_WRITES_OPTION || ops->writes == DS_BENCH_WRITES_PATTERN;
-}
-
-static gboolean
-offers_create (const DsBenchOps *ops)
-{
-  return ops->opens_target && offers_confirmation (ops);
-}
-
-static gboolean
-offers_capacity (const DsBenchOps *ops)
-{
-  return ops->takes_capacity;
-}
-
+/* The options @ops's command takes: its table says which. */
 static GOptionEntry *
-entries_for (DsBenchKind  kind,
-             Options     *o)
+entries_for (const DsBenchOps *ops,
+             Options          *o)
 {
-  const unsigned k_write = kinds_where (offers_write);
-  const unsigned k_confirm = kinds_where (offers_confirmation);
-  const unsigned k_create = kinds_where (offers_create);
-  const unsigned k_capacity = kinds_where (offers_capacity);
+  const gboolean k_all = TRUE;
+  const gboolean k_write = ops->writes == DS_BENCH_WRITES_OPTION;
+  const gboolean k_confirm = k_write || ops->writes == DS_BENCH_WRITES_PATTERN;
+  const gboolean k_create = ops->opens_target && k_confirm;
+  const gboolean k_capacity = ops->takes_capacity;
+  const gboolean k_block = (ops->cli_options & DS_BENCH_CLI_BLOCK_SIZE) != 0;
+  const gboolean k_accuracy = (ops->cli_options & DS_BENCH_CLI_ACCURACY) != 0;
+  const gboolean k_shape = (ops->cli_options & DS_BENCH_CLI_SHAPE) != 0;
+  const gboolean k_buffered = (ops->cli_options & DS_BENCH_CLI_BUFFERED) != 0;
+  const gboolean k_duration = ops->duration_help != NULL;
+  const gboolean k_size = ops->file_size != NULL;
+  const gboolean k_align = ops->random_offsets != NULL;
   const KindEntry all[] = {
-    { { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, N_("Print the result as JSON on stdout"), NULL }, K_ALL },
-    { { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, N_("Also save the JSON result to FILE (a regular file, replaced atomically; - for stdout)"), N_("FILE") }, K_ALL },
-    { { "units", 0, 0, G_OPTION_ARG_STRING, &o->units, N_("Rates in MB/s (10^6 bytes, default) or MiB/s (2^20 bytes: HD Tune's \"MB/s\")"), N_("MB|MiB") }, K_ALL },
+    { { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, N_("Print the result as JSON on stdout"), NULL }, k_all },
+    { { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, N_("Also save the JSON result to FILE (a regular file, replaced atomically; - for stdout)"), N_("FILE") }, k_all },
+    { { "units", 0, 0, G_OPTION_ARG_STRING, &o->units, N_("Rates in MB/s (10^6 bytes, default) or MiB/s (2^20 bytes: HD Tune's \"MB/s\")"), N_("MB|MiB") }, k_all },
     { { "write", 0, 0, G_OPTION_ARG_NONE, &o->write, N_("Write test: overwrites TARGET with random data (needs --destroy-data=TARGET, or --create)"), NULL }, k_write },
     { { "destroy-data", 0, 0, G_OPTION_ARG_FILENAME, &o->destroy_data, N_("Confirm a write test on an existing device or file by naming it again"), N_("TARGET") }, k_confirm },
     { { "create", 0, 0, G_OPTION_ARG_STRING, &o->create, N_("Make TARGET (which must not exist) as a test file of SIZE filled with random data, test it, delete it"), N_("SIZE") }, k_create },
     { { "keep", 0, 0, G_OPTION_ARG_NONE, &o->keep, N_("Keep the --create test file after the run"), NULL }, k_create },
-    { { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine, N_("I/O engine: auto (default), sync, io_uring, threads"), N_("ENGINE") }, K_ALL },
-    { { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o->block_size, N_("Transfer size (benchmark: 64K, workload: 4K)"), N_("SIZE") }, K_TRANSFER | K_WORKLOAD },
+    { { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine, N_("I/O engine: auto (default), sync, io_uring, threads"), N_("ENGINE") }, k_all },
+    { { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o->block_size, N_("Transfer size (benchmark: 64K, workload: 4K)"), N_("SIZE") }, k_block },
     { { "capacity", 0, 0, G_OPTION_ARG_STRING, &o->capacity, N_("Test only the first SIZE bytes (short stroke)"), N_("SIZE") }, k_capacity },
-    { { "accuracy", 'a', 0, G_OPTION_ARG_INT, &o->accuracy, N_("1 (fast) to 5 (slow); each step doubles the time per point or row (default 3)"), "N" }, K_DEVICE_KINDS | K_FILE },
-    { { "pattern", 'p', 0, G_OPTION_ARG_STRING, &o->pattern, N_("read, write, randread, randwrite, randrw or rw"), "P" }, K_WORKLOAD },
-    { { "queue-depth", 'q', 0, G_OPTION_ARG_INT, &o->queue_depth, N_("I/Os in flight per thread (default 1)"), "N" }, K_WORKLOAD },
-    { { "threads", 't', 0, G_OPTION_ARG_INT, &o->threads, N_("Threads, each with its own queue (default 1)"), "N" }, K_WORKLOAD },
-    { { "read-mix", 0, 0, G_OPTION_ARG_INT, &o->read_mix, N_("randrw: percent reads (default 70)"), N_("PERCENT") }, K_WORKLOAD },
-    { { "duration", 'd', 0, G_OPTION_ARG_STRING, &o->duration, o->duration_help, N_("TIME") }, K_WORKLOAD | K_EXTRA | K_RANDOM | K_BLOCK | K_FILE },
-    { { "ramp", 0, 0, G_OPTION_ARG_STRING, &o->ramp, N_("Warm-up time excluded from the results"), N_("TIME") }, K_WORKLOAD },
-    { { "interval", 0, 0, G_OPTION_ARG_STRING, &o->interval, N_("Time series: one point per TIME (default 1s, at least 100ms)"), N_("TIME") }, K_WORKLOAD },
-    { { "offset", 0, 0, G_OPTION_ARG_STRING, &o->offset, N_("Start of the region (default 0)"), N_("SIZE") }, K_WORKLOAD },
-    { { "span", 0, 0, G_OPTION_ARG_STRING, &o->span, N_("Length of the region (default: to the end)"), N_("SIZE") }, K_WORKLOAD },
-    { { "size", 's', 0, G_OPTION_ARG_STRING, &o->size, N_("Test file size (default 1G, clamped to the free space)"), N_("SIZE") }, K_FILE },
-    { { "buffered", 0, 0, G_OPTION_ARG_NONE, &o->buffered, N_("Run through the page cache where O_DIRECT is refused (reported)"), NULL }, K_FILE },
-    { { "seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, N_("Seed for random offsets and data, 1 to 2^64-1 (default 0: drawn from the clock; the result keeps the seed used, to repeat the run)"), "N" }, K_ALL },
-    { { "align", 0, 0, G_OPTION_ARG_STRING, &o->align, DS_CLI_ALIGN_HELP, N_("block|SIZE") }, K_EXTRA | K_RANDOM | K_FILE | K_WORKLOAD },
-    { { "no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, N_("No progress line on stderr"), NULL }, K_ALL },
-    { { "no-library", 0, 0, G_OPTION_ARG_NONE, &o->no_library, N_("Do not save the result in the results library ($DISKSCOPE_RESULTS_DIR or ~/.local/share/diskscope/results)"), NULL }, K_ALL },
+    { { "accuracy", 'a', 0, G_OPTION_ARG_INT, &o->accuracy, N_("1 (fast) to 5 (slow); each step doubles the time per point or row (default 3)"), "N" }, k_accuracy },
+    { { "pattern", 'p', 0, G_OPTION_ARG_STRING, &o->pattern, N_("read, write, randread, randwrite, randrw or rw"), "P" }, k_shape },
+    { { "queue-depth", 'q', 0, G_OPTION_ARG_INT, &o->queue_depth, N_("I/Os in flight per thread (default 1)"), "N" }, k_shape },
+    { { "threads", 't', 0, G_OPTION_ARG_INT, &o->threads, N_("Threads, each with its own queue (default 1)"), "N" }, k_shape },
+    { { "read-mix", 0, 0, G_OPTION_ARG_INT, &o->read_mix, N_("randrw: percent reads (default 70)"), N_("PERCENT") }, k_shape },
+    { { "duration", 'd', 0, G_OPTION_ARG_STRING, &o->duration, o->duration_help, N_("TIME") }, k_duration },
+    { { "ramp", 0, 0, G_OPTION_ARG_STRING, &o->ramp, N_("Warm-up time excluded from the results"), N_("TIME") }, k_shape },
+    { { "interval", 0, 0, G_OPTION_ARG_STRING, &o->interval, N_("Time series: one point per TIME (default 1s, at least 100ms)"), N_("TIME") }, k_shape },
+    { { "offset", 0, 0, G_OPTION_ARG_STRING, &o->offset, N_("Start of the region (default 0)"), N_("SIZE") }, k_shape },
+    { { "span", 0, 0, G_OPTION_ARG_STRING, &o->span, N_("Length of the region (default: to the end)"), N_("SIZE") }, k_shape },
+    { { "size", 's', 0, G_OPTION_ARG_STRING, &o->size, N_("Test file size (default 1G, clamped to the free space)"), N_("SIZE") }, k_size },
+    { { "buffered", 0, 0, G_OPTION_ARG_NONE, &o->buffered, N_("Run through the page cache where O_DIRECT is refused (reported)"), NULL }, k_buffered },
+    { { "seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, N_("Seed for random offsets and data, 1 to 2^64-1 (default 0: drawn from the clock; the result keeps the seed used, to repeat the run)"), "N" }, k_all },
+    { { "align", 0, 0, G_OPTION_ARG_STRING, &o->align, DS_CLI_ALIGN_HELP, N_("block|SIZE") }, k_align },
+    { { "no-progress", 0, 0, G_OPTION_ARG_NONE, &o->no_progress, N_("No progress line on stderr"), NULL }, k_all },
+    { { "no-library", 0, 0, G_OPTION_ARG_NONE, &o->no_library, N_("Do not save the result in the results library ($DISKSCOPE_RESULTS_DIR or ~/.local/share/diskscope/results)"), NULL }, k_all },
   };
   GOptionEntry *entries = g_new0 (GOptionEntry, G_N_ELEMENTS (all) + 1);
   unsigned n = 0;
 
   for (unsigned i = 0; i < G_N_ELEMENTS (all); i++)
-    if (all[i].kinds & (1u << kind))
+    if (all[i].offered)
       entries[n++] = all[i].entry;
 
   return entries;
@@ -188,6 +148,7 @@ build_spec (const DsBenchOps  *ops,
 {
   uint64_t duration_ns = 0;
   uint64_t create_bytes = 0;
+  uint64_t size_bytes = 0;
 
   ds_bench_spec_init (spec, ops->kind);
   spec->target_path = g_strdup (target);
@@ -215,13 +176,16 @@ build_spec (const DsBenchOps  *ops,
       !parse_option (ds_parse_size, o->capacity, "capacity", &spec->capacity_bytes, error) ||
       !parse_option (ds_parse_size, o->offset, "offset", &spec->offset_bytes, error) ||
       !parse_option (ds_parse_size, o->span, "span", &spec->span_bytes, error) ||
-      !parse_option (ds_parse_size, o->size, "size", &spec->file_size_bytes, error) ||
+      !parse_option (ds_parse_size, o->size, "size", &size_bytes, error) ||
       !parse_option (ds_parse_size, o->create, "create", &create_bytes, error) ||
       !parse_option (ds_parse_duration, o->duration, "duration", &duration_ns, error) ||
       !parse_option (ds_parse_duration, o->ramp, "ramp", &spec->ramp_ns, error) ||
       !parse_option (ds_parse_duration, o->interval, "interval", &spec->interval_ns, error) ||
       !parse_option (ds_parse_random_align, o->align, "align", &spec->random_align_bytes, error))
     return FALSE;
+  /* --size is offered only to a kind that makes a test file. */
+  if (o->size != NULL)
+    *ops->file_size (spec) = size_bytes;
   /* The spec keeps 0 for "not given" in these two: the setters refuse a
    * typed 0 with the validator's words. */
   if (o->duration != NULL && !ds_bench_spec_set_duration (spec, duration_ns, error))
@@ -229,12 +193,14 @@ build_spec (const DsBenchOps  *ops,
   if (o->create != NULL && !ds_bench_spec_set_create (spec, create_bytes, error))
     return FALSE;
 
-  if (ops->kind == DS_BENCH_WORKLOAD)
+  /* A kind that takes an I/O shape has no pattern of its own. */
+  if (ops->cli_options & DS_BENCH_CLI_SHAPE)
     {
       if (o->pattern == NULL)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                       _("workload needs --pattern: read, write, randread, randwrite or randrw"));
+                       _("%s needs --pattern: read, write, randread, randwrite or randrw"),
+                       ops->name);
           return FALSE;
         }
       if (!ds_pattern_from_string (o->pattern, &spec->pattern))
@@ -337,7 +303,7 @@ ds_cli_run (int    argc,
                                _("TARGET — %s"), _(ops->title));
   context = g_option_context_new (parameter);
   o.duration_help = ops->duration_help != NULL ? ops->duration_help () : NULL;
-  entries = entries_for (ops->kind, &o);
+  entries = entries_for (ops, &o);
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context, ops->opens_target ? run_description
                                                                 : file_description);

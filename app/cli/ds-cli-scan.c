@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "ds-bench-error-scan.h"
 #include "ds-cli.h"
 #include "ds-cli-job.h"
 #include "ds-error.h"
@@ -46,7 +47,7 @@ ds_cli_scan (int    argc,
 
   ds_bench_spec_init (&spec, DS_BENCH_ERROR_SCAN);
   spec.target_path = g_strdup (argv[1]);
-  spec.quick = quick;
+  ds_error_scan_options (&spec)->quick = quick;
   if ((range != NULL && !ds_parse_range (range, &spec.offset_bytes, &spec.span_bytes, &error)) ||
       (block != NULL && !ds_parse_size (block, &spec.block_size_bytes, &error)))
     {

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "ds-bench-sustain.h"
 #include "ds-cli.h"
 #include "ds-cli-job.h"
 #include "ds-cli-measures.h"
@@ -53,7 +54,7 @@ build_spec (gpointer      data,
     { "size", size, DS_CLI_SIZE, &spec->span_bytes },
     { "duration", o->duration, DS_CLI_TIME, &spec->duration_ns },
     { "block-size", o->block_size, DS_CLI_SIZE, &spec->block_size_bytes },
-    { "pause", o->pause, DS_CLI_TIME, &spec->pause_ns },
+    { "pause", o->pause, DS_CLI_TIME, &ds_sustain_options (spec)->pause_ns },
     { "interval", o->interval, DS_CLI_TIME, &spec->interval_ns },
     { "offset", o->offset, DS_CLI_SIZE, &spec->offset_bytes },
     { "queue-depth", o->queue_depth, DS_CLI_COUNT, .count = &spec->queue_depth },
@@ -77,7 +78,7 @@ build_spec (gpointer      data,
                        "or a size (e.g. 64G), not “%s”"), o->size);
           return FALSE;
         }
-      spec->span_percent = p < 100 ? p : 0;
+      ds_sustain_options (spec)->span_percent = p < 100 ? p : 0;
     }
   if (!ds_cli_parse_measures (measures, G_N_ELEMENTS (measures), error))
     return FALSE;

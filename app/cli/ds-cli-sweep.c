@@ -53,6 +53,7 @@ build_spec (gpointer      data,
             GError      **error)
 {
   Options *o = data;
+  DsSweepOptions *sweep = ds_sweep_options (spec);
   const DsCliMeasure measures[] = {
     { "block-size", o->block_size, DS_CLI_SIZE, &spec->block_size_bytes },
     { "offset", o->offset, DS_CLI_SIZE, &spec->offset_bytes },
@@ -60,8 +61,8 @@ build_spec (gpointer      data,
     { "step-time", o->step_time, DS_CLI_TIME, &spec->duration_ns },
     { "ramp", o->ramp, DS_CLI_TIME, &spec->ramp_ns },
     { "interval", o->interval, DS_CLI_TIME, &spec->interval_ns },
-    { "from", o->from, DS_CLI_COUNT, .count = &spec->sweep_from },
-    { "to", o->to, DS_CLI_COUNT, .count = &spec->sweep_to },
+    { "from", o->from, DS_CLI_COUNT, .count = &sweep->from },
+    { "to", o->to, DS_CLI_COUNT, .count = &sweep->to },
     { "read-mix", o->read_mix, DS_CLI_COUNT, .count = &spec->read_mix_percent },
     { "queue-depth", o->queue_depth, DS_CLI_COUNT, .count = &spec->queue_depth },
     { "threads", o->threads, DS_CLI_COUNT, .count = &spec->threads },
@@ -69,8 +70,8 @@ build_spec (gpointer      data,
   };
 
   spec->destroy_data = g_strdup (o->destroy_data);
-  spec->steady = o->steady;
-  spec->sweep_levels = g_strdup (o->levels);
+  sweep->steady = o->steady;
+  sweep->levels = g_strdup (o->levels);
 
   if (o->pattern == NULL || !ds_pattern_from_string (o->pattern, &spec->pattern))
     {
@@ -85,27 +86,27 @@ build_spec (gpointer      data,
                    _("--over is qd (the queue depth) or threads, not “%s”"), o->over);
       return FALSE;
     }
-  spec->sweep_threads = o->over != NULL && strcmp (o->over, "threads") == 0;
+  sweep->over_threads = o->over != NULL && strcmp (o->over, "threads") == 0;
   if ((o->from != NULL || o->to != NULL) && o->levels != NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("give --levels or --from/--to, not both"));
       return FALSE;
     }
-  if (spec->sweep_threads && o->threads != NULL)
+  if (sweep->over_threads && o->threads != NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("--over threads sweeps the threads: --threads does not apply"));
       return FALSE;
     }
-  if (!spec->sweep_threads && o->queue_depth != NULL)
+  if (!sweep->over_threads && o->queue_depth != NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("--over qd sweeps the queue depth: --queue-depth does not apply"));
       return FALSE;
     }
-  if (spec->sweep_threads)
-    spec->sweep_to = 64;
+  if (sweep->over_threads)
+    sweep->to = 64;
 
   if (!ds_cli_parse_measures (measures, G_N_ELEMENTS (measures), error))
     return FALSE;

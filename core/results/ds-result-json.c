@@ -55,7 +55,6 @@ params_to_json (const DsBenchSpec *spec)
   json_object_set_double_member (p, "ramp_s", (double) spec->ramp_ns / 1e9);
   json_object_set_int_member (p, "offset_bytes", (gint64) spec->offset_bytes);
   json_object_set_int_member (p, "span_bytes", (gint64) spec->span_bytes);
-  json_object_set_int_member (p, "file_size_bytes", (gint64) spec->file_size_bytes);
   json_object_set_boolean_member (p, "buffered", spec->buffered);
   json_object_set_int_member (p, "random_align_bytes", (gint64) spec->random_align_bytes);
   {

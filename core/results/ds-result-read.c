@@ -170,8 +170,7 @@ params_from_json (JsonObject   *p,
   spec->ramp_ns = ds_json_seconds_to_ns (d);
 
   if (!ds_json_get_uint64 (p, where, "offset_bytes", G_MAXINT64, &spec->offset_bytes, error) ||
-      !ds_json_get_uint64 (p, where, "span_bytes", G_MAXINT64, &spec->span_bytes, error) ||
-      !ds_json_get_uint64 (p, where, "file_size_bytes", G_MAXINT64, &spec->file_size_bytes, error))
+      !ds_json_get_uint64 (p, where, "span_bytes", G_MAXINT64, &spec->span_bytes, error))
     return FALSE;
 
   if (!ds_json_get_bool (p, where, "buffered", &b, error))

@@ -24,13 +24,6 @@ static const char *const pattern_names[] = {
   [DS_PATTERN_RW] = "rw",
 };
 
-static const char *const erase_method_names[] = {
-  [DS_ERASE_ZEROS] = "zeros",
-  [DS_ERASE_RANDOM] = "random",
-  [DS_ERASE_DISCARD] = "discard",
-  [DS_ERASE_SECURE_DISCARD] = "secure-discard",
-};
-
 void
 ds_bench_spec_init (DsBenchSpec *spec,
                     DsBenchKind  kind)
@@ -48,14 +41,11 @@ ds_bench_spec_init (DsBenchSpec *spec,
     .threads = 1,
     .read_mix_percent = 70,
     .duration_ns = ops != NULL ? ops->default_duration_ns : 0,
-    .file_size_bytes = UINT64_C (1) << 30,
     .interval_ns = DS_NS_PER_SEC,
-    .count = 1,
-    .mix_percent = -1,
-    .sweep_from = 1,
-    .sweep_to = 256,
   };
 
+  if (ops != NULL && ops->options_new != NULL)
+    spec->options = ops->options_new ();
   if (ops != NULL && ops->defaults != NULL)
     ops->defaults (spec);
 }
@@ -67,19 +57,44 @@ ds_bench_random_offsets_always (const DsBenchSpec *spec)
   return TRUE;
 }
 
-void
-ds_bench_spec_copy (DsBenchSpec       *dst,
-                    const DsBenchSpec *src)
+/* @src's fields into @dst, the strings copied; the options are the
+ * caller's. */
+static void
+copy_fields (DsBenchSpec       *dst,
+             const DsBenchSpec *src)
 {
   *dst = *src;
   dst->target_path = g_strdup (src->target_path);
   dst->destroy_data = g_strdup (src->destroy_data);
   dst->engine = g_strdup (src->engine);
-  dst->preset = g_strdup (src->preset);
-  dst->steps = g_strdup (src->steps);
-  dst->rows = g_strdup (src->rows);
-  dst->comment = g_strdup (src->comment);
-  dst->sweep_levels = g_strdup (src->sweep_levels);
+  dst->options = NULL;
+}
+
+void
+ds_bench_spec_copy (DsBenchSpec       *dst,
+                    const DsBenchSpec *src)
+{
+  copy_fields (dst, src);
+  if (src->options != NULL)
+    {
+      const DsBenchOps *ops = ds_bench_get (src->kind);
+
+      g_assert (ops != NULL && ops->options_copy != NULL);
+      dst->options = ops->options_copy (src->options);
+    }
+}
+
+void
+ds_bench_spec_init_from (DsBenchSpec       *spec,
+                         DsBenchKind        kind,
+                         const DsBenchSpec *src)
+{
+  const DsBenchOps *ops = ds_bench_get (kind);
+
+  copy_fields (spec, src);
+  spec->kind = kind;
+  if (ops != NULL && ops->options_new != NULL)
+    spec->options = ops->options_new ();
 }
 
 void
@@ -88,11 +103,13 @@ ds_bench_spec_clear (DsBenchSpec *spec)
   g_clear_pointer (&spec->target_path, g_free);
   g_clear_pointer (&spec->destroy_data, g_free);
   g_clear_pointer (&spec->engine, g_free);
-  g_clear_pointer (&spec->preset, g_free);
-  g_clear_pointer (&spec->steps, g_free);
-  g_clear_pointer (&spec->rows, g_free);
-  g_clear_pointer (&spec->comment, g_free);
-  g_clear_pointer (&spec->sweep_levels, g_free);
+  if (spec->options != NULL)
+    {
+      const DsBenchOps *ops = ds_bench_get (spec->kind);
+
+      g_assert (ops != NULL && ops->options_free != NULL);
+      g_clear_pointer (&spec->options, ops->options_free);
+    }
 }
 
 const char *
@@ -112,29 +129,6 @@ ds_pattern_from_string (const char *name,
     if (strcmp (name, pattern_names[i]) == 0)
       {
         *ret_pattern = (DsPattern) i;
-        return TRUE;
-      }
-
-  return FALSE;
-}
-
-const char *
-ds_erase_method_to_string (DsEraseMethod method)
-{
-  if ((unsigned) method >= G_N_ELEMENTS (erase_method_names))
-    return "zeros";
-
-  return erase_method_names[method];
-}
-
-gboolean
-ds_erase_method_from_string (const char    *name,
-                             DsEraseMethod *ret_method)
-{
-  for (unsigned i = 0; name != NULL && i < G_N_ELEMENTS (erase_method_names); i++)
-    if (strcmp (name, erase_method_names[i]) == 0)
-      {
-        *ret_method = (DsEraseMethod) i;
         return TRUE;
       }
 

@@ -40,15 +40,9 @@ typedef enum {
   DS_PATTERN_RW,           /* sequential, reads and writes mixed (fio's rw) */
 } DsPattern;
 
-/* How `erase` destroys the data (ds-bench-erase.h). */
-typedef enum {
-  DS_ERASE_ZEROS,          /* overwrite with zeros */
-  DS_ERASE_RANDOM,         /* overwrite with pseudo-random data */
-  DS_ERASE_DISCARD,        /* BLKDISCARD (files: punch a hole) */
-  DS_ERASE_SECURE_DISCARD, /* BLKSECDISCARD */
-} DsEraseMethod;
-
-/* Everything that shapes a run.  Plain data: copy with ds_bench_spec_copy(). */
+/* Everything that shapes a run: what every kind shares, and the kind's
+ * own options.  Copy with ds_bench_spec_copy(), free with
+ * ds_bench_spec_clear(). */
 typedef struct {
   DsBenchKind kind;
   char       *target_path;       /* device or file; the folder for `file` */
@@ -70,17 +64,13 @@ typedef struct {
   uint64_t    offset_bytes;      /* workload, error-scan: start of the region */
   uint64_t    span_bytes;        /* workload, error-scan: 0 = to the end */
 
-  uint64_t    file_size_bytes;   /* file: 1 GiB, clamped to free space */
-  gboolean    buffered;          /* file: no O_DIRECT (reported) */
+  gboolean    buffered;          /* file, mark in a folder: no O_DIRECT
+                                  * where it is refused (reported) */
 
   uint64_t    seed;              /* random offsets and data; 0 = from time */
   uint64_t    random_align_bytes; /* random offsets: multiples of this (512:
                                   * HD Tune's Random Access); 0: of each
                                   * I/O's block size (fio, CrystalDiskMark) */
-
-  gboolean    quick;             /* error-scan: sampled, not every block */
-  DsEraseMethod erase_method;    /* erase */
-  gboolean    verify;            /* erase: read every byte back */
 
   /* A test file of Diskscope's own (ds-safety.h): target_path is made as a
    * new file of create_bytes, filled with random data, and removed after
@@ -91,36 +81,15 @@ typedef struct {
    * write to an existing target confirmed by destroy_data; FALSE for read
    * tests, refused runs and created files.  Callers never set it. */
   gboolean    write_confirmed;
-  /* workload and mark */
+  /* the kinds that record a series (DS_BENCH_SPEC_SERIES) */
   uint64_t    interval_ns;       /* one series point per interval (1 s) */
 
-  /* mark: a preset (kinds/ds-preset.h).  ds_preset_apply_defaults() sets
-   * the preset's own values; the fields are then the user's to change. */
-  char       *preset;            /* "cdm-default" */
-  char       *steps;             /* comma-separated row or step ids to run
-                                  * ("rnd4k-q1t1", "seq1m-q8t1-read");
-                                  * NULL: all */
-  uint64_t    test_size_bytes;   /* the region or test file; 0: the whole
-                                  * device (1 GiB in a folder) */
-  unsigned    count;             /* measured runs per step, best kept */
-  uint64_t    warmup_ns;         /* an unmeasured run first (CDM's 5 s) */
-  uint64_t    pause_ns;          /* idle between steps (CDM's Interval) */
-  int         mix_percent;       /* -1: no +Mix row; else its read percent */
-  gboolean    reads_only;        /* only the steps that do not write */
-  char       *comment;           /* into the result and the report */
-  char       *rows;              /* custom rows ("randread,4k,qd32,t4;…",
-                                  * kinds/ds-preset.h); NULL: the preset's */
-
-  /* sweep (kinds/ds-bench-sweep.h): the workload above (pattern, block
-   * size, read mix, region) at each level, duration_ns per level */
-  gboolean    sweep_threads;     /* vary the threads, else the queue depth */
-  unsigned    sweep_from;        /* first level (1) */
-  unsigned    sweep_to;          /* last level (256); doubling from `from` */
-  char       *sweep_levels;      /* "1,2,3,4": these levels instead; NULL */
-  gboolean    steady;            /* a level ends early once IOPS is steady */
-  /* sustain: the region as a percentage (0 < p <= 100) of the device past
-   * offset_bytes, used when span_bytes is 0; 0: to the end */
-  double      span_percent;
+  /* The kind's own options (DsBenchOps.options_new): each kind's header
+   * has typed accessors (ds_mark_options ()); NULL for a kind with none.
+   * ds_bench_spec_copy() copies them and ds_bench_spec_clear() frees them,
+   * so a spec is made for its kind by ds_bench_spec_init() and its kind
+   * never changes after. */
+  gpointer    options;
 } DsBenchSpec;
 
 /* Defaults for @kind (what the CLI and the GUI start from). */
@@ -129,6 +98,13 @@ void        ds_bench_spec_init   (DsBenchSpec       *spec,
 void        ds_bench_spec_copy   (DsBenchSpec       *dst,
                                   const DsBenchSpec *src);
 void        ds_bench_spec_clear  (DsBenchSpec       *spec);
+/* A spec of @kind with the common fields of @src, a spec of another kind
+ * (a sweep's workload at one level): @kind's own options are its
+ * defaults, and @src's are not looked at. */
+void        ds_bench_spec_init_from (DsBenchSpec       *spec,
+                                     DsBenchKind        kind,
+                                     const DsBenchSpec *src);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DsBenchSpec, ds_bench_spec_clear)
 
 /* Every rule a spec must meet before it runs (ranges from ds-limits.h,
  * names that must be known).  The CLI and the app call this before they
@@ -171,9 +147,6 @@ gboolean    ds_bench_spec_check_target (const DsBenchSpec *spec,
 const char *ds_pattern_to_string (DsPattern          pattern);
 gboolean    ds_pattern_from_string (const char      *name,
                                     DsPattern       *ret_pattern);
-const char *ds_erase_method_to_string (DsEraseMethod method);
-gboolean    ds_erase_method_from_string (const char    *name,
-                                         DsEraseMethod *ret_method);
 
 /* Time per transfer-rate point for an accuracy (1..5): 62.5 ms doubling per
  * step; the default (3) is 250 ms, 200 points in 50 s. */
@@ -218,6 +191,20 @@ typedef enum {
                                          * the disk is not judged */
 } DsBenchSpecFlags;
 
+/* The options of diskscope-cli's benchmark commands (app/cli/ds-cli-run.c)
+ * a kind takes beyond those every kind takes.  The others follow the rest
+ * of its table: --write, --destroy-data, --create and --keep its writes,
+ * --capacity takes_capacity, --duration duration_help, --size file_size,
+ * --align random_offsets. */
+typedef enum {
+  DS_BENCH_CLI_BLOCK_SIZE = 1 << 0, /* --block-size */
+  DS_BENCH_CLI_ACCURACY   = 1 << 1, /* --accuracy */
+  DS_BENCH_CLI_SHAPE      = 1 << 2, /* the I/O shape: --pattern (needed),
+                                     * --queue-depth, --threads, --read-mix,
+                                     * --ramp, --interval, --offset, --span */
+  DS_BENCH_CLI_BUFFERED   = 1 << 3, /* --buffered */
+} DsBenchCliOptions;
+
 /* The target a spec meets (ds_bench_spec_check_target). */
 typedef struct {
   const char *path;
@@ -260,6 +247,7 @@ typedef struct {
    * ds_bench_spec_check_target): */
   DsBenchWrites writes;
   gboolean      takes_capacity;  /* --capacity: only the first N bytes */
+  DsBenchCliOptions cli_options; /* what else the CLI offers (ds-cli-run.c) */
   uint64_t      min_span_bytes;  /* the least span (capacity) it can test */
 
   /* The kind's spec, from its defaults to its rules (ds-bench-rules.c
@@ -270,6 +258,11 @@ typedef struct {
   uint64_t      default_row_ns;         /* the time per row its duration 0
                                          * stands for (table kinds), 0: none */
   DsBenchSpecFlags spec_flags;
+  /* The kind's own options (DsBenchSpec.options) with its defaults, a
+   * deep copy, and the free; all NULL for a kind without options. */
+  gpointer   (*options_new)  (void);
+  gpointer   (*options_copy) (gconstpointer      options);
+  void       (*options_free) (gpointer           options);
   /* Sets what the kind starts from beyond the fields above. */
   void       (*defaults)     (DsBenchSpec       *spec);
   /* The kind's own rules, after the common ones passed. */
@@ -291,6 +284,13 @@ typedef struct {
   gboolean   (*params_from_json) (JsonObject        *params,
                                   DsBenchSpec       *spec,
                                   GError           **error);
+  /* The members params_to_json writes, NULL-terminated (NULL: none):
+   * another kind's result drops them (ds_params_prune(); older files
+   * have every member). */
+  const char *const *params_members;
+  /* Where the kind keeps the size of the test file it makes (the CLI's
+   * --size, the app's file-size preference); NULL: it makes none. */
+  uint64_t  *(*file_size)        (DsBenchSpec       *spec);
   /* A copy of a sample's detail (DsSample.detail) that outlives the sink
    * call, and its free; NULL: the kind's samples carry none. */
   gpointer   (*detail_copy)      (gconstpointer      detail);

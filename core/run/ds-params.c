@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "ds-params.h"
 
 static const struct {
@@ -21,7 +23,6 @@ static const struct {
   { DS_PARAM_RAMP, "ramp_s" },
   { DS_PARAM_OFFSET, "offset_bytes" },
   { DS_PARAM_SPAN, "span_bytes" },
-  { DS_PARAM_FILE_SIZE, "file_size_bytes" },
   { DS_PARAM_BUFFERED, "buffered" },
   { DS_PARAM_ALIGN, "random_align_bytes" },
 };
@@ -40,6 +41,17 @@ ds_params_rows (const DsBenchSpec *spec)
   return DS_PARAM_CAPACITY | DS_PARAM_ACCURACY | DS_PARAM_ROW_TIME (spec);
 }
 
+static gboolean
+is_own_member (const DsBenchOps *ops,
+               const char       *member)
+{
+  for (const char *const *m = ops != NULL ? ops->params_members : NULL; m != NULL && *m != NULL; m++)
+    if (strcmp (*m, member) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
 JsonObject *
 ds_params_prune (JsonObject        *params,
                  const DsBenchSpec *spec)
@@ -51,6 +63,18 @@ ds_params_prune (JsonObject        *params,
   for (unsigned i = 0; i < G_N_ELEMENTS (members); i++)
     if (!(keep & members[i].bit) && json_object_has_member (params, members[i].member))
       json_object_remove_member (params, members[i].member);
+
+  /* The members of the other kinds' own options. */
+  for (unsigned k = 0; k < DS_BENCH_N_KINDS; k++)
+    {
+      const DsBenchOps *other = ds_bench_get ((DsBenchKind) k);
+
+      if (other == ops || other->params_members == NULL)
+        continue;
+      for (const char *const *m = other->params_members; *m != NULL; m++)
+        if (!is_own_member (ops, *m) && json_object_has_member (params, *m))
+          json_object_remove_member (params, *m);
+    }
 
   return params;
 }
@@ -85,8 +109,6 @@ ds_params_fill (JsonObject  *params,
     json_object_set_int_member (params, "offset_bytes", (gint64) spec.offset_bytes);
   if (!json_object_has_member (params, "span_bytes"))
     json_object_set_int_member (params, "span_bytes", (gint64) spec.span_bytes);
-  if (!json_object_has_member (params, "file_size_bytes"))
-    json_object_set_int_member (params, "file_size_bytes", (gint64) spec.file_size_bytes);
   if (!json_object_has_member (params, "buffered"))
     json_object_set_boolean_member (params, "buffered", spec.buffered);
 

@@ -21,7 +21,7 @@ enum {
   DS_PARAM_BLOCK = 1 << 0, DS_PARAM_CAPACITY = 1 << 1, DS_PARAM_ACCURACY = 1 << 2,
   DS_PARAM_PATTERN = 1 << 3, DS_PARAM_QUEUE = 1 << 4, DS_PARAM_THREADS = 1 << 5,
   DS_PARAM_MIX = 1 << 6, DS_PARAM_DURATION = 1 << 7, DS_PARAM_RAMP = 1 << 8,
-  DS_PARAM_OFFSET = 1 << 9, DS_PARAM_SPAN = 1 << 10, DS_PARAM_FILE_SIZE = 1 << 11,
+  DS_PARAM_OFFSET = 1 << 9, DS_PARAM_SPAN = 1 << 10,
   DS_PARAM_BUFFERED = 1 << 12, DS_PARAM_ALIGN = 1 << 13,
 };
 /* DS_PARAM_DURATION when a row time was given (0 is the kind's default,

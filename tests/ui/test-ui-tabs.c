@@ -364,7 +364,7 @@ START_TEST (test_scan_range_quick)
 
   result = ds_session_get_result (ds_window_get_session (window), DS_BENCH_ERROR_SCAN);
   ck_assert_ptr_nonnull (result);
-  ck_assert (result->spec.quick);
+  ck_assert (ds_error_scan_options_const (&result->spec)->quick);
   ck_assert_uint_eq (result->spec.offset_bytes, 8 * MiB);
   ck_assert_uint_eq (result->spec.span_bytes, 5 * MiB);
   summary = gtk_label_get_label (ds_ui_test_page_child (window, "error-scan", "summary_label"));

@@ -545,7 +545,7 @@ START_TEST (test_custom_rows)
   /* The result is the rows that ran, and says which rows they were. */
   result = ds_session_get_result (ds_window_get_session (window), DS_BENCH_MARK);
   data = result->data;
-  ck_assert_str_eq (result->spec.rows, "randread,4k,qd4,t2;randwrite,64k,qd2,t1");
+  ck_assert_str_eq (ds_mark_options_const (&result->spec)->rows, "randread,4k,qd4,t2;randwrite,64k,qd2,t1");
   ck_assert_uint_eq (data->steps->len, 1);
   ck_assert_str_eq (((DsMarkStep *) data->steps->pdata[0])->id, "rnd4k-q4t2-read");
   ck_assert_uint_eq (((DsMarkStep *) data->steps->pdata[0])->threads, 2);

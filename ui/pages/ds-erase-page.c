@@ -168,8 +168,8 @@ ds_erase_page_configure (DsPage       *page,
   DsErasePage *self = DS_ERASE_PAGE (page);
 
   /* ds_bench_spec_init() made it a write: the session asks for the name. */
-  spec->erase_method = chosen_method (self);
-  spec->verify = gtk_switch_get_active (self->verify_switch);
+  ds_erase_options (spec)->method = chosen_method (self);
+  ds_erase_options (spec)->verify = gtk_switch_get_active (self->verify_switch);
 
   return TRUE;
 }
@@ -188,10 +188,11 @@ ds_erase_page_show_error (DsPage     *page,
 static char *
 describe_run (const DsBenchSpec *spec)
 {
+  const DsEraseOptions *o = ds_erase_options_const (spec);
   const char *path = spec->target_path ? spec->target_path : "";
   g_autofree char *what = NULL;
 
-  switch (spec->erase_method)
+  switch (o->method)
     {
     case DS_ERASE_RANDOM:
       what = g_strdup_printf (_("Erasing %s with random data"), path);
@@ -207,7 +208,7 @@ describe_run (const DsBenchSpec *spec)
       what = g_strdup_printf (_("Erasing %s with zeros"), path);
       break;
     }
-  if (!spec->verify)
+  if (!o->verify)
     return g_steal_pointer (&what);
 
   /* Translators: what the erase does, then that it verifies */

@@ -119,7 +119,7 @@ ds_file_page_configure (DsPage       *page,
   spec->target_path = g_strdup (self->folder);
   spec->write = FALSE;   /* only its own test file is written */
   if (self->file_size > 0)
-    spec->file_size_bytes = self->file_size;
+    ds_file_options (spec)->size_bytes = self->file_size;
 
   return TRUE;
 }

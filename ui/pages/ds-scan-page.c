@@ -282,7 +282,7 @@ ds_scan_page_configure (DsPage       *page,
 {
   DsScanPage *self = DS_SCAN_PAGE (page);
 
-  spec->quick = gtk_switch_get_active (self->quick_switch);
+  ds_error_scan_options (spec)->quick = gtk_switch_get_active (self->quick_switch);
   return read_range (self, &spec->offset_bytes, &spec->span_bytes, error);
 }
 
@@ -305,7 +305,8 @@ ds_scan_page_begin (DsPage            *page,
   ds_scan_page_show_error (page, NULL);
   clear (self);
   self->shown = TRUE;
-  set_geometry (self, spec->offset_bytes, spec->span_bytes, spec->quick);
+  set_geometry (self, spec->offset_bytes, spec->span_bytes,
+                ds_error_scan_options_const (spec)->quick);
   update_legend (self);
   gtk_label_set_label (self->status_label, _("Starting the scan…"));
 }

@@ -313,7 +313,8 @@ ds_sustain_page_configure (DsPage       *page,
   spec->queue_depth = (unsigned) ds_probe_choice (self->qd_dropdown, depths, G_N_ELEMENTS (depths));
   spec->interval_ns = ds_probe_choice (self->interval_dropdown, intervals, G_N_ELEMENTS (intervals)) *
                       (DS_NS_PER_SEC / 1000);
-  spec->pause_ns = ds_probe_choice (self->pause_dropdown, pauses, G_N_ELEMENTS (pauses)) * DS_NS_PER_SEC;
+  ds_sustain_options (spec)->pause_ns = ds_probe_choice (self->pause_dropdown, pauses,
+                                                         G_N_ELEMENTS (pauses)) * DS_NS_PER_SEC;
   spec->pattern = gtk_check_button_get_active (self->random_button) ? DS_PATTERN_RANDWRITE :
                   DS_PATTERN_WRITE;
   spec->write = TRUE;

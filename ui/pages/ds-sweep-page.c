@@ -270,17 +270,18 @@ ds_sweep_page_configure (DsPage       *page,
                          GError      **error)
 {
   DsSweepPage *self = DS_SWEEP_PAGE (page);
+  DsSweepOptions *sweep = ds_sweep_options (spec);
   guint pattern = gtk_drop_down_get_selected (self->pattern_dropdown);
 
   spec->pattern = patterns[MIN (pattern, G_N_ELEMENTS (patterns) - 1)];
   spec->block_size_bytes = ds_probe_choice (self->block_dropdown, blocks, G_N_ELEMENTS (blocks));
   spec->read_mix_percent = (unsigned) gtk_spin_button_get_value_as_int (self->mix_spin);
-  spec->sweep_threads = gtk_drop_down_get_selected (self->over_dropdown) == 1;
-  spec->sweep_from = (unsigned) gtk_spin_button_get_value_as_int (self->from_spin);
-  spec->sweep_to = (unsigned) gtk_spin_button_get_value_as_int (self->to_spin);
+  sweep->over_threads = gtk_drop_down_get_selected (self->over_dropdown) == 1;
+  sweep->from = (unsigned) gtk_spin_button_get_value_as_int (self->from_spin);
+  sweep->to = (unsigned) gtk_spin_button_get_value_as_int (self->to_spin);
   spec->duration_ns = ds_probe_choice (self->time_dropdown, step_times, G_N_ELEMENTS (step_times)) *
                       DS_NS_PER_SEC;
-  spec->steady = gtk_check_button_get_active (self->steady_button);
+  sweep->steady = gtk_check_button_get_active (self->steady_button);
 
   return ds_sweep_spec_valid (spec, error);
 }
@@ -309,7 +310,7 @@ ds_sweep_page_begin (DsPage            *page,
     return;
 
   self->live = ds_sweep_data_new ();
-  self->live->over_threads = spec->sweep_threads;
+  self->live->over_threads = ds_sweep_options_const (spec)->over_threads;
   ds_graph_set_x_max (self->graph, levels != NULL && levels->len > 0 ?
                       g_array_index (levels, unsigned, levels->len - 1) : 0);
   gtk_label_set_label (self->finding_label, _("Measuring the first level…"));

@@ -109,8 +109,10 @@ save_settings (DsWorkloadsPage *self)
 static const DsPreset *
 custom_preset (DsWorkloadsPage *self)
 {
-  DsBenchSpec spec = { .rows = self->custom_rows };
+  g_auto (DsBenchSpec) spec = { 0 };
 
+  ds_bench_spec_init (&spec, DS_BENCH_MARK);
+  ds_mark_options (&spec)->rows = g_strdup (self->custom_rows);
   return ds_preset_for_spec (&spec, NULL);
 }
 
@@ -294,31 +296,32 @@ _ds_workloads_controls_apply (DsWorkloadsPage  *self,
                               DsBenchSpec      *spec,
                               GError          **error)
 {
+  DsMarkOptions *o = ds_mark_options (spec);
   guint size = gtk_drop_down_get_selected (self->size_dropdown);
   guint time = gtk_drop_down_get_selected (self->time_dropdown);
   const char *comment = gtk_editable_get_text (GTK_EDITABLE (self->comment_entry));
   g_autoptr(GArray) plan = NULL;
 
-  g_clear_pointer (&spec->rows, g_free);
+  g_clear_pointer (&o->rows, g_free);
   if (g_strcmp0 (self->preset->name, DS_PRESET_CUSTOM) == 0)
-    spec->rows = g_strdup (self->custom_rows);
+    o->rows = g_strdup (self->custom_rows);
   ds_preset_apply_defaults (spec, self->preset);
-  spec->count = gtk_drop_down_get_selected (self->count_dropdown) + 1;
+  o->count = gtk_drop_down_get_selected (self->count_dropdown) + 1;
   if (size > 0 && size < G_N_ELEMENTS (test_sizes))
-    spec->test_size_bytes = test_sizes[size];
+    o->test_size_bytes = test_sizes[size];
   if (time > 0 && time < G_N_ELEMENTS (times_s))
     {
       /* A shorter measure shortens the warm-up and the pause with it. */
       spec->duration_ns = times_s[time] * SEC_NS;
-      spec->warmup_ns = MIN (spec->warmup_ns, spec->duration_ns);
-      spec->pause_ns = MIN (spec->pause_ns, spec->duration_ns);
+      o->warmup_ns = MIN (o->warmup_ns, spec->duration_ns);
+      o->pause_ns = MIN (o->pause_ns, spec->duration_ns);
     }
   spec->interval_ns = CLAMP (spec->duration_ns / POINTS_PER_RUN / DS_LIMIT_INTERVAL_MIN_NS *
                              DS_LIMIT_INTERVAL_MIN_NS, DS_LIMIT_INTERVAL_MIN_NS, SEC_NS);
-  spec->mix_percent = selected_mix (self);
-  spec->reads_only = gtk_toggle_button_get_active (self->reads_only_button);
-  g_free (spec->comment);
-  spec->comment = *comment != '\0' ? g_strdup (comment) : NULL;
+  o->mix_percent = selected_mix (self);
+  o->reads_only = gtk_toggle_button_get_active (self->reads_only_button);
+  g_free (o->comment);
+  o->comment = *comment != '\0' ? g_strdup (comment) : NULL;
 
   /* A write test (the typed name, the core's gate) when a step writes. */
   plan = ds_preset_steps (spec, error);

@@ -78,6 +78,7 @@ ds_workloads_page_configure (DsPage       *page,
                              GError      **error)
 {
   DsWorkloadsPage *self = DS_WORKLOADS_PAGE (page);
+  DsMarkOptions *o = ds_mark_options (spec);
   g_autofree char *steps = g_steal_pointer (&self->pending_steps);
 
   if (self->device_path == NULL)
@@ -89,8 +90,8 @@ ds_workloads_page_configure (DsPage       *page,
 
   g_free (spec->target_path);
   spec->target_path = g_strdup (self->device_path);
-  g_free (spec->steps);
-  spec->steps = g_steal_pointer (&steps);
+  g_free (o->steps);
+  o->steps = g_steal_pointer (&steps);
 
   return _ds_workloads_controls_apply (self, spec, error);
 }
@@ -134,6 +135,7 @@ ds_workloads_page_begin (DsPage            *page,
                          const DsBenchSpec *spec)
 {
   DsWorkloadsPage *self = DS_WORKLOADS_PAGE (page);
+  const DsMarkOptions *o = ds_mark_options_const (spec);
   const DsPreset *preset = ds_preset_for_spec (spec, NULL);
 
   ds_workloads_page_show_error (page, NULL);
@@ -142,12 +144,12 @@ ds_workloads_page_begin (DsPage            *page,
   if (preset == NULL)
     return;
 
-  /* All empties the grid; a row's Start (spec->steps) only the cells it
+  /* All empties the grid; a row's Start (its steps option) only the cells it
    * runs: the other rows keep their figures, as in CrystalDiskMark. */
   self->plan = ds_preset_steps (spec, NULL);
-  if (preset != self->grid_preset || spec->mix_percent != self->grid_mix)
-    _ds_workloads_grid_build (self, preset, spec->mix_percent);
-  else if (spec->steps != NULL && self->plan != NULL)
+  if (preset != self->grid_preset || o->mix_percent != self->grid_mix)
+    _ds_workloads_grid_build (self, preset, o->mix_percent);
+  else if (o->steps != NULL && self->plan != NULL)
     _ds_workloads_grid_clear_plan (self);
   else
     _ds_workloads_grid_clear (self);
@@ -244,8 +246,10 @@ ds_workloads_page_show_result (DsPage         *page,
   /* An opened result shows with the controls it was run with. */
   if (!ran_here)
     {
-      if (result->spec.rows != NULL)
-        _ds_workloads_controls_set_rows (self, result->spec.rows, FALSE);
+      const char *rows = ds_mark_options_const (&result->spec)->rows;
+
+      if (rows != NULL)
+        _ds_workloads_controls_set_rows (self, rows, FALSE);
       _ds_workloads_controls_show (self, data);
       _ds_workloads_grid_build (self, preset, data->mix_percent);
     }

@@ -62,7 +62,9 @@ ds_session_init_spec (DsSession   *self,
    * across the device. */
   if (ops != NULL && ops->takes_capacity)
     spec->capacity_bytes = g_settings_get_uint64 (self->settings, "capacity");
-  spec->file_size_bytes = g_settings_get_uint64 (self->settings, "file-size");
+  /* The size of a test file of the kind's own (File Benchmark's). */
+  if (ops != NULL && ops->file_size != NULL)
+    *ops->file_size (spec) = g_settings_get_uint64 (self->settings, "file-size");
 }
 
 gboolean

@@ -491,6 +491,7 @@ const DsBenchOps ds_bench_block_size = {
   .report = bs_report,
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
+  .cli_options = DS_BENCH_CLI_ACCURACY,
   .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY,
   .default_row_ns = DS_BLOCK_SIZE_DEFAULT_ROW_NS,
   .params = ds_params_rows,

@@ -222,7 +222,7 @@ measure_write_set (DsRun       *run,
                    double       to,
                    GError     **error)
 {
-  DsBenchSpec w = *run->spec;     /* shallow: only read */
+  g_auto (DsBenchSpec) w = { 0 };
   DsWorkloadHooks once = { .one_pass = TRUE };
   DsWorkloadData *writes = ds_workload_data_new ();
   DsWorkloadData *reads;
@@ -237,7 +237,7 @@ measure_write_set (DsRun       *run,
       return r;
     }
 
-  w.kind = DS_BENCH_WORKLOAD;
+  ds_bench_spec_init_from (&w, DS_BENCH_WORKLOAD, run->spec);
   w.pattern = DS_PATTERN_RANDWRITE;
   w.offset_bytes = 0;
   w.span_bytes = set->bytes;
@@ -255,8 +255,8 @@ measure_write_set (DsRun       *run,
   if (r < 0)
     return r;
 
-  w = *run->spec;
-  w.kind = DS_BENCH_WORKLOAD;
+  ds_bench_spec_clear (&w);
+  ds_bench_spec_init_from (&w, DS_BENCH_WORKLOAD, run->spec);
   w.pattern = DS_PATTERN_RANDREAD;
   w.offset_bytes = 0;
   w.span_bytes = set->bytes;
@@ -278,11 +278,11 @@ time_random_reads (DsRun       *run,
                    double       to,
                    GError     **error)
 {
-  DsBenchSpec w = *run->spec;     /* shallow: only read */
+  g_auto (DsBenchSpec) w = { 0 };
   DsWorkloadData *result = ds_workload_data_new ();
   int r;
 
-  w.kind = DS_BENCH_WORKLOAD;
+  ds_bench_spec_init_from (&w, DS_BENCH_WORKLOAD, run->spec);
   w.pattern = DS_PATTERN_RANDREAD;
   w.offset_bytes = 0;
   w.span_bytes = set->bytes;
@@ -304,7 +304,7 @@ measure_set (DsRun       *run,
              double       to,
              GError     **error)
 {
-  DsBenchSpec w = *run->spec;     /* shallow: only read */
+  g_auto (DsBenchSpec) w = { 0 };
   DsWorkloadHooks once = { .one_pass = TRUE };
   DsWorkloadData *result = ds_workload_data_new ();
   DsCacheSet set = { .bytes = bytes };
@@ -322,7 +322,7 @@ measure_set (DsRun       *run,
     }
 
   /* The prefill: the whole set, once, sequentially; not counted. */
-  w.kind = DS_BENCH_WORKLOAD;
+  ds_bench_spec_init_from (&w, DS_BENCH_WORKLOAD, run->spec);
   w.pattern = DS_PATTERN_READ;
   w.offset_bytes = 0;
   w.span_bytes = bytes;

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "ds-bench-mark.h"
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-limits.h"
@@ -416,6 +417,8 @@ const DsPreset *
 ds_preset_for_spec (const DsBenchSpec  *spec,
                     GError            **error)
 {
+  const DsMarkOptions *o = ds_mark_options_const (spec);
+
   /* Canonical rows text → DsPreset*, never freed: a step's row points
    * into its preset, and runs and pages keep steps for as long as they
    * like.  A process sees a handful of distinct lists. */
@@ -425,21 +428,21 @@ ds_preset_for_spec (const DsBenchSpec  *spec,
   g_autoptr (GArray) rows = NULL;
   DsPreset *preset;
 
-  if (spec->rows == NULL)
+  if (o->rows == NULL)
     {
-      const DsPreset *named = ds_preset_lookup (spec->preset);
+      const DsPreset *named = ds_preset_lookup (o->preset);
 
       if (named == NULL)
         {
           g_autofree char *names = ds_preset_names ();
 
           g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("unknown preset “%s”: use %s"),
-                       spec->preset ? spec->preset : "", names);
+                       o->preset ? o->preset : "", names);
         }
       return named;
     }
 
-  canonical = ds_preset_rows_normalize (spec->rows, error);
+  canonical = ds_preset_rows_normalize (o->rows, error);
   if (canonical == NULL)
     return NULL;
 

@@ -37,6 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ds-bench-mark.h"
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-limits.h"
@@ -202,13 +203,15 @@ void
 ds_preset_apply_defaults (DsBenchSpec    *spec,
                           const DsPreset *preset)
 {
-  g_free (spec->preset);
-  spec->preset = g_strdup (preset->name);
+  DsMarkOptions *o = ds_mark_options (spec);
+
+  g_free (o->preset);
+  o->preset = g_strdup (preset->name);
   spec->duration_ns = preset->duration_ns;
-  spec->count = preset->count;
-  spec->warmup_ns = preset->warmup_ns;
-  spec->pause_ns = preset->pause_ns;
-  spec->test_size_bytes = preset->test_size_bytes;
+  o->count = preset->count;
+  o->warmup_ns = preset->warmup_ns;
+  o->pause_ns = preset->pause_ns;
+  o->test_size_bytes = preset->test_size_bytes;
   if (preset->size_from_ram)
     {
       long pages = sysconf (_SC_PHYS_PAGES);
@@ -216,8 +219,8 @@ ds_preset_apply_defaults (DsBenchSpec    *spec,
       uint64_t ram = pages > 0 && page_size > 0 ? (uint64_t) pages * (uint64_t) page_size : 0;
 
       /* A quarter more than RAM, in whole GiB. */
-      spec->test_size_bytes = CLAMP ((ram + ram / 4 + GIB - 1) / GIB * GIB,
-                                     DS_LIMIT_TEST_SIZE_MIN, DS_LIMIT_TEST_SIZE_MAX);
+      o->test_size_bytes = CLAMP ((ram + ram / 4 + GIB - 1) / GIB * GIB,
+                                  DS_LIMIT_TEST_SIZE_MIN, DS_LIMIT_TEST_SIZE_MAX);
     }
 }
 
@@ -249,11 +252,12 @@ add_step (GArray            *steps,
           char *const       *wanted,
           gboolean          *used)
 {
+  const DsMarkOptions *o = ds_mark_options_const (spec);
   const DsPresetRow *row = &preset->rows[row_index];
   DsPresetStep step = { .row = row, .row_index = row_index, .direction = direction };
   unsigned columns = row->columns;
 
-  if (preset->mix_allowed && spec->mix_percent >= 0)
+  if (preset->mix_allowed && o->mix_percent >= 0)
     columns |= DS_MARK_COLUMN (DS_MARK_MIX);
   if (!(columns & DS_MARK_COLUMN (direction)))
     return;
@@ -270,12 +274,12 @@ add_step (GArray            *steps,
     case DS_MARK_N_DIRECTIONS:
     default:
       step.read_percent = (row->columns & DS_MARK_COLUMN (DS_MARK_MIX)) ?
-                          row->mix_percent : (unsigned) spec->mix_percent;
+                          row->mix_percent : (unsigned) o->mix_percent;
       break;
     }
   g_snprintf (step.id, sizeof step.id, "%s-%s", row->id, ds_mark_direction_to_string (direction));
 
-  if (spec->reads_only && step.read_percent < 100)
+  if (o->reads_only && step.read_percent < 100)
     return;
   if (step_selected (&step, wanted, used))
     g_array_append_val (steps, step);
@@ -285,6 +289,7 @@ GArray *
 ds_preset_steps (const DsBenchSpec  *spec,
                  GError            **error)
 {
+  const DsMarkOptions *o = ds_mark_options_const (spec);
   const DsPreset *preset = ds_preset_for_spec (spec, error);
   g_autoptr (GArray) steps = NULL;
   g_auto (GStrv) wanted = NULL;
@@ -293,9 +298,9 @@ ds_preset_steps (const DsBenchSpec  *spec,
   if (preset == NULL)
     return NULL;
 
-  if (spec->steps != NULL && spec->steps[0] != '\0')
+  if (o->steps != NULL && o->steps[0] != '\0')
     {
-      wanted = g_strsplit (spec->steps, ",", -1);
+      wanted = g_strsplit (o->steps, ",", -1);
       for (unsigned i = 0; wanted[i] != NULL; i++)
         g_strstrip (wanted[i]);
       used = g_new0 (gboolean, g_strv_length (wanted));
@@ -326,7 +331,7 @@ ds_preset_steps (const DsBenchSpec  *spec,
                      _("%s has no step “%s”%s: its rows are %s (a row id runs "
                      "the row; add -read, -write or -mix for one step)"),
                      preset->name, wanted[i],
-                     spec->reads_only ? " that only reads" : "", ids->str);
+                     o->reads_only ? " that only reads" : "", ids->str);
         g_string_free (ids, TRUE);
         return NULL;
       }
@@ -378,7 +383,7 @@ ds_preset_step_spec (const DsBenchSpec  *spec,
   ret_spec->interval_ns = spec->interval_ns;
   ret_spec->seed = spec->seed;
   ret_spec->random_align_bytes = spec->random_align_bytes;
-  ret_spec->span_bytes = spec->test_size_bytes;
+  ret_spec->span_bytes = ds_mark_options_const (spec)->test_size_bytes;
 }
 
 char *

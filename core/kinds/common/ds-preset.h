@@ -6,8 +6,8 @@
  * A preset is a grid: rows (a pattern, block size, queue depth and threads)
  * by directions (Read, Write, Mix: the columns a row has).  A step is one
  * cell: one workload.  A page shows the rows and their cells, and runs one
- * row (spec->steps = the row's id), one cell (the step's id) or all of them
- * (spec->steps = NULL) as a DS_BENCH_MARK spec; the result holds a
+ * row (DsMarkOptions.steps = the row's id), one cell (the step's id) or
+ * all of them (steps = NULL) as a DS_BENCH_MARK spec; the result holds a
  * DsMarkStep per step run (ds-bench-mark.h).
  */
 #pragma once
@@ -92,8 +92,8 @@ void            ds_preset_apply_defaults (DsBenchSpec    *spec,
                                           const DsPreset *preset);
 
 /* The steps @spec (a DS_BENCH_MARK spec) runs, in the order it runs them:
- * the preset's order, limited to spec->steps and spec->reads_only, with
- * the Mix column when spec->mix_percent >= 0.  DsPresetStep array; NULL
+ * the preset's order, limited to its options' steps and reads_only, with
+ * the Mix column when their mix_percent >= 0.  DsPresetStep array; NULL
  * with DS_ERROR_INVALID when the preset or a step id is unknown, or nothing
  * is left to run. */
 GArray         *ds_preset_steps  (const DsBenchSpec *spec,
@@ -106,8 +106,8 @@ void            ds_preset_step_spec (const DsBenchSpec  *spec,
                                      DsBenchSpec        *ret_spec);
 
 /* Custom rows (ds-preset-rows.c): the user's own grid, as CrystalDiskMark's
- * Settings dialog lets each row be changed.  spec->rows holds them as text,
- * one row per ";" (or line):
+ * Settings dialog lets each row be changed.  DsMarkOptions.rows holds them
+ * as text, one row per ";" (or line):
  *
  *   PATTERN,BLOCK[,qdN][,tN][,mixN][,TIME]
  *
@@ -135,7 +135,7 @@ const char     *ds_preset_row_pattern   (const DsPresetRow *row);
  * text (rows joined by ";"); errors say which row ("row 2 “…”: …"). */
 char           *ds_preset_rows_normalize (const char       *text,
                                           GError          **error);
-/* The preset @spec runs: its custom rows when spec->rows is set (made
+/* The preset @spec runs: its custom rows when its options have rows (made
  * once per distinct list and kept for the process, as interned strings
  * are), else the named preset; NULL with DS_ERROR_INVALID. */
 const DsPreset *ds_preset_for_spec      (const DsBenchSpec *spec,

@@ -24,6 +24,36 @@
 #include "ds-limits.h"
 #include "ds-params.h"
 
+static const char *const method_names[] = {
+  [DS_ERASE_ZEROS] = "zeros",
+  [DS_ERASE_RANDOM] = "random",
+  [DS_ERASE_DISCARD] = "discard",
+  [DS_ERASE_SECURE_DISCARD] = "secure-discard",
+};
+
+const char *
+ds_erase_method_to_string (DsEraseMethod method)
+{
+  if ((unsigned) method >= G_N_ELEMENTS (method_names))
+    return "zeros";
+
+  return method_names[method];
+}
+
+gboolean
+ds_erase_method_from_string (const char    *name,
+                             DsEraseMethod *ret_method)
+{
+  for (unsigned i = 0; name != NULL && i < G_N_ELEMENTS (method_names); i++)
+    if (strcmp (name, method_names[i]) == 0)
+      {
+        *ret_method = (DsEraseMethod) i;
+        return TRUE;
+      }
+
+  return FALSE;
+}
+
 gboolean
 ds_erase_method_overwrites (DsEraseMethod method)
 {
@@ -275,18 +305,18 @@ static gboolean
 erase_run (DsRun   *run,
            GError **error)
 {
-  const DsBenchSpec *spec = run->spec;
+  const DsEraseOptions *o = ds_erase_options_const (run->spec);
   DsEraseData *data = run->result->data;
-  gboolean overwrites = ds_erase_method_overwrites (spec->erase_method);
+  gboolean overwrites = ds_erase_method_overwrites (o->method);
   /* A discard takes seconds; its verify reads every byte. */
-  double erase_share = !spec->verify ? 1.0 : overwrites ? 0.5 : 0.1;
+  double erase_share = !o->verify ? 1.0 : overwrites ? 0.5 : 0.1;
   Erase e = { .run = run, .data = data, .fd = run->target->fd };
   void *buf = NULL;
   void *expect = NULL;
   int r;
 
-  data->method = spec->erase_method;
-  data->verify = spec->verify;
+  data->method = o->method;
+  data->verify = o->verify;
   data->size_bytes = run->target->size_bytes;
   data->seed = ds_rng_next (&run->rng);
 
@@ -296,7 +326,7 @@ erase_run (DsRun   *run,
       _ds_erase_phase_begin (&e, overwrites ? "write" : "discard", 0, erase_share);
       r = overwrites ? overwrite (&e, buf, error) : _ds_erase_discard (&e, buf, error);
     }
-  if (r == 0 && spec->verify)
+  if (r == 0 && o->verify)
     {
       _ds_erase_phase_begin (&e, "verify", erase_share, 1.0 - erase_share);
       r = verify (&e, buf, expect, error);
@@ -345,6 +375,34 @@ erase_from_json (JsonObject  *results,
   return ds_erase_data_from_json (results, error);
 }
 
+static gpointer
+erase_options_new (void)
+{
+  return g_new0 (DsEraseOptions, 1);
+}
+
+static gpointer
+erase_options_copy (gconstpointer options)
+{
+  return g_memdup2 (options, sizeof (DsEraseOptions));
+}
+
+DsEraseOptions *
+ds_erase_options (DsBenchSpec *spec)
+{
+  g_return_val_if_fail (spec->kind == DS_BENCH_ERASE, NULL);
+
+  return spec->options;
+}
+
+const DsEraseOptions *
+ds_erase_options_const (const DsBenchSpec *spec)
+{
+  g_return_val_if_fail (spec->kind == DS_BENCH_ERASE, NULL);
+
+  return spec->options;
+}
+
 /* Erase is a write test whatever else the spec says. */
 static void
 erase_defaults (DsBenchSpec *spec)
@@ -363,16 +421,18 @@ static gboolean
 erase_validate (const DsBenchSpec  *spec,
                 GError            **error)
 {
+  DsEraseMethod method = ds_erase_options_const (spec)->method;
+
   if (!spec->write)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("erase writes the whole device: its spec must be a write test"));
       return FALSE;
     }
-  if ((unsigned) spec->erase_method > DS_ERASE_SECURE_DISCARD)
+  if ((unsigned) method > DS_ERASE_SECURE_DISCARD)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("unknown erase method %u"),
-                   (unsigned) spec->erase_method);
+                   (unsigned) method);
       return FALSE;
     }
   if (spec->block_size_bytes < DS_LIMIT_ERASE_BLOCK_MIN ||
@@ -392,9 +452,11 @@ erase_settings (const DsBenchSpec *spec,
                 const DsResult    *result,
                 GPtrArray         *parts)
 {
+  const DsEraseOptions *o = ds_erase_options_const (spec);
+
   (void) result;
-  g_ptr_array_add (parts, g_strdup (ds_erase_method_to_string (spec->erase_method)));
-  if (spec->verify)
+  g_ptr_array_add (parts, g_strdup (ds_erase_method_to_string (o->method)));
+  if (o->verify)
     g_ptr_array_add (parts, g_strdup (_("verified")));
 }
 
@@ -408,10 +470,12 @@ erase_confirm_words (const DsBenchSpec *spec)
     [DS_ERASE_SECURE_DISCARD] = N_("securely discarded"),
   };
 
-  if ((unsigned) spec->erase_method >= G_N_ELEMENTS (words))
+  DsEraseMethod method = ds_erase_options_const (spec)->method;
+
+  if ((unsigned) method >= G_N_ELEMENTS (words))
     return NULL;
 
-  return _(words[spec->erase_method]);
+  return _(words[method]);
 }
 
 const DsBenchOps ds_bench_erase = {
@@ -429,6 +493,9 @@ const DsBenchOps ds_bench_erase = {
   .writes = DS_BENCH_WRITES_DESTROYS,
   .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_OWN_IO,
   .default_block_bytes = DS_ERASE_DEFAULT_BLOCK,
+  .options_new = erase_options_new,
+  .options_copy = erase_options_copy,
+  .options_free = g_free,
   .defaults = erase_defaults,
   .validate = erase_validate,
   .params = erase_params,

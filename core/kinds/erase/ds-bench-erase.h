@@ -37,6 +37,28 @@
 
 G_BEGIN_DECLS
 
+/* How the erase destroys the data. */
+typedef enum {
+  DS_ERASE_ZEROS,          /* overwrite with zeros */
+  DS_ERASE_RANDOM,         /* overwrite with pseudo-random data */
+  DS_ERASE_DISCARD,        /* BLKDISCARD (files: punch a hole) */
+  DS_ERASE_SECURE_DISCARD, /* BLKSECDISCARD */
+} DsEraseMethod;
+
+const char *ds_erase_method_to_string   (DsEraseMethod  method);
+gboolean    ds_erase_method_from_string (const char    *name,
+                                         DsEraseMethod *ret_method);
+
+/* The erase's own options (DsBenchSpec.options of an erase spec). */
+typedef struct {
+  DsEraseMethod method;
+  gboolean      verify;           /* read every byte back */
+} DsEraseOptions;
+
+/* @spec's options; @spec must be an erase spec. */
+DsEraseOptions       *ds_erase_options       (DsBenchSpec       *spec);
+const DsEraseOptions *ds_erase_options_const (const DsBenchSpec *spec);
+
 typedef struct {
   DsEraseMethod method;
   gboolean      verify;           /* asked for */

@@ -231,7 +231,8 @@ scan_prepare (Scan      *s,
   DsTarget *target = run->target;
   const DsScanGeometry *g = &data->geometry;
 
-  ds_scan_geometry (start, span, run->spec->block_size_bytes, run->spec->quick, &data->geometry);
+  ds_scan_geometry (start, span, run->spec->block_size_bytes,
+                    ds_error_scan_options_const (run->spec)->quick, &data->geometry);
   data->cells = g_malloc0 (MAX (g->n_cells, 1));
   data->sector_bytes = s->sector;
   s->buf = ds_buffer_alloc (g->block_bytes, MAX (target->mem_align, 4096));
@@ -442,6 +443,34 @@ scan_measured (const DsResult *result)
   return data->blocks_read > 0;
 }
 
+static gpointer
+error_scan_options_new (void)
+{
+  return g_new0 (DsErrorScanOptions, 1);
+}
+
+static gpointer
+error_scan_options_copy (gconstpointer options)
+{
+  return g_memdup2 (options, sizeof (DsErrorScanOptions));
+}
+
+DsErrorScanOptions *
+ds_error_scan_options (DsBenchSpec *spec)
+{
+  g_return_val_if_fail (spec->kind == DS_BENCH_ERROR_SCAN, NULL);
+
+  return spec->options;
+}
+
+const DsErrorScanOptions *
+ds_error_scan_options_const (const DsBenchSpec *spec)
+{
+  g_return_val_if_fail (spec->kind == DS_BENCH_ERROR_SCAN, NULL);
+
+  return spec->options;
+}
+
 static unsigned
 error_scan_params (const DsBenchSpec *spec)
 {
@@ -481,8 +510,10 @@ error_scan_settings (const DsBenchSpec *spec,
                      const DsResult    *result,
                      GPtrArray         *parts)
 {
+  gboolean quick = ds_error_scan_options_const (spec)->quick;
+
   (void) result;
-  g_ptr_array_add (parts, g_strdup (spec->quick ? _("quick (sampled)") : _("every block")));
+  g_ptr_array_add (parts, g_strdup (quick ? _("quick (sampled)") : _("every block")));
   ds_words_add_block (parts, spec->block_size_bytes);
 }
 
@@ -501,6 +532,9 @@ const DsBenchOps ds_bench_error_scan = {
   .writes = DS_BENCH_WRITES_NEVER,
   .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_OWN_IO,
   .default_block_bytes = DS_ERROR_SCAN_DEFAULT_BLOCK,
+  .options_new = error_scan_options_new,
+  .options_copy = error_scan_options_copy,
+  .options_free = g_free,
   .validate = error_scan_validate,
   .params = error_scan_params,
   .settings = error_scan_settings,

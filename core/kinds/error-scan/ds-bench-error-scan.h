@@ -38,9 +38,19 @@
 #include <json-glib/json-glib.h>
 #include <stdint.h>
 
+#include "ds-bench.h"
 #include "ds-ranges.h"
 
 G_BEGIN_DECLS
+
+/* The scan's own options (DsBenchSpec.options of an error-scan spec). */
+typedef struct {
+  gboolean quick;      /* sampled, one block a map cell, not every block */
+} DsErrorScanOptions;
+
+/* @spec's options; @spec must be an error-scan spec. */
+DsErrorScanOptions       *ds_error_scan_options       (DsBenchSpec       *spec);
+const DsErrorScanOptions *ds_error_scan_options_const (const DsBenchSpec *spec);
 
 /* A block's (and a map cell's) state: its latency bucket, or an error.
  * Ordered by how bad it is, so a cell keeps the maximum. */

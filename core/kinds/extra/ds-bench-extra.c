@@ -316,6 +316,7 @@ const DsBenchOps ds_bench_extra = {
   .report = extra_report,
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
+  .cli_options = DS_BENCH_CLI_ACCURACY,
   .min_span_bytes = DS_EXTRA_BURST_REGION_BYTES,
   .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY,
   .default_row_ns = DS_EXTRA_DEFAULT_ROW_NS,

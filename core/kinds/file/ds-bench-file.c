@@ -32,6 +32,7 @@
 #include "ds-clock.h"
 #include "ds-device.h"
 #include "ds-error.h"
+#include "ds-json.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
 #include "ds-text.h"
@@ -202,12 +203,13 @@ file_run (DsRun   *run,
           GError **error)
 {
   const DsBenchSpec *spec = run->spec;
+  uint64_t size_bytes = ds_file_options_const (spec)->size_bytes;
   DsFileData *data = run->result->data;
   const char *dir = spec->target_path != NULL && spec->target_path[0] != '\0' ?
                     spec->target_path : ".";
   DsTestFileRequest request = {
     .what = _("the file benchmark"),
-    .want_bytes = spec->file_size_bytes != 0 ? spec->file_size_bytes : UINT64_C (1) << 30,
+    .want_bytes = size_bytes != 0 ? size_bytes : UINT64_C (1) << 30,
     .min_bytes = DS_FILE_MIN_BYTES,
     .buffered_ok = spec->buffered,
   };
@@ -419,19 +421,79 @@ file_report (const DsResult *result,
 static unsigned
 file_params (const DsBenchSpec *spec)
 {
-  return DS_PARAM_ACCURACY | DS_PARAM_FILE_SIZE | DS_PARAM_BUFFERED | DS_PARAM_ROW_TIME (spec);
+  return DS_PARAM_ACCURACY | DS_PARAM_BUFFERED | DS_PARAM_ROW_TIME (spec);
+}
+
+static gpointer
+file_options_new (void)
+{
+  DsFileOptions *o = g_new0 (DsFileOptions, 1);
+
+  o->size_bytes = UINT64_C (1) << 30;
+  return o;
+}
+
+static gpointer
+file_options_copy (gconstpointer options)
+{
+  return g_memdup2 (options, sizeof (DsFileOptions));
+}
+
+DsFileOptions *
+ds_file_options (DsBenchSpec *spec)
+{
+  g_return_val_if_fail (spec->kind == DS_BENCH_FILE, NULL);
+
+  return spec->options;
+}
+
+const DsFileOptions *
+ds_file_options_const (const DsBenchSpec *spec)
+{
+  g_return_val_if_fail (spec->kind == DS_BENCH_FILE, NULL);
+
+  return spec->options;
+}
+
+static uint64_t *
+file_size (DsBenchSpec *spec)
+{
+  return &ds_file_options (spec)->size_bytes;
+}
+
+static const char *const file_params_members[] = { "file_size_bytes", NULL };
+
+static void
+file_params_to_json (const DsBenchSpec *spec,
+                     JsonObject        *params)
+{
+  json_object_set_int_member (params, "file_size_bytes",
+                              (gint64) ds_file_options_const (spec)->size_bytes);
+}
+
+/* A file without the member has the default size (ds_params_fill()'s
+ * rule for every member). */
+static gboolean
+file_params_from_json (JsonObject   *params,
+                       DsBenchSpec  *spec,
+                       GError      **error)
+{
+  return !json_object_has_member (params, "file_size_bytes") ||
+         ds_json_get_uint64 (params, "params", "file_size_bytes", G_MAXINT64,
+                             &ds_file_options (spec)->size_bytes, error);
 }
 
 static gboolean
 file_validate (const DsBenchSpec  *spec,
                GError            **error)
 {
+  uint64_t size_bytes = ds_file_options_const (spec)->size_bytes;
   g_autofree char *given = NULL;
 
-  if (spec->file_size_bytes >= DS_LIMIT_FILE_SIZE_MIN_BYTES)
+  if (size_bytes >= DS_LIMIT_FILE_SIZE_MIN_BYTES)
     return TRUE;
 
-  given = ds_bench_describe_bytes (spec->file_size_bytes);
+  given = ds_bench_describe_bytes (size_bytes);
   g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                _("the test file must be at least 16 MiB (the block size test "
                "reads two 8 MiB blocks), not %s"), given);
@@ -445,12 +507,13 @@ file_settings (const DsBenchSpec *spec,
                GPtrArray         *parts)
 {
   const DsFileData *data = result != NULL ? result->data : NULL;
-  uint64_t bytes = data != NULL && data->file_bytes > 0 ? data->file_bytes : spec->file_size_bytes;
+  uint64_t asked_bytes = ds_file_options_const (spec)->size_bytes;
+  uint64_t bytes = data != NULL && data->file_bytes > 0 ? data->file_bytes : asked_bytes;
   g_autofree char *size = ds_format_size_iec (bytes);
 
-  if (bytes < spec->file_size_bytes)
+  if (bytes < asked_bytes)
     {
-      g_autofree char *asked = ds_format_size_iec (spec->file_size_bytes);
+      g_autofree char *asked = ds_format_size_iec (asked_bytes);
 
       /* Translators: "test file 897 MiB (1 GiB asked: the free space)" */
       g_ptr_array_add (parts, g_strdup_printf (_("test file %s (%s asked: the free space)"),
@@ -477,7 +540,8 @@ file_describe (const DsResult *result)
   const DsBenchSpec *spec = &result->spec;
   const DsFileData *data = result->data;
   g_autofree char *size = ds_format_size (data != NULL && data->file_bytes > 0 ?
-                                          data->file_bytes : spec->file_size_bytes);
+                                          data->file_bytes :
+                                          ds_file_options_const (spec)->size_bytes);
 
   return g_strdup_printf ("%s test file%s", size, spec->buffered ? ", buffered" : "");
 }
@@ -494,9 +558,17 @@ const DsBenchOps ds_bench_file = {
   .from_json = file_from_json,
   .report = file_report,
   .writes = DS_BENCH_WRITES_OWN_FILE,
+  .cli_options = DS_BENCH_CLI_ACCURACY | DS_BENCH_CLI_BUFFERED,
   .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_FOLDER,
+  .options_new = file_options_new,
+  .options_copy = file_options_copy,
+  .options_free = g_free,
   .validate = file_validate,
   .params = file_params,
+  .params_to_json = file_params_to_json,
+  .params_from_json = file_params_from_json,
+  .params_members = file_params_members,
+  .file_size = file_size,
   .random_offsets = ds_bench_random_offsets_always,
   .settings = file_settings,
   .duration_help = file_duration_help,

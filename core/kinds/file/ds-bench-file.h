@@ -7,9 +7,19 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "ds-bench.h"
 #include "ds-limits.h"
 
 G_BEGIN_DECLS
+
+/* The file benchmark's own options (DsBenchSpec.options of a file spec). */
+typedef struct {
+  uint64_t size_bytes;   /* the test file: 1 GiB, clamped to free space */
+} DsFileOptions;
+
+/* @spec's options; @spec must be a file spec. */
+DsFileOptions       *ds_file_options       (DsBenchSpec       *spec);
+const DsFileOptions *ds_file_options_const (const DsBenchSpec *spec);
 
 /* Time per row (and per block size and direction in the block size test)
  * when spec->duration_ns is 0. */

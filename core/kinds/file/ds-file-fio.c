@@ -15,7 +15,8 @@ ds_file_fio_job (const DsResult *result,
 {
   const DsBenchSpec *spec = &result->spec;
   const DsFileData *data = result->data;
-  uint64_t size = data != NULL && data->file_bytes ? data->file_bytes : spec->file_size_bytes;
+  uint64_t size = data != NULL && data->file_bytes ? data->file_bytes :
+                  ds_file_options_const (spec)->size_bytes;
   uint64_t row_ns = spec->duration_ns ? spec->duration_ns : DS_FILE_DEFAULT_ROW_NS;
   /* The folder the file benchmark ran in: fio makes its own file. */
   g_autofree char *file = g_build_filename (job->filename, "diskscope-fio.tmp", NULL);

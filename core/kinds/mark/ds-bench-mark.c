@@ -154,6 +154,7 @@ run_step (Runner             *runner,
 {
   DsRun *run = runner->run;
   const DsBenchSpec *spec = run->spec;
+  const DsMarkOptions *o = ds_mark_options_const (spec);
   DsBenchSpec step_spec;
   DsSample sample = {
     .kind = DS_SAMPLE_PHASE,
@@ -171,24 +172,24 @@ run_step (Runner             *runner,
   ds_run_set_progress (run, progress_at (runner, runner->done_ns));
   ds_run_emit (run, &sample);
 
-  if (spec->warmup_ns > 0)
+  if (o->warmup_ns > 0)
     {
       DsWorkloadData *warm = ds_workload_data_new ();
       uint64_t saved = step_spec.duration_ns;
 
       /* CrystalDiskMark's "Preparing": not measured, no series. */
-      step_spec.duration_ns = spec->warmup_ns;
+      step_spec.duration_ns = o->warmup_ns;
       step_spec.interval_ns = 0;
       ret = ds_workload_measure (run, &step_spec, warm,
                                  progress_at (runner, runner->done_ns),
-                                 progress_at (runner, runner->done_ns + spec->warmup_ns), error);
+                                 progress_at (runner, runner->done_ns + o->warmup_ns), error);
       step_spec.duration_ns = saved;
       step_spec.interval_ns = spec->interval_ns;
       ds_workload_data_free (warm);
-      runner->done_ns += spec->warmup_ns;
+      runner->done_ns += o->warmup_ns;
     }
 
-  for (unsigned i = 0; ret >= 0 && i < spec->count; i++)
+  for (unsigned i = 0; ret >= 0 && i < o->count; i++)
     {
       DsWorkloadData *measured = ds_workload_data_new ();
       uint64_t from = runner->done_ns;
@@ -225,16 +226,17 @@ open_target (DsRun       *run,
              GError     **error)
 {
   const DsBenchSpec *spec = run->spec;
+  const DsMarkOptions *o = ds_mark_options_const (spec);
   const char *path = spec->target_path;
   struct stat st;
   DsTarget *target;
 
   if (stat (path, &st) == 0 && S_ISDIR (st.st_mode))
     {
-      g_autofree char *what = g_strdup_printf (_("the %s preset"), spec->preset);
+      g_autofree char *what = g_strdup_printf (_("the %s preset"), o->preset);
       DsTestFileRequest request = {
         .what = what,
-        .want_bytes = spec->test_size_bytes != 0 ? spec->test_size_bytes : GIB,
+        .want_bytes = o->test_size_bytes != 0 ? o->test_size_bytes : GIB,
         .min_bytes = DS_LIMIT_TEST_SIZE_MIN,
         .buffered_ok = spec->buffered,
       };
@@ -269,7 +271,7 @@ open_target (DsRun       *run,
     {
       if (writes && error != NULL && g_error_matches (*error, DS_ERROR, DS_ERROR_REFUSED))
         g_prefix_error (error, _("%s has write steps (--reads-only runs only the steps "
-                        "that read). "), spec->preset);
+                        "that read). "), o->preset);
       /* ds_run() named what was asked for; say what it is. */
       run->result->target.is_block = stat (path, &st) == 0 && S_ISBLK (st.st_mode);
       return NULL;
@@ -290,17 +292,18 @@ describe_plan (DsRun        *run,
                const GArray *plan)
 {
   const DsBenchSpec *spec = run->spec;
+  const DsMarkOptions *o = ds_mark_options_const (spec);
   gboolean writes = FALSE;
 
-  /* Rows make it the custom preset whatever spec->preset says. */
-  data->preset = g_strdup (spec->rows != NULL ? DS_PRESET_CUSTOM : spec->preset);
-  data->count = spec->count;
+  /* Rows make it the custom preset whatever its preset option says. */
+  data->preset = g_strdup (o->rows != NULL ? DS_PRESET_CUSTOM : o->preset);
+  data->count = o->count;
   data->duration_s = (double) spec->duration_ns / 1e9;
-  data->warmup_s = (double) spec->warmup_ns / 1e9;
-  data->pause_s = (double) spec->pause_ns / 1e9;
+  data->warmup_s = (double) o->warmup_ns / 1e9;
+  data->pause_s = (double) o->pause_ns / 1e9;
   data->interval_s = (double) spec->interval_ns / 1e9;
-  data->mix_percent = spec->mix_percent;
-  data->comment = g_strdup (spec->comment);
+  data->mix_percent = o->mix_percent;
+  data->comment = g_strdup (o->comment);
   data->os = describe_os ();
   data->steps_planned = plan->len;
 
@@ -319,7 +322,7 @@ choose_region (Runner     *runner,
 {
   DsRun *run = runner->run;
 
-  runner->region_bytes = run->spec->test_size_bytes;
+  runner->region_bytes = ds_mark_options_const (run->spec)->test_size_bytes;
   if (runner->region_bytes == 0 || runner->region_bytes > target->size_bytes)
     {
       if (runner->region_bytes != 0 && data->directory == NULL)
@@ -343,14 +346,15 @@ check_plan (Runner          *runner,
             GError         **error)
 {
   const DsBenchSpec *spec = runner->run->spec;
+  const DsMarkOptions *o = ds_mark_options_const (spec);
   const GArray *plan = runner->plan;
 
-  runner->total_ns = (plan->len - 1) * spec->pause_ns;
+  runner->total_ns = (plan->len - 1) * o->pause_ns;
   for (guint i = 0; i < plan->len; i++)
     {
       const DsPresetStep *def = &g_array_index (plan, DsPresetStep, i);
 
-      runner->total_ns += spec->warmup_ns + spec->count * ds_preset_step_duration (spec, def);
+      runner->total_ns += o->warmup_ns + o->count * ds_preset_step_duration (spec, def);
       if (def->row->block_size_bytes % target->logical_block_size != 0)
         {
           g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
@@ -390,6 +394,7 @@ run_steps (Runner      *runner,
 {
   DsRun *run = runner->run;
   const DsBenchSpec *spec = run->spec;
+  const DsMarkOptions *o = ds_mark_options_const (spec);
   const GArray *plan = runner->plan;
   int ret = 0;
 
@@ -398,11 +403,11 @@ run_steps (Runner      *runner,
       const DsPresetStep *def = &g_array_index (plan, DsPresetStep, i);
       DsMarkStep *step;
 
-      if (i > 0 && spec->pause_ns > 0)
+      if (i > 0 && o->pause_ns > 0)
         {
           ds_run_set_progress (run, progress_at (runner, runner->done_ns));
-          ret = pause_between (run, spec->pause_ns, error);
-          runner->done_ns += spec->pause_ns;
+          ret = pause_between (run, o->pause_ns, error);
+          runner->done_ns += o->pause_ns;
           if (ret < 0)
             break;
         }
@@ -488,14 +493,67 @@ mark_detail_free (gpointer detail)
 }
 
 /* A preset reads and writes unless told to read only. */
+static gpointer
+mark_options_new (void)
+{
+  DsMarkOptions *o = g_new0 (DsMarkOptions, 1);
+
+  o->count = 1;
+  o->mix_percent = -1;
+  return o;
+}
+
+static gpointer
+mark_options_copy (gconstpointer options)
+{
+  DsMarkOptions *o = g_memdup2 (options, sizeof (DsMarkOptions));
+
+  o->preset = g_strdup (o->preset);
+  o->steps = g_strdup (o->steps);
+  o->rows = g_strdup (o->rows);
+  o->comment = g_strdup (o->comment);
+  return o;
+}
+
+static void
+mark_options_free (gpointer options)
+{
+  DsMarkOptions *o = options;
+
+  g_free (o->preset);
+  g_free (o->steps);
+  g_free (o->rows);
+  g_free (o->comment);
+  g_free (o);
+}
+
+DsMarkOptions *
+ds_mark_options (DsBenchSpec *spec)
+{
+  g_return_val_if_fail (spec->kind == DS_BENCH_MARK, NULL);
+
+  return spec->options;
+}
+
+const DsMarkOptions *
+ds_mark_options_const (const DsBenchSpec *spec)
+{
+  g_return_val_if_fail (spec->kind == DS_BENCH_MARK, NULL);
+
+  return spec->options;
+}
+
+static const char *const mark_params_members[] = { "preset", "rows", NULL };
+
 static char *
 mark_describe (const DsResult *result)
 {
   const DsBenchSpec *spec = &result->spec;
+  const DsMarkOptions *o = ds_mark_options_const (spec);
 
-  return g_strdup_printf ("%s, %s", spec->rows != NULL ? "custom rows" :
-                          spec->preset != NULL ? spec->preset : "?",
-                          spec->reads_only || !spec->write ? "reads only" : "reads and writes");
+  return g_strdup_printf ("%s, %s", o->rows != NULL ? "custom rows" :
+                          o->preset != NULL ? o->preset : "?",
+                          o->reads_only || !spec->write ? "reads only" : "reads and writes");
 }
 
 const DsBenchOps ds_bench_mark = {
@@ -510,12 +568,16 @@ const DsBenchOps ds_bench_mark = {
   .from_json = mark_from_json,
   .report = ds_mark_report,
   .spec_flags = DS_BENCH_SPEC_SERIES,
+  .options_new = mark_options_new,
+  .options_copy = mark_options_copy,
+  .options_free = mark_options_free,
   .defaults = ds_mark_spec_defaults,
   .validate = ds_mark_spec_valid,
   .random_offsets = ds_bench_random_offsets_always,
   .settings = ds_mark_settings,
   .params_to_json = ds_mark_params_to_json,
   .params_from_json = ds_mark_params_from_json,
+  .params_members = mark_params_members,
   .detail_copy = mark_detail_copy,
   .detail_free = mark_detail_free,
   .describe = mark_describe,

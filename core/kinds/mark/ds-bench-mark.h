@@ -50,6 +50,30 @@
 
 G_BEGIN_DECLS
 
+/* The mark's own options (DsBenchSpec.options of a mark spec): a preset
+ * (ds-preset.h).  ds_preset_apply_defaults() sets the preset's own values;
+ * the fields are then the user's to change. */
+typedef struct {
+  char     *preset;            /* "cdm-default" */
+  char     *steps;             /* comma-separated row or step ids to run
+                                * ("rnd4k-q1t1", "seq1m-q8t1-read");
+                                * NULL: all */
+  char     *rows;              /* custom rows ("randread,4k,qd32,t4;…",
+                                * ds-preset.h); NULL: the preset's */
+  uint64_t  test_size_bytes;   /* the region or test file; 0: the whole
+                                * device (1 GiB in a folder) */
+  unsigned  count;             /* measured runs per step, best kept */
+  uint64_t  warmup_ns;         /* an unmeasured run first (CDM's 5 s) */
+  uint64_t  pause_ns;          /* idle between steps (CDM's Interval) */
+  int       mix_percent;       /* -1: no +Mix row; else its read percent */
+  gboolean  reads_only;        /* only the steps that do not write */
+  char     *comment;           /* into the result and the report */
+} DsMarkOptions;
+
+/* @spec's options; @spec must be a mark spec. */
+DsMarkOptions       *ds_mark_options       (DsBenchSpec       *spec);
+const DsMarkOptions *ds_mark_options_const (const DsBenchSpec *spec);
+
 /* One measured run of a step. */
 typedef struct {
   double bytes_per_s;          /* reads + writes */

@@ -402,12 +402,14 @@ void
 ds_mark_params_to_json (const DsBenchSpec *spec,
                         JsonObject        *p)
 {
-  ds_json_set_string_or_null (p, "preset", spec->rows != NULL ? DS_PRESET_CUSTOM : spec->preset);
-  if (spec->rows != NULL)
+  const DsMarkOptions *o = ds_mark_options_const (spec);
+
+  ds_json_set_string_or_null (p, "preset", o->rows != NULL ? DS_PRESET_CUSTOM : o->preset);
+  if (o->rows != NULL)
     {
       /* Canonical when they parse (the run refuses them otherwise). */
-      g_autofree char *canonical = ds_preset_rows_normalize (spec->rows, NULL);
-      g_auto (GStrv) rows = g_strsplit (canonical ? canonical : spec->rows, ";", -1);
+      g_autofree char *canonical = ds_preset_rows_normalize (o->rows, NULL);
+      g_auto (GStrv) rows = g_strsplit (canonical ? canonical : o->rows, ";", -1);
       JsonArray *array = json_array_new ();
 
       for (guint i = 0; rows[i] != NULL; i++)
@@ -425,6 +427,7 @@ ds_mark_params_from_json (JsonObject   *p,
                           DsBenchSpec  *spec,
                           GError      **error)
 {
+  DsMarkOptions *o = ds_mark_options (spec);
   JsonNode *node = json_object_get_member (p, "rows");
   g_autofree char *preset = NULL;
   GString *rows;
@@ -436,8 +439,8 @@ ds_mark_params_from_json (JsonObject   *p,
     return FALSE;
   if (preset != NULL)
     {
-      g_free (spec->preset);
-      spec->preset = g_steal_pointer (&preset);
+      g_free (o->preset);
+      o->preset = g_steal_pointer (&preset);
     }
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return TRUE;
@@ -461,10 +464,10 @@ ds_mark_params_from_json (JsonObject   *p,
         }
       g_string_append_printf (rows, "%s%s", i ? ";" : "", json_node_get_string (row));
     }
-  g_free (spec->rows);
-  spec->rows = ds_preset_rows_normalize (rows->str, &local);
+  g_free (o->rows);
+  o->rows = ds_preset_rows_normalize (rows->str, &local);
   g_string_free (rows, TRUE);
-  if (spec->rows == NULL)
+  if (o->rows == NULL)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("params.rows: %s"), local->message);
       return FALSE;

@@ -55,19 +55,20 @@ gboolean
 ds_mark_spec_valid (const DsBenchSpec  *spec,
             GError            **error)
 {
-  const DsPreset *preset = ds_preset_lookup (spec->preset);
+  const DsMarkOptions *o = ds_mark_options_const (spec);
+  const DsPreset *preset = ds_preset_lookup (o->preset);
   g_autoptr (GArray) steps = NULL;
 
-  if (!comment_valid (spec->comment, error))
+  if (!comment_valid (o->comment, error))
     return FALSE;
 
-  if (spec->mix_percent > 100 || spec->mix_percent < -1)
+  if (o->mix_percent > 100 || o->mix_percent < -1)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("the mix is a percentage of reads (0 to 100), not %d"), spec->mix_percent);
+                   _("the mix is a percentage of reads (0 to 100), not %d"), o->mix_percent);
       return FALSE;
     }
-  if (preset != NULL && spec->mix_percent >= 0 && !preset->mix_allowed)
+  if (preset != NULL && o->mix_percent >= 0 && !preset->mix_allowed)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("%s has no +Mix row%s"), preset->name,
@@ -75,19 +76,19 @@ ds_mark_spec_valid (const DsBenchSpec  *spec,
                    ": its own steps set their mix");
       return FALSE;
     }
-  if (spec->count < 1 || spec->count > DS_LIMIT_COUNT_MAX)
+  if (o->count < 1 || o->count > DS_LIMIT_COUNT_MAX)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("the count (runs per test) must be 1 to %u, not %u"),
-                   DS_LIMIT_COUNT_MAX, spec->count);
+                   DS_LIMIT_COUNT_MAX, o->count);
       return FALSE;
     }
-  if (spec->test_size_bytes != 0 &&
-      (spec->test_size_bytes < DS_LIMIT_TEST_SIZE_MIN || spec->test_size_bytes > DS_LIMIT_TEST_SIZE_MAX))
+  if (o->test_size_bytes != 0 &&
+      (o->test_size_bytes < DS_LIMIT_TEST_SIZE_MIN || o->test_size_bytes > DS_LIMIT_TEST_SIZE_MAX))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("the test size must be 16M to 64G (CrystalDiskMark's range), not %"
-                   PRIu64 " bytes"), spec->test_size_bytes);
+                   PRIu64 " bytes"), o->test_size_bytes);
       return FALSE;
     }
   if (spec->duration_ns == 0 || spec->duration_ns > DS_LIMIT_INTERVAL_MAX_NS)
@@ -96,7 +97,7 @@ ds_mark_spec_valid (const DsBenchSpec  *spec,
                    _("the time per test must be more than 0 and at most 1h"));
       return FALSE;
     }
-  if (spec->pause_ns > DS_LIMIT_PAUSE_MAX_NS || spec->warmup_ns > DS_LIMIT_PAUSE_MAX_NS)
+  if (o->pause_ns > DS_LIMIT_PAUSE_MAX_NS || o->warmup_ns > DS_LIMIT_PAUSE_MAX_NS)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("the pause between tests and the warm-up are at most 10m"));

@@ -510,19 +510,21 @@ ds_mark_settings (const DsBenchSpec *spec,
                   const DsResult    *result,
                   GPtrArray         *parts)
 {
+  const DsMarkOptions *o = ds_mark_options_const (spec);
+
   /* A result keeps its own (a file's params do not: results.count …). */
   const DsMarkData *data = result != NULL ? result->data : NULL;
-  uint64_t size_bytes = data != NULL ? data->test_size_bytes : spec->test_size_bytes;
-  unsigned count = data != NULL ? data->count : spec->count;
+  uint64_t size_bytes = data != NULL ? data->test_size_bytes : o->test_size_bytes;
+  unsigned count = data != NULL ? data->count : o->count;
   double seconds = data != NULL ? data->duration_s : spec->duration_ns / 1e9;
 
-  if (spec->rows != NULL)
+  if (o->rows != NULL)
     g_ptr_array_add (parts, g_strdup (_("custom rows")));
   else if (data != NULL && data->preset != NULL)
     g_ptr_array_add (parts, g_strdup (data->preset));
-  else if (spec->preset != NULL)
-    g_ptr_array_add (parts, g_strdup (spec->preset));
-  if (spec->reads_only || (result != NULL && !spec->write))
+  else if (o->preset != NULL)
+    g_ptr_array_add (parts, g_strdup (o->preset));
+  if (o->reads_only || (result != NULL && !spec->write))
     g_ptr_array_add (parts, g_strdup (_("reads only")));
   if (size_bytes > 0)
     {
@@ -532,7 +534,7 @@ ds_mark_settings (const DsBenchSpec *spec,
       g_ptr_array_add (parts, g_strdup_printf (_("test size %s"), size));
     }
   /* Custom rows may each have a time of their own. */
-  if (spec->rows != NULL)
+  if (o->rows != NULL)
     g_ptr_array_add (parts, g_strdup_printf (_("best of %u"), count));
   else
     /* Translators: CrystalDiskMark's count and time: "best of 5 × 5 s" */

@@ -565,6 +565,7 @@ const DsBenchOps ds_bench_random_access = {
   .report = ra_report,
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
+  .cli_options = DS_BENCH_CLI_ACCURACY,
   .min_span_bytes = DS_RANDOM_ACCESS_MIXED_MAX_BYTES,
   .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY,
   .default_row_ns = DS_RANDOM_ACCESS_DEFAULT_ROW_NS,

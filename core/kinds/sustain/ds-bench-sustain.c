@@ -59,7 +59,8 @@ gboolean
 ds_sustain_spec_valid (const DsBenchSpec  *spec,
                        GError            **error)
 {
-  DsBenchSpec w;
+  const DsSustainOptions *o = ds_sustain_options_const (spec);
+  g_auto (DsBenchSpec) w = { 0 };
 
   if (spec->pattern != DS_PATTERN_WRITE && spec->pattern != DS_PATTERN_RANDWRITE)
     {
@@ -68,15 +69,15 @@ ds_sustain_spec_valid (const DsBenchSpec  *spec,
                    ds_pattern_to_string (spec->pattern));
       return FALSE;
     }
-  if (spec->span_percent != 0 &&
-      (!(spec->span_percent > 0 && spec->span_percent <= 100) || spec->span_bytes != 0))
+  if (o->span_percent != 0 &&
+      (!(o->span_percent > 0 && o->span_percent <= 100) || spec->span_bytes != 0))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("the size is a percentage of the device from more than 0 up to 100 %%, "
                      "or a number of bytes, not both"));
       return FALSE;
     }
-  if (spec->pause_ns > UINT64_C (3600) * DS_NS_PER_SEC)
+  if (o->pause_ns > UINT64_C (3600) * DS_NS_PER_SEC)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID, _("the pause is at most 1h"));
       return FALSE;
@@ -84,8 +85,7 @@ ds_sustain_spec_valid (const DsBenchSpec  *spec,
 
   /* The rest are the workload's rules; a duration of 0 is "to the end of
    * the region", which a workload also knows (one pass). */
-  w = *spec;
-  w.kind = DS_BENCH_WORKLOAD;
+  ds_bench_spec_init_from (&w, DS_BENCH_WORKLOAD, spec);
   if (w.duration_ns == 0)
     w.duration_ns = DS_NS_PER_SEC;
   return ds_bench_spec_validate (&w, error);
@@ -126,7 +126,8 @@ recover (DsRun          *run,
          GError        **error)
 {
   const DsBenchSpec *spec = run->spec;
-  DsBenchSpec w = *spec;   /* shallow: only read */
+  const DsSustainOptions *o = ds_sustain_options_const (spec);
+  g_auto (DsBenchSpec) w = { 0 };
   DsWorkloadData *again = ds_workload_data_new ();
   DsWorkloadHooks hooks = { .one_pass = TRUE };
   uint64_t written = data->run->write.io_bytes;
@@ -134,7 +135,7 @@ recover (DsRun          *run,
   int r;
 
   emit_phase (run, "pause", 1);
-  r = pause_for (run, spec->pause_ns, error);
+  r = pause_for (run, o->pause_ns, error);
   if (r < 0)
     {
       ds_workload_data_free (again);
@@ -142,7 +143,7 @@ recover (DsRun          *run,
     }
 
   emit_phase (run, "recovery", 2);
-  w.kind = DS_BENCH_WORKLOAD;
+  ds_bench_spec_init_from (&w, DS_BENCH_WORKLOAD, spec);
   w.pattern = DS_PATTERN_WRITE;
   w.span_bytes = MAX (ds_align_down (bytes, spec->block_size_bytes), spec->block_size_bytes);
   w.span_bytes = MIN (w.span_bytes, data->region_bytes);
@@ -150,7 +151,7 @@ recover (DsRun          *run,
 
   data->has_recovery = again->write.ios > 0;
   data->recovery = (DsSustainRecovery) {
-    .pause_s = (double) spec->pause_ns / 1e9,
+    .pause_s = (double) o->pause_ns / 1e9,
     .bytes = again->write.io_bytes,
     .runtime_s = again->runtime_s,
     .bytes_per_s = again->write.bytes_per_s,
@@ -193,7 +194,8 @@ sustain_run (DsRun   *run,
 {
   DsSustainData *data = run->result->data;
   const DsBenchSpec *spec = run->spec;
-  DsBenchSpec w = *spec;   /* shallow: only read */
+  const DsSustainOptions *o = ds_sustain_options_const (spec);
+  g_auto (DsBenchSpec) w = { 0 };
   DsWorkloadHooks hooks = { .one_pass = TRUE };
   ByteProgress progress;
   uint64_t region;
@@ -202,8 +204,8 @@ sustain_run (DsRun   *run,
   region = run->target->size_bytes - MIN (spec->offset_bytes, run->target->size_bytes);
   if (spec->span_bytes != 0)
     region = MIN (region, spec->span_bytes);
-  else if (spec->span_percent > 0 && spec->span_percent < 100)
-    region = (uint64_t) ((double) region * spec->span_percent / 100.0);
+  else if (o->span_percent > 0 && o->span_percent < 100)
+    region = (uint64_t) ((double) region * o->span_percent / 100.0);
   if (region < spec->block_size_bytes)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
@@ -216,25 +218,25 @@ sustain_run (DsRun   *run,
 
   emit_phase (run, "write", 0);
   progress = (ByteProgress) { .run = run, .region_bytes = MAX (1.0, (double) data->region_bytes),
-                              .scale = spec->pause_ns != 0 ? 0.9 : 1.0 };
+                              .scale = o->pause_ns != 0 ? 0.9 : 1.0 };
   if (spec->duration_ns == 0)
     {
       hooks.on_interval = progress_by_bytes;
       hooks.user = &progress;
     }
-  w.kind = DS_BENCH_WORKLOAD;
+  ds_bench_spec_init_from (&w, DS_BENCH_WORKLOAD, spec);
   w.ramp_ns = 0;
-  if (spec->span_bytes == 0 && spec->span_percent > 0)
+  if (spec->span_bytes == 0 && o->span_percent > 0)
     w.span_bytes = data->region_bytes;
   r = ds_workload_measure_hooked (run, &w, &hooks, data->run, 0.0,
-                                  spec->pause_ns != 0 ? 0.9 : 1.0, error);
+                                  o->pause_ns != 0 ? 0.9 : 1.0, error);
   if (data->run->series != NULL)
     ds_sustain_analyse ((const DsIntervalPoint *) data->run->series->data,
                         data->run->series->len, &data->analysis);
   if (r < 0)
     return ds_run_ok (run, r, error);
 
-  if (spec->pause_ns != 0)
+  if (o->pause_ns != 0)
     {
       r = recover (run, data, error);
       if (r < 0)
@@ -256,6 +258,34 @@ sustain_from_json (JsonObject  *results,
                    GError     **error)
 {
   return ds_sustain_data_from_json (results, error);
+}
+
+static gpointer
+sustain_options_new (void)
+{
+  return g_new0 (DsSustainOptions, 1);
+}
+
+static gpointer
+sustain_options_copy (gconstpointer options)
+{
+  return g_memdup2 (options, sizeof (DsSustainOptions));
+}
+
+DsSustainOptions *
+ds_sustain_options (DsBenchSpec *spec)
+{
+  g_return_val_if_fail (spec->kind == DS_BENCH_SUSTAIN, NULL);
+
+  return spec->options;
+}
+
+const DsSustainOptions *
+ds_sustain_options_const (const DsBenchSpec *spec)
+{
+  g_return_val_if_fail (spec->kind == DS_BENCH_SUSTAIN, NULL);
+
+  return spec->options;
 }
 
 static void
@@ -312,6 +342,9 @@ const DsBenchOps ds_bench_sustain = {
   .writes = DS_BENCH_WRITES_ALWAYS,
   .default_block_bytes = UINT64_C (1) << 20,
   .spec_flags = DS_BENCH_SPEC_SERIES | DS_BENCH_SPEC_ROWS_ACCURACY,
+  .options_new = sustain_options_new,
+  .options_copy = sustain_options_copy,
+  .options_free = g_free,
   .defaults = sustain_defaults,
   .validate = ds_sustain_spec_valid,
   .check_target = sustain_check_target,

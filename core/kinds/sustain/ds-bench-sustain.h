@@ -31,7 +31,7 @@
  *               median (seed 003's "IOPS drop while the cache flushes");
  *               their period is the mean spacing of their starts.
  *
- * With a pause (spec->pause_ns), the target then stays idle that long and
+ * With a pause (DsSustainOptions.pause_ns), the target then stays idle that long and
  * the start of the region is written again (the cliff's bytes, or 10 % of
  * the region without a cliff): the recovery's rate against the start rate
  * says how much of the cache drained while idle.
@@ -57,6 +57,19 @@
 #include "ds-interval.h"
 
 G_BEGIN_DECLS
+
+/* The sustained write's own options (DsBenchSpec.options of a sustain
+ * spec); the rest is the workload's I/O shape in the spec. */
+typedef struct {
+  /* The region as a percentage (0 < p <= 100) of the device past
+   * offset_bytes, used when span_bytes is 0; 0: to the end. */
+  double   span_percent;
+  uint64_t pause_ns;      /* idle, then the recovery write; 0: none */
+} DsSustainOptions;
+
+/* @spec's options; @spec must be a sustain spec. */
+DsSustainOptions       *ds_sustain_options       (DsBenchSpec       *spec);
+const DsSustainOptions *ds_sustain_options_const (const DsBenchSpec *spec);
 
 #define DS_SUSTAIN_START_FRACTION 0.10
 #define DS_SUSTAIN_CLIFF_FRACTION 0.50

@@ -21,6 +21,7 @@ ds_sustain_fio_job (const DsResult *result,
 {
   const DsBenchSpec *spec = &result->spec;
   const DsSustainData *data = result->data;
+  uint64_t pause_ns = ds_sustain_options_const (spec)->pause_ns;
   unsigned depth = MAX (spec->queue_depth, 1u);
   unsigned threads = MAX (spec->threads, 1u);
   DsFioEngine engine = ds_fio_job_engine (result, depth);
@@ -46,14 +47,14 @@ ds_sustain_fio_job (const DsResult *result,
   ds_fio_job_comment (job, "for the rate over time (the cliff), run fio with --write_bw_log=sustain "
                       "--log_avg_msec=1000 and import it with import-fio --logs");
 
-  if (data != NULL && data->has_recovery && spec->pause_ns > 0)
+  if (data != NULL && data->has_recovery && pause_ns > 0)
     {
       uint64_t bytes = MAX (ds_fio_job_align_down (data->recovery.bytes, spec->block_size_bytes),
                             spec->block_size_bytes);
 
       ds_workload_fio_section (job, "recovery", spec, DS_PATTERN_WRITE, spec->block_size_bytes, 100, TRUE);
       ds_fio_job_depth (job, engine, depth, threads);
-      ds_fio_job_time (job, "startdelay", spec->pause_ns);
+      ds_fio_job_time (job, "startdelay", pause_ns);
       ds_fio_job_bytes (job, "offset", spec->offset_bytes);
       ds_fio_job_bytes (job, "size", bytes);
     }

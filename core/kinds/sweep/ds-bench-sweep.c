@@ -59,14 +59,15 @@ sweep_data_free (gpointer data)
 static unsigned
 level_max (const DsBenchSpec *spec)
 {
-  return spec->sweep_threads ? DS_LIMIT_THREADS_MAX : DS_LIMIT_QUEUE_DEPTH_MAX;
+  return ds_sweep_options_const (spec)->over_threads ? DS_LIMIT_THREADS_MAX : DS_LIMIT_QUEUE_DEPTH_MAX;
 }
 
 static GArray *
 parse_list (const DsBenchSpec  *spec,
             GError            **error)
 {
-  g_auto (GStrv) words = g_strsplit (spec->sweep_levels, ",", -1);
+  const char *list = ds_sweep_options_const (spec)->levels;
+  g_auto (GStrv) words = g_strsplit (list, ",", -1);
   g_autoptr (GArray) levels = g_array_new (FALSE, FALSE, sizeof (unsigned));
 
   /* "" splits into no words at all. */
@@ -84,7 +85,7 @@ parse_list (const DsBenchSpec  *spec,
           g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                        _("the levels “%s” must be up to %u increasing whole "
                        "numbers from 1 to %u, separated by commas (e.g. 1,2,4,8)"),
-                       spec->sweep_levels, DS_SWEEP_MAX_LEVELS, level_max (spec));
+                       list, DS_SWEEP_MAX_LEVELS, level_max (spec));
           return NULL;
         }
       g_array_append_val (levels, level);
@@ -97,30 +98,30 @@ GArray *
 ds_sweep_levels (const DsBenchSpec  *spec,
                  GError            **error)
 {
+  const DsSweepOptions *o = ds_sweep_options_const (spec);
   GArray *levels;
 
-  if (spec->sweep_levels != NULL)
+  if (o->levels != NULL)
     return parse_list (spec, error);
 
-  if (spec->sweep_from < 1 || spec->sweep_to < spec->sweep_from ||
-      spec->sweep_to > level_max (spec))
+  if (o->from < 1 || o->to < o->from || o->to > level_max (spec))
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("the sweep goes from a level of 1 or more up to at most %u, "
                    "not from %d to %d"), level_max (spec),
-                   (int) spec->sweep_from, (int) spec->sweep_to);
+                   (int) o->from, (int) o->to);
       return NULL;
     }
 
   levels = g_array_new (FALSE, FALSE, sizeof (unsigned));
-  for (uint64_t level = spec->sweep_from; level <= spec->sweep_to; level *= 2)
+  for (uint64_t level = o->from; level <= o->to; level *= 2)
     {
       unsigned v = (unsigned) level;
 
       g_array_append_val (levels, v);
     }
-  if (g_array_index (levels, unsigned, levels->len - 1) != spec->sweep_to)
-    g_array_append_val (levels, spec->sweep_to);
+  if (g_array_index (levels, unsigned, levels->len - 1) != o->to)
+    g_array_append_val (levels, o->to);
 
   return levels;
 }
@@ -130,16 +131,15 @@ ds_sweep_spec_valid (const DsBenchSpec  *spec,
                      GError            **error)
 {
   g_autoptr (GArray) levels = ds_sweep_levels (spec, error);
-  DsBenchSpec top;
+  g_auto (DsBenchSpec) top = { 0 };
 
   if (levels == NULL)
     return FALSE;
 
   /* The heaviest level must pass the workload's own rules (I/Os in
    * flight, buffer memory). */
-  top = *spec;
-  top.kind = DS_BENCH_WORKLOAD;
-  if (spec->sweep_threads)
+  ds_bench_spec_init_from (&top, DS_BENCH_WORKLOAD, spec);
+  if (ds_sweep_options_const (spec)->over_threads)
     top.threads = g_array_index (levels, unsigned, levels->len - 1);
   else
     top.queue_depth = g_array_index (levels, unsigned, levels->len - 1);
@@ -227,9 +227,10 @@ run_level (DsRun        *run,
            GError      **error)
 {
   unsigned level = g_array_index (data->levels, unsigned, i);
-  DsBenchSpec spec = *run->spec;   /* shallow: only read */
+  g_auto (DsBenchSpec) spec = { 0 };
   g_autoptr (GArray) iops = g_array_new (FALSE, TRUE, sizeof (double));
-  Steady steady = { .enabled = run->spec->steady, .iops = iops, .steady_at_s = -1 };
+  Steady steady = { .enabled = ds_sweep_options_const (run->spec)->steady, .iops = iops,
+                    .steady_at_s = -1 };
   DsWorkloadHooks hooks = { .on_interval = steady_on_interval, .user = &steady };
   DsWorkloadData *w = ds_workload_data_new ();
   DsSample phase = { .kind = DS_SAMPLE_PHASE, .index = i, .name = "level" };
@@ -237,7 +238,7 @@ run_level (DsRun        *run,
   DsSweepStep step = { 0 };
   int r;
 
-  spec.kind = DS_BENCH_WORKLOAD;
+  ds_bench_spec_init_from (&spec, DS_BENCH_WORKLOAD, run->spec);
   if (data->over_threads)
     spec.threads = level;
   else
@@ -279,13 +280,13 @@ sweep_run (DsRun   *run,
   if (levels == NULL)
     return FALSE;
 
-  data->over_threads = spec->sweep_threads;
+  data->over_threads = ds_sweep_options_const (spec)->over_threads;
   g_array_set_size (data->levels, 0);
   g_array_append_vals (data->levels, levels->data, levels->len);
   data->step_time_s = (double) spec->duration_ns / 1e9;
   data->ramp_s = (double) spec->ramp_ns / 1e9;
   data->interval_s = (double) spec->interval_ns / 1e9;
-  data->steady = spec->steady;
+  data->steady = ds_sweep_options_const (spec)->steady;
 
   for (guint i = 0; i < levels->len; i++)
     {
@@ -326,17 +327,63 @@ sweep_settings (const DsBenchSpec *spec,
                 const DsResult    *result,
                 GPtrArray         *parts)
 {
+  const DsSweepOptions *o = ds_sweep_options_const (spec);
+
   (void) result;
   g_ptr_array_add (parts, g_strdup (ds_pattern_to_string (spec->pattern)));
   ds_words_add_block (parts, spec->block_size_bytes);
-  if (spec->sweep_levels != NULL)
-    g_ptr_array_add (parts, g_strdup_printf (spec->sweep_threads ? _("threads %s") : _("queue depths %s"),
-                                             spec->sweep_levels));
+  if (o->levels != NULL)
+    g_ptr_array_add (parts, g_strdup_printf (o->over_threads ? _("threads %s") : _("queue depths %s"),
+                                             o->levels));
   else
-    g_ptr_array_add (parts, g_strdup_printf (spec->sweep_threads ? _("threads %u to %u") :
+    g_ptr_array_add (parts, g_strdup_printf (o->over_threads ? _("threads %u to %u") :
                                              _("queue depths %u to %u"),
-                                             spec->sweep_from, spec->sweep_to));
+                                             o->from, o->to));
   g_ptr_array_add (parts, g_strdup_printf (_("%g s a level"), spec->duration_ns / 1e9));
+}
+
+static gpointer
+sweep_options_new (void)
+{
+  DsSweepOptions *o = g_new0 (DsSweepOptions, 1);
+
+  o->from = 1;
+  o->to = 256;
+  return o;
+}
+
+static gpointer
+sweep_options_copy (gconstpointer options)
+{
+  DsSweepOptions *o = g_memdup2 (options, sizeof (DsSweepOptions));
+
+  o->levels = g_strdup (o->levels);
+  return o;
+}
+
+static void
+sweep_options_free (gpointer options)
+{
+  DsSweepOptions *o = options;
+
+  g_free (o->levels);
+  g_free (o);
+}
+
+DsSweepOptions *
+ds_sweep_options (DsBenchSpec *spec)
+{
+  g_return_val_if_fail (spec->kind == DS_BENCH_SWEEP, NULL);
+
+  return spec->options;
+}
+
+const DsSweepOptions *
+ds_sweep_options_const (const DsBenchSpec *spec)
+{
+  g_return_val_if_fail (spec->kind == DS_BENCH_SWEEP, NULL);
+
+  return spec->options;
 }
 
 static gpointer
@@ -370,6 +417,9 @@ const DsBenchOps ds_bench_sweep = {
   .default_block_bytes = 4096,
   .default_duration_ns = 10 * DS_NS_PER_SEC,
   .spec_flags = DS_BENCH_SPEC_SERIES | DS_BENCH_SPEC_ROWS_ACCURACY,
+  .options_new = sweep_options_new,
+  .options_copy = sweep_options_copy,
+  .options_free = sweep_options_free,
   .validate = ds_sweep_spec_valid,
   .check_target = sweep_check_target,
   .random_offsets = ds_bench_random_offsets_always,

@@ -18,7 +18,7 @@
  * With IOPS still growing at the last level, or latency not growing past
  * the plateau (a workload limited elsewhere), there is no knee (null).
  *
- * Steady (spec->steady): a level ends once the least-squares line through
+ * Steady (DsSweepOptions.steady): a level ends once the least-squares line through
  * the IOPS of its last DS_SWEEP_STEADY_WINDOW intervals changes by less
  * than DS_SWEEP_STEADY_SLOPE of their mean across that window (fio's
  * steady-state "iops_slope", over intervals).
@@ -100,6 +100,21 @@ typedef struct {
   double   iops_gain_per_step; /* 0.03 = +3 % */
   double   p99_growth_per_step;/* 1.9 = ×1.9 */
 } DsSweepKnee;
+
+/* The sweep's own options (DsBenchSpec.options of a sweep spec); the
+ * workload it repeats is the spec's I/O shape (pattern, block size, read
+ * mix, region), duration_ns a level. */
+typedef struct {
+  gboolean  over_threads;   /* vary the threads, else the queue depth */
+  unsigned  from;           /* first level (1) */
+  unsigned  to;             /* last level (256); doubling from `from` */
+  char     *levels;         /* "1,2,3,4": these levels instead; NULL */
+  gboolean  steady;         /* a level ends early once IOPS is steady */
+} DsSweepOptions;
+
+/* @spec's options; @spec must be a sweep spec. */
+DsSweepOptions       *ds_sweep_options       (DsBenchSpec       *spec);
+const DsSweepOptions *ds_sweep_options_const (const DsBenchSpec *spec);
 
 typedef struct {
   gboolean     over_threads;   /* levels are thread counts, else depths */

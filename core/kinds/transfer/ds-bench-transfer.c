@@ -443,6 +443,7 @@ const DsBenchOps ds_bench_transfer = {
   .report = transfer_report,
   .writes = DS_BENCH_WRITES_OPTION,
   .takes_capacity = TRUE,
+  .cli_options = DS_BENCH_CLI_BLOCK_SIZE | DS_BENCH_CLI_ACCURACY,
   .spec_flags = DS_BENCH_SPEC_BLOCK_SETTING,
   .params = transfer_params,
   .check_target = transfer_check_target,

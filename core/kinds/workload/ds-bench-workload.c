@@ -542,6 +542,7 @@ const DsBenchOps ds_bench_workload = {
   .from_json = workload_from_json,
   .report = workload_report,
   .writes = DS_BENCH_WRITES_PATTERN,
+  .cli_options = DS_BENCH_CLI_BLOCK_SIZE | DS_BENCH_CLI_SHAPE,
   .default_block_bytes = 4096,
   .default_duration_ns = 10 * DS_NS_PER_SEC,
   .spec_flags = DS_BENCH_SPEC_SERIES,
