@@ -78,13 +78,17 @@ ds_fio_job_check (const char *job)
         return FALSE;
       if (g_str_has_prefix (l, "filename="))
         {
-          g_autofree char *file = g_strdup (eq + 1);
+          g_autoptr (GString) file = g_string_new (eq + 1);
           g_autofree char *why = NULL;
 
-          /* Our own escape of ':' is the one backslash allowed. */
-          g_strdelimit (file, ":", 'x');
-          why = ds_fio_unsafe_in_filename (file);
-          if (why != NULL && strstr (eq + 1, "\\:") == NULL)
+          /* Our own escape of ':' is the one backslash allowed, and a ':'
+           * not escaped is one fio splits the name at.  Without the escapes,
+           * the name is checked as any other. */
+          g_string_replace (file, "\\:", "x", 0);
+          if (strchr (file->str, ':') != NULL)
+            return FALSE;
+          why = ds_fio_unsafe_in_filename (file->str);
+          if (why != NULL)
             return FALSE;
           continue;
         }
