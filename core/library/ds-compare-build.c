@@ -59,8 +59,9 @@ figures_add (DsFigures     *figures,
       for (guint c = 0; c < n; c++)
         row->values[c] = NAN;
 
+      /* Its section as the rows hold it (escaped and cut alike). */
       for (guint i = cmp->rows->len; i > 0; i--)
-        if (strcmp (((DsCompareRow *) cmp->rows->pdata[i - 1])->section, section) == 0)
+        if (strcmp (((DsCompareRow *) cmp->rows->pdata[i - 1])->section, row->section) == 0)
           {
             pos = i;
             break;
