@@ -24,6 +24,15 @@ static const char *const pattern_names[] = {
   [DS_PATTERN_RW] = "rw",
 };
 
+/* @ops's options with their defaults, or NULL for a kind without. */
+static gpointer
+options_new (const DsBenchOps *ops)
+{
+  if (ops == NULL || ops->options_size == 0)
+    return NULL;
+  return ops->options_new != NULL ? ops->options_new () : g_malloc0 (ops->options_size);
+}
+
 void
 ds_bench_spec_init (DsBenchSpec *spec,
                     DsBenchKind  kind)
@@ -44,8 +53,7 @@ ds_bench_spec_init (DsBenchSpec *spec,
     .interval_ns = DS_NS_PER_SEC,
   };
 
-  if (ops != NULL && ops->options_new != NULL)
-    spec->options = ops->options_new ();
+  spec->options = options_new (ops);
   if (ops != NULL && ops->defaults != NULL)
     ops->defaults (spec);
 }
@@ -79,8 +87,9 @@ ds_bench_spec_copy (DsBenchSpec       *dst,
     {
       const DsBenchOps *ops = ds_bench_get (src->kind);
 
-      g_assert (ops != NULL && ops->options_copy != NULL);
-      dst->options = ops->options_copy (src->options);
+      g_assert (ops != NULL && ops->options_size > 0);
+      dst->options = ops->options_copy != NULL ? ops->options_copy (src->options) :
+                                                 g_memdup2 (src->options, ops->options_size);
     }
 }
 
@@ -93,8 +102,7 @@ ds_bench_spec_init_from (DsBenchSpec       *spec,
 
   copy_fields (spec, src);
   spec->kind = kind;
-  if (ops != NULL && ops->options_new != NULL)
-    spec->options = ops->options_new ();
+  spec->options = options_new (ops);
 }
 
 void
@@ -107,8 +115,8 @@ ds_bench_spec_clear (DsBenchSpec *spec)
     {
       const DsBenchOps *ops = ds_bench_get (spec->kind);
 
-      g_assert (ops != NULL && ops->options_free != NULL);
-      g_clear_pointer (&spec->options, ops->options_free);
+      g_assert (ops != NULL && ops->options_size > 0);
+      g_clear_pointer (&spec->options, ops->options_free != NULL ? ops->options_free : g_free);
     }
 }
 

@@ -258,8 +258,12 @@ typedef struct {
   uint64_t      default_row_ns;         /* the time per row its duration 0
                                          * stands for (table kinds), 0: none */
   DsBenchSpecFlags spec_flags;
-  /* The kind's own options (DsBenchSpec.options) with its defaults, a
-   * deep copy, and the free; all NULL for a kind without options. */
+  /* The kind's own options (DsBenchSpec.options): the size of its
+   * struct (0: none), made zeroed, copied byte for byte and freed with
+   * g_free() unless the kind gives its own hooks: options_new for
+   * defaults other than zero, options_copy and options_free for a struct
+   * that owns strings. */
+  gsize        options_size;
   gpointer   (*options_new)  (void);
   gpointer   (*options_copy) (gconstpointer      options);
   void       (*options_free) (gpointer           options);

@@ -375,18 +375,6 @@ erase_from_json (JsonObject  *results,
   return ds_erase_data_from_json (results, error);
 }
 
-static gpointer
-erase_options_new (void)
-{
-  return g_new0 (DsEraseOptions, 1);
-}
-
-static gpointer
-erase_options_copy (gconstpointer options)
-{
-  return g_memdup2 (options, sizeof (DsEraseOptions));
-}
-
 DsEraseOptions *
 ds_erase_options (DsBenchSpec *spec)
 {
@@ -493,9 +481,7 @@ const DsBenchOps ds_bench_erase = {
   .writes = DS_BENCH_WRITES_DESTROYS,
   .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_OWN_IO,
   .default_block_bytes = DS_ERASE_DEFAULT_BLOCK,
-  .options_new = erase_options_new,
-  .options_copy = erase_options_copy,
-  .options_free = g_free,
+  .options_size = sizeof (DsEraseOptions),
   .defaults = erase_defaults,
   .validate = erase_validate,
   .params = erase_params,

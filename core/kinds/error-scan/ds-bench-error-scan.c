@@ -443,18 +443,6 @@ scan_measured (const DsResult *result)
   return data->blocks_read > 0;
 }
 
-static gpointer
-error_scan_options_new (void)
-{
-  return g_new0 (DsErrorScanOptions, 1);
-}
-
-static gpointer
-error_scan_options_copy (gconstpointer options)
-{
-  return g_memdup2 (options, sizeof (DsErrorScanOptions));
-}
-
 DsErrorScanOptions *
 ds_error_scan_options (DsBenchSpec *spec)
 {
@@ -532,9 +520,7 @@ const DsBenchOps ds_bench_error_scan = {
   .writes = DS_BENCH_WRITES_NEVER,
   .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_OWN_IO,
   .default_block_bytes = DS_ERROR_SCAN_DEFAULT_BLOCK,
-  .options_new = error_scan_options_new,
-  .options_copy = error_scan_options_copy,
-  .options_free = g_free,
+  .options_size = sizeof (DsErrorScanOptions),
   .validate = error_scan_validate,
   .params = error_scan_params,
   .settings = error_scan_settings,

@@ -433,12 +433,6 @@ file_options_new (void)
   return o;
 }
 
-static gpointer
-file_options_copy (gconstpointer options)
-{
-  return g_memdup2 (options, sizeof (DsFileOptions));
-}
-
 DsFileOptions *
 ds_file_options (DsBenchSpec *spec)
 {
@@ -560,9 +554,8 @@ const DsBenchOps ds_bench_file = {
   .writes = DS_BENCH_WRITES_OWN_FILE,
   .cli_options = DS_BENCH_CLI_ACCURACY | DS_BENCH_CLI_BUFFERED,
   .spec_flags = DS_BENCH_SPEC_ROWS_ACCURACY | DS_BENCH_SPEC_FOLDER,
+  .options_size = sizeof (DsFileOptions),
   .options_new = file_options_new,
-  .options_copy = file_options_copy,
-  .options_free = g_free,
   .validate = file_validate,
   .params = file_params,
   .params_to_json = file_params_to_json,

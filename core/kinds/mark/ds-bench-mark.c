@@ -568,6 +568,7 @@ const DsBenchOps ds_bench_mark = {
   .from_json = mark_from_json,
   .report = ds_mark_report,
   .spec_flags = DS_BENCH_SPEC_SERIES,
+  .options_size = sizeof (DsMarkOptions),
   .options_new = mark_options_new,
   .options_copy = mark_options_copy,
   .options_free = mark_options_free,

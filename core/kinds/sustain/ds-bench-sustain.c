@@ -260,18 +260,6 @@ sustain_from_json (JsonObject  *results,
   return ds_sustain_data_from_json (results, error);
 }
 
-static gpointer
-sustain_options_new (void)
-{
-  return g_new0 (DsSustainOptions, 1);
-}
-
-static gpointer
-sustain_options_copy (gconstpointer options)
-{
-  return g_memdup2 (options, sizeof (DsSustainOptions));
-}
-
 DsSustainOptions *
 ds_sustain_options (DsBenchSpec *spec)
 {
@@ -342,9 +330,7 @@ const DsBenchOps ds_bench_sustain = {
   .writes = DS_BENCH_WRITES_ALWAYS,
   .default_block_bytes = UINT64_C (1) << 20,
   .spec_flags = DS_BENCH_SPEC_SERIES | DS_BENCH_SPEC_ROWS_ACCURACY,
-  .options_new = sustain_options_new,
-  .options_copy = sustain_options_copy,
-  .options_free = g_free,
+  .options_size = sizeof (DsSustainOptions),
   .defaults = sustain_defaults,
   .validate = ds_sustain_spec_valid,
   .check_target = sustain_check_target,

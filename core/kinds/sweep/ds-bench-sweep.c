@@ -417,6 +417,7 @@ const DsBenchOps ds_bench_sweep = {
   .default_block_bytes = 4096,
   .default_duration_ns = 10 * DS_NS_PER_SEC,
   .spec_flags = DS_BENCH_SPEC_SERIES | DS_BENCH_SPEC_ROWS_ACCURACY,
+  .options_size = sizeof (DsSweepOptions),
   .options_new = sweep_options_new,
   .options_copy = sweep_options_copy,
   .options_free = sweep_options_free,
