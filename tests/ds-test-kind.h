@@ -257,7 +257,7 @@ ds_test_read_results (DsBenchKind  kind,
   g_autoptr (GError) parse_error = NULL;
   g_autoptr (JsonNode) node = json_from_string (text, &parse_error);
 
-  ck_assert_msg (node != NULL && JSON_NODE_HOLDS_OBJECT (node), "%s\n%s",
+  ck_assert_msg (node != NULL && JSON_NODE_HOLDS_OBJECT (node), "%s in %.300s",
                  parse_error ? parse_error->message : "not an object", text);
   return ds_bench_get (kind)->from_json (json_node_get_object (node), error);
 }
@@ -284,14 +284,14 @@ ds_test_assert_edits_refused (DsBenchKind       kind,
       g_autoptr (GError) error = NULL;
       gpointer data;
 
-      ck_assert_msg (strstr (text, edits[i].from) != NULL, "case %u: %s not in\n%s", i, edits[i].from, text);
+      ck_assert_msg (strstr (text, edits[i].from) != NULL, "case %u: %.200s not in the text", i, edits[i].from);
       g_string_replace (bad, edits[i].from, edits[i].to, 1);
       data = ds_test_read_results (kind, bad->str, &error);
       if (data != NULL)
         ds_bench_get (kind)->data_free (data);
       ck_assert_msg (data == NULL, "case %u (%s) loaded", i, edits[i].says);
-      ck_assert_msg (g_error_matches (error, DS_ERROR, DS_ERROR_CORRUPT), "case %u: %s", i, error->message);
-      ck_assert_msg (strcmp (error->message, edits[i].says) == 0, "case %u: got “%s”, want “%s”", i,
+      ck_assert_msg (g_error_matches (error, DS_ERROR, DS_ERROR_CORRUPT), "case %u: %.200s", i, error->message);
+      ck_assert_msg (strcmp (error->message, edits[i].says) == 0, "case %u: got “%.200s”, want “%.200s”", i,
                      error->message, edits[i].says);
     }
 }
