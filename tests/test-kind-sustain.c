@@ -84,6 +84,11 @@ sustain_result (void)
   return r;
 }
 
+/* 1.02 GB written again after 30 s idle, at 90 MB/s. */
+static const DsSustainRecovery recovery_30s = {
+  .pause_s = 30, .bytes = 1020000000, .runtime_s = 11.5, .bytes_per_s = 90 * MB,
+};
+
 static void
 rows_of (const DsResult *r,
          DsTestSink     *sink)
@@ -128,7 +133,7 @@ START_TEST (test_compare_rows)
   DsTestSink sink;
 
   data->has_recovery = TRUE;
-  data->recovery = (DsSustainRecovery) { .pause_s = 30, .bytes = 1020000000, .runtime_s = 11.5, .bytes_per_s = 90 * MB };
+  data->recovery = recovery_30s;
   rows_of (r, &sink);
   ds_test_assert_list (sink.rows, want);
   ds_test_assert_list (sink.notes, note);
@@ -240,7 +245,7 @@ START_TEST (test_fio_job)
   };
 
   data->has_recovery = TRUE;
-  data->recovery = (DsSustainRecovery) { .pause_s = 30, .bytes = 1020000000, .runtime_s = 11.5, .bytes_per_s = 90 * MB };
+  data->recovery = recovery_30s;
   ds_sustain_options (&r->spec)->pause_ns = UINT64_C (30000000000);
   job = ds_test_job_of (r);
   DS_TEST_ASSERT_LINES_WITH (job, "; WARNING", "; WARNING: this job WRITES to /dev/sdz and DESTROYS ALL DATA on it");
@@ -267,7 +272,8 @@ START_TEST (test_fio_variants)
   r->spec.offset_bytes = UINT64_C (1) << 30;
   r->spec.span_bytes = UINT64_C (10) * 1000 * 1000 * 1000;
   job = ds_test_job_of (r);
-  DS_TEST_ASSERT_LINES_WITH (job, "; one pass", "; one pass over 9999220736 bytes, or the run's time if that ends first");
+  DS_TEST_ASSERT_LINES_WITH (job, "; one pass",
+                             "; one pass over 9999220736 bytes, or the run's time if that ends first");
   DS_TEST_ASSERT_LINES_WITH (job, "rw=", "rw=randwrite rw=write");
   DS_TEST_ASSERT_LINES_WITH (job, "blockalign=", "blockalign=1048576");
   DS_TEST_ASSERT_LINES_WITH (job, "offset=", "offset=1073741824 offset=1073741824");
@@ -415,9 +421,11 @@ START_TEST (test_json_refused)
     { "\"recovery\" : {", "\"recovered\" : {", "results.recovery is missing" },
     { "\"recovery\" : {", "\"recovery\" : [], \"x\" : {", "results.recovery is not an object" },
     { "\"pause_s\" : 30.0,", "", "results.recovery.pause_s is missing" },
-    { "\"pause_s\" : 30.0", "\"pause_s\" : 1e8", "results.recovery.pause_s is out of range (1e+08; expected 0 to 1e+07)" },
+    { "\"pause_s\" : 30.0", "\"pause_s\" : 1e8",
+      "results.recovery.pause_s is out of range (1e+08; expected 0 to 1e+07)" },
     { "\"bytes\" : 1000", "\"bytes\" : true", "results.recovery.bytes is not a whole number" },
-    { "\"runtime_s\" : 1.5", "\"runtime_s\" : -1.5", "results.recovery.runtime_s is out of range (-1.5; expected 0 to 1e+07)" },
+    { "\"runtime_s\" : 1.5", "\"runtime_s\" : -1.5",
+      "results.recovery.runtime_s is out of range (-1.5; expected 0 to 1e+07)" },
     { "\"bytes_per_s\" : 0.5", "\"bytes_per_s\" : 2e15",
       "results.recovery.bytes_per_s is out of range (2e+15; expected 0 to 1e+15)" },
     { "\"runtime_s\" : 41.0,", "", "results.runtime_s is missing" },
@@ -480,7 +488,7 @@ START_TEST (test_report)
     g_string_append_printf (want, "%.1f s         10.0 MB/s      %.2f ms       %.2f GB\n", (double) t,
                             2.0 * t, (1028 + 10 * (t - 11)) / 1e3);
   data->has_recovery = TRUE;
-  data->recovery = (DsSustainRecovery) { .pause_s = 30, .bytes = 1020000000, .runtime_s = 11.5, .bytes_per_s = 90 * MB };
+  data->recovery = recovery_30s;
   text = report_of (r);
   lines = g_strsplit (want->str, "\n", -1);
   g_string_free (want, TRUE);
