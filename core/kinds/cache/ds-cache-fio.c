@@ -37,7 +37,11 @@ ds_cache_fio_job (const DsResult *result,
 
   ds_fio_job_header (job, result, job->filename, data->write ? DS_FIO_JOB_WRITES : DS_FIO_JOB_READS);
   ds_fio_job_global (job, result, job->filename, engine);
-  ds_fio_job_comment (job, "%u working sets from byte 0; the random reads of set-N are the figures",
+  /* The write variant's figures are its writes; its reads are each set's
+   * read latency. */
+  ds_fio_job_comment (job, data->write ? "%u working sets from byte 0; the random writes of fill-N are the "
+                                         "figures, the reads of set-N each set's read latency"
+                                       : "%u working sets from byte 0; the random reads of set-N are the figures",
                       data->sets->len);
 
   for (guint i = 0; i < data->sets->len; i++)

@@ -117,7 +117,8 @@ level_name (gboolean over_threads,
     return threads > 1 ? g_strdup_printf ("QD %u × %u threads", queue_depth, threads)
                        : g_strdup_printf ("QD %u", queue_depth);
 
-  return queue_depth > 1 ? g_strdup_printf ("%u threads (QD %u each)", threads, queue_depth)
+  return queue_depth > 1 ? g_strdup_printf ("%u thread%s (QD %u each)", threads, threads == 1 ? "" : "s",
+                                            queue_depth)
                          : g_strdup_printf ("%u thread%s", threads, threads == 1 ? "" : "s");
 }
 
