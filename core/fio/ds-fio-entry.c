@@ -237,14 +237,13 @@ read_dir (JsonObject     *job,
 static gboolean
 pattern_from_rw (const char  *rw,
                  DsPattern   *ret,
-                 gboolean    *ret_sequential_mix,
                  GError     **error)
 {
   static const struct { const char *fio; DsPattern ours; } map[] = {
     { "read", DS_PATTERN_READ }, { "write", DS_PATTERN_WRITE },
     { "randread", DS_PATTERN_RANDREAD }, { "randwrite", DS_PATTERN_RANDWRITE },
     { "randrw", DS_PATTERN_RANDRW },
-    { "rw", DS_PATTERN_RANDRW }, { "readwrite", DS_PATTERN_RANDRW },
+    { "rw", DS_PATTERN_RW }, { "readwrite", DS_PATTERN_RW },
   };
   g_autofree char *base = g_strndup (rw ? rw : "read", strcspn (rw ? rw : "read", ":"));
 
@@ -252,7 +251,6 @@ pattern_from_rw (const char  *rw,
     if (strcmp (base, map[i].fio) == 0)
       {
         *ret = map[i].ours;
-        *ret_sequential_mix = strcmp (base, "rw") == 0 || strcmp (base, "readwrite") == 0;
         return TRUE;
       }
 
@@ -412,14 +410,13 @@ ds_fio_result_from_entry (const DsFioDoc *doc,
   DsWorkloadData *data;
   const char *rw = ds_fio_option (job_options, global, "rw");
   gboolean clat_percentiles = FALSE;
-  gboolean sequential_mix = FALSE;
   gboolean untimed = FALSE;
 
   if (rw == NULL)
     rw = ds_fio_option (job_options, global, "readwrite");
 
   ds_bench_spec_init (&spec, DS_BENCH_WORKLOAD);
-  if (!pattern_from_rw (rw, &spec.pattern, &sequential_mix, error))
+  if (!pattern_from_rw (rw, &spec.pattern, error))
     {
       ds_bench_spec_clear (&spec);
       return NULL;
@@ -441,8 +438,6 @@ ds_fio_result_from_entry (const DsFioDoc *doc,
   if (clat_percentiles)
     ds_result_add_note (r, "latency percentiles are fio's clat (from the submit call's return); "
                         "fio reports them for the whole latency with lat_percentiles=1");
-  if (sequential_mix)
-    ds_result_add_note (r, "fio ran rw=%s (a sequential mix), shown as randrw", rw);
   if (untimed)
     ds_result_add_note (r, _("fio's JSON gives no run time for what the job did (runtime 0): "
                              "no rate is shown, only what was counted"));
