@@ -15,7 +15,9 @@ ds_transfer_fio_job (const DsResult *result,
   const DsBenchSpec *spec = &result->spec;
   const char *rw = spec->write ? "write" : "read";
   uint64_t block = spec->block_size_bytes;
-  uint64_t span = ds_fio_job_tested_span (result);
+  /* The span the run spread its points over: the capacity tested in
+   * whole blocks, as ds_transfer_run() takes it. */
+  uint64_t span = ds_fio_job_align_down (ds_fio_job_tested_span (result), block);
   uint64_t lbs = MAX (result->target.logical_block_size, 512u);
   uint64_t point_ns = ds_bench_accuracy_point_ns (spec->accuracy);
   uint64_t segment = MAX (ds_fio_job_align_down (span / DS_BENCH_TRANSFER_POINTS, block), block);
