@@ -100,9 +100,11 @@ get_verified (JsonObject   *o,
       return FALSE;
     }
   data->verified = JSON_NODE_HOLDS_VALUE (verified) && json_node_get_boolean (verified);
-  data->verify = json_object_get_boolean_member_with_default (o, "verify", FALSE);
+  /* Not asked where the file does not say; but what it says is a boolean. */
+  data->verify = FALSE;
 
-  return TRUE;
+  return !json_object_has_member (o, "verify") ||
+         ds_json_get_bool (o, "results", "verify", &data->verify, error);
 }
 
 /* How far the erase got (reached_bytes).  A file from before that member
