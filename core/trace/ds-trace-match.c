@@ -130,7 +130,9 @@ drain (DsTraceMatcher *m,
 
   while ((p = g_queue_peek_head (&m->pending)) != NULL)
     {
-      if (!p->done && !all && now - p->record.issue_ns < STALE_NS)
+      /* @now can be before the issue (an event stamped out of order, the
+       * case on_complete() clamps): not stale then, not a wrapped age. */
+      if (!p->done && !all && (now < p->record.issue_ns || now - p->record.issue_ns < STALE_NS))
         break;
       if (!p->done)
         {

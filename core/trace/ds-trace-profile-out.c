@@ -185,7 +185,10 @@ print_time (const DsTraceProfile *p,
   if (p->has_latency)
     fprintf (out, _("In flight: mean %.2f, max %u\nLatency (production): p50 %.1f µs, p99 %.1f µs, p99.9 %.1f µs\n"),
              s->mean_depth, p->max_depth, s->p50_ns / 1e3, s->p99_ns / 1e3, s->p999_ns / 1e3);
-  fprintf (out, _("%8s %9s %8s %6s %6s %7s %9s %9s %9s\n"), _("time s"), _("IOPS"), _("MB/s"),
+  /* Translators: printf's widths count bytes: a heading's own bytes beyond
+   * its characters ("µ" is 2 bytes) widen its width, so that it stands
+   * over its column (8 9 8 6 6 7 9 9 9 characters wide). */
+  fprintf (out, _("%8s %9s %8s %6s %6s %7s %10s %10s %10s\n"), _("time s"), _("IOPS"), _("MB/s"),
            _("read%"), _("flush"), _("depth"), _("p50 µs"), _("p99 µs"), _("p99.9 µs"));
   for (guint i = 0; i < p->intervals->len; i++)
     {
