@@ -339,9 +339,13 @@ rate_series (const DsComparison *cmp,
 
 /* The Benchmark page's graph (ds-graph-axes.c, its widget never made)
  * and the exported picture (ds-render-transfer.c), scaled from the same
- * curves and access times: the same ticks on every axis. */
+ * curves and access times: the same ticks on every axis, in decimal units
+ * (position in GB, MB/s) and binary ones (GiB, MiB/s), with the same
+ * position title. */
 START_TEST (test_screen_is_export)
 {
+  DsUnits units = _i == 0 ? DS_UNITS_MB : DS_UNITS_MIB;
+  double position_unit = units == DS_UNITS_MIB ? 1073741824.0 : 1e9;
   /* Bytes/s, lowest and highest; the last two just under a round top
    * (with its 1.05 of headroom: 99.96 of 100, 199.5 of 200). */
   static const double rates[][2] = { { 150e6, 170e6 }, { 40e6, 90e6 }, { 1e6, 3e6 }, { 2.1e9, 2.4e9 },
@@ -362,7 +366,7 @@ START_TEST (test_screen_is_export)
       DsGraphAxes axes = {
         .x = DS_GRAPH_AXIS_POSITION,
         .y = { DS_GRAPH_AXIS_RATE, DS_GRAPH_AXIS_LATENCY },
-        .units = DS_UNITS_MB,
+        .units = units,
         .x_max = (double) cmp->x_max_bytes,
       };
       DsChartScale position, rate, access;
@@ -396,14 +400,16 @@ START_TEST (test_screen_is_export)
         }
 
       _ds_graph_axes_scale (&axes, layers, &plot, &steps);
-      ds_render_transfer_scales (cmp, DS_UNITS_MB, rate_max, access_max * 1e3, &position, &rate, &access);
+      ds_render_transfer_scales (cmp, units, rate_max, access_max * 1e3, &position, &rate, &access);
 
       assert_close (plot.y_max[DS_GRAPH_SIDE_LEFT], rate.max);
       assert_close (steps.y[DS_GRAPH_SIDE_LEFT], rate.step);
       assert_close (plot.y_max[DS_GRAPH_SIDE_RIGHT], access.max);
       assert_close (steps.y[DS_GRAPH_SIDE_RIGHT], access.step);
-      assert_close (plot.x_max / 1e9, position.max);
-      assert_close (steps.x / 1e9, position.step);
+      assert_close (plot.x_max / position_unit, position.max);
+      assert_close (steps.x / position_unit, position.step);
+      ck_assert_str_eq (_ds_graph_axes_x_title (&axes),
+                        units == DS_UNITS_MIB ? "Position (GiB)" : "Position (GB)");
       ck_assert_uint_eq (ds_chart_scale_n_ticks (&rate), ds_chart_scale_n_ticks (&access));
     }
 }
@@ -425,7 +431,7 @@ main (void)
   tcase_add_test (tc, test_axis_labels);
   tcase_add_test (tc, test_palette);
 #ifdef DS_TEST_HAVE_GRAPH
-  tcase_add_test (tc, test_screen_is_export);
+  tcase_add_loop_test (tc, test_screen_is_export, 0, 2);
 #endif
   suite_add_tcase (s, tc);
 

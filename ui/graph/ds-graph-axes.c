@@ -64,13 +64,22 @@ display_factor (const DsGraphAxes *axes,
   return y_quantities[axis].factor;
 }
 
+/* Bytes in one unit of the position axis: GB, or GiB with the binary
+ * units (as the exported picture, ds-render-transfer.c). */
+static double
+position_unit (const DsGraphAxes *axes)
+{
+  return axes->units == DS_UNITS_MIB ? 1073741824.0 : 1e9;
+}
+
 static const char *
 axis_title (const DsGraphAxes *axes,
             DsGraphAxis        axis)
 {
   switch (axis)
     {
-    case DS_GRAPH_AXIS_POSITION: return _("Position (GB)");
+    case DS_GRAPH_AXIS_POSITION:
+      return axes->units == DS_UNITS_MIB ? _("Position (GiB)") : _("Position (GB)");
     /* xgettext:no-c-format */
     case DS_GRAPH_AXIS_FRACTION: return _("Position (% of capacity)");
     case DS_GRAPH_AXIS_BLOCK_SIZE: return _("Block size");
@@ -140,7 +149,7 @@ format_x_label (double   v,
       return g_strdup_printf ("%gG", bytes / (1024.0 * 1024 * 1024));
     }
   if (axes->x != DS_GRAPH_AXIS_BLOCK_SIZE)
-    return ds_chart_format_tick (v / 1e9, step / 1e9);
+    return ds_chart_format_tick (v / position_unit (axes), step / position_unit (axes));
 
   bytes = exp2 (v);
   if (bytes < 1024 * 1024)
@@ -323,7 +332,7 @@ scale_x (const DsGraphAxes *axes,
   plot->log2_x = FALSE;
   plot->x_min = 0;
   plot->x_max = x_max;
-  return ds_chart_nice_step (x_max / 1e9, DS_CHART_X_TICKS) * 1e9;
+  return ds_chart_nice_step (x_max / position_unit (axes), DS_CHART_X_TICKS) * position_unit (axes);
 }
 
 /* The largest value the layers on @side need, in display units. */
