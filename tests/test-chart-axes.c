@@ -337,6 +337,24 @@ rate_series (const DsComparison *cmp,
   return series;
 }
 
+/* 150 more access times on @r, spread over 1 to 1.6 times @access_s,
+ * and two outliers 40 times slower (1 % of the 200 dots): over
+ * DS_CHART_DOTS_BULK dots, where the slow few must not set the scale. */
+static void
+add_dots (DsResult *r,
+          double    access_s)
+{
+  DsTransferData *d = r->data;
+
+  for (guint i = 0; i < 150; i++)
+    {
+      double s = i % 75 == 7 ? access_s * 40 : access_s * (1 + (i % 7) / 10.0);
+      DsAccessPoint a = { .offset_bytes = d->span_bytes / 150 * i, .access_ns = (uint64_t) (s * 1e9) };
+
+      g_array_append_val (d->read.access, a);
+    }
+}
+
 /* The Benchmark page's graph (ds-graph-axes.c, its widget never made)
  * and the exported picture (ds-render-transfer.c), scaled from the same
  * curves and access times: the same ticks on every axis, in decimal units
@@ -344,7 +362,8 @@ rate_series (const DsComparison *cmp,
  * position title. */
 START_TEST (test_screen_is_export)
 {
-  DsUnits units = _i == 0 ? DS_UNITS_MB : DS_UNITS_MIB;
+  DsUnits units = _i % 2 == 0 ? DS_UNITS_MB : DS_UNITS_MIB;
+  gboolean many = _i >= 2;
   double position_unit = units == DS_UNITS_MIB ? 1073741824.0 : 1e9;
   /* Bytes/s, lowest and highest; the last two just under a round top
    * (with its 1.05 of headroom: 99.96 of 100, 199.5 of 200). */
@@ -361,19 +380,25 @@ START_TEST (test_screen_is_export)
       g_autoptr (DsResult) b = ds_test_library_transfer ("Disk", UINT64_C (500) * 1000000000, rates[r][0] / 2,
                                                          rates[r][1] / 2, seek_s / 2, "2020-01-02T00:00:00Z");
       DsResult *results[2] = { a, b };
-      g_autoptr (DsComparison) cmp = ds_comparison_new (results, NULL, 2, NULL);
+      g_autoptr (DsComparison) cmp = NULL;
       g_autoptr (GPtrArray) layers = g_ptr_array_new_with_free_func (g_object_unref);
       DsGraphAxes axes = {
         .x = DS_GRAPH_AXIS_POSITION,
         .y = { DS_GRAPH_AXIS_RATE, DS_GRAPH_AXIS_LATENCY },
         .units = units,
-        .x_max = (double) cmp->x_max_bytes,
       };
       DsChartScale position, rate, access;
       DsGraphPlot plot = { .width = 800, .height = 300 };
       DsGraphSteps steps;
-      double rate_max = 0, access_max = 0;
+      double rate_max = 0, access_top = 0;
 
+      if (many)
+        {
+          add_dots (a, seek_s);
+          add_dots (b, seek_s / 2);
+        }
+      cmp = ds_comparison_new (results, NULL, 2, NULL);
+      axes.x_max = (double) cmp->x_max_bytes;
       ck_assert (!cmp->x_percent);
       for (guint c = 0; c < 2; c++)
         {
@@ -385,13 +410,15 @@ START_TEST (test_screen_is_export)
 
           ds_graph_layer_set_series (line, series);
           g_ptr_array_add (layers, line);
-          /* Fewer than 100 dots: both scale to the slowest. */
-          for (guint i = 0; i < MIN (access_s->len, 50); i++)
+          /* 50 dots: both scale to the slowest; 200 with two
+           * outliers: both to at most twice the p99 (the outliers' 40
+           * times the access time would be the top otherwise). */
+          ck_assert_uint_eq (access_s->len, many ? 200 : 50);
+          for (guint i = 0; i < access_s->len; i++)
             {
               const DsAccessDot *d = &g_array_index (access_s, DsAccessDot, i);
 
               ds_series_append (dots, d->x, d->access_s, 0);
-              access_max = MAX (access_max, d->access_s);
             }
           ds_graph_layer_set_series (cloud, dots);
           ds_graph_layer_set_y_axis (cloud, DS_GRAPH_SIDE_RIGHT);
@@ -400,7 +427,18 @@ START_TEST (test_screen_is_export)
         }
 
       _ds_graph_axes_scale (&axes, layers, &plot, &steps);
-      ds_render_transfer_scales (cmp, units, rate_max, access_max * 1e3, &position, &rate, &access);
+      /* The picture's own extents, then its scales. */
+      {
+        double export_rate_max;
+
+        ck_assert_uint_eq (ds_render_transfer_extents (cmp, FALSE, &export_rate_max, &access_top),
+                           many ? 400 : 100);
+        assert_close (export_rate_max, rate_max);
+        /* Many: twice the p99 of the first column (1.6 times its access
+         * time), not its outliers' 40 times. */
+        assert_close (access_top, many ? 2 * 1.6 * seek_s : seek_s);
+      }
+      ds_render_transfer_scales (cmp, units, rate_max, access_top * 1e3, &position, &rate, &access);
 
       assert_close (plot.y_max[DS_GRAPH_SIDE_LEFT], rate.max);
       assert_close (steps.y[DS_GRAPH_SIDE_LEFT], rate.step);
@@ -431,7 +469,7 @@ main (void)
   tcase_add_test (tc, test_axis_labels);
   tcase_add_test (tc, test_palette);
 #ifdef DS_TEST_HAVE_GRAPH
-  tcase_add_loop_test (tc, test_screen_is_export, 0, 2);
+  tcase_add_loop_test (tc, test_screen_is_export, 0, 4);
 #endif
   suite_add_tcase (s, tc);
 

@@ -99,6 +99,27 @@ ds_chart_scale_shared (double        max,
   *ret_scale = (DsChartScale) { 0, step * n_intervals, step };
 }
 
+double
+ds_chart_percentile (const double *sorted,
+                     guint         n,
+                     double        percent)
+{
+  guint index;
+
+  if (n == 0)
+    return 0;
+  index = (guint) (CLAMP (percent, 0, 100) / 100.0 * (n - 1) + 0.5);
+  return sorted[MIN (index, n - 1)];
+}
+
+double
+ds_chart_dots_top (double slowest,
+                   double p99,
+                   guint  n)
+{
+  return n >= DS_CHART_DOTS_BULK ? MIN (slowest, 2 * p99) : slowest;
+}
+
 static gboolean
 scale_is_valid (const DsChartScale *scale)
 {

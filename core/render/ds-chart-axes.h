@@ -55,6 +55,19 @@ void     ds_chart_scale_span     (double        min,
 void     ds_chart_scale_shared   (double        max,
                                   guint         n_intervals,
                                   DsChartScale *ret_scale);
+/* The @percent-th percentile of @n values sorted from the lowest: the
+ * nearest rank (index rounded), 0 for none. */
+double   ds_chart_percentile     (const double *sorted,
+                                  guint         n,
+                                  double        percent);
+/* Where a cloud of @n dots (access times) tops out, from its slowest dot
+ * and its 99th percentile: the slowest, but from DS_CHART_DOTS_BULK dots on
+ * at most twice the p99, so that a few slow outliers (drawn at the top
+ * edge) do not flatten the rest. */
+#define DS_CHART_DOTS_BULK 100
+double   ds_chart_dots_top       (double        slowest,
+                                  double        p99,
+                                  guint         n);
 /* The ticks: how many, and the @index-th from the lowest, never outside
  * [min, max]. */
 guint    ds_chart_scale_n_ticks  (const DsChartScale *scale);

@@ -50,6 +50,14 @@ double   ds_render_text      (DsRenderCtx *ctx,
 /* ds-render-transfer.c: the Benchmark comparison's curves. */
 gboolean ds_render_direction_present (const DsComparison *cmp,
                                       gboolean            write);
+/* A direction's extents over every column: the highest rate (bytes/s)
+ * and where the access-time dots top out (s: each column's as the page's
+ * dots layer has it, ds_chart_dots_top(), and the highest of those).
+ * Returns how many dots there are. */
+guint    ds_render_transfer_extents  (const DsComparison *cmp,
+                                      gboolean            write,
+                                      double             *ret_rate_max,
+                                      double             *ret_access_top);
 /* A panel's scales, as the Benchmark page's graph picks them
  * (ds-graph-axes.c): the position (GB, GiB with MiB/s, or % of each
  * capacity), the rate from the highest @rate_max (bytes/s) and the access

@@ -79,15 +79,33 @@ draw_axes (DsRenderCtx *ctx,
   ds_chart_draw_frame (ctx->cr, &area, &ctx->look);
 }
 
-/* The highest rate of any column's curve (bytes/s); every column's
- * access times are appended to @all_access. */
+/* Where one column's access-time dots top out (s), as the Benchmark
+ * page's dots layer has it (ds_chart_dots_top()). */
 static double
-collect (const DsComparison *cmp,
-         gboolean            write,
-         GArray             *all_access)
+dots_top (GArray *access)
 {
-  double rate_max = 0;
+  g_autoptr (GArray) times = g_array_sized_new (FALSE, FALSE, sizeof (double), access->len);
+  const double *sorted;
 
+  if (access->len == 0)
+    return 0;
+  for (guint i = 0; i < access->len; i++)
+    g_array_append_val (times, g_array_index (access, DsAccessDot, i).access_s);
+  g_array_sort (times, compare_doubles);
+  sorted = (const double *) (gpointer) times->data;
+  return ds_chart_dots_top (sorted[times->len - 1], ds_chart_percentile (sorted, times->len, 99), times->len);
+}
+
+guint
+ds_render_transfer_extents (const DsComparison *cmp,
+                            gboolean            write,
+                            double             *ret_rate_max,
+                            double             *ret_access_top)
+{
+  guint n_dots = 0;
+
+  *ret_rate_max = 0;
+  *ret_access_top = 0;
   for (guint c = 0; c < cmp->columns->len; c++)
     {
       g_autoptr (GArray) points = NULL;
@@ -99,13 +117,13 @@ collect (const DsComparison *cmp,
         {
           double v = g_array_index (points, DsCurvePoint, i).bytes_per_s;
           if (!isnan (v))
-            rate_max = MAX (rate_max, v);
+            *ret_rate_max = MAX (*ret_rate_max, v);
         }
-      for (guint i = 0; i < access->len; i++)
-        g_array_append_val (all_access, g_array_index (access, DsAccessDot, i).access_s);
+      *ret_access_top = MAX (*ret_access_top, dots_top (access));
+      n_dots += access->len;
     }
 
-  return rate_max;
+  return n_dots;
 }
 
 void
@@ -132,16 +150,17 @@ ds_render_transfer_scales (const DsComparison *cmp,
                          (guint) round (ret_rate->max / ret_rate->step), ret_access);
 }
 
-/* The plot area of the panel at @y and its scales; sorts @all_access. */
+/* The plot area of the panel at @y and its scales: the access time's
+ * axis reaches @access_top (s); slower dots are drawn at the top edge. */
 static Plot
 plot_place (DsRenderCtx *ctx,
             double       y,
             gboolean     dots,
             double       rate_max,
-            GArray      *all_access)
+            double       access_top)
 {
   const DsComparison *cmp = ctx->cmp;
-  double access_ms = 0;
+  double access_ms = dots ? access_top * 1e3 : 0;
   Plot p = { 0 };
 
   p.x0 = MARGIN + 64;
@@ -149,13 +168,6 @@ plot_place (DsRenderCtx *ctx,
   p.w = ctx->width - p.x0 - MARGIN - (dots ? 56 : 16);
   p.h = PANEL_HEIGHT - LINE * 2.5 - LINE * 2.5;
   p.x_max = cmp->x_percent ? 1.0 : (double) MAX (cmp->x_max_bytes, 1);
-  if (dots)
-    {
-      /* The 98th percentile sets the scale: a few slow outliers would
-       * flatten the rest; they are drawn at the top edge. */
-      g_array_sort (all_access, compare_doubles);
-      access_ms = g_array_index (all_access, double, (guint) (0.98 * (all_access->len - 1))) * 1e3;
-    }
   ds_render_transfer_scales (cmp, ctx->opts->units, rate_max, access_ms, &p.position, &p.rate, &p.access);
   p.rate_max = p.rate.max * (ctx->opts->units == DS_UNITS_MIB ? 1048576.0 : 1e6);
   p.access_max = p.access.max / 1e3;
@@ -253,10 +265,10 @@ ds_render_transfer_panel (DsRenderCtx *ctx,
 {
   const DsComparison *cmp = ctx->cmp;
   cairo_t *cr = ctx->cr;
-  g_autoptr (GArray) all_access = g_array_new (FALSE, FALSE, sizeof (double));
-  double rate_max = collect (cmp, write, all_access);
-  gboolean dots = ctx->opts->show_access && all_access->len > 0;
-  Plot p = plot_place (ctx, y, dots, rate_max, all_access);
+  double rate_max, access_top;
+  guint n_dots = ds_render_transfer_extents (cmp, write, &rate_max, &access_top);
+  gboolean dots = ctx->opts->show_access && n_dots > 0;
+  Plot p = plot_place (ctx, y, dots, rate_max, access_top);
 
   ds_chart_set_color (cr, &ctx->fg, 1);
   ds_render_text (ctx, write ? "Write transfer rate" : "Read transfer rate", MARGIN, y, DS_ALIGN_LEFT, TRUE, 0);

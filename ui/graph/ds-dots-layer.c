@@ -17,10 +17,7 @@
 
 #include "ds-dots-layer.h"
 
-/* Below this many dots, every one of them counts for the scale. */
-#define BULK_MIN_POINTS 100
-#define BULK_PERCENTILE 99.0
-#define BULK_FACTOR     2.0
+#include "ds-chart-axes.h"
 
 /* Smaller dots when there are many, so the cloud keeps its shape. */
 #define MANY_DOTS       2000
@@ -44,15 +41,15 @@ ds_dots_layer_get_y_extent (DsGraphLayer *layer)
 {
   DsSeries *series = ds_graph_layer_get_series (layer);
   double max;
+  guint n;
 
   if (series == NULL)
     return 0;
 
   max = ds_series_get_max_y (series);
-  if (ds_series_get_n_points (series) >= BULK_MIN_POINTS)
-    max = MIN (max, ds_series_get_y_percentile (series, BULK_PERCENTILE) * BULK_FACTOR);
-
-  return max;
+  n = ds_series_get_n_points (series);
+  /* The exported picture's rule (ds-chart-axes.c). */
+  return n >= DS_CHART_DOTS_BULK ? ds_chart_dots_top (max, ds_series_get_y_percentile (series, 99), n) : max;
 }
 
 /* Thousands of dots: set pixels in an image surface and paint it once,

@@ -9,6 +9,8 @@
 
 #include "ds-series.h"
 
+#include "ds-chart-axes.h"
+
 struct _DsSeries
 {
   GObject  parent_instance;
@@ -187,7 +189,6 @@ ds_series_get_y_percentile (DsSeries *self,
                             double    percent)
 {
   g_autoptr (GArray) values = NULL;
-  guint index;
 
   g_return_val_if_fail (DS_IS_SERIES (self), 0);
 
@@ -206,9 +207,8 @@ ds_series_get_y_percentile (DsSeries *self,
     }
   g_array_sort (values, compare_double);
 
-  index = (guint) (CLAMP (percent, 0, 100) / 100.0 * (values->len - 1) + 0.5);
   self->cached_percent = percent;
-  self->cached_value = g_array_index (values, double, MIN (index, values->len - 1));
+  self->cached_value = ds_chart_percentile ((const double *) (gpointer) values->data, values->len, percent);
   self->cached_n = self->points->len;
 
   return self->cached_value;
