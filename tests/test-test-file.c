@@ -226,9 +226,16 @@ START_TEST (test_open_nameless)
   else
     ck_assert_pstr_eq (r.result->target.model, r.run.target->fs_device);
   ck_assert_uint_eq (r.result->notes->len, 0);
-
   run_clear (&r);
   assert_empty (dir);
+
+  /* A size in bytes that is not whole MiB, with room: whole MiB, and no
+   * note blaming the free space for the rounding. */
+  run_init (&r);
+  open_ok (&r, dir, 4 * MiB + 1000, 1 * MiB, &info);
+  ck_assert_uint_eq (info.file_bytes, 4 * MiB);
+  ck_assert_uint_eq (r.result->notes->len, 0);
+  run_clear (&r);
 }
 END_TEST
 
