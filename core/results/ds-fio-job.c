@@ -69,7 +69,10 @@ ds_fio_job_time (DsFioJobFile *job,
                  const char   *key,
                  uint64_t      ns)
 {
-  ds_fio_job_kv (job, key, "%" G_GUINT64_FORMAT "ms", MAX ((uint64_t) 1, (ns + 500000) / 1000000));
+  /* Rounded without adding first: ns + 500000 wraps near UINT64_MAX. */
+  uint64_t ms = ns / 1000000 + (ns % 1000000 >= 500000);
+
+  ds_fio_job_kv (job, key, "%" G_GUINT64_FORMAT "ms", MAX ((uint64_t) 1, ms));
 }
 
 DsFioEngine
