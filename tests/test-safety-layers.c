@@ -537,7 +537,7 @@ START_TEST (test_layer_in_use_file)
 
   ck_assert_int_eq (fcntl (fd2, F_OFD_SETLK, &ofd), 0);
   use = ds_layer_in_use (&walk, &layer);
-  ck_assert_str_eq (use, "locked by another program (OFDLCK lock)");
+  ck_assert_str_eq (use, "locked by another program (OFD lock)");
   g_clear_pointer (&use, g_free);
   close (fd2);
   ck_assert_ptr_null (ds_layer_in_use (&walk, &layer));

@@ -155,6 +155,9 @@ ds_safety_find_lock (const struct stat *st)
       if (major != major (st->st_dev) || minor != minor (st->st_dev) ||
           ino != (unsigned long long) st->st_ino)
         continue;
+      /* The kernel's names, as users know the locks: OFDLCK is "OFD". */
+      if (strcmp (type, "OFDLCK") == 0)
+        strcpy (type, "OFD");
 
       if (pid <= 0)
         return g_strdup_printf (_("another program (%s lock)"), type);

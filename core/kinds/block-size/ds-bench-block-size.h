@@ -67,7 +67,7 @@ void      ds_block_size_rows_report    (GArray   *rows,
                                         gboolean  split,
                                         DsUnits   units,
                                         GString  *out);
-/* "0.5 KB", "4 KB", "1 MB": HD Tune's names in this table. */
+/* "0.5 KiB", "4 KiB", "1 MiB": HD Tune's sizes (it writes 0.5 KB) in KiB. */
 char     *ds_block_size_format         (uint64_t  block_bytes);
 
 typedef struct _DsResult DsResult;
