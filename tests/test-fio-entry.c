@@ -293,7 +293,7 @@ START_TEST (test_patterns)
     {
       Entry e;
       g_autofree char *message = g_strdup_printf ("rw=%s has no Diskscope workload pattern "
-                                                  "(read, write, randread, randwrite, randrw)",
+                                                  "(read, write, randread, randwrite, randrw, rw)",
                                                   refused[i].base);
 
       entry_init (&e, refused[i].options, NULL, "");

@@ -255,7 +255,7 @@ pattern_from_rw (const char  *rw,
       }
 
   g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-               _("rw=%s has no Diskscope workload pattern (read, write, randread, randwrite, randrw)"),
+               _("rw=%s has no Diskscope workload pattern (read, write, randread, randwrite, randrw, rw)"),
                base);
   return FALSE;
 }
