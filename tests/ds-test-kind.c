@@ -147,6 +147,23 @@ ds_test_compare_text (const DsResult *result,
   return text;
 }
 
+char *
+ds_test_rows_in (const char *text,
+                 const char *section)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autofree char *head = g_strdup_printf ("[%s]", section);
+  GString *s = g_string_new (NULL);
+  gboolean in = FALSE;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] == '[')
+      in = strcmp (lines[i], head) == 0;
+    else if (in && lines[i][0] != '\0')
+      g_string_append_printf (s, "%s\n", lines[i]);
+  return g_string_free (s, FALSE);
+}
+
 /* ---- text -------------------------------------------------------------- */
 
 void

@@ -50,6 +50,10 @@ char     *ds_test_join_lines      (GPtrArray      *lines);
 /* ds_test_sink_compare()'s rows or (when @curves) curves, a line each. */
 char     *ds_test_compare_text    (const DsResult *result,
                                    gboolean        curves);
+/* Of @text (such rows, a line each), the rows under "[@section]",
+ * wherever it is the section, a line each. */
+char     *ds_test_rows_in         (const char     *text,
+                                   const char     *section);
 
 /* ---- text -------------------------------------------------------------- */
 

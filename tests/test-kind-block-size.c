@@ -38,25 +38,6 @@ want_line (const char *d, guint i)
   return g_strdup_printf ("%s.%u|%s||rate|+|%.15g", d, 512u << i, size_names[i], v);
 }
 
-/* The rows of @text under "[@section]" (wherever it is the section), a
- * line each. */
-static char *
-rows_under (const char *text,
-            const char *section)
-{
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-  g_autofree char *head = g_strdup_printf ("[%s]", section);
-  GString *s = g_string_new (NULL);
-  gboolean in = FALSE;
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    if (lines[i][0] == '[')
-      in = strcmp (lines[i], head) == 0;
-    else if (in && lines[i][0] != '\0')
-      g_string_append_printf (s, "%s\n", lines[i]);
-  return g_string_free (s, FALSE);
-}
-
 /* A write run: 15 reads then 15 writes, in size order; a read-only run
  * (writes < 0): the reads alone. */
 START_TEST (test_compare_rows)
@@ -127,8 +108,8 @@ START_TEST (test_compare_file_result)
 {
   g_autoptr (DsResult) r = ds_test_file_result (FALSE);
   g_autofree char *got = ds_test_compare_text (r, FALSE);
-  g_autofree char *reads = rows_under (got, "File Benchmark block size, read speed");
-  g_autofree char *writes = rows_under (got, "File Benchmark block size, write speed");
+  g_autofree char *reads = ds_test_rows_in (got, "File Benchmark block size, read speed");
+  g_autofree char *writes = ds_test_rows_in (got, "File Benchmark block size, write speed");
 
   ck_assert_uint_eq (ds_test_count (reads, "\n"), 15);
   ck_assert_uint_eq (ds_test_count (writes, "\n"), 14);
