@@ -56,6 +56,7 @@ sink_add (DsFigures     *figures,
       g_free (sink->section);
       sink->section = g_steal_pointer (&head);
     }
+  g_array_append_val (sink->values, value);
   g_ptr_array_add (sink->rows, g_strdup_printf ("%s|%s|%s|%s|%s|%s", key, name,
                                                 measure != NULL ? measure : "(null)", unit_name (unit),
                                                 higher_is_better ? "+" : "-", v));
@@ -98,6 +99,7 @@ ds_test_sink_init (DsTestSink *sink)
   sink->figures = (DsFigures) { sink_add, sink_note };
   sink->curves = (DsCurves) { sink_curve };
   sink->rows = g_ptr_array_new_with_free_func (g_free);
+  sink->values = g_array_new (FALSE, FALSE, sizeof (double));
   sink->notes = g_ptr_array_new_with_free_func (g_free);
   sink->curve_lines = g_ptr_array_new_with_free_func (g_free);
   sink->section = NULL;
@@ -107,6 +109,7 @@ void
 ds_test_sink_clear (DsTestSink *sink)
 {
   g_clear_pointer (&sink->rows, g_ptr_array_unref);
+  g_clear_pointer (&sink->values, g_array_unref);
   g_clear_pointer (&sink->notes, g_ptr_array_unref);
   g_clear_pointer (&sink->curve_lines, g_ptr_array_unref);
   g_clear_pointer (&sink->section, g_free);

@@ -30,6 +30,7 @@ typedef struct {
   DsCurves   curves;
   GPtrArray *rows;         /* "[section]" where it changes, then its rows
                             * "key|name|measure|unit|+ or -|value" */
+  GArray    *values;       /* double: each row's value exactly, in order */
   GPtrArray *notes;
   GPtrArray *curve_lines;  /* "key|title|x|x unit|x log|y|y unit|dots|mark label|(x,y) ..." */
   char      *section;      /* the last row's "[section]" */
