@@ -19,6 +19,7 @@
 
 #include "ds-bench.h"
 #include "ds-figures.h"
+#include "ds-fio.h"
 #include "ds-result.h"
 
 G_BEGIN_DECLS

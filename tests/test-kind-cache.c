@@ -19,7 +19,6 @@
 
 #include "ds-bench-cache.h"
 #include "ds-error.h"
-#include "ds-fio.h"
 #include "ds-json.h"
 #include "ds-report.h"
 #include "ds-test-kind.h"

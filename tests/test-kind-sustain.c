@@ -21,7 +21,6 @@
 
 #include "ds-bench-sustain.h"
 #include "ds-error.h"
-#include "ds-fio.h"
 #include "ds-json.h"
 #include "ds-report.h"
 #include "ds-test-kind.h"

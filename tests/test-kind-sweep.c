@@ -18,7 +18,6 @@
 
 #include "ds-bench-sweep.h"
 #include "ds-error.h"
-#include "ds-fio.h"
 #include "ds-json.h"
 #include "ds-report.h"
 #include "ds-test-kind.h"

@@ -70,8 +70,7 @@ compare_result (gboolean read, gboolean write, uint64_t span)
 
 /* A direction's figures as fill_dir() set them, the bands 2 (40-60 %) empty. */
 #define WANT(d, D, min, max, avg, b0, b1, b3, b4) \
-  "[" D "]\n" \
-  d ".transfer_min|Transfer Rate Minimum||rate|+|" min "\n" \
+  "[" D "]\n" d ".transfer_min|Transfer Rate Minimum||rate|+|" min "\n" \
   d ".transfer_max|Transfer Rate Maximum||rate|+|" max "\n" \
   d ".transfer_avg|Transfer Rate Average||rate|+|" avg "\n" \
   d ".access_time|Access Time||time|-|0.004\n" \
@@ -161,6 +160,8 @@ START_TEST (test_compare_span)
 }
 END_TEST
 
+#define RATE(d, D) d "|" D " transfer rate|position|bytes|0|transfer rate|rate|0|- (null)|"
+#define ACCESS(d) d ".access|Access time|position|bytes|0|access time|time|1|- (null)|"
 /* Per direction run: the rate at each point's offset (a failed point a
  * gap), then the access times in seconds as dots; read first; no mark.
  * A direction not run draws nothing; one without points, empty curves. */
@@ -173,8 +174,6 @@ START_TEST (test_compare_curves)
   g_autofree char *got_empty = NULL;
 
   ck_assert_ptr_eq (ds_bench_get (DS_BENCH_TRANSFER)->compare_curves, ds_transfer_compare_curves);
-#define RATE(d, D) d "|" D " transfer rate|position|bytes|0|transfer rate|rate|0|- (null)|"
-#define ACCESS(d) d ".access|Access time|position|bytes|0|access time|time|1|- (null)|"
   ds_test_assert_text (got,
                RATE ("read", "Read") "(0,10) (150,30) (250,-) (300,40) (799,50) (800,60) (1000,70) (5000,80)\n"
                ACCESS ("read") "(0,0.002) (100,0.004) (200,0.006)\n"
@@ -184,8 +183,6 @@ START_TEST (test_compare_curves)
   ((DsTransferData *) empty->data)->write.present = TRUE;
   got_empty = ds_test_compare_text (empty, TRUE);
   ds_test_assert_text (got_empty, RATE ("write", "Write") "\n" ACCESS ("write") "\n");
-#undef RATE
-#undef ACCESS
 }
 END_TEST
 
