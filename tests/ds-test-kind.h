@@ -2,13 +2,14 @@
  * comparison, for the tests of each kind (tests/test-kind-*.c) and of
  * what they feed (comparisons, fio jobs, the "results" JSON)
  *
- * SPDX-License-Identifier: GPL-3.0-or-later
- *
  * A DsFigures and DsCurves sink that keeps each row, note and curve as
- * one line of text, every number to 15 digits; a kind's comparison or
- * fio job through its table row; checks of lists, lines, fio sections
- * and JSON objects; the edits of a kind's "results" that it must refuse;
- * and a suite runner.
+ * one line of text, every number to 15 digits (and each row's value
+ * exactly); a kind's comparison or fio job through its table row; checks
+ * of lists, lines, fio sections and JSON objects; the edits of a kind's
+ * "results" that it must refuse; and a suite runner.  Built once into
+ * the tests' library (ds-test-kind.c).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
