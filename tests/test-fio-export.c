@@ -12,6 +12,7 @@
 #include "ds-error.h"
 #include "ds-fio.h"
 #include "ds-result-json.h"
+#include "ds-test-kind.h"
 #include "ds-test-results.h"
 #include "ds-test-util.h"
 
@@ -24,22 +25,6 @@ load_fixture (const char *name)
 
   ck_assert_msg (result != NULL, "%s: %s", name, error ? error->message : "");
   return result;
-}
-
-/* @job equals @want, compared line by line so that a failure names the
- * first line that differs. */
-static void
-assert_lines (const char        *job,
-              const char *const *want)
-{
-  g_auto (GStrv) got = g_strsplit (job, "\n", -1);
-  guint i;
-
-  for (i = 0; want[i] != NULL && got[i] != NULL; i++)
-    ck_assert_msg (strcmp (got[i], want[i]) == 0, "line %u: got “%s”, want “%s”\n%s", i + 1, got[i],
-                   want[i], job);
-  ck_assert_msg (want[i] == NULL && got[i] == NULL, "line %u: got “%s”, want “%s”\n%s", i + 1,
-                 got[i] ? got[i] : "(end)", want[i] ? want[i] : "(end)", job);
 }
 
 /* The workload of tests/fixtures/results/workload.json (randrw 4 KiB, 70 %
@@ -88,7 +73,7 @@ START_TEST (test_workload_fixture)
   };
 
   ck_assert_msg (job != NULL, "%s", error ? error->message : "");
-  assert_lines (job, want);
+  ds_test_assert_lines (job, want);
 }
 END_TEST
 

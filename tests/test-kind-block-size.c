@@ -19,7 +19,8 @@
 #include <string.h>
 
 #include "ds-bench-block-size.h"
-#include "ds-test-kind-text.h"
+#include "ds-fio-job.h"
+#include "ds-test-kind.h"
 #include "ds-test-results.h"
 #include "ds-test-util.h"
 
@@ -34,8 +35,7 @@ want_line (const char *d, guint i)
 {
   double v = (g_str_equal (d, "read") ? 3.101e6 : 2.841e6) * (1u << i);
 
-  return g_strdup_printf ("%s.%u|Block Size, %s speed|%s||rate|higher|%.15g", d, 512u << i, d,
-                          size_names[i], v);
+  return g_strdup_printf ("%s.%u|%s||rate|+|%.15g", d, 512u << i, size_names[i], v);
 }
 
 /* A write run: 15 reads then 15 writes, in size order; a read-only run
@@ -48,14 +48,19 @@ START_TEST (test_compare_rows)
       g_autofree char *got = ds_test_compare_text (r, FALSE);
       g_auto (GStrv) lines = g_strsplit (got, "\n", -1);
 
-      ck_assert_uint_eq (g_strv_length (lines), (write ? 30 : 15) + 1);
+      /* each direction's 15 after its "[section]" */
+      ck_assert_uint_eq (g_strv_length (lines), (write ? 32 : 16) + 1);
       for (guint i = 0; i < (write ? 30u : 15u); i++)
         {
-          g_autofree char *want = want_line (i < 15 ? "read" : "write", i % 15);
+          const char *d = i < 15 ? "read" : "write";
+          g_autofree char *want = want_line (d, i % 15);
+          g_autofree char *head = g_strdup_printf ("[Block Size, %s speed]", d);
 
-          ck_assert_str_eq (lines[i], want);
+          if (i % 15 == 0)
+            ck_assert_str_eq (lines[i + i / 15], head);
+          ck_assert_str_eq (lines[i + i / 15 + 1], want);
         }
-      ck_assert_str_eq (lines[write ? 30 : 15], "");
+      ck_assert_str_eq (lines[write ? 32 : 16], "");
     }
   ck_assert_ptr_eq (ds_bench_get (DS_BENCH_BLOCK_SIZE)->compare_rows, ds_block_size_compare_rows);
   ck_assert_ptr_null (ds_bench_get (DS_BENCH_BLOCK_SIZE)->compare_curves);
@@ -69,13 +74,13 @@ END_TEST
 START_TEST (test_compare_table)
 {
   g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (DsBlockSizeRow));
-  GString *out = g_string_new (NULL);
-  DsTestFigSink sink = { { ds_test_fig_add, NULL }, out };
+  DsTestSink sink;
   g_autofree char *got = NULL;
 
+  ds_test_sink_init (&sink);
   ds_block_size_compare_table (&sink.figures, NULL, "file.", "File");
   ds_block_size_compare_table (&sink.figures, rows, "file.", "File");
-  ck_assert_str_eq (out->str, "");
+  ck_assert_uint_eq (sink.rows->len, 0);
 
   ds_block_size_rows_init (rows);
   g_array_index (rows, DsBlockSizeRow, 0).read_bytes_per_s = 0;
@@ -84,12 +89,15 @@ START_TEST (test_compare_table)
   g_array_index (rows, DsBlockSizeRow, 14).write_bytes_per_s = 2.5e9;
   g_array_index (rows, DsBlockSizeRow, 14).read_bytes_per_s = -0.5;
   ds_block_size_compare_table (&sink.figures, rows, "file.", "File Benchmark, block size");
-  got = g_string_free (out, FALSE);
+  got = ds_test_join_lines (sink.rows);
+  ds_test_sink_clear (&sink);
   ds_test_assert_text (got,
-                       "file.read.512|File Benchmark, block size, read speed|0.5 KiB||rate|higher|0\n"
-                       "file.read.4096|File Benchmark, block size, read speed|4 KiB||rate|higher|1000000000\n"
-                       "file.write.4096|File Benchmark, block size, write speed|4 KiB||rate|higher|nan\n"
-                       "file.write.8388608|File Benchmark, block size, write speed|8 MiB||rate|higher|2500000000\n");
+                       "[File Benchmark, block size, read speed]\n"
+                       "file.read.512|0.5 KiB||rate|+|0\n"
+                       "file.read.4096|4 KiB||rate|+|1000000000\n"
+                       "[File Benchmark, block size, write speed]\n"
+                       "file.write.4096|4 KiB||rate|+|-\n"
+                       "file.write.8388608|8 MiB||rate|+|2500000000\n");
 }
 END_TEST
 
@@ -100,12 +108,13 @@ START_TEST (test_compare_file_result)
 {
   g_autoptr (DsResult) r = ds_test_file_result (FALSE);
   g_autofree char *got = ds_test_compare_text (r, FALSE);
+  g_autofree char *reads = ds_test_rows_in (got, "File Benchmark block size, read speed");
+  g_autofree char *writes = ds_test_rows_in (got, "File Benchmark block size, write speed");
 
-  ck_assert_uint_eq (ds_test_count (got, "|File Benchmark block size, read speed|"), 15);
-  ck_assert_uint_eq (ds_test_count (got, "|File Benchmark block size, write speed|"), 14);
-  ck_assert (strstr (got, "block_size.read.512|File Benchmark block size, read speed|0.5 KiB||rate|higher|3101000\n"));
-  ck_assert (strstr (got, "block_size.write.4194304|File Benchmark block size, write speed|4 MiB||rate|higher|"
-                     "23273472000\n"));
+  ck_assert_uint_eq (ds_test_count (reads, "\n"), 15);
+  ck_assert_uint_eq (ds_test_count (writes, "\n"), 14);
+  ck_assert (strstr (reads, "block_size.read.512|0.5 KiB||rate|+|3101000\n"));
+  ck_assert (strstr (writes, "block_size.write.4194304|4 MiB||rate|+|23273472000\n"));
   ck_assert_ptr_null (strstr (got, "write.8388608|"));
 }
 END_TEST
@@ -129,7 +138,7 @@ assert_row (const char *job, const char *d, uint64_t bs, uint64_t size, const ch
 START_TEST (test_fio_job)
 {
   g_autoptr (DsResult) r = ds_test_block_size_result (FALSE);
-  g_autofree char *job = ds_test_fio_job_text (r);
+  g_autofree char *job = ds_test_fio_job (r, "/dev/sdz");
   const uint64_t span = UINT64_C (500000000000);
 
   ck_assert_ptr_eq (ds_bench_get (DS_BENCH_BLOCK_SIZE)->fio_job, ds_block_size_fio_job);
@@ -158,7 +167,7 @@ START_TEST (test_fio_job_edges)
 
   r->spec.duration_ns = 0;
   r->target.logical_block_size = 4096;
-  job = ds_test_fio_job_text (r);
+  job = ds_test_fio_job (r, "/dev/sdz");
   ck_assert (strstr (job, "; WARNING: this job WRITES to /dev/sdz and DESTROYS ALL DATA on it\n") != NULL);
   ck_assert_uint_eq (ds_test_count (job, "\n[block-size-read-"), 12);
   ck_assert_uint_eq (ds_test_count (job, "\n[block-size-write-"), 12);
@@ -170,7 +179,7 @@ START_TEST (test_fio_job_edges)
 
   r->target.logical_block_size = 512;
   r->spec.capacity_bytes = 100000;
-  small = ds_test_fio_job_text (r);
+  small = ds_test_fio_job (r, "/dev/sdz");
   ck_assert_uint_eq (ds_test_count (small, "\n[block-size-read-"), 8);
   ck_assert_uint_eq (ds_test_count (small, "\n[block-size-write-"), 8);
   ck_assert_ptr_null (strstr (small, "-131072]"));

@@ -89,7 +89,8 @@ START_TEST (test_compare)
     "set.134217728.lat_p99|134 MB|p99 access time|time|-|0.008",
     "[Cache Probe estimate]",
     /* 64 MiB × (4 - 2) / (4 - 0.125): the share of its reads the cache held */
-    "estimate.bytes|Cache size||bytes|+|34636833", "estimate.drop|IOPS past the edge / before it||ratio|+|0.0625",
+    "estimate.bytes|Cache size||bytes|+|34636833.0322581",
+    "estimate.drop|IOPS past the edge / before it||ratio|+|0.0625",
     "estimate.hot_latency|Access time, from the cache||time|-|0.000125",
     "estimate.cold_latency|Access time, past the cache||time|-|0.004",
     NULL,
@@ -99,9 +100,9 @@ START_TEST (test_compare)
     NULL,
   };
   const char *const curves[] = {
-    "iops|IOPS against the working set|working set|bytes|1|IOPS|iops|0|34636833 estimate|"
+    "iops|IOPS against the working set|working set|bytes|1|IOPS|iops|0|34636833.0322581 estimate|"
     "(16777216,8000) (33554432,8000) (67108864,500) (134217728,250)",
-    "lat_mean|Access time against the working set|working set|bytes|1|access time|time|0|34636833 estimate|"
+    "lat_mean|Access time against the working set|working set|bytes|1|access time|time|0|34636833.0322581 estimate|"
     "(16777216,0.000125) (33554432,0.000125) (67108864,0.002) (134217728,0.004)",
     NULL,
   };
@@ -195,7 +196,7 @@ START_TEST (test_fio_job)
   };
 
   g_array_set_size (((DsCacheData *) r->data)->sets, 2);
-  job = ds_test_job_of (r);
+  job = ds_test_fio_job (r, NULL);
   DS_TEST_ASSERT_LINES_WITH (job, "; reads only", "; reads only");
   ds_test_assert_lines (strstr (job, "\n[global]\n") + 1, want);
 }
@@ -210,7 +211,7 @@ START_TEST (test_fio_variants)
 {
   g_autoptr (DsResult) r = cache_result (TRUE);
   DsCacheData *data = r->data;
-  g_autofree char *job = ds_test_job_of (r);
+  g_autofree char *job = ds_test_fio_job (r, NULL);
 
   DS_TEST_ASSERT_LINES_WITH (job, "; WARNING", "; WARNING: this job WRITES to /dev/sdz and DESTROYS ALL DATA on it");
   DS_TEST_ASSERT_LINES_WITH (job, "; 4 working", "; 4 working sets from byte 0; the random writes of fill-N are "
@@ -229,7 +230,7 @@ START_TEST (test_fio_variants)
   set_at (r, 1)->bytes = 100000;
   ds_test_fix_run (r, "sync");
   g_clear_pointer (&job, g_free);
-  job = ds_test_job_of (r);
+  job = ds_test_fio_job (r, NULL);
   DS_TEST_ASSERT_LINES_WITH (job, "ioengine=", "ioengine=psync");
   DS_TEST_ASSERT_LINES_WITH (job, "[", "[global] [fill-1] [set-1] [fill-2] [set-2] [fill-3] [set-3]");
   DS_TEST_ASSERT_LINES_WITH (job, "bs=", "bs=65536 bs=65536 bs=1048576 bs=65536 bs=1048576 bs=65536");

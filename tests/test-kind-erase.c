@@ -30,95 +30,34 @@
 #include "ds-bench-erase.h"
 #include "ds-erase-private.h"
 #include "ds-error.h"
-#include "ds-figures.h"
 #include "ds-fio-job.h"
 #include "ds-result.h"
+#include "ds-test-kind.h"
 #include "ds-test-util.h"
 
 #define MiB (UINT64_C (1) << 20)
 
 /* ---- fixtures --------------------------------------------------------- */
 
-typedef struct {
-  char          *key;
-  char          *name;
-  DsCompareUnit  unit;
-  gboolean       higher_is_better;
-  double         value;
-} Figure;
-
-typedef struct {
-  DsFigures  figures;
-  GPtrArray *rows;    /* Figure */
-  GPtrArray *notes;
-} Sink;
-
+/* The nine rows, in the section "Erase" and without a measure, and their
+ * values in order (NAN: not measured), exactly; and the one note. */
 static void
-figure_free (Figure *f)
+assert_rows (const DsTestSink *sink, const double *want, const char *note)
 {
-  g_free (f->key);
-  g_free (f->name);
-  g_free (f);
-}
-
-static void
-sink_add (DsFigures *figures, const char *key, const char *section, const char *name,
-          const char *measure, DsCompareUnit unit, gboolean higher_is_better, double value)
-{
-  Figure *f = g_new0 (Figure, 1);
-
-  ck_assert_str_eq (section, "Erase");
-  ck_assert_str_eq (measure, "");
-  f->key = g_strdup (key);
-  f->name = g_strdup (name);
-  f->unit = unit;
-  f->higher_is_better = higher_is_better;
-  f->value = value;
-  g_ptr_array_add (((Sink *) figures)->rows, f);
-}
-
-static void
-sink_note (DsFigures *figures, const char *text)
-{
-  g_ptr_array_add (((Sink *) figures)->notes, g_strdup (text));
-}
-
-/* The figures of @result through the kinds' table, as a comparison asks. */
-static Sink *
-rows_of (const DsResult *result)
-{
-  Sink *sink = g_new0 (Sink, 1);
-
-  sink->figures.add = sink_add;
-  sink->figures.note = sink_note;
-  sink->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) figure_free);
-  sink->notes = g_ptr_array_new_with_free_func (g_free);
-  ds_bench_get (DS_BENCH_ERASE)->compare_rows (result, &sink->figures);
-  return sink;
-}
-
-static void
-sink_free (Sink *sink)
-{
-  g_ptr_array_unref (sink->rows);
-  g_ptr_array_unref (sink->notes);
-  g_free (sink);
-}
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Sink, sink_free)
-
-/* The nine rows' values in order (NAN: not measured), and the one note. */
-static void
-assert_rows (const Sink *sink, const double *want, const char *note)
-{
-  ck_assert_uint_eq (sink->rows->len, 9);
+  ck_assert_uint_eq (sink->rows->len, 1 + 9);
+  ck_assert_str_eq (sink->rows->pdata[0], "[Erase]");
+  ck_assert_uint_eq (sink->values->len, 9);
   for (guint i = 0; i < 9; i++)
     {
-      const Figure *f = sink->rows->pdata[i];
+      const char *row = sink->rows->pdata[1 + i];
+      g_auto (GStrv) fields = g_strsplit (row, "|", -1);
+      double v = g_array_index (sink->values, double, i);
 
+      ck_assert_msg (g_strv_length (fields) == 6 && fields[2][0] == '\0', "%s: a measure", row);
       if (isnan (want[i]))
-        ck_assert_msg (isnan (f->value), "%s: %g, want not measured", f->key, f->value);
+        ck_assert_msg (isnan (v), "%s: %g, want not measured", row, v);
       else
-        ck_assert_msg (f->value == want[i], "%s: %.17g, want %.17g", f->key, f->value, want[i]);
+        ck_assert_msg (v == want[i], "%s: %.17g, want %.17g", row, v, want[i]);
     }
   ck_assert_uint_eq (sink->notes->len, 1);
   ck_assert_str_eq (sink->notes->pdata[0], note);
@@ -164,34 +103,31 @@ report_of (const DsResult *r, DsUnits units)
  * order; a verified overwrite's rates from bytes over time. */
 START_TEST (test_compare_verified)
 {
-  static const struct { const char *key, *name; DsCompareUnit unit; gboolean hib; } want[] = {
-    { "size", "To erase", DS_COMPARE_BYTES, TRUE },
-    { "done", "Erased", DS_COMPARE_BYTES, TRUE },
-    { "erase_rate", "Erase rate", DS_COMPARE_RATE, TRUE },
-    { "erase_time", "Erase time", DS_COMPARE_TIME, FALSE },
-    { "verified", "Read back", DS_COMPARE_BYTES, TRUE },
-    { "verify_rate", "Verify rate", DS_COMPARE_RATE, TRUE },
-    { "write_errors", "Blocks not written", DS_COMPARE_BYTES, FALSE },
-    { "mismatches", "Blocks that read back otherwise", DS_COMPARE_BYTES, FALSE },
-    { "survived", "Blocks whose data survived a discard", DS_COMPARE_BYTES, FALSE },
+  /* key|name|measure|unit|+ or -| */
+  static const char *const want[] = {
+    "size|To erase||bytes|+|",
+    "done|Erased||bytes|+|",
+    "erase_rate|Erase rate||rate|+|",
+    "erase_time|Erase time||time|-|",
+    "verified|Read back||bytes|+|",
+    "verify_rate|Verify rate||rate|+|",
+    "write_errors|Blocks not written||bytes|-|",
+    "mismatches|Blocks that read back otherwise||bytes|-|",
+    "survived|Blocks whose data survived a discard||bytes|-|",
   };
   g_autoptr (DsResult) r = erase_result (DS_ERASE_ZEROS, TRUE);
-  g_autoptr (Sink) sink = rows_of (r);
   const double m = 256.0 * MiB;
+  DsTestSink sink;
 
   ck_assert_ptr_eq (ds_bench_get (DS_BENCH_ERASE)->compare_rows, ds_erase_compare_rows);
-  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
-    {
-      const Figure *f = sink->rows->pdata[i];
-
-      ck_assert_str_eq (f->key, want[i].key);
-      ck_assert_str_eq (f->name, want[i].name);
-      ck_assert_int_eq (f->unit, want[i].unit);
-      ck_assert_int_eq (f->higher_is_better, want[i].hib);
-    }
+  ds_test_sink_compare (&sink, r);
+  for (guint i = 0; i < G_N_ELEMENTS (want) && 1 + i < sink.rows->len; i++)
+    ck_assert_msg (g_str_has_prefix (sink.rows->pdata[1 + i], want[i]), "%s, want %s…",
+                   (char *) sink.rows->pdata[1 + i], want[i]);
   /* An overwrite has no "survived": that is a discard's figure. */
-  assert_rows (sink, (const double[]) { m, m, m / 2, 2, m, m, 0, 0, NAN },
+  assert_rows (&sink, (const double[]) { m, m, m / 2, 2, m, m, 0, 0, NAN },
                "every byte read back as written");
+  ds_test_sink_clear (&sink);
 }
 END_TEST
 
@@ -201,6 +137,7 @@ START_TEST (test_compare_not_measured)
 {
   g_autoptr (DsResult) r = erase_result (DS_ERASE_DISCARD, TRUE);
   DsEraseData *d = r->data;
+  DsTestSink sink;
 
   d->erase_ns = 0;
   d->bytes_verified = 128 * MiB;
@@ -209,11 +146,12 @@ START_TEST (test_compare_not_measured)
   ds_range_list_add (&d->mismatches, 4096, 8192);
   ds_range_list_add (&d->survived, 4096, 4096);
   {
-    g_autoptr (Sink) sink = rows_of (r);
     const double m = 256.0 * MiB;
 
-    assert_rows (sink, (const double[]) { m, m, NAN, NAN, m / 2, m / 2 / 0.5, 0, 8192, 4096 },
+    ds_test_sink_compare (&sink, r);
+    assert_rows (&sink, (const double[]) { m, m, NAN, NAN, m / 2, m / 2 / 0.5, 0, 8192, 4096 },
                  "the read-back did not confirm every byte");
+    ds_test_sink_clear (&sink);
   }
 
   /* Not read back: nothing done in 5 ns, one block not written. */
@@ -224,12 +162,10 @@ START_TEST (test_compare_not_measured)
   d->bytes_verified = 0;
   d->verify_ns = 0;
   ds_range_list_add (&d->write_errors, 0, 65536);
-  {
-    g_autoptr (Sink) sink = rows_of (r);
-
-    assert_rows (sink, (const double[]) { 256.0 * MiB, 0, NAN, 5e-9, NAN, NAN, 65536, NAN, NAN },
-                 "not read back");
-  }
+  ds_test_sink_compare (&sink, r);
+  assert_rows (&sink, (const double[]) { 256.0 * MiB, 0, NAN, 5e-9, NAN, NAN, 65536, NAN, NAN },
+               "not read back");
+  ds_test_sink_clear (&sink);
 }
 END_TEST
 

@@ -27,6 +27,7 @@
 #include "ds-fio-job.h"
 #include "ds-limits.h"
 #include "ds-result.h"
+#include "ds-test-kind.h"
 #include "ds-test-util.h"
 
 #define KiB (UINT64_C (1) << 10)
@@ -82,35 +83,23 @@ result_of (DsScanData *d)
 
 /* ---- ds-error-scan-compare.c ------------------------------------------ */
 
-typedef struct {
-  DsFigures  figures;
-  GString   *rows;    /* "key|section|name|measure|unit|hib|value\n", "note|text\n" */
-} Sink;
-
-static void
-sink_add (DsFigures *figures, const char *key, const char *section, const char *name,
-          const char *measure, DsCompareUnit unit, gboolean higher_is_better, double value)
-{
-  g_string_append_printf (((Sink *) figures)->rows, "%s|%s|%s|%s|%d|%d|%.9g\n", key, section, name,
-                          measure, unit, higher_is_better, value);
-}
-
-static void
-sink_note (DsFigures *figures, const char *text)
-{
-  g_string_append_printf (((Sink *) figures)->rows, "note|%s\n", text);
-}
-
-/* The rows and notes of @d (which the result frees) through the kinds'
- * table. */
+/* The rows of @d (which the result frees) through the kinds' table, a
+ * line each, then its notes, "note|text" each. */
 static char *
 rows_of (DsScanData *d)
 {
   g_autoptr (DsResult) r = result_of (d);
-  Sink sink = { .figures = { .add = sink_add, .note = sink_note }, .rows = g_string_new (NULL) };
+  DsTestSink sink;
+  GString *s;
 
-  ops ()->compare_rows (r, &sink.figures);
-  return g_string_free (sink.rows, FALSE);
+  ds_test_sink_compare (&sink, r);
+  s = g_string_new (NULL);
+  for (guint i = 0; i < sink.rows->len; i++)
+    g_string_append_printf (s, "%s\n", (char *) sink.rows->pdata[i]);
+  for (guint i = 0; i < sink.notes->len; i++)
+    g_string_append_printf (s, "note|%s\n", (char *) sink.notes->pdata[i]);
+  ds_test_sink_clear (&sink);
+  return g_string_free (s, FALSE);
 }
 
 START_TEST (test_compare_rows)
@@ -123,20 +112,23 @@ START_TEST (test_compare_rows)
   ck_assert_ptr_eq (ops ()->compare_rows, ds_error_scan_compare_rows);
   rows = rows_of (d);
   ck_assert_str_eq (rows,
-    "blocks_read|Error Scan|Blocks read||4|1|8\n"
-    "error_blocks|Error Scan|Damaged blocks||4|0|1\n"
-    "bad_ranges|Error Scan|Bad ranges||4|0|2\n"
-    "bad_bytes|Error Scan|Bad bytes||5|0|4608\n"
-    "rate|Error Scan|Read rate||0|1|458752\n"
-    "max_latency|Error Scan|Slowest block||2|0|0.2\n"
-    "bucket.lt_5ms|Error Scan, blocks by read time|< 5 ms|blocks|4|1|6\n"
-    "bucket.lt_20ms|Error Scan, blocks by read time|< 20 ms|blocks|4|0|0\n"
-    "bucket.lt_50ms|Error Scan, blocks by read time|< 50 ms|blocks|4|0|0\n"
-    "bucket.lt_150ms|Error Scan, blocks by read time|< 150 ms|blocks|4|0|0\n"
-    "bucket.lt_500ms|Error Scan, blocks by read time|< 500 ms|blocks|4|0|1\n"
-    "bucket.ge_500ms|Error Scan, blocks by read time|≥ 500 ms|blocks|4|0|0\n"
-    "bad.918016|Error Scan, bad ranges (a range only one scan has is new)|at byte 918016|bytes|5|0|512\n"
-    "bad.2097152|Error Scan, bad ranges (a range only one scan has is new)|at byte 2097152|bytes|5|0|4096\n");
+    "[Error Scan]\n"
+    "blocks_read|Blocks read||count|+|8\n"
+    "error_blocks|Damaged blocks||count|-|1\n"
+    "bad_ranges|Bad ranges||count|-|2\n"
+    "bad_bytes|Bad bytes||bytes|-|4608\n"
+    "rate|Read rate||rate|+|458752\n"
+    "max_latency|Slowest block||time|-|0.2\n"
+    "[Error Scan, blocks by read time]\n"
+    "bucket.lt_5ms|< 5 ms|blocks|count|+|6\n"
+    "bucket.lt_20ms|< 20 ms|blocks|count|-|0\n"
+    "bucket.lt_50ms|< 50 ms|blocks|count|-|0\n"
+    "bucket.lt_150ms|< 150 ms|blocks|count|-|0\n"
+    "bucket.lt_500ms|< 500 ms|blocks|count|-|1\n"
+    "bucket.ge_500ms|≥ 500 ms|blocks|count|-|0\n"
+    "[Error Scan, bad ranges (a range only one scan has is new)]\n"
+    "bad.918016|at byte 918016|bytes|bytes|-|512\n"
+    "bad.2097152|at byte 2097152|bytes|bytes|-|4096\n");
 }
 END_TEST
 
@@ -147,10 +139,12 @@ START_TEST (test_compare_edges)
   static const struct { guint n; gboolean truncated; } cases[] = { { 64, FALSE }, { 65, FALSE }, { 1, TRUE } };
   g_autofree char *rows = rows_of (ops ()->data_new ());
   g_autofree char *bare = rows_of (g_new0 (DsScanData, 1));
+  g_autofree char *scan = ds_test_rows_in (rows, "Error Scan");
+  g_autofree char *bare_scan = ds_test_rows_in (bare, "Error Scan");
 
-  ck_assert_msg (strstr (rows, "\nrate|Error Scan|Read rate||0|1|nan\n"
-                               "max_latency|Error Scan|Slowest block||2|0|nan\n") != NULL, "%s", rows);
-  ck_assert_msg (strstr (bare, "\nbad_ranges|Error Scan|Bad ranges||4|0|0\n") != NULL, "%s", bare);
+  ck_assert_msg (strstr (scan, "\nrate|Read rate||rate|+|-\nmax_latency|Slowest block||time|-|-\n") != NULL,
+                 "%s", rows);
+  ck_assert_msg (strstr (bare_scan, "\nbad_ranges|Bad ranges||count|-|0\n") != NULL, "%s", bare);
   ck_assert_ptr_null (strstr (bare, "bad."));
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {

@@ -129,7 +129,7 @@ START_TEST (test_compare_directions)
   ck_assert_str_eq (sink.rows->pdata[0], "[Extra Tests, write]");
   ck_assert_str_eq (sink.rows->pdata[1], "write.random_seek.iops|Random seek|IOPS|iops|+|6534");
   ck_assert_str_eq (sink.rows->pdata[26],
-                    "write.burst_rate.access_time|Burst rate|access time|time|-|1.13030303e-05");
+                    "write.burst_rate.access_time|Burst rate|access time|time|-|1.13030303030303e-05");
   ds_test_sink_clear (&sink);
 
   /* Read present too: it comes first. */
@@ -169,7 +169,7 @@ paragraphs_of (DsResult   *r,
 
   ck_assert_ptr_eq (ds_bench_get (DS_BENCH_EXTRA)->fio_job, ds_extra_fio_job);
   ds_test_fix_run (r, engine);
-  job = ds_test_job_of (r);
+  job = ds_test_fio_job (r, NULL);
   lines = g_strsplit (job, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {

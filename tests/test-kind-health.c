@@ -91,7 +91,7 @@ START_TEST (test_compare_ata)
   for (guint i = 0; first[i] != NULL; i++)
     ck_assert_str_eq (sink.rows->pdata[i], first[i]);
   /* 194's raw is its six raw bytes, not a count. */
-  ck_assert_str_eq (sink.rows->pdata[7 + 2 * 14 + 1], "ata.194.raw|194 Temperature_Celsius|raw|count|-|8.16043787e+10");
+  ck_assert_str_eq (sink.rows->pdata[7 + 2 * 14 + 1], "ata.194.raw|194 Temperature_Celsius|raw|count|-|81604378656");
   ck_assert_str_eq (sink.rows->pdata[7 + 2 * 15 + 1], "ata.195.raw|195 Hardware_ECC_Recovered|raw|count|-|168165566");
   ck_assert_str_eq (sink.rows->pdata[sink.rows->len - 1], "ata.242.raw|242 Total_LBAs_Read|raw|count|-|224972325");
   ds_test_assert_list (sink.notes, note);
@@ -120,8 +120,8 @@ START_TEST (test_compare_nvme_scsi)
     "nvme.unsafe_shutdowns|Unsafe shutdowns||count|-|1",
     "nvme.error_log_entries|Error log entries||count|-|0",
     /* 113662783 and 7193048 units of 512 000 bytes */
-    "nvme.data_written|Data written||bytes|-|5.81953449e+13",
-    "nvme.data_read|Data read||bytes|-|3.68284058e+12",
+    "nvme.data_written|Data written||bytes|-|58195344896000",
+    "nvme.data_read|Data read||bytes|-|3682840576000",
     NULL,
   };
   const char *const want_scsi[] = {

@@ -22,6 +22,7 @@
 #include "ds-fio.h"
 #include "ds-fio-job.h"
 #include "ds-preset.h"
+#include "ds-test-kind.h"
 #include "ds-test-util.h"
 
 #define MIB (UINT64_C (1) << 20)
@@ -127,57 +128,28 @@ mark_result (void)
   return r;
 }
 
-/* @got is @want; else the first line that differs (Check cannot carry
- * two whole texts in its message). */
-static void
-assert_text (const char *got,
-             const char *want)
-{
-  g_auto (GStrv) g = g_strsplit (got, "\n", -1);
-  g_auto (GStrv) w = g_strsplit (want, "\n", -1);
-  guint i;
-
-  for (i = 0; g[i] != NULL && w[i] != NULL && strcmp (g[i], w[i]) == 0; i++)
-    ;
-  ck_assert_msg (g[i] == NULL && w[i] == NULL, "line %u: got “%s”, want “%s”", i + 1,
-                 g[i] ? g[i] : "(end)", w[i] ? w[i] : "(end)");
-}
-
 /* ---- the comparison ----------------------------------------------------- */
 
-typedef struct {
-  DsFigures  figures;
-  GString   *log;      /* key|section|name|measure|unit|hib|value per figure */
-} Sink;
-
-static void
-sink_add (DsFigures *figures, const char *key, const char *section, const char *name,
-          const char *measure, DsCompareUnit unit, gboolean higher_is_better, double value)
-{
-  g_string_append_printf (((Sink *) figures)->log, "%s|%s|%s|%s|%d|%d|%.9g\n", key, section, name,
-                          measure, unit, higher_is_better, value);
-}
-
+/* The rows of @r through the kinds' table, a line each. */
 static char *
 rows_of (const DsResult *r)
 {
-  Sink sink = { .figures = { .add = sink_add }, .log = g_string_new (NULL) };
-
   ck_assert_ptr_eq (ds_bench_get (DS_BENCH_MARK)->compare_rows, ds_mark_compare_rows);
-  ds_bench_get (DS_BENCH_MARK)->compare_rows (r, &sink.figures);
-  return g_string_free (sink.log, FALSE);
+  return ds_test_compare_text (r, FALSE);
 }
 
+/* @lines among @r's rows under "[@section]". */
 static void
 assert_rows_have (const DsResult *r,
+                  const char     *section,
                   const char     *lines)
 {
   g_autofree char *rows = rows_of (r);
+  g_autofree char *in = ds_test_rows_in (rows, section);
 
-  ck_assert_msg (strstr (rows, lines) != NULL, "“%s” not in:\n%s", lines, rows);
+  ck_assert_msg (strstr (in, lines) != NULL, "“%s” not under [%s] in:\n%s", lines, section, rows);
 }
 
-/* DS_COMPARE_RATE 0, IOPS 1, TIME 2. */
 START_TEST (test_compare_rows)
 {
   g_autoptr (DsResult) r = mark_result ();
@@ -185,60 +157,60 @@ START_TEST (test_compare_rows)
   g_autofree char *empty = NULL;
   DsMarkStep *mix = step_at (r, 3);
 
-  assert_text (rows,
-    "read.1048576.q8t1.read.bytes_per_s|Workloads, read|SEQ1M Q8T1|MB/s|0|1|1e+09\n"
-    "read.1048576.q8t1.read.iops|Workloads, read|SEQ1M Q8T1|IOPS|1|1|953.674316\n"
-    "read.1048576.q8t1.read.lat_mean|Workloads, read|SEQ1M Q8T1|mean latency|2|0|0.008\n"
-    "read.1048576.q8t1.read.lat_p99|Workloads, read|SEQ1M Q8T1|p99 latency|2|0|0.012\n"
-    "randread.4096.q1t1.read.bytes_per_s|Workloads, read|RND4K Q1T1|MB/s|0|1|40960000\n"
-    "randread.4096.q1t1.read.iops|Workloads, read|RND4K Q1T1|IOPS|1|1|10000\n"
-    "randread.4096.q1t1.read.lat_mean|Workloads, read|RND4K Q1T1|mean latency|2|0|0.0001\n"
-    "randread.4096.q1t1.read.lat_p99|Workloads, read|RND4K Q1T1|p99 latency|2|0|0.0002\n"
-    "write.1048576.q8t1.write.bytes_per_s|Workloads, write|SEQ1M Q8T1|MB/s|0|1|500000000\n"
-    "write.1048576.q8t1.write.iops|Workloads, write|SEQ1M Q8T1|IOPS|1|1|476.837158\n"
-    "write.1048576.q8t1.write.lat_mean|Workloads, write|SEQ1M Q8T1|mean latency|2|0|0.016\n"
-    "write.1048576.q8t1.write.lat_p99|Workloads, write|SEQ1M Q8T1|p99 latency|2|0|0.03\n"
-    "randrw.4096.q1t1.mix.bytes_per_s|Workloads, mix|RND4K Q1T1|MB/s|0|1|20480000\n"
-    "randrw.4096.q1t1.mix.iops|Workloads, mix|RND4K Q1T1|IOPS|1|1|5000\n"
-    "randrw.4096.q1t1.mix.lat_mean|Workloads, mix|RND4K Q1T1|mean latency|2|0|0.0002\n"
-    "randrw.4096.q1t1.mix.lat_p99|Workloads, mix|RND4K Q1T1|p99 latency|2|0|0.0005\n");
+  ds_test_assert_text (rows,
+    "[Workloads, read]\n"
+    "read.1048576.q8t1.read.bytes_per_s|SEQ1M Q8T1|MB/s|rate|+|1000000000\n"
+    "read.1048576.q8t1.read.iops|SEQ1M Q8T1|IOPS|iops|+|953.67431640625\n"
+    "read.1048576.q8t1.read.lat_mean|SEQ1M Q8T1|mean latency|time|-|0.008\n"
+    "read.1048576.q8t1.read.lat_p99|SEQ1M Q8T1|p99 latency|time|-|0.012\n"
+    "randread.4096.q1t1.read.bytes_per_s|RND4K Q1T1|MB/s|rate|+|40960000\n"
+    "randread.4096.q1t1.read.iops|RND4K Q1T1|IOPS|iops|+|10000\n"
+    "randread.4096.q1t1.read.lat_mean|RND4K Q1T1|mean latency|time|-|0.0001\n"
+    "randread.4096.q1t1.read.lat_p99|RND4K Q1T1|p99 latency|time|-|0.0002\n"
+    "[Workloads, write]\n"
+    "write.1048576.q8t1.write.bytes_per_s|SEQ1M Q8T1|MB/s|rate|+|500000000\n"
+    "write.1048576.q8t1.write.iops|SEQ1M Q8T1|IOPS|iops|+|476.837158203125\n"
+    "write.1048576.q8t1.write.lat_mean|SEQ1M Q8T1|mean latency|time|-|0.016\n"
+    "write.1048576.q8t1.write.lat_p99|SEQ1M Q8T1|p99 latency|time|-|0.03\n"
+    "[Workloads, mix]\n"
+    "randrw.4096.q1t1.mix.bytes_per_s|RND4K Q1T1|MB/s|rate|+|20480000\n"
+    "randrw.4096.q1t1.mix.iops|RND4K Q1T1|IOPS|iops|+|5000\n"
+    "randrw.4096.q1t1.mix.lat_mean|RND4K Q1T1|mean latency|time|-|0.0002\n"
+    "randrw.4096.q1t1.mix.lat_p99|RND4K Q1T1|p99 latency|time|-|0.0005\n");
 
   /* A mix's p99: the slower direction, or the one measured; a step no
    * run of which ended: nothing measured, whatever its figures say; a
    * step without a label is "?". */
   mix->result->write.lat_percentile_s[P99] = 1e-4;
-  assert_rows_have (r, "randrw.4096.q1t1.mix.lat_p99|Workloads, mix|RND4K Q1T1|p99 latency|2|0|0.0003\n");
+  assert_rows_have (r, "Workloads, mix", "randrw.4096.q1t1.mix.lat_p99|RND4K Q1T1|p99 latency|time|-|0.0003\n");
   mix->result->read.present = FALSE;
-  assert_rows_have (r, "randrw.4096.q1t1.mix.lat_p99|Workloads, mix|RND4K Q1T1|p99 latency|2|0|0.0001\n");
+  assert_rows_have (r, "Workloads, mix", "randrw.4096.q1t1.mix.lat_p99|RND4K Q1T1|p99 latency|time|-|0.0001\n");
   mix->result->write.present = FALSE;
-  assert_rows_have (r, "randrw.4096.q1t1.mix.lat_p99|Workloads, mix|RND4K Q1T1|p99 latency|2|0|nan\n");
+  assert_rows_have (r, "Workloads, mix", "randrw.4096.q1t1.mix.lat_p99|RND4K Q1T1|p99 latency|time|-|-\n");
   g_clear_pointer (&mix->result, ds_workload_data_free);
   g_clear_pointer (&mix->label, g_free);
-  assert_rows_have (r,
-    "randrw.4096.q1t1.mix.bytes_per_s|Workloads, mix|?|MB/s|0|1|nan\n"
-    "randrw.4096.q1t1.mix.iops|Workloads, mix|?|IOPS|1|1|nan\n"
-    "randrw.4096.q1t1.mix.lat_mean|Workloads, mix|?|mean latency|2|0|nan\n"
-    "randrw.4096.q1t1.mix.lat_p99|Workloads, mix|?|p99 latency|2|0|nan\n");
+  assert_rows_have (r, "Workloads, mix",
+    "randrw.4096.q1t1.mix.bytes_per_s|?|MB/s|rate|+|-\n"
+    "randrw.4096.q1t1.mix.iops|?|IOPS|iops|+|-\n"
+    "randrw.4096.q1t1.mix.lat_mean|?|mean latency|time|-|-\n"
+    "randrw.4096.q1t1.mix.lat_p99|?|p99 latency|time|-|-\n");
 
   /* No steps: no rows. */
   g_ptr_array_set_size (((DsMarkData *) r->data)->steps, 0);
   empty = rows_of (r);
-  assert_text (empty, "");
+  ds_test_assert_text (empty, "");
 }
 END_TEST
 
 /* ---- the fio job -------------------------------------------------------- */
 
+/* @r's job for @filename, through the kinds' table. */
 static char *
 job_text (const DsResult *r,
           const char     *filename)
 {
-  g_autoptr (GError) error = NULL;
-  DsFioJobFile job = { .out = g_string_new (NULL), .filename = filename };
-
   ck_assert_ptr_eq (ds_bench_get (DS_BENCH_MARK)->fio_job, ds_mark_fio_job);
-  ck_assert_msg (ds_mark_fio_job (r, &job, &error), "%s", error ? error->message : "");
-  return g_string_free (job.out, FALSE);
+  return ds_test_fio_job (r, filename);
 }
 
 /* The header and [global] of @r's job on /dev/loop7 (io_uring, seed 7). */
@@ -259,7 +231,7 @@ START_TEST (test_fio_job)
   g_autoptr (DsResult) r = mark_result ();
   g_autofree char *job = job_text (r, "/dev/loop7");
 
-  assert_text (job, JOB_HEAD ("; WARNING: this job WRITES to /dev/loop7 and DESTROYS ALL DATA on it\n")
+  ds_test_assert_text (job, JOB_HEAD ("; WARNING: this job WRITES to /dev/loop7 and DESTROYS ALL DATA on it\n")
     "; 4 steps, each for its time after a 2000 ms warm-up (ours keeps the best of 3 runs)\n"
     "\n[step-00-read-1048576-q8t1]\nstonewall=1\nrw=read\nbs=1048576\niodepth=8\nnumjobs=1\n"
     "offset=0\nsize=1073741824\ntime_based=1\nruntime=5000ms\nramp_time=2000ms\n"
@@ -303,7 +275,7 @@ START_TEST (test_fio_job_folder)
   step_at (r, 1)->result->runtime_s = 0.04;
   step_at (r, 1)->threads = 0;
   job = job_text (r, "/mnt/x");
-  assert_text (job,
+  ds_test_assert_text (job,
     "; fio job reproducing a Diskscope mark run (Workloads)\n"
     "; the run: /dev/sdx on Disk, started 2024-06-11T12:34:56Z on box\n"
     "; writes only its own test file, /mnt/x/diskscope-fio.tmp (removed at the end)\n"
@@ -397,7 +369,7 @@ START_TEST (test_size_text)
     {
       g_autofree char *text = ds_mark_size_text (cases[i].bytes);
 
-      assert_text (text, cases[i].text);
+      ds_test_assert_text (text, cases[i].text);
     }
 }
 END_TEST
@@ -411,10 +383,10 @@ START_TEST (test_grid)
   g_autofree char *us = ds_mark_grid_text (r, DS_MARK_UNITS_US);
   g_autofree char *reads = NULL;
 
-  assert_text (mb, "                    Read (MB/s)   Write (MB/s)     Mix (MB/s)\n"
+  ds_test_assert_text (mb, "                    Read (MB/s)   Write (MB/s)     Mix (MB/s)\n"
                         "SEQ1M Q8T1              1000.00        500.00*              –\n"
                         "RND4K Q1T1                40.96              –          20.48\n");
-  assert_text (us, "                      Read (µs)     Write (µs)       Mix (µs)\n"
+  ds_test_assert_text (us, "                      Read (µs)     Write (µs)       Mix (µs)\n"
                         "SEQ1M Q8T1              8000.00      16000.00*              –\n"
                         "RND4K Q1T1               100.00              –         200.00\n");
   /* Reads only, RND4K first in the list: still after SEQ1M (row 0). */
@@ -422,13 +394,13 @@ START_TEST (test_grid)
   g_ptr_array_remove_index (((DsMarkData *) r->data)->steps, 2);
   g_ptr_array_add (((DsMarkData *) r->data)->steps, g_ptr_array_steal_index (((DsMarkData *) r->data)->steps, 0));
   reads = ds_mark_grid_text (r, DS_MARK_UNITS_IOPS);
-  assert_text (reads, "                    Read (IOPS)\n"
+  ds_test_assert_text (reads, "                    Read (IOPS)\n"
                            "SEQ1M Q8T1               953.67\n"
                            "RND4K Q1T1             10000.00\n");
   g_ptr_array_set_size (((DsMarkData *) r->data)->steps, 0);
   g_clear_pointer (&reads, g_free);
   reads = ds_mark_grid_text (r, DS_MARK_UNITS_GB_S);
-  assert_text (reads, "                \n");
+  ds_test_assert_text (reads, "                \n");
 }
 END_TEST
 
@@ -438,7 +410,7 @@ START_TEST (test_cdm_text)
   g_autoptr (DsResult) r = mark_result ();
   g_autofree char *text = ds_mark_cdm_text (r);
 
-  assert_text (text,
+  ds_test_assert_text (text,
     "------------------------------------------------------------------------------\n"
     "Diskscope 9.9: CrystalDiskMark 8's text layout\n"
     "                         (measured by Diskscope, not by CrystalDiskMark)\n"
@@ -529,7 +501,7 @@ START_TEST (test_report)
 
   ck_assert_ptr_eq (ds_bench_get (DS_BENCH_MARK)->report, ds_mark_report);
   ds_mark_report (r, DS_UNITS_MB, out);
-  assert_text (out->str,
+  ds_test_assert_text (out->str,
     "Preset                : cdm-default (CrystalDiskMark 8, Default profile)\n"
     "Test Region           : the first 1 GiB of /dev/sdx\n"
     "Runs                  : best of 3 × 5 s per test (highest rate, lowest mean latency); 2 s "
@@ -554,7 +526,7 @@ START_TEST (test_report)
   g_free (d->comment);
   d->comment = g_strdup ("");
   ds_mark_report (r, DS_UNITS_MB, out);
-  assert_text (out->str,
+  ds_test_assert_text (out->str,
     "Preset                : –\n"
     "Test Region           : a 1 GiB test file in /srv/t (buffered: the page cache's figures)\n"
     "Runs                  : best of 3 × 5 s per test (highest rate, lowest mean latency); 2 s "

@@ -25,7 +25,7 @@
 #include "ds-error.h"
 #include "ds-json.h"
 #include "ds-random-access-points.h"
-#include "ds-test-kind-text.h"
+#include "ds-test-kind.h"
 #include "ds-test-results.h"
 #include "ds-test-util.h"
 
@@ -43,25 +43,25 @@ add_row (DsRandomAccessDir *dir, uint64_t bytes, double iops, uint64_t ios)
   g_array_append_val (dir->rows, row);
 }
 
-#define S(d) "|Random Access, " d "|"
 static const char want_read[] =
-  "read.512.iops" S ("read") "512 bytes|IOPS|iops|higher|100\n"
-  "read.512.avg_access" S ("read") "512 bytes|avg. access time|time|lower|0.01\n"
-  "read.512.p99_access" S ("read") "512 bytes|p99 access time|time|lower|0.125\n"
-  "read.512.max_access" S ("read") "512 bytes|max. access time|time|lower|0.25\n"
-  "read.512.rate" S ("read") "512 bytes|avg. speed|rate|higher|409600\n"
-  "read.random.iops" S ("read") "Random|IOPS|iops|higher|nan\n"
-  "read.random.avg_access" S ("read") "Random|avg. access time|time|lower|nan\n"
-  "read.random.p99_access" S ("read") "Random|p99 access time|time|lower|nan\n"
-  "read.random.max_access" S ("read") "Random|max. access time|time|lower|nan\n"
-  "read.random.rate" S ("read") "Random|avg. speed|rate|higher|nan\n";
+  "[Random Access, read]\n"
+  "read.512.iops|512 bytes|IOPS|iops|+|100\n"
+  "read.512.avg_access|512 bytes|avg. access time|time|-|0.01\n"
+  "read.512.p99_access|512 bytes|p99 access time|time|-|0.125\n"
+  "read.512.max_access|512 bytes|max. access time|time|-|0.25\n"
+  "read.512.rate|512 bytes|avg. speed|rate|+|409600\n"
+  "read.random.iops|Random|IOPS|iops|+|-\n"
+  "read.random.avg_access|Random|avg. access time|time|-|-\n"
+  "read.random.p99_access|Random|p99 access time|time|-|-\n"
+  "read.random.max_access|Random|max. access time|time|-|-\n"
+  "read.random.rate|Random|avg. speed|rate|+|-\n";
 static const char want_write[] =
-  "write.1048576.iops" S ("write") "1 MiB|IOPS|iops|higher|8\n"
-  "write.1048576.avg_access" S ("write") "1 MiB|avg. access time|time|lower|0.125\n"
-  "write.1048576.p99_access" S ("write") "1 MiB|p99 access time|time|lower|0.125\n"
-  "write.1048576.max_access" S ("write") "1 MiB|max. access time|time|lower|0.25\n"
-  "write.1048576.rate" S ("write") "1 MiB|avg. speed|rate|higher|32768\n";
-#undef S
+  "[Random Access, write]\n"
+  "write.1048576.iops|1 MiB|IOPS|iops|+|8\n"
+  "write.1048576.avg_access|1 MiB|avg. access time|time|-|0.125\n"
+  "write.1048576.p99_access|1 MiB|p99 access time|time|-|0.125\n"
+  "write.1048576.max_access|1 MiB|max. access time|time|-|0.25\n"
+  "write.1048576.rate|1 MiB|avg. speed|rate|+|32768\n";
 
 /* Five figures a row, the rows in order, read first; a row that did no
  * I/O (a run stopped there) none measured; a direction not run, none. */
@@ -97,16 +97,18 @@ START_TEST (test_compare_seed)
   DsRandomAccessData *d = r->data;
   GArray *rows = d->read.rows;
 
-  ck_assert_uint_eq (g_strv_length (lines), 26);
+  /* the 25 rows after their "[section]" */
+  ck_assert_uint_eq (g_strv_length (lines), 27);
+  ck_assert_str_eq (lines[0], "[Random Access, read]");
   for (guint i = 0; i < 25; i++)
     {
       g_autofree char *prefix = g_strdup_printf ("read.%s.", ids[i / 5]);
 
-      ck_assert_msg (g_str_has_prefix (lines[i], prefix), "%s", lines[i]);
+      ck_assert_msg (g_str_has_prefix (lines[i + 1], prefix), "%s", lines[i + 1]);
     }
-  ck_assert_str_eq (lines[0], "read.512.iops|Random Access, read|512 bytes|IOPS|iops|higher|192");
-  ck_assert_str_eq (lines[8], "read.4096.max_access|Random Access, read|4 KiB|max. access time|time|lower|0.028616");
-  ck_assert_str_eq (lines[24], "read.random.rate|Random Access, read|Random|avg. speed|rate|higher|44964000");
+  ck_assert_str_eq (lines[1], "read.512.iops|512 bytes|IOPS|iops|+|192");
+  ck_assert_str_eq (lines[9], "read.4096.max_access|4 KiB|max. access time|time|-|0.028616");
+  ck_assert_str_eq (lines[25], "read.random.rate|Random|avg. speed|rate|+|44964000");
 
   d->read.rows = NULL;
   g_clear_pointer (&got, g_free);
@@ -126,7 +128,7 @@ END_TEST
 START_TEST (test_fio_job)
 {
   g_autoptr (DsResult) r = ds_test_random_access_result (FALSE);
-  g_autofree char *job = ds_test_fio_job_text (r);
+  g_autofree char *job = ds_test_fio_job (r, "/dev/sdz");
 
   ck_assert_ptr_eq (ds_bench_get (DS_BENCH_RANDOM_ACCESS)->fio_job, ds_random_access_fio_job);
   ck_assert (strstr (job, "; reads only\n") != NULL);
@@ -157,7 +159,7 @@ START_TEST (test_fio_job_edges)
   r->spec.duration_ns = 0;
   r->target.logical_block_size = 4096;
   r->spec.capacity_bytes = 1000000;
-  job = ds_test_fio_job_text (r);
+  job = ds_test_fio_job (r, "/dev/sdz");
   ck_assert (strstr (job, "; WARNING: this job WRITES to /dev/sdz and DESTROYS ALL DATA on it\n") != NULL);
   ds_test_assert_fio_section (job, "random-512", ROW ("randwrite", "bs=4096", "999424", "3000ms"));
   ds_test_assert_fio_section (job, "random-4096", ROW ("randwrite", "bs=4096", "999424", "3000ms"));
@@ -166,7 +168,7 @@ START_TEST (test_fio_job_edges)
 
   r->target.logical_block_size = 2 << 20;
   r->spec.capacity_bytes = 0;
-  huge = ds_test_fio_job_text (r);
+  huge = ds_test_fio_job (r, "/dev/sdz");
   ds_test_assert_fio_section (huge, "random-65536", ROW ("randwrite", "bs=2097152", "499998785536", "3000ms"));
   ds_test_assert_fio_section (huge, "random-mixed", ROW ("randwrite", "bs=2097152", "499998785536", "3000ms"));
 }

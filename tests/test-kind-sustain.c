@@ -107,8 +107,8 @@ START_TEST (test_compare_rows)
   DsSustainData *data = r->data;
   const char *const want[] = {
     "[Sustained Write]",
-    "write.bytes_per_s|Average rate||rate|+|32390243.9", "write.bytes|Written||bytes|+|1.328e+09",
-    "start_bytes_per_s|Rate at the start||rate|+|100000000", "cliff_bytes|Cliff after|bytes written|bytes|+|1.02e+09",
+    "write.bytes_per_s|Average rate||rate|+|32390243.902439", "write.bytes|Written||bytes|+|1328000000",
+    "start_bytes_per_s|Rate at the start||rate|+|100000000", "cliff_bytes|Cliff after|bytes written|bytes|+|1020000000",
     "cliff_t|Cliff after|time|time|+|10.2", "floor_bytes_per_s|Floor (rate past the cliff)||rate|+|10000000",
     "dips|Dips||count|-|0", "write.lat_p99|Latency p99||time|-|0.013",
     "recovery.bytes_per_s|Rate after the pause||rate|+|90000000",
@@ -145,7 +145,7 @@ START_TEST (test_compare_rows)
   rows_of (r, &sink);
   ck_assert_uint_eq (sink.rows->len, 9);
   ck_assert_str_eq (sink.rows->pdata[1], "write.bytes_per_s|Average rate||rate|+|-");
-  ck_assert_str_eq (sink.rows->pdata[2], "write.bytes|Written||bytes|+|1.328e+09");
+  ck_assert_str_eq (sink.rows->pdata[2], "write.bytes|Written||bytes|+|1328000000");
   ds_test_sink_clear (&sink);
 
   /* Nothing written, no analysis (no dips array): every cell empty. */
@@ -173,19 +173,19 @@ START_TEST (test_compare_curves)
   ds_sustain_compare_curves (r, &sink.curves);
   ck_assert_uint_eq (sink.curve_lines->len, 1);
   ck_assert_msg (g_str_has_prefix (sink.curve_lines->pdata[0], "write.rate|Write rate against bytes written|"
-                                   "bytes written|bytes|0|write rate|rate|0|1.02e+09 cliff|(100000000,100000000) "
+                                   "bytes written|bytes|0|write rate|rate|0|1020000000 cliff|(100000000,100000000) "
                                    "(200000000,100000000) "), "%s", (char *) sink.curve_lines->pdata[0]);
-  ck_assert_msg (g_str_has_suffix (sink.curve_lines->pdata[0], " (1e+09,100000000) (1.028e+09,28000000) "
-                                   "(1.038e+09,10000000) (1.048e+09,10000000) (1.058e+09,10000000) "
-                                   "(1.068e+09,10000000) (1.078e+09,10000000) (1.088e+09,10000000) "
-                                   "(1.098e+09,10000000) (1.108e+09,10000000) (1.118e+09,10000000) "
-                                   "(1.128e+09,10000000) (1.138e+09,10000000) (1.148e+09,10000000) "
-                                   "(1.158e+09,10000000) (1.168e+09,10000000) (1.178e+09,10000000) "
-                                   "(1.188e+09,10000000) (1.198e+09,10000000) (1.208e+09,10000000) "
-                                   "(1.218e+09,10000000) (1.228e+09,10000000) (1.238e+09,10000000) "
-                                   "(1.248e+09,10000000) (1.258e+09,10000000) (1.268e+09,10000000) "
-                                   "(1.278e+09,10000000) (1.288e+09,10000000) (1.298e+09,10000000) "
-                                   "(1.308e+09,10000000) (1.318e+09,10000000) (1.328e+09,10000000)"),
+  ck_assert_msg (g_str_has_suffix (sink.curve_lines->pdata[0], " (1000000000,100000000) (1028000000,28000000) "
+                                   "(1038000000,10000000) (1048000000,10000000) (1058000000,10000000) "
+                                   "(1068000000,10000000) (1078000000,10000000) (1088000000,10000000) "
+                                   "(1098000000,10000000) (1108000000,10000000) (1118000000,10000000) "
+                                   "(1128000000,10000000) (1138000000,10000000) (1148000000,10000000) "
+                                   "(1158000000,10000000) (1168000000,10000000) (1178000000,10000000) "
+                                   "(1188000000,10000000) (1198000000,10000000) (1208000000,10000000) "
+                                   "(1218000000,10000000) (1228000000,10000000) (1238000000,10000000) "
+                                   "(1248000000,10000000) (1258000000,10000000) (1268000000,10000000) "
+                                   "(1278000000,10000000) (1288000000,10000000) (1298000000,10000000) "
+                                   "(1308000000,10000000) (1318000000,10000000) (1328000000,10000000)"),
                  "%s", (char *) sink.curve_lines->pdata[0]);
   ds_test_sink_clear (&sink);
 
@@ -247,7 +247,7 @@ START_TEST (test_fio_job)
   data->has_recovery = TRUE;
   data->recovery = recovery_30s;
   ds_sustain_options (&r->spec)->pause_ns = UINT64_C (30000000000);
-  job = ds_test_job_of (r);
+  job = ds_test_fio_job (r, NULL);
   DS_TEST_ASSERT_LINES_WITH (job, "; WARNING", "; WARNING: this job WRITES to /dev/sdz and DESTROYS ALL DATA on it");
   ds_test_assert_lines (strstr (job, "\n[global]\n") + 1, want);
 }
@@ -271,7 +271,7 @@ START_TEST (test_fio_variants)
   r->spec.duration_ns = UINT64_C (60) * 1000 * 1000 * 1000;
   r->spec.offset_bytes = UINT64_C (1) << 30;
   r->spec.span_bytes = UINT64_C (10) * 1000 * 1000 * 1000;
-  job = ds_test_job_of (r);
+  job = ds_test_fio_job (r, NULL);
   DS_TEST_ASSERT_LINES_WITH (job, "; one pass",
                              "; one pass over 9999220736 bytes, or the run's time if that ends first");
   DS_TEST_ASSERT_LINES_WITH (job, "rw=", "rw=randwrite rw=write");
@@ -283,7 +283,7 @@ START_TEST (test_fio_variants)
 
   ds_sustain_options (&r->spec)->pause_ns = 0;
   g_clear_pointer (&job, g_free);
-  job = ds_test_job_of (r);
+  job = ds_test_fio_job (r, NULL);
   DS_TEST_ASSERT_LINES_WITH (job, "[", "[global] [sustain]");
 
   /* No data: the spec's region, its pattern not known (sequential). */
@@ -292,7 +292,7 @@ START_TEST (test_fio_variants)
 
     r->data = NULL;
     g_clear_pointer (&job, g_free);
-    job = ds_test_job_of (r);
+    job = ds_test_fio_job (r, NULL);
     r->data = saved;
     DS_TEST_ASSERT_LINES_WITH (job, "[", "[global] [sustain]");
     DS_TEST_ASSERT_LINES_WITH (job, "size=", "size=9999220736");

@@ -112,9 +112,9 @@ START_TEST (test_compare_rows)
     "qd4.iops|QD 4 (knee)|IOPS|iops|+|2000", "qd4.bytes_per_s|QD 4 (knee)|MB/s|rate|+|8192000",
     "qd4.lat_mean|QD 4 (knee)|mean latency|time|-|0.002", "qd4.lat_p99|QD 4 (knee)|p99 latency|time|-|0.0023",
     "qd8.iops|QD 8|IOPS|iops|+|2010", "qd8.bytes_per_s|QD 8|MB/s|rate|+|8232960",
-    "qd8.lat_mean|QD 8|mean latency|time|-|0.0039800995", "qd8.lat_p99|QD 8|p99 latency|time|-|0.0046",
+    "qd8.lat_mean|QD 8|mean latency|time|-|0.00398009950248756", "qd8.lat_p99|QD 8|p99 latency|time|-|0.0046",
     "qd16.iops|QD 16|IOPS|iops|+|1990", "qd16.bytes_per_s|QD 16|MB/s|rate|+|8151040",
-    "qd16.lat_mean|QD 16|mean latency|time|-|0.00804020101", "qd16.lat_p99|QD 16|p99 latency|time|-|0.0091",
+    "qd16.lat_mean|QD 16|mean latency|time|-|0.00804020100502513", "qd16.lat_p99|QD 16|p99 latency|time|-|0.0091",
     "[Saturation knee]",
     "knee.level|Knee|queue depth|count|+|4", "knee.iops|Knee|IOPS|iops|+|2000",
     "knee.lat_p99|Knee|p99 latency|time|-|0.0023",
@@ -140,7 +140,7 @@ START_TEST (test_compare_rows)
   ck_assert_str_eq (sink.rows->pdata[6], "qd2.bytes_per_s|QD 2|MB/s|rate|+|-");
   ck_assert_str_eq (sink.rows->pdata[7], "qd2.lat_mean|QD 2|mean latency|time|-|-");
   ck_assert_str_eq (sink.rows->pdata[8], "qd2.lat_p99|QD 2|p99 latency|time|-|-");
-  ck_assert_str_eq (sink.rows->pdata[19], "qd16.lat_mean|QD 16|mean latency|time|-|0.00804020101");
+  ck_assert_str_eq (sink.rows->pdata[19], "qd16.lat_mean|QD 16|mean latency|time|-|0.00804020100502513");
   ck_assert_str_eq (sink.rows->pdata[20], "qd16.lat_p99|QD 16|p99 latency|time|-|-");
   ck_assert_str_eq (sink.rows->pdata[23], "knee.iops|Knee|IOPS|iops|+|2000");
   ck_assert_str_eq (sink.rows->pdata[24], "knee.lat_p99|Knee|p99 latency|time|-|-");
@@ -266,7 +266,7 @@ START_TEST (test_fio_threads)
   r->spec.pattern = DS_PATTERN_RANDWRITE;
   data->steady = TRUE;
   data->ramp_s = 0.5;
-  job = ds_test_job_of (r);
+  job = ds_test_fio_job (r, NULL);
   DS_TEST_ASSERT_LINES_WITH (job, "; WARNING", "; WARNING: this job WRITES to /dev/sdz and DESTROYS ALL DATA on it");
   ds_test_assert_lines (strstr (job, "\n[global]\n") + 1, want);
 }
@@ -283,7 +283,7 @@ START_TEST (test_fio_levels)
   g_autofree char *job = NULL;
 
   ds_test_fix_run (r, "io_uring");
-  job = ds_test_job_of (r);
+  job = ds_test_fio_job (r, NULL);
   DS_TEST_ASSERT_LINES_WITH (job, "[", "[global] [qd-1] [qd-2] [qd-4] [qd-8] [qd-16]");
   DS_TEST_ASSERT_LINES_WITH (job, "iodepth=", "iodepth=1 iodepth=2 iodepth=4 iodepth=8 iodepth=16");
   DS_TEST_ASSERT_LINES_WITH (job, "numjobs=", "numjobs=1 numjobs=1 numjobs=1 numjobs=1 numjobs=1");
@@ -299,7 +299,7 @@ START_TEST (test_fio_levels)
   r->spec.pattern = DS_PATTERN_RANDRW;
   r->spec.read_mix_percent = 70;
   g_clear_pointer (&job, g_free);
-  job = ds_test_job_of (r);
+  job = ds_test_fio_job (r, NULL);
   DS_TEST_ASSERT_LINES_WITH (job, "[", "[global] [qd-1] [qd-2] [qd-4] [qd-8] [qd-16] [qd-32]");
   DS_TEST_ASSERT_LINES_WITH (job, "; 6 levels", "; 6 levels of queue depth, each 2500 ms");
   DS_TEST_ASSERT_COUNT (job, "runtime=2500ms", 6);
@@ -313,7 +313,7 @@ START_TEST (test_fio_levels)
   r->spec.threads = 2;
   g_array_set_size (data->levels, 2);
   g_clear_pointer (&job, g_free);
-  job = ds_test_job_of (r);
+  job = ds_test_fio_job (r, NULL);
   DS_TEST_ASSERT_LINES_WITH (job, "ioengine=", "ioengine=psync");
   DS_TEST_ASSERT_LINES_WITH (job, "; our thread pool", "; our thread pool ran 2 x 2 synchronous I/Os in flight");
   DS_TEST_ASSERT_LINES_WITH (job, "numjobs=", "numjobs=2 numjobs=4");

@@ -26,7 +26,7 @@
 #include "ds-error.h"
 #include "ds-fio.h"
 #include "ds-run.h"
-#include "ds-test-kind-text.h"
+#include "ds-test-kind.h"
 #include "ds-test-results.h"
 #include "ds-test-util.h"
 
@@ -70,20 +70,20 @@ compare_result (gboolean read, gboolean write, uint64_t span)
 
 /* A direction's figures as fill_dir() set them, the bands 2 (40-60 %) empty. */
 #define WANT(d, D, min, max, avg, b0, b1, b3, b4) \
-  d ".transfer_min|" D "Transfer Rate Minimum||rate|higher|" min "\n" \
-  d ".transfer_max|" D "Transfer Rate Maximum||rate|higher|" max "\n" \
-  d ".transfer_avg|" D "Transfer Rate Average||rate|higher|" avg "\n" \
-  d ".access_time|" D "Access Time||time|lower|0.004\n" \
-  d ".burst_rate|" D "Burst Rate||rate|higher|200000000\n" \
-  d ".cpu_usage|" D "CPU Usage||percent|lower|12.5\n" \
-  d ".band_0_20|" D "Transfer Rate at 0–20 %||rate|higher|" b0 "\n" \
-  d ".band_20_40|" D "Transfer Rate at 20–40 %||rate|higher|" b1 "\n" \
-  d ".band_40_60|" D "Transfer Rate at 40–60 %||rate|higher|nan\n" \
-  d ".band_60_80|" D "Transfer Rate at 60–80 %||rate|higher|" b3 "\n" \
-  d ".band_80_100|" D "Transfer Rate at 80–100 %||rate|higher|" b4 "\n"
-#define R "Read transfer rate|"
+  "[" D "]\n" d ".transfer_min|Transfer Rate Minimum||rate|+|" min "\n" \
+  d ".transfer_max|Transfer Rate Maximum||rate|+|" max "\n" \
+  d ".transfer_avg|Transfer Rate Average||rate|+|" avg "\n" \
+  d ".access_time|Access Time||time|-|0.004\n" \
+  d ".burst_rate|Burst Rate||rate|+|200000000\n" \
+  d ".cpu_usage|CPU Usage||percent|-|12.5\n" \
+  d ".band_0_20|Transfer Rate at 0–20 %||rate|+|" b0 "\n" \
+  d ".band_20_40|Transfer Rate at 20–40 %||rate|+|" b1 "\n" \
+  d ".band_40_60|Transfer Rate at 40–60 %||rate|+|-\n" \
+  d ".band_60_80|Transfer Rate at 60–80 %||rate|+|" b3 "\n" \
+  d ".band_80_100|Transfer Rate at 80–100 %||rate|+|" b4 "\n"
+#define R "Read transfer rate"
 static const char want_read[] = WANT ("read", R, "10", "80", "45", "20", "40", "50", "70");
-static const char want_write[] = WANT ("write", "Write transfer rate|", "20", "160", "90", "40", "80", "100", "140");
+static const char want_write[] = WANT ("write", "Write transfer rate", "20", "160", "90", "40", "80", "100", "140");
 
 /* Six figures and five bands a direction, read first; a band the mean
  * of its points that did not fail, those at or past the end in the last. */
@@ -120,9 +120,9 @@ START_TEST (test_compare_rows_edges)
   DsTransferData *d = failed->data;
   g_auto (GStrv) lines = NULL;
 
-  ck_assert_uint_eq (ds_test_count (got, "\n"), 11);
-  ck_assert_uint_eq (ds_test_count (got, "||rate|higher|nan\n"), 5);
-  ck_assert (g_str_has_prefix (got, "read.transfer_min|Read transfer rate|Transfer Rate Minimum||rate|higher|10\n"));
+  ck_assert_uint_eq (ds_test_count (got, "\n"), 12);
+  ck_assert_uint_eq (ds_test_count (got, "||rate|+|-\n"), 5);
+  ck_assert (g_str_has_prefix (got, "[" R "]\nread.transfer_min|Transfer Rate Minimum||rate|+|10\n"));
   ck_assert_str_eq (got_none, "");
 
   d->span_bytes = 1000;
@@ -130,12 +130,13 @@ START_TEST (test_compare_rows_edges)
   g_array_append_val (d->read.points, ((DsTransferPoint) { 10, 0, EIO }));
   got_failed = ds_test_compare_text (failed, FALSE);
   ck_assert_uint_eq (ds_test_count (got_failed, "|-1\n"), 6);
-  ck_assert_uint_eq (ds_test_count (got_failed, "|nan\n"), 5);
+  ck_assert_uint_eq (ds_test_count (got_failed, "|-\n"), 5);
 
   lines = g_strsplit (got_hd, "\n", -1);
-  ck_assert_uint_eq (g_strv_length (lines), 12);
-  ck_assert_str_eq (lines[6], "read.band_0_20|" R "Transfer Rate at 0–20 %||rate|higher|100000099.914573");
-  ck_assert_str_eq (lines[7], "read.band_20_40|" R "Transfer Rate at 20–40 %||rate|higher|nan");
+  ck_assert_uint_eq (g_strv_length (lines), 13);
+  ck_assert_str_eq (lines[0], "[" R "]");
+  ck_assert_str_eq (lines[7], "read.band_0_20|Transfer Rate at 0–20 %||rate|+|100000099.914573");
+  ck_assert_str_eq (lines[8], "read.band_20_40|Transfer Rate at 20–40 %||rate|+|-");
 }
 END_TEST
 #undef R
@@ -159,6 +160,8 @@ START_TEST (test_compare_span)
 }
 END_TEST
 
+#define RATE(d, D) d "|" D " transfer rate|position|bytes|0|transfer rate|rate|0|- (null)|"
+#define ACCESS(d) d ".access|Access time|position|bytes|0|access time|time|1|- (null)|"
 /* Per direction run: the rate at each point's offset (a failed point a
  * gap), then the access times in seconds as dots; read first; no mark.
  * A direction not run draws nothing; one without points, empty curves. */
@@ -172,17 +175,14 @@ START_TEST (test_compare_curves)
 
   ck_assert_ptr_eq (ds_bench_get (DS_BENCH_TRANSFER)->compare_curves, ds_transfer_compare_curves);
   ds_test_assert_text (got,
-               "read|Read transfer rate|position bytes|transfer rate rate|line|nan -: 0:10 150:30 250:nan "
-               "300:40 799:50 800:60 1000:70 5000:80\n"
-               "read.access|Access time|position bytes|access time time|dots|nan -: 0:0.002 100:0.004 200:0.006\n"
-               "write|Write transfer rate|position bytes|transfer rate rate|line|nan -: 0:20 150:60 250:nan "
-               "300:80 799:100 800:120 1000:140 5000:160\n"
-               "write.access|Access time|position bytes|access time time|dots|nan -: 0:0.002 100:0.004 200:0.006\n");
+               RATE ("read", "Read") "(0,10) (150,30) (250,-) (300,40) (799,50) (800,60) (1000,70) (5000,80)\n"
+               ACCESS ("read") "(0,0.002) (100,0.004) (200,0.006)\n"
+               RATE ("write", "Write") "(0,20) (150,60) (250,-) (300,80) (799,100) (800,120) (1000,140) (5000,160)\n"
+               ACCESS ("write") "(0,0.002) (100,0.004) (200,0.006)\n");
   ck_assert_str_eq (got_none, "");
   ((DsTransferData *) empty->data)->write.present = TRUE;
   got_empty = ds_test_compare_text (empty, TRUE);
-  ds_test_assert_text (got_empty, "write|Write transfer rate|position bytes|transfer rate rate|line|nan -:\n"
-               "write.access|Access time|position bytes|access time time|dots|nan -:\n");
+  ds_test_assert_text (got_empty, RATE ("write", "Write") "\n" ACCESS ("write") "\n");
 }
 END_TEST
 
@@ -195,7 +195,7 @@ END_TEST
 START_TEST (test_fio_job)
 {
   g_autoptr (DsResult) r = ds_test_transfer_result ();
-  g_autofree char *job = ds_test_fio_job_text (r);
+  g_autofree char *job = ds_test_fio_job (r, "/dev/sdz");
   g_autofree char *exported = NULL;
   const char *const offsets[][2] = {
     { "point-000", "65536" }, { "point-001", "5373952" }, { "point-100", "536936448" },
@@ -241,11 +241,11 @@ START_TEST (test_fio_job_edges)
   r->target.size_bytes = 100 * 64 * KiB;
   r->spec.accuracy = 0;
   r->target.logical_block_size = 4096;
-  job = ds_test_fio_job_text (r);
+  job = ds_test_fio_job (r, "/dev/sdz");
   r->spec.accuracy = 5;
-  job5 = ds_test_fio_job_text (r);
+  job5 = ds_test_fio_job (r, "/dev/sdz");
   r->target.size_bytes = 32 * KiB;
-  tiny = ds_test_fio_job_text (r);
+  tiny = ds_test_fio_job (r, "/dev/sdz");
 
   ck_assert (strstr (job, "; WARNING: this job WRITES to /dev/sdz and DESTROYS ALL DATA on it\n") != NULL);
   ck_assert_uint_eq (ds_test_count (job, "\n[point-"), 200);
@@ -553,7 +553,7 @@ START_TEST (test_run_fio_same_points)
   ck_assert_msg (ds_transfer_run (&r.run, &error), "%s", error->message);
   ds_run_describe_target (&r.run, r.run.target);
   ck_assert_uint_eq (d->span_bytes, 8 * MiB);
-  job = ds_test_fio_job_text (r.result);
+  job = ds_test_fio_job (r.result, "/dev/sdz");
   for (guint i = 0; i < DS_BENCH_TRANSFER_POINTS; i++)
     {
       g_autofree char *name = g_strdup_printf ("point-%03u", i);

@@ -24,6 +24,7 @@
 #include "ds-fio-job.h"
 #include "ds-histogram.h"
 #include "ds-result-json.h"
+#include "ds-test-kind.h"
 #include "ds-test-results.h"
 #include "ds-test-util.h"
 
@@ -57,40 +58,15 @@ START_TEST (test_dir_percentile)
 }
 END_TEST
 
-typedef struct {
-  DsFigures  figures;
-  GString   *log;      /* one line per figure: key|section|name|measure|unit|hib|value */
-} Sink;
-
-static void
-sink_add (DsFigures     *figures,
-          const char    *key,
-          const char    *section,
-          const char    *name,
-          const char    *measure,
-          DsCompareUnit  unit,
-          gboolean       higher_is_better,
-          double         value)
-{
-  Sink *sink = (Sink *) figures;
-
-  g_string_append_printf (sink->log, "%s|%s|%s|%s|%d|%d|%.9g\n", key, section, name, measure,
-                          unit, higher_is_better, value);
-}
-
+/* The rows of @result through the kinds' table, as the comparison calls
+ * it, a line each. */
 static char *
 rows_of (const DsResult *result)
 {
-  Sink sink = { .figures = { .add = sink_add }, .log = g_string_new (NULL) };
-  const DsBenchOps *ops = ds_bench_get (result->kind);
-
-  /* Through the kinds' table, as the comparison calls it. */
-  ck_assert_ptr_eq (ops->compare_rows, ds_workload_compare_rows);
-  ops->compare_rows (result, &sink.figures);
-  return g_string_free (sink.log, FALSE);
+  ck_assert_ptr_eq (ds_bench_get (result->kind)->compare_rows, ds_workload_compare_rows);
+  return ds_test_compare_text (result, FALSE);
 }
 
-/* DS_COMPARE_RATE 0, IOPS 1, TIME 2. */
 START_TEST (test_compare_rows)
 {
   g_autoptr (DsResult) r = ds_test_workload_result ();
@@ -102,13 +78,14 @@ START_TEST (test_compare_rows)
 
   /* Reads only: seven rows; p50 is the 7th of the list (1e-4 + 6e-6). */
   ck_assert_str_eq (reads,
-                    "read.bandwidth|Workload, read|Bandwidth||0|1|16384\n"
-                    "read.iops|Workload, read|Operations||1|1|4\n"
-                    "read.lat_mean|Workload, read|Latency average||2|0|0.0002\n"
-                    "read.lat_p50|Workload, read|Latency p50||2|0|0.000106\n"
-                    "read.lat_p99|Workload, read|Latency p99||2|0|0.000112\n"
-                    "read.lat_p99_9|Workload, read|Latency p99.9||2|0|0.000114\n"
-                    "read.lat_max|Workload, read|Latency maximum||2|0|0.0003\n");
+                    "[Workload, read]\n"
+                    "read.bandwidth|Bandwidth||rate|+|16384\n"
+                    "read.iops|Operations||iops|+|4\n"
+                    "read.lat_mean|Latency average||time|-|0.0002\n"
+                    "read.lat_p50|Latency p50||time|-|0.000106\n"
+                    "read.lat_p99|Latency p99||time|-|0.000112\n"
+                    "read.lat_p99_9|Latency p99.9||time|-|0.000114\n"
+                    "read.lat_max|Latency maximum||time|-|0.0003\n");
 
   /* Writes too: after the reads, their own section; an unmeasured p99.9
    * is NAN, not 0. */
@@ -119,23 +96,25 @@ START_TEST (test_compare_rows)
   both = rows_of (r);
   ck_assert (g_str_has_prefix (both, reads));
   ck_assert_str_eq (both + strlen (reads),
-                    "write.bandwidth|Workload, write|Bandwidth||0|1|2e+09\n"
-                    "write.iops|Workload, write|Operations||1|1|500000\n"
-                    "write.lat_mean|Workload, write|Latency average||2|0|0.001\n"
-                    "write.lat_p50|Workload, write|Latency p50||2|0|0.0009\n"
-                    "write.lat_p99|Workload, write|Latency p99||2|0|0.002\n"
-                    "write.lat_p99_9|Workload, write|Latency p99.9||2|0|nan\n"
-                    "write.lat_max|Workload, write|Latency maximum||2|0|0.5\n");
+                    "[Workload, write]\n"
+                    "write.bandwidth|Bandwidth||rate|+|2000000000\n"
+                    "write.iops|Operations||iops|+|500000\n"
+                    "write.lat_mean|Latency average||time|-|0.001\n"
+                    "write.lat_p50|Latency p50||time|-|0.0009\n"
+                    "write.lat_p99|Latency p99||time|-|0.002\n"
+                    "write.lat_p99_9|Latency p99.9||time|-|-\n"
+                    "write.lat_max|Latency maximum||time|-|0.5\n");
 
   /* No time counted (an fio import with runtime 0): no rates, the
    * latencies still. */
   d->runtime_s = 0;
   untimed = rows_of (r);
-  ck_assert_msg (strstr (untimed, "read.bandwidth|Workload, read|Bandwidth||0|1|nan\n"
-                                  "read.iops|Workload, read|Operations||1|1|nan\n"
-                                  "read.lat_mean|Workload, read|Latency average||2|0|0.0002\n"),
+  ck_assert_msg (strstr (untimed, "[Workload, read]\n"
+                                  "read.bandwidth|Bandwidth||rate|+|-\n"
+                                  "read.iops|Operations||iops|+|-\n"
+                                  "read.lat_mean|Latency average||time|-|0.0002\n"),
                  "%s", untimed);
-  ck_assert_msg (strstr (untimed, "write.bandwidth|Workload, write|Bandwidth||0|1|nan\n"), "%s", untimed);
+  ck_assert_msg (strstr (untimed, "[Workload, write]\nwrite.bandwidth|Bandwidth||rate|+|-\n"), "%s", untimed);
 
   /* Neither direction counted: no rows at all. */
   d->read.present = FALSE;
@@ -146,22 +125,6 @@ START_TEST (test_compare_rows)
 END_TEST
 
 /* ---- the fio job -------------------------------------------------------- */
-
-/* @job equals @want, line by line, so a failure names the first line that
- * differs. */
-static void
-assert_lines (const char        *job,
-              const char *const *want)
-{
-  g_auto (GStrv) got = g_strsplit (job, "\n", -1);
-  guint i;
-
-  for (i = 0; want[i] != NULL && got[i] != NULL; i++)
-    ck_assert_msg (strcmp (got[i], want[i]) == 0, "line %u: got “%s”, want “%s”\n%s", i + 1, got[i],
-                   want[i], job);
-  ck_assert_msg (want[i] == NULL && got[i] == NULL, "line %u: got “%s”, want “%s”\n%s", i + 1,
-                 got[i] ? got[i] : "(end)", want[i] ? want[i] : "(end)", job);
-}
 
 static DsResult *
 job_result (void)
@@ -178,16 +141,13 @@ job_result (void)
   return r;
 }
 
+/* @r's job for @filename, through the kinds' table. */
 static char *
 job_text (const DsResult *r,
           const char     *filename)
 {
-  g_autoptr (GError) error = NULL;
-  DsFioJobFile job = { .out = g_string_new (NULL), .filename = filename };
-
-  ck_assert (ds_workload_fio_job (r, &job, &error));
-  ck_assert_ptr_null (error);
-  return g_string_free (job.out, FALSE);
+  ck_assert_ptr_eq (ds_bench_get (DS_BENCH_WORKLOAD)->fio_job, ds_workload_fio_job);
+  return ds_test_fio_job (r, filename);
 }
 
 /* randrw QD32 on io_uring over a 1 MiB file, 2.5 s. */
@@ -211,7 +171,7 @@ START_TEST (test_fio_job)
   };
 
   ck_assert_ptr_eq (ds_bench_get (DS_BENCH_WORKLOAD)->fio_job, ds_workload_fio_job);
-  assert_lines (job, want);
+  ds_test_assert_lines (job, want);
 }
 END_TEST
 

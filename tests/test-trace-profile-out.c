@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ds-test-kind.h"
 #include "ds-test-util.h"
 #include "ds-trace-profile-private.h"
 
@@ -420,20 +421,6 @@ print_text (const DsTraceProfile *p)
   return text;
 }
 
-static void
-assert_text (const char        *text,
-             const char *const *want)
-{
-  g_auto (GStrv) got = g_strsplit (text, "\n", -1);
-  guint i;
-
-  for (i = 0; want[i] != NULL && got[i] != NULL; i++)
-    ck_assert_msg (strcmp (got[i], want[i]) == 0, "line %u: got “%s”, want “%s”\n%s", i + 1, got[i],
-                   want[i], text);
-  ck_assert_msg (want[i] == NULL && got[i] != NULL && got[i][0] == 0 && got[i + 1] == NULL,
-                 "%u lines, want %u\n%s", g_strv_length (got), g_strv_length ((GStrv) want) + 1, text);
-}
-
 START_TEST (test_text)
 {
   const char *want[] = {
@@ -461,7 +448,7 @@ START_TEST (test_text)
     "     0.0       4.0     0.02   75.0      2    0.50     100.0    5000.0    5000.0",
     "     1.0       1.0     0.00  100.0      0    0.25     100.0     100.0     100.0",
     "(A trace holds no data: offsets, sizes, times and operations only.)",
-    NULL
+    "", NULL   /* a newline at the end */
   };
   g_autoptr (DsTraceProfile) p = workload ();
   g_autofree char *text = NULL;
@@ -474,7 +461,7 @@ START_TEST (test_text)
   p->header.lost_events = 12;
   p->incomplete = 4;
   text = print_text (p);
-  assert_text (text, want);
+  ds_test_assert_lines (text, want);
 }
 END_TEST
 
@@ -496,7 +483,7 @@ START_TEST (test_text_untimed)
     "  0.0-2.0 MB: 50.0 %",
     "  2.0-4.0 MB: 50.0 %",
     "(A trace holds no data: offsets, sizes, times and operations only.)",
-    NULL
+    "", NULL   /* a newline at the end */
   };
   g_autoptr (DsTraceProfile) p = blank (FALSE, FALSE);
   DsTraceInterval *iv = add_interval (p);
@@ -516,7 +503,7 @@ START_TEST (test_text_untimed)
   p->first_issue = p->last_issue = 0;
   ds_trace_profile_summarise (p);
   text = print_text (p);
-  assert_text (text, want);
+  ds_test_assert_lines (text, want);
 }
 END_TEST
 
@@ -538,14 +525,14 @@ START_TEST (test_text_empty)
     "Latency (production): p50 0.0 µs, p99 0.0 µs, p99.9 0.0 µs",
     "  time s      IOPS     MB/s  read%  flush   depth    p50 µs    p99 µs  p99.9 µs",
     "(A trace holds no data: offsets, sizes, times and operations only.)",
-    NULL
+    "", NULL   /* a newline at the end */
   };
   g_autoptr (DsTraceProfile) p = blank (TRUE, TRUE);
   g_autofree char *text = NULL;
 
   ds_trace_profile_summarise (p);
   text = print_text (p);
-  assert_text (text, want);
+  ds_test_assert_lines (text, want);
 }
 END_TEST
 
