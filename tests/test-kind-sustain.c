@@ -322,6 +322,7 @@ START_TEST (test_json_written)
   JsonObject *o;
 
   data->random = TRUE;
+  ds_sustain_analysis_clear (&data->analysis);
   data->analysis = (DsSustainAnalysis) { .start_bytes_per_s = 0, .floor_bytes_per_s = 2.5e6,
                                          .dips = g_array_new (FALSE, FALSE, sizeof (DsSustainDip)),
                                          .dip_period_s = 5 };

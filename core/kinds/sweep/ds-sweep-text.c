@@ -45,7 +45,7 @@ ds_sweep_report (const DsResult *result,
   g_autofree char *knee = ds_sweep_knee_words (data);
   g_autofree char *step_time = g_strdup_printf ("%g s per level%s", data->step_time_s,
                                                 data->steady ? ", or less once IOPS is steady" : "");
-  GString *off = g_string_new (NULL);
+  g_autoptr (GString) off = g_string_new (NULL);
 
   ds_report_figure (out, "Workload", profile);
   ds_report_figure (out, "Step Time", step_time);
@@ -114,5 +114,4 @@ ds_sweep_report (const DsResult *result,
                             "a completion and the next submission, a capped depth, or a "
                             "level too short to settle).\n",
                             DS_SWEEP_LITTLE_TOLERANCE * 100, off->str);
-  g_string_free (off, TRUE);
 }
