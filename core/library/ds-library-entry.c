@@ -344,14 +344,29 @@ ds_library_entry_get_headline (DsLibraryEntry  *self,
   return TRUE;
 }
 
+/* @name is more than blanks (and, for a WWN, more than "0x"). */
+static gboolean
+names_drive (const char *name,
+             gboolean    hex)
+{
+  if (name == NULL)
+    return FALSE;
+  name += strspn (name, " \t\n\r\f\v");
+  if (hex && g_ascii_strncasecmp (name, "0x", 2) == 0)
+    name += 2;
+  return name[strspn (name, " \t\n\r\f\v")] != '\0';
+}
+
 char *
 ds_library_entry_dup_device_key (DsLibraryEntry *self)
 {
   g_return_val_if_fail (DS_IS_LIBRARY_ENTRY (self), NULL);
 
-  if (self->wwn != NULL && *self->wwn != '\0')
+  /* A blank WWN or serial (or a bare "0x") names no drive: two drives
+   * that both report one are not one. */
+  if (names_drive (self->wwn, TRUE))
     return g_strconcat ("wwn:", self->wwn, NULL);
-  if (self->serial != NULL && *self->serial != '\0')
+  if (names_drive (self->serial, FALSE))
     return g_strconcat ("serial:", self->serial, NULL);
   /* Without either: the model and capacity on one host (a loop device or
    * a file is one only by its path). */

@@ -98,34 +98,18 @@ name_trimmed (const char *name,
   return key != NULL ? g_strstrip (g_strdup (name)) : NULL;
 }
 
-/* The key of a drive known by neither a WWN nor a serial (blank ones are
- * none): ds_library_entry_dup_device_key()'s model or path, capacity and
- * host. */
-static char *
-own_key (DsLibraryEntry *e)
-{
-  const char *model = ds_library_entry_get_model (e);
-  const char *path = ds_library_entry_get_device_path (e);
-  const char *host = ds_library_entry_get_hostname (e);
-
-  return g_strdup_printf ("%s:%s:%" G_GUINT64_FORMAT ":%s", model != NULL ? "model" : "path",
-                          model != NULL ? model : path != NULL ? path : "?",
-                          ds_library_entry_get_size_bytes (e), host != NULL ? host : "?");
-}
-
-/* @device, or a new one in @devices (under @key, or @e's device key),
- * with @e added: the newest entry (the library is newest first) names the
- * device; later ones fill what it did not record. */
+/* @device, or a new one in @devices, with @e added: the newest entry
+ * (the library is newest first) names the device; later ones fill what it
+ * did not record. */
 static DsLibraryDevice *
 add_to_device (GPtrArray       *devices,
                DsLibraryDevice *device,
-               DsLibraryEntry  *e,
-               const char      *key)
+               DsLibraryEntry  *e)
 {
   if (device == NULL)
     {
       device = g_new0 (DsLibraryDevice, 1);
-      device->key = key != NULL ? g_strdup (key) : ds_library_entry_dup_device_key (e);
+      device->key = ds_library_entry_dup_device_key (e);
       device->entries = g_ptr_array_new_with_free_func (g_object_unref);
       g_ptr_array_add (devices, device);
     }
@@ -178,7 +162,7 @@ ds_library_get_devices (DsLibrary *library)
           continue;
         }
 
-      device = add_to_device (devices, g_hash_table_lookup (by_key, wwn), e, NULL);
+      device = add_to_device (devices, g_hash_table_lookup (by_key, wwn), e);
       if (!g_hash_table_contains (by_key, wwn))
         g_hash_table_insert (by_key, g_steal_pointer (&wwn), device);
       serial = serial_key (e);
@@ -201,7 +185,7 @@ ds_library_get_devices (DsLibrary *library)
       g_autofree char *key = NULL;
       DsLibraryDevice *device;
 
-      key = serial != NULL ? g_strdup (serial) : own_key (e);
+      key = serial != NULL ? g_strdup (serial) : ds_library_entry_dup_device_key (e);
       device = g_hash_table_lookup (by_key, key);
       if (device == AMBIGUOUS)
         {
@@ -210,7 +194,7 @@ ds_library_get_devices (DsLibrary *library)
           key = g_strconcat ("ambiguous-", serial, NULL);
           device = g_hash_table_lookup (by_key, key);
         }
-      device = add_to_device (devices, device, e, serial != NULL ? NULL : key);
+      device = add_to_device (devices, device, e);
       if (!g_hash_table_contains (by_key, key))
         g_hash_table_insert (by_key, g_steal_pointer (&key), device);
     }
