@@ -366,3 +366,13 @@ ds_test_run_tests (const char         *name,
   suite_add_tcase (s, tc);
   return ds_test_run_suite (s);
 }
+
+char *
+ds_test_report (const DsResult *result,
+                DsUnits         units)
+{
+  GString *out = g_string_new (NULL);
+
+  ds_bench_get (result->kind)->report (result, units, out);
+  return g_string_free (out, FALSE);
+}

@@ -92,6 +92,11 @@ char     *ds_test_lines_with      (const char *text,
 
 /* ---- fio --------------------------------------------------------------- */
 
+/* The body of @result's report in @units, as its kind's table row writes
+ * it (the `report` hook; ds-report adds the common header). */
+char     *ds_test_report          (const DsResult *result,
+                                   DsUnits         units);
+
 /* @result's fio job as the exporter writes it (its kind's table row, the
  * text checked) for @filename, or (NULL) for its own target; the test
  * fails if it is refused. */

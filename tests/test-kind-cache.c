@@ -439,15 +439,6 @@ START_TEST (test_words)
 }
 END_TEST
 
-static char *
-report_of (const DsResult *r)
-{
-  GString *out = g_string_new (NULL);
-
-  ds_cache_report (r, DS_UNITS_MB, out);
-  return g_string_free (out, FALSE);
-}
-
 /* The reads' report, a set cut and one measured again; the writes' with
  * their read latency; without an edge, no hot and cold; no sets, no
  * table. */
@@ -494,9 +485,9 @@ START_TEST (test_report)
   set_at (r, 3)->repeated = TRUE;
   set_at (r, 3)->repeat_iops = 256.4;
   set_at (r, 3)->repeat_lat_mean_s = 0.003;
-  text = report_of (r);
+  text = ds_test_report (r, DS_UNITS_MB);
   ds_test_assert_lines (text, want);
-  wtext = report_of (w);
+  wtext = ds_test_report (w, DS_UNITS_MB);
   ds_test_assert_lines (wtext, wwant);
 
   data->estimate.found = FALSE;
@@ -504,7 +495,7 @@ START_TEST (test_report)
   g_array_set_size (data->sets, 0);
   data->block_size_bytes = 1536;
   g_free (text);
-  text = report_of (r);
+  text = ds_test_report (r, DS_UNITS_MB);
   ck_assert_str_eq (text, "Probe                 : random reads of 1.5 KiB, queue depth 1, 2 s per set, each set "
                           "read once first\n"
                           "Cache                 : none: fewer than two sets were measured\n"

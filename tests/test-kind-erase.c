@@ -88,15 +88,6 @@ erase_result (DsEraseMethod method,
   return r;
 }
 
-static char *
-report_of (const DsResult *r, DsUnits units)
-{
-  GString *out = g_string_new (NULL);
-
-  ds_bench_get (DS_BENCH_ERASE)->report (r, units, out);
-  return g_string_free (out, FALSE);
-}
-
 /* ---- ds-erase-compare.c ----------------------------------------------- */
 
 /* Every figure with its key, name, unit and direction, in the report's
@@ -362,8 +353,8 @@ END_TEST
 START_TEST (test_report_verified)
 {
   g_autoptr (DsResult) r = erase_result (DS_ERASE_ZEROS, TRUE);
-  g_autofree char *mb = report_of (r, DS_UNITS_MB);
-  g_autofree char *mib = report_of (r, DS_UNITS_MIB);
+  g_autofree char *mb = ds_test_report (r, DS_UNITS_MB);
+  g_autofree char *mib = ds_test_report (r, DS_UNITS_MIB);
 
   ck_assert_str_eq (mb, "Method                : overwrite with zeros\n"
                         "Written               : 268435456 of 268435456 bytes in 2.0 s (134.2 MB/s)\n"
@@ -387,7 +378,7 @@ START_TEST (test_report_partial)
   d->erase_ns = d->bytes_verified = d->verify_ns = 0;
   d->verified = FALSE;
   r->cancelled = TRUE;
-  text = report_of (r, DS_UNITS_MB);
+  text = ds_test_report (r, DS_UNITS_MB);
   ck_assert_str_eq (text, "Method                : discard (BLKDISCARD; a punched hole for a file)\n"
                           "Discarded             : 114294784 of 268435456 bytes in 0.0 s (0.000 MB/s)\n"
                           "Verified              : not reached: the run ended during the erase\n"
@@ -399,7 +390,7 @@ START_TEST (test_report_partial)
   r->cancelled = FALSE;
   ds_range_list_add (&d->write_errors, 4 * MiB, 4 * MiB);
   g_clear_pointer (&text, g_free);
-  text = report_of (r, DS_UNITS_MB);
+  text = ds_test_report (r, DS_UNITS_MB);
   ck_assert_msg (strstr (text, "\nOverwritten before the error: bytes 0 – 114294783 (109.0 MiB) of 268435456, "
                                "except the blocks listed below that could not be written; the rest "
                                "(154140672 bytes from offset 114294784) is untouched\n"
@@ -453,7 +444,7 @@ START_TEST (test_report_verdicts)
         ds_range_list_add (&d->mismatches, 512, cases[i].mismatch);
       if (cases[i].survived > 0)
         ds_range_list_add (&d->survived, 512, cases[i].survived);
-      text = report_of (r, DS_UNITS_MB);
+      text = ds_test_report (r, DS_UNITS_MB);
       ck_assert_msg (strstr (text, line) != NULL, "case %u:\n%s", i, text);
       ck_assert_msg (strstr (text, overwrites ? "\nWritten  " : "\nDiscarded  ") != NULL, "%s", text);
       ck_assert ((strstr (text, "Blocks that still hold the old data after the discard:\n"
@@ -469,7 +460,7 @@ START_TEST (test_report_verdicts)
   /* A method the file did not know of: no words invented. */
   {
     g_autoptr (DsResult) r = erase_result ((DsEraseMethod) 9, FALSE);
-    g_autofree char *text = report_of (r, DS_UNITS_MB);
+    g_autofree char *text = ds_test_report (r, DS_UNITS_MB);
 
     ck_assert_msg (g_str_has_prefix (text, "Method                : ?\nDiscarded "), "%s", text);
   }

@@ -278,16 +278,6 @@ END_TEST
 
 /* ---- report ------------------------------------------------------------- */
 
-static char *
-report_of (const DsResult *r)
-{
-  GString *out = g_string_new (NULL);
-
-  ck_assert_ptr_eq (ds_bench_get (DS_BENCH_HEALTH)->report, ds_health_report);
-  ds_health_report (r, DS_UNITS_MB, out);
-  return g_string_free (out, FALSE);
-}
-
 #define ATTR_HEAD " ID Attribute                  Value Worst Thresh Failed Status   Raw"
 
 /* An ATA drive, word for word: the verdict and its reason, the figures,
@@ -295,7 +285,9 @@ report_of (const DsResult *r)
 START_TEST (test_report_ata)
 {
   g_autoptr (DsResult) r = load ("ST3500418AS_11.json");
-  g_autofree char *text = report_of (r);
+  g_autofree char *text = ds_test_report (r, DS_UNITS_MB);
+
+  ck_assert_ptr_eq (ds_bench_get (DS_BENCH_HEALTH)->report, ds_health_report);
   const char *want[] = {
     "Health                : WARNING",
     "  - 1 reallocated sector",
@@ -348,7 +340,7 @@ START_TEST (test_report_nvme_scsi)
 {
   g_autoptr (DsResult) nvme = load ("nvme-null-SAMSUNG_MZWLL3T2HAJQ-00005-nvme0.json");
   g_autoptr (DsResult) scsi = load ("SEAGATE_ST373453LC_26.json");
-  g_autofree char *text = report_of (nvme);
+  g_autofree char *text = ds_test_report (nvme, DS_UNITS_MB);
   const char *want_nvme[] = {
     "Health                : FAILING",
     "  - the drive's SMART overall-health self-assessment failed",
@@ -398,7 +390,7 @@ START_TEST (test_report_nvme_scsi)
 
   ds_test_assert_lines (text, want_nvme);
   g_free (text);
-  text = report_of (scsi);
+  text = ds_test_report (scsi, DS_UNITS_MB);
   ds_test_assert_lines (text, want_scsi);
 }
 END_TEST
@@ -502,7 +494,7 @@ START_TEST (test_report_edges)
   g_autoptr (GPtrArray) want = g_ptr_array_new_with_free_func (g_free);
 
   add_edges (h);
-  text = report_of (r);
+  text = ds_test_report (r, DS_UNITS_MB);
   for (guint i = 0; head[i] != NULL; i++)
     g_ptr_array_add (want, g_strdup (head[i]));
   /* 21 entries of the 25, newest first. */
@@ -522,17 +514,17 @@ START_TEST (test_report_edges)
    * read yet reports nothing. */
   h->self_test_remaining_percent = DS_HEALTH_UNKNOWN;
   g_free (text);
-  text = report_of (r);
+  text = ds_test_report (r, DS_UNITS_MB);
   ck_assert_msg (strstr (text, "\nSelf-test             : running\n\n") != NULL, "%s", text);
   h->self_test_running = FALSE;
   g_free (h->self_test_status);
   h->self_test_status = g_strdup ("Completed\twithout error");
   g_free (text);
-  text = report_of (r);
+  text = ds_test_report (r, DS_UNITS_MB);
   ck_assert_msg (strstr (text, "\nSelf-test             : Completed\\twithout error\n\n") != NULL, "%s", text);
   g_clear_pointer (&((DsHealthData *) r->data)->health, ds_health_free);
   g_free (text);
-  text = report_of (r);
+  text = ds_test_report (r, DS_UNITS_MB);
   ck_assert_str_eq (text, "");
 }
 END_TEST

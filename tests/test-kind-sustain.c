@@ -447,15 +447,6 @@ END_TEST
 
 /* ---- text ----------------------------------------------------------------- */
 
-static char *
-report_of (const DsResult *r)
-{
-  GString *out = g_string_new (NULL);
-
-  ds_sustain_report (r, DS_UNITS_MB, out);
-  return g_string_free (out, FALSE);
-}
-
 /* The whole report: 41 intervals, every second one shown, the last and
  * the cliff's (between 10 and 11 s) kept; the recovery against the
  * start rate. */
@@ -490,7 +481,7 @@ START_TEST (test_report)
                             2.0 * t, (1028 + 10 * (t - 11)) / 1e3);
   data->has_recovery = TRUE;
   data->recovery = recovery_30s;
-  text = report_of (r);
+  text = ds_test_report (r, DS_UNITS_MB);
   lines = g_strsplit (want->str, "\n", -1);
   g_string_free (want, TRUE);
   ds_test_assert_lines (text, (const char *const *) lines);
@@ -513,7 +504,7 @@ START_TEST (test_report_parts)
   data->analysis.cliff_found = FALSE;
   g_array_append_vals (data->analysis.dips, dips, 2);
   data->analysis.dip_period_s = 5;
-  text = report_of (r);
+  text = ds_test_report (r, DS_UNITS_MB);
   DS_TEST_ASSERT_LINES_WITH (text, "Workload", "Workload              : random write, 1 MiB blocks, queue depth 4, "
                              "5.00 TB region");
   DS_TEST_ASSERT_LINES_WITH (text, "Written ", "Written               : 1.0 kB in 41.0 s: 32.4 MB/s (total bytes / "
@@ -533,7 +524,7 @@ START_TEST (test_report_parts)
   data->region_bytes = 2500;
   data->run->write.io_bytes = 2500000000;
   g_clear_pointer (&text, g_free);
-  text = report_of (r);
+  text = ds_test_report (r, DS_UNITS_MB);
   DS_TEST_ASSERT_LINES_WITH (text, "Dips", "Dips                  : 1 below 70 % of the median rate, at 4.0 s, "
                              "down to 0.25 of it");
   DS_TEST_ASSERT_LINES_WITH (text, "Workload", "Workload              : random write, 1 MiB blocks, queue depth 4, "
@@ -543,7 +534,7 @@ START_TEST (test_report_parts)
 
   data->run->write.ios = 0;
   g_clear_pointer (&text, g_free);
-  text = report_of (r);
+  text = ds_test_report (r, DS_UNITS_MB);
   ck_assert_str_eq (text, "Workload              : random write, 1 MiB blocks, queue depth 4, 2.5 kB region\n"
                           "Written               : nothing\n");
 }

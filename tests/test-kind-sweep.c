@@ -489,23 +489,13 @@ END_TEST
 
 /* ---- text ----------------------------------------------------------------- */
 
-static char *
-report_of (const DsResult *r,
-           DsUnits         units)
-{
-  GString *out = g_string_new (NULL);
-
-  ds_sweep_report (r, units, out);
-  return g_string_free (out, FALSE);
-}
-
 /* The sweep over queue depth, word for word: the knee marked "<", the
  * level ended early "st"; not steady, no level cut: no such notes. */
 START_TEST (test_report)
 {
   g_autoptr (DsResult) r = sweep_result ();
   DsSweepData *data = r->data;
-  g_autofree char *text = report_of (r, DS_UNITS_MB);
+  g_autofree char *text = ds_test_report (r, DS_UNITS_MB);
   const char *const want[] = {
     "Workload              : randread, 4 KiB, 1 thread, queue depth 1 to 32 (6 levels)",
     "Step Time             : 10 s per level",
@@ -544,7 +534,7 @@ START_TEST (test_report)
   data->step_time_s = 2.5;
   ds_sweep_update_knee (data);
   g_free (text);
-  text = report_of (r, DS_UNITS_MB);
+  text = ds_test_report (r, DS_UNITS_MB);
   ds_test_assert_lines (text, short_want);
 }
 END_TEST
@@ -583,7 +573,7 @@ START_TEST (test_report_threads)
   g_array_index (data->steps, DsSweepStep, 0).bytes_per_s = 512 * 1000;
   g_array_index (data->steps, DsSweepStep, 2).complete = FALSE;
   ds_sweep_update_knee (data);
-  text = report_of (r, DS_UNITS_MIB);
+  text = ds_test_report (r, DS_UNITS_MIB);
   ds_test_assert_lines (text, want);
 }
 END_TEST
