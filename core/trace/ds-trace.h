@@ -312,6 +312,21 @@ typedef struct {
 
 const DsTraceSummary *ds_trace_profile_summary (const DsTraceProfile *profile);
 
+/* One interval of the profile, for a curve: its start, its reads and
+ * writes per second (as the summary's IOPS), their bytes per second and
+ * its p99 latency (0: no completions in it). */
+typedef struct {
+  double   t_s;
+  double   iops;
+  double   bytes_per_s;
+  uint64_t p99_ns;
+} DsTraceIntervalFigures;
+
+guint           ds_trace_profile_n_intervals (const DsTraceProfile   *profile);
+void            ds_trace_profile_interval    (const DsTraceProfile   *profile,
+                                              guint                   index,
+                                              DsTraceIntervalFigures *ret_figures);
+
 /* ---- ds-trace-replay.c: open-loop replay ---- */
 typedef struct {
   const char *trace;
