@@ -10,12 +10,13 @@
  * 2.24-2.34 ms for `delay 2000` at 200 IOPS while the machine's 2 cores
  * were busy; its p99 with no delay was 2.4 ms.  So the figures below are
  * taken against fio on the same disk, or with service times long enough
- * (5-10 ms) that this path is a few per cent of them.
+ * (5-20 ms) that this path is a few per cent of them.
  *   - open loop on a disk whose every I/O takes 2 ms (`delay 2000`): p50
  *     at least 2 ms and within 10 % of fio's p50 at the same rate;
  *   - closed loop of a trace that kept 4 in flight, on a disk serving 4
- *     at once in 10 ms each (`actuators 4 10000`): 4 / 10 ms = 400 IOPS
- *     within 10 %, a mean depth of 4 within 10 %; --depth 2 halves the rate;
+ *     at once in 20 ms each (`actuators 4 20000`): 4 / 20 ms = 200 IOPS
+ *     within 10 %, a mean depth of 4 within 10 %, never more than 4 in
+ *     flight; --depth 2 halves the rate;
  *   - the headroom search of a 100 IOPS trace on a disk serving at most
  *     400 IOPS (`actuators 2 5000`) with --p99 20ms: the answer is 4x
  *     within 25 %.  Why 25 %: the fault disk's path lowers its capacity a
@@ -143,13 +144,13 @@ START_TEST (test_open_delay)
 END_TEST
 
 /* A trace that kept 4 in flight (4 reads every ms, each 1 ms), closed
- * loop on 4 actuators of 10 ms: 4 / 10 ms = 400 IOPS at a depth of 4. */
+ * loop on 4 actuators of 20 ms: 4 / 20 ms = 200 IOPS at a depth of 4. */
 START_TEST (test_closed_depth)
 {
   const char *dev = NULL;
   g_autoptr (DsFaultDisk) disk = ds_faultdisk_start (16 * MiB, 12, &dev);
-  g_autofree char *trace = write_trace ("depth4.dstrace", 800, 4, MS, MS);
-  g_autofree char *shorter = write_trace ("depth4s.dstrace", 300, 4, MS, MS);
+  g_autofree char *trace = write_trace ("depth4.dstrace", 400, 4, MS, MS);
+  g_autofree char *shorter = write_trace ("depth4s.dstrace", 160, 4, MS, MS);
   const char *args[] = { "replay", trace, dev, "--reads-only", "--loop", "closed", "--json", NULL };
   const char *two[] = { "replay", shorter, dev, "--reads-only", "--loop", "closed", "--depth", "2",
                         "--json", NULL };
@@ -157,7 +158,7 @@ START_TEST (test_closed_depth)
   JsonObject *o;
   double iops, depth;
 
-  ck_assert (ds_faultdisk_control (disk, "actuators 4 10000"));
+  ck_assert (ds_faultdisk_control (disk, "actuators 4 20000"));
   ck_assert (ds_faultdisk_control (disk, "reset-counters"));
   o = replay (parser, args);
   iops = DBL (o, "achieved_iops");
@@ -166,21 +167,24 @@ START_TEST (test_closed_depth)
         " ns; the disk saw at most %" G_GUINT64_FORMAT " at once", DBL (o, "recorded_mean_depth"),
         DBL (o, "recorded_iops"), iops, depth, INT (o, "p50_ns"), ds_faultdisk_counter (disk, "inflight_max"));
   ck_assert_str_eq (json_object_get_string_member (o, "loop"), "closed");
-  ck_assert_int_eq (INT (o, "reads"), 800);
+  ck_assert_int_eq (INT (o, "reads"), 400);
   ck_assert_double_eq_tol (DBL (o, "recorded_mean_depth"), 4, 0.01);
-  ck_assert_double_eq_tol (DBL (o, "recorded_iops"), 799.0 / 0.199, 0.5);
-  ck_assert_msg (iops > 360 && iops < 440, "closed loop: %.1f IOPS, not 400 within 10 %%", iops);
+  ck_assert_double_eq_tol (DBL (o, "recorded_iops"), 399.0 / 0.099, 0.5);
+  ck_assert_msg (iops > 180 && iops < 220, "closed loop: %.1f IOPS, not 200 within 10 %%", iops);
   ck_assert_msg (depth > 3.6 && depth < 4.4, "closed loop: mean depth %.3f, not 4 within 10 %%", depth);
+  /* Never more than the trace had. */
+  ck_assert_int_eq (INT (o, "max_depth"), 4);
   ck_assert_int_eq (INT (o, "waited_for_slot"), 0);
 
   /* --depth 2 instead: half the actuators busy, half the rate. */
   o = replay (parser2, two);
   note ("closed loop, --depth 2: %.1f IOPS, depth %.3f", DBL (o, "achieved_iops"), DBL (o, "mean_depth"));
   ck_assert_double_eq (DBL (o, "recorded_mean_depth"), 2);
-  ck_assert_msg (DBL (o, "achieved_iops") > 180 && DBL (o, "achieved_iops") < 220, "--depth 2: %.1f IOPS",
+  ck_assert_msg (DBL (o, "achieved_iops") > 90 && DBL (o, "achieved_iops") < 110, "--depth 2: %.1f IOPS",
                  DBL (o, "achieved_iops"));
   ck_assert_msg (DBL (o, "mean_depth") > 1.8 && DBL (o, "mean_depth") < 2.2, "--depth 2: depth %.3f",
                  DBL (o, "mean_depth"));
+  ck_assert_int_eq (INT (o, "max_depth"), 2);
 }
 END_TEST
 

@@ -429,6 +429,31 @@ START_TEST (test_closed_recorded)
   ck_assert_double_eq_tol (res.recorded_mean_depth, 40.0 / 30, 1e-9);
   /* Capped by the 2 slots: never more than 2 in flight. */
   ck_assert (res.mean_depth > 0 && res.mean_depth <= 2);
+  ck_assert_uint_ge (res.max_depth, 1);
+  ck_assert_uint_le (res.max_depth, 2);
+}
+END_TEST
+
+/* A trace of one request at a time (each completes before the next):
+ * closed loop never has two in flight. */
+START_TEST (test_closed_serial)
+{
+  g_autofree char *target = ds_test_make_file ("target.img", TARGET_BYTES, 10);
+  Io ios[64];
+  g_autofree char *trace = NULL;
+  g_autoptr (GError) error = NULL;
+  DsTraceReplayResult res = { 0 };
+  DsTraceReplaySpec spec = { .reads_only = TRUE, .target = target, .loop = DS_TRACE_LOOP_CLOSED };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ios); i++)
+    ios[i] = (Io) { 2 * i, DS_TRACE_OP_READ, (uint64_t) i * 4096, 4096, 1 };
+  trace = write_trace ("serial.dstrace", ios, G_N_ELEMENTS (ios), DS_TRACE_HAS_TIMES | DS_TRACE_HAS_COMPLETIONS);
+  spec.trace = trace;
+  ck_assert_msg (ds_trace_replay (&spec, &res, &error), "%s", error ? error->message : "");
+  ck_assert_uint_eq (res.ios, 64);
+  ck_assert_double_eq_tol (res.recorded_mean_depth, 64.0 / 127, 1e-9);   /* 64 ms busy of 127 */
+  ck_assert_uint_eq (res.max_depth, 1);
+  ck_assert (res.mean_depth > 0 && res.mean_depth <= 1);
 }
 END_TEST
 
@@ -527,6 +552,7 @@ main (void)
   tcase_add_test (tc, test_depth);
   tcase_add_test (tc, test_closed);
   tcase_add_test (tc, test_closed_recorded);
+  tcase_add_test (tc, test_closed_serial);
   tcase_add_test (tc, test_window);
   tcase_add_test (tc, test_recorded_latency);
   tcase_add_test (tc, test_held);

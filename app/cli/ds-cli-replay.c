@@ -59,6 +59,7 @@ ds_cli_replay_members (JsonBuilder               *b,
   INT ("late_max_ns", r->late_max_ns);
   DBL ("mean_depth", r->mean_depth);
   DBL ("recorded_mean_depth", r->recorded_mean_depth);
+  INT ("max_depth", r->max_depth);
   INT ("p50_ns", r->p50_ns);
   INT ("p99_ns", r->p99_ns);
   INT ("p99_9_ns", r->p999_ns);
@@ -119,8 +120,8 @@ print_fidelity (const DsTraceReplayResult *r)
 {
   if (r->loop == DS_TRACE_LOOP_CLOSED)
     {
-      printf (_("  depth: %.2f in flight on average, the trace's %.2f (%.1f %%)\n"), r->mean_depth,
-              r->recorded_mean_depth,
+      printf (_("  depth: %.2f in flight on average (at most %u), the trace's %.2f (%.1f %%)\n"),
+              r->mean_depth, r->max_depth, r->recorded_mean_depth,
               r->recorded_mean_depth > 0 ? 100 * r->mean_depth / r->recorded_mean_depth : 0);
       return;
     }

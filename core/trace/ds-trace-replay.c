@@ -280,6 +280,7 @@ issue (Replay              *rp,
       return ret;
   inflight_to (rp, ds_clock_ns ());
   slot = rp->free_slots[--rp->n_free];
+  rp->res->max_depth = MAX (rp->res->max_depth, rp->n_slots - rp->n_free);
   sqe = io_uring_get_sqe (&rp->ring);
   if (r->op == DS_TRACE_OP_FLUSH)
     io_uring_prep_fsync (sqe, rp->target->fd, 0);
@@ -395,8 +396,12 @@ run (Replay                  *rp,
       if (!in_window (spec, scan->first, &r))
         break;
       if (spec->loop == DS_TRACE_LOOP_CLOSED)
-        ret = issue (rp, &r, DS_TRACE_NO_TIME,
-                     MIN (spec->depth ? spec->depth : ds_trace_depth_add (&rp->recorded, &r), rp->n_slots));
+        {
+          /* Not inside MIN (): it would count @r twice. */
+          unsigned depth = spec->depth ? spec->depth : ds_trace_depth_add (&rp->recorded, &r);
+
+          ret = issue (rp, &r, DS_TRACE_NO_TIME, MIN (depth, rp->n_slots));
+        }
       else
         ret = issue (rp, &r, t0 + (uint64_t) ((double) (MAX (r.issue_ns, scan->first) - scan->first) / speed), 0);
       if (ret == -ECANCELED)

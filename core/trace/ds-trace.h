@@ -356,6 +356,7 @@ typedef struct {
    * completion) and the trace's over what was replayed (closed loop with
    * a depth: that depth). */
   double   mean_depth, recorded_mean_depth;
+  unsigned max_depth;           /* the most in flight at once */
   uint64_t p50_ns, p99_ns, p999_ns;   /* issue to completion, reads and writes */
   uint64_t read_p50_ns, read_p99_ns, read_p999_ns;
   uint64_t write_p50_ns, write_p99_ns, write_p999_ns;
