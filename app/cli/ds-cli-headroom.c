@@ -68,6 +68,18 @@ add_latency (JsonBuilder          *b,
   json_builder_end_object (b);
 }
 
+/* The IOPS the step at @factor asked for (its window of the trace's rate x
+ * the factor); 0 if none ran at it. */
+static double
+asked_iops (const GArray *steps,
+            double        factor)
+{
+  for (guint i = 0; i < steps->len; i++)
+    if (g_array_index (steps, DsTraceHeadroomStep, i).factor == factor)
+      return g_array_index (steps, DsTraceHeadroomStep, i).result.recorded_iops;
+  return 0;
+}
+
 /* The search's answer, one sentence. */
 static char *
 sentence (const DsTraceHeadroom *h,
@@ -82,9 +94,9 @@ sentence (const DsTraceHeadroom *h,
   if (h->failed_factor == 0)
     return g_strdup_printf (_("This target holds the captured workload up to at least %.3gx "
                               "today's rate (%.0f IOPS; the most tried) with p99 under %s."),
-                            h->factor, iops * h->factor, p99);
+                            h->factor, iops, p99);
   return g_strdup_printf (_("This target holds the captured workload up to %.3gx today's rate "
-                            "(%.0f IOPS) with p99 under %s."), h->factor, iops * h->factor, p99);
+                            "(%.0f IOPS) with p99 under %s."), h->factor, iops, p99);
 }
 
 static void
@@ -131,7 +143,7 @@ print_json (const GArray          *steps,
       json_builder_set_member_name (b, "failed_factor");
       json_builder_add_double_value (b, h->failed_factor);
       json_builder_set_member_name (b, "iops");
-      json_builder_add_double_value (b, out->trace->iops * h->factor);
+      json_builder_add_double_value (b, asked_iops (steps, h->factor));
       json_builder_set_member_name (b, "answer");
       json_builder_add_string_value (b, answer);
       json_builder_end_object (b);
@@ -219,7 +231,7 @@ ds_cli_headroom (const DsTraceReplaySpec *spec,
       return ds_cli_fail (error);
     }
   if (search && !cancelled)
-    answer = sentence (&h, out.p99_ns, steps->len > 0 ? g_array_index (steps, DsTraceHeadroomStep, 0).result.recorded_iops : 0);
+    answer = sentence (&h, out.p99_ns, asked_iops (steps, h.factor));
   if (json)
     print_json (steps, &out, search ? &h : NULL, answer);
   else if (answer != NULL)
