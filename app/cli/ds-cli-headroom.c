@@ -154,6 +154,18 @@ print_json (const GArray          *steps,
   printf ("%s\n", text);
 }
 
+/* Without --p99: the target is the trace's own p99 (said before the table). */
+static void
+print_own_p99 (uint64_t p99_ns)
+{
+  g_autofree char *p99 = ds_cli_replay_ns (p99_ns);
+  /* Not printf (_(...)): GCC 12's -O2 with the sanitizers takes its
+   * format for a null one (-Wformat-overflow) here. */
+  g_autofree char *line = g_strdup_printf (_("Target p99: %s, the trace's own\n"), p99);
+
+  fputs (line, stdout);
+}
+
 static gboolean
 run_list (const DsTraceReplaySpec *spec,
           const double            *factors,
@@ -204,11 +216,7 @@ ds_cli_headroom (const DsTraceReplaySpec *spec,
     return ds_cli_complain (DS_CLI_USAGE, _("%s has no completion times, so no p99 of its own: "
                                             "give the search a target (--p99 5ms)"), spec->trace);
   if (!json && p99_ns == 0 && out.p99_ns != G_MAXUINT64)
-    {
-      g_autofree char *p99 = ds_cli_replay_ns (out.p99_ns);
-
-      printf (_("Target p99: %s, the trace's own\n"), p99);
-    }
+    print_own_p99 (out.p99_ns);
   if (search)
     {
       DsTraceHeadroomSpec hs = { .replay = *spec, .p99_ns = out.p99_ns, .step_ns = step_ns,
