@@ -54,7 +54,7 @@ START_TEST (test_compare)
     "capture.p50|Capture latency p50||time|-|0.0002\n"
     "capture.p99|Capture latency p99||time|-|0.001\n"
     "capture.p99_9|Capture latency p99.9||time|-|0.004\n"
-    "vs_capture.iops|Achieved IOPS / capture's||ratio|+|0.999\n"
+    "vs_capture.iops|Achieved IOPS / capture's × speed||ratio|+|0.4995\n"
     "vs_capture.p50|Latency p50 / capture's||ratio|-|0.5\n"
     "vs_capture.p99|Latency p99 / capture's||ratio|-|0.4\n"
     "vs_capture.p99_9|Latency p99.9 / capture's||ratio|-|0.5\n");
@@ -79,7 +79,12 @@ START_TEST (test_compare_empty)
   DS_TEST_ASSERT_COUNT (text, "read.p50|Reads p50||time|-|0.000125", 1);
   DS_TEST_ASSERT_COUNT (text, "capture.p99|Capture latency p99||time|-|-", 1);
   DS_TEST_ASSERT_COUNT (text, "vs_capture.p99|Latency p99 / capture's||ratio|-|-", 1);
-  DS_TEST_ASSERT_COUNT (text, "vs_capture.iops|Achieved IOPS / capture's||ratio|+|0.999", 1);
+  DS_TEST_ASSERT_COUNT (text, "vs_capture.iops|Achieved IOPS / capture's × speed||ratio|+|0.4995", 1);
+  ((DsReplayOptions *) ds_replay_options (&r->spec))->reads_only = TRUE;
+  d->reads_only = TRUE;
+  g_free (text);
+  text = ds_test_compare_text (r, FALSE);
+  DS_TEST_ASSERT_COUNT (text, "vs_capture.iops|Achieved IOPS / capture's × speed||ratio|+|-", 1);
 
   d->has_capture = FALSE;
   d->ios = 0;

@@ -18,6 +18,7 @@
 #include "ds-run.h"
 #include "ds-run-watch.h"
 #include "ds-target.h"
+#include "ds-text.h"
 #include "ds-warnings.h"
 
 /* The profile's interval: only its headline figures are kept. */
@@ -346,7 +347,8 @@ replay_settings (const DsBenchSpec *spec,
                  GPtrArray         *parts)
 {
   const DsReplayOptions *o = ds_replay_options_const (spec);
-  g_autofree char *name = o->trace_path != NULL ? g_path_get_basename (o->trace_path) : NULL;
+  g_autofree char *base = o->trace_path != NULL ? g_path_get_basename (o->trace_path) : NULL;
+  g_autofree char *name = base != NULL ? ds_text_sanitize (base) : NULL;
 
   (void) result;
   /* TRANSLATORS: what a replay replayed: "trace db.dst" */
@@ -361,7 +363,8 @@ static char *
 replay_describe (const DsResult *result)
 {
   const DsReplayOptions *o = ds_replay_options_const (&result->spec);
-  g_autofree char *name = o->trace_path != NULL ? g_path_get_basename (o->trace_path) : g_strdup ("?");
+  g_autofree char *base = o->trace_path != NULL ? g_path_get_basename (o->trace_path) : g_strdup ("?");
+  g_autofree char *name = ds_text_sanitize (base);
 
   if (o->reads_only)
     /* TRANSLATORS: a replay in a list of results: "replay of db.dst at 2×, reads only" */

@@ -57,7 +57,10 @@ ds_replay_compare_rows (const DsResult *result,
     { "capture.p50", "Capture latency p50", DS_COMPARE_TIME, FALSE, seen (c->p50_s) },
     { "capture.p99", "Capture latency p99", DS_COMPARE_TIME, FALSE, seen (c->p99_s) },
     { "capture.p99_9", "Capture latency p99.9", DS_COMPARE_TIME, FALSE, seen (c->p999_s) },
-    { "vs_capture.iops", "Achieved IOPS / capture's", DS_COMPARE_RATIO, TRUE, ratio (d->achieved_iops, c->iops) },
+    /* The capture's IOPS are of all its requests at 1x: a replay of its
+     * reads alone is not their match. */
+    { "vs_capture.iops", "Achieved IOPS / capture's × speed", DS_COMPARE_RATIO, TRUE,
+      d->reads_only ? NAN : ratio (d->achieved_iops, c->iops * d->speed) },
     { "vs_capture.p50", "Latency p50 / capture's", DS_COMPARE_RATIO, FALSE, ratio (d->p50_s, c->p50_s) },
     { "vs_capture.p99", "Latency p99 / capture's", DS_COMPARE_RATIO, FALSE, ratio (d->p99_s, c->p99_s) },
     { "vs_capture.p99_9", "Latency p99.9 / capture's", DS_COMPARE_RATIO, FALSE, ratio (d->p999_s, c->p999_s) },

@@ -14,6 +14,7 @@
 #include "ds-limits.h"
 #include "ds-report.h"
 #include "ds-result.h"
+#include "ds-text.h"
 
 #define MAX_IOPS      1e12
 #define MAX_SECONDS   1e9
@@ -243,7 +244,8 @@ ds_replay_report (const DsResult *result,
 {
   const DsReplayData *d = result->data;
   const DsReplayOptions *o = ds_replay_options_const (&result->spec);
-  g_autofree char *trace = g_strdup_printf ("%s at %gx%s", o->trace_path ? o->trace_path : "?", d->speed,
+  g_autofree char *path = ds_text_sanitize (o->trace_path != NULL ? o->trace_path : "?");
+  g_autofree char *trace = g_strdup_printf ("%s at %gx%s", path, d->speed,
                                             d->reads_only ? ", reads only" : "");
   g_autofree char *ios = g_strdup_printf ("%" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " reads, %"
                                           G_GUINT64_FORMAT " writes, %" G_GUINT64_FORMAT " flushes) in %.2f s",
