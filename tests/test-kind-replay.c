@@ -8,7 +8,8 @@
  * them; empty cells for what was not measured; fio refused in the house's
  * words; the JSON written in full, read back the same, each bad member
  * refused by name; the params (trace, speed, reads only) kept through a
- * save; the report word for word; the replay's three warnings.
+ * save; the report word for word; the replay's three warnings; a run
+ * through ds_run() on a regular file, and its refusal by the write gate.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,11 +18,13 @@
 #include <string.h>
 
 #include "ds-bench-replay.h"
+#include "ds-engine.h"
 #include "ds-error.h"
 #include "ds-fio.h"
 #include "ds-json.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
+#include "ds-run.h"
 #include "ds-test-kind.h"
 #include "ds-test-results.h"
 #include "ds-test-util.h"
@@ -398,13 +401,109 @@ START_TEST (test_row)
 }
 END_TEST
 
+/* ---- the run hook ---------------------------------------------------------- */
+
+/* @n I/Os of 4 KiB, one every ms, each completed 100 µs later: reads,
+ * and a write every @write_every when that is not 0. */
+static char *
+small_trace (const char *name,
+             guint       n,
+             guint       write_every)
+{
+  char *path = ds_test_scratch_path (name);
+  DsTraceHeader h = { .source = DS_TRACE_SOURCE_CAPTURE, .flags = DS_TRACE_HAS_TIMES | DS_TRACE_HAS_COMPLETIONS };
+  g_autoptr (GError) error = NULL;
+  DsTraceWriter *w = ds_trace_writer_new (path, &h, &error);
+  DsTraceRecord r = { .queue_ns = DS_TRACE_NO_TIME, .bytes = 4096 };
+
+  ck_assert_msg (w != NULL, "%s: %s", path, error->message);
+  for (guint i = 0; i < n; i++)
+    {
+      r.issue_ns = i * UINT64_C (1000000);
+      r.complete_ns = r.issue_ns + 100000;
+      r.offset = (uint64_t) (i % 64) * 4096;
+      r.op = write_every != 0 && i % write_every == 0 ? DS_TRACE_OP_WRITE : DS_TRACE_OP_READ;
+      ck_assert (ds_trace_writer_add (w, &r, NULL));
+    }
+  ck_assert (ds_trace_writer_finish (w, &h, NULL));
+  return path;
+}
+
+static void
+replay_spec (DsBenchSpec *spec,
+             const char  *trace,
+             const char  *target,
+             gboolean     reads_only)
+{
+  ds_bench_spec_init (spec, DS_BENCH_REPLAY);
+  spec->target_path = g_strdup (target);
+  ds_replay_options (spec)->trace_path = g_strdup (trace);
+  ds_replay_options (spec)->reads_only = reads_only;
+}
+
+/* ds_run() of a replay spec on a regular file (no root): the replay's
+ * figures and the capture's in the result, which saves and loads; a
+ * trace with writes and no confirmation is refused by the write gate,
+ * nothing measured, the file unchanged. */
+START_TEST (test_run)
+{
+  g_autofree char *trace = small_trace ("reads.dstrace", 40, 4);
+  g_autofree char *target = ds_test_make_file ("target.img", 1 << 20, 7);
+  g_autofree char *before = ds_test_checksum (target);
+  g_autofree char *after = NULL;
+  DsRunOptions options = { 0 };
+  DsBenchSpec spec;
+  g_autoptr (DsResult) r = NULL;
+  g_autoptr (DsResult) refused = NULL;
+  g_autoptr (DsResult) back = NULL;
+  const DsReplayData *d;
+  int why = 0;
+
+  if (!ds_engine_uring_available (&why))
+    {
+      ds_test_note ("SKIP the replay runs on io_uring, not available here: %s", g_strerror (why));
+      return;
+    }
+  replay_spec (&spec, trace, target, TRUE);
+  r = ds_run_full (&spec, &options);
+  ds_bench_spec_clear (&spec);
+  ck_assert_msg (r->error == NULL, "%s", r->error ? r->error->message : "");
+  ck_assert (r->complete && !r->spec.write);
+  d = r->data;
+  ck_assert_uint_eq (d->reads, 30);
+  ck_assert_uint_eq (d->writes, 0);
+  ck_assert_uint_eq (d->skipped, 10);
+  ck_assert (d->reads_only && d->speed == 1);
+  ck_assert_uint_eq (d->target_bytes, 1 << 20);
+  ck_assert_uint_eq (r->target.size_bytes, 1 << 20);
+  ck_assert_str_eq (r->engine, "io_uring");
+  ck_assert (d->has_capture);
+  ck_assert_uint_eq (d->capture.ios, 40);
+  ck_assert_uint_eq (d->capture.reads, 30);
+  ck_assert_msg (d->capture.p50_s > 99e-6 && d->capture.p50_s < 101e-6, "%g", d->capture.p50_s);
+  ck_assert_ptr_nonnull (r->environment);
+  back = ds_test_round_trip (r);
+  ck_assert_uint_eq (((DsReplayData *) back->data)->reads, 30);
+
+  replay_spec (&spec, trace, target, FALSE);
+  refused = ds_run_full (&spec, &options);
+  ds_bench_spec_clear (&spec);
+  ck_assert_ptr_nonnull (refused->error);
+  ck_assert_msg (g_error_matches (refused->error, DS_ERROR, DS_ERROR_REFUSED), "%s", refused->error->message);
+  ck_assert (!ds_result_has_measurements (refused));
+  after = ds_test_checksum (target);
+  ck_assert_str_eq (after, before);
+}
+END_TEST
+
 int
 main (void)
 {
   const TTest *const tests[] = {
     test_compare, test_compare_empty, test_fio_refused, test_json_written, test_json_read,
-    test_json_refused, test_params_refused, test_report, test_warnings, test_row,
+    test_json_refused, test_params_refused, test_report, test_warnings, test_row, test_run,
   };
 
+  ds_test_init ("kind-replay");
   return ds_test_run_tests ("kind-replay", tests, G_N_ELEMENTS (tests));
 }
