@@ -368,6 +368,7 @@ START_TEST (test_row)
   ck_assert_int_eq (ops->kind, DS_BENCH_REPLAY);
   ck_assert (!ops->opens_target);
   ck_assert_uint_eq (ops->writes, DS_BENCH_WRITES_OPTION);
+  ck_assert_str_eq (ops->headline_keys[0], "latency.p99");
   ops->settings (&r->spec, r, parts);
   g_ptr_array_add (parts, NULL);
   line = g_strjoinv (" · ", (char **) parts->pdata);

@@ -386,6 +386,10 @@ replay_from_json (JsonObject  *results,
   return ds_replay_data_from_json (results, error);
 }
 
+/* A device's history follows the latency the trace met: replays differ in
+ * speed, so their IOPS are the trace's, not the disk's. */
+static const char *const replay_headline[] = { "latency.p99", NULL };
+
 const DsBenchOps ds_bench_replay = {
   .kind = DS_BENCH_REPLAY,
   .name = "replay",
@@ -411,5 +415,6 @@ const DsBenchOps ds_bench_replay = {
   .settings = replay_settings,
   .describe = replay_describe,
   .compare_rows = ds_replay_compare_rows,
+  .headline_keys = replay_headline,
   .fio_job = ds_replay_fio_job,
 };
