@@ -11,6 +11,7 @@
 #include "ds-bench-extra.h"
 #include "ds-bench-file.h"
 #include "ds-bench-random-access.h"
+#include "ds-bench-replay.h"
 #include "ds-bench-transfer.h"
 #include "ds-bench-workload.h"
 #include "ds-error.h"
@@ -291,6 +292,32 @@ ds_test_workload_result (void)
   return r;
 }
 
+DsResult *
+ds_test_replay_result (void)
+{
+  DsResult *r = ds_test_result_new (DS_BENCH_REPLAY, "/dev/sdz", TRUE);
+  DsReplayOptions *o = ds_replay_options (&r->spec);
+  DsReplayData *d = r->data;
+
+  o->trace_path = g_strdup ("/var/tmp/db.dstrace");
+  o->speed = 2;
+  g_free (r->engine);
+  r->engine = g_strdup ("io_uring");
+  *d = (DsReplayData) {
+    .speed = 2, .ios = 1000, .reads = 700, .writes = 250, .flushes = 50, .skipped = 10,
+    .bytes = 4096000, .max_in_flight = 256, .duration_s = 2, .recorded_iops = 500,
+    .achieved_iops = 499.5, .within_100us = 0.995, .within_1ms = 1,
+    .late_p50_s = 0.000004, .late_p99_s = 0.00008, .late_max_s = 0.0005,
+    .p50_s = 0.0001, .p99_s = 0.0004, .p999_s = 0.002,
+    .read_p50_s = 0.000125, .read_p99_s = 0.0005, .write_p50_s = 0.00005, .write_p99_s = 0.00025,
+    .target_bytes = UINT64_C (500) * 1000 * 1000 * 1000, .trace_span_bytes = UINT64_C (1) << 30,
+    .has_capture = TRUE,
+    .capture = { .ios = 2000, .reads = 1400, .writes = 500, .duration_s = 4, .iops = 500,
+                 .p50_s = 0.0002, .p99_s = 0.001, .p999_s = 0.004 },
+  };
+  return r;
+}
+
 /* A result no earlier one was: its kind, figures, strings and sizes drawn
  * from @i. */
 DsResult *
@@ -298,8 +325,9 @@ ds_test_distinct_result (guint i)
 {
   DsResult *r;
 
-  switch (i % 6)
+  switch (i % 7)
     {
+    case 6: r = ds_test_replay_result (); break;
     case 0: r = ds_test_transfer_result (); break;
     case 1: r = ds_test_workload_result (); break;
     case 2: r = ds_test_extra_result (i & 8); break;

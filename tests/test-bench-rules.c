@@ -12,6 +12,7 @@
 #include "ds-bench-erase.h"
 #include "ds-bench-file.h"
 #include "ds-bench-mark.h"
+#include "ds-bench-replay.h"
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-limits.h"
@@ -25,6 +26,9 @@ spec_for (DsBenchSpec *spec,
 {
   ds_bench_spec_init (spec, kind);
   spec->target_path = g_strdup ("/dev/null-test");
+  /* A replay's front end names the trace it replays. */
+  if (kind == DS_BENCH_REPLAY)
+    ds_replay_options (spec)->trace_path = g_strdup ("/var/tmp/null-test.dstrace");
 }
 
 /* @spec is refused, with a message holding @words. */

@@ -32,7 +32,7 @@
 /* The names results have always been saved with, in the enum's order. */
 static const char *const names[DS_BENCH_N_KINDS] = {
   "benchmark", "extra", "random-access", "block-size", "file", "workload",
-  "health", "error-scan", "erase", "mark", "sweep", "sustain", "cache",
+  "health", "error-scan", "erase", "mark", "sweep", "sustain", "cache", "replay",
 };
 
 static const DsBenchOps *
@@ -47,7 +47,7 @@ row (unsigned k)
 /* One row per kind, each its own, named as files name it. */
 START_TEST (test_rows_and_names)
 {
-  ck_assert_int_eq (DS_BENCH_N_KINDS, 13);
+  ck_assert_int_eq (DS_BENCH_N_KINDS, 14);
   for (unsigned k = 0; k < DS_BENCH_N_KINDS; k++)
     {
       const DsBenchOps *ops = row (k);
@@ -318,8 +318,9 @@ START_TEST (test_params_members)
       ds_bench_spec_clear (&back);
       ds_bench_spec_clear (&spec);
     }
-  /* The file test's size and the mark's preset and rows. */
-  ck_assert_uint_eq (n_with, 2);
+  /* The file test's size, the mark's preset and rows, the replay's trace. */
+  ck_assert_uint_eq (n_with, 3);
+  ck_assert (in_list (row (DS_BENCH_REPLAY)->params_members, "trace_path"));
   ck_assert (in_list (row (DS_BENCH_FILE)->params_members, "file_size_bytes"));
   ck_assert (in_list (row (DS_BENCH_MARK)->params_members, "preset"));
   ck_assert (in_list (row (DS_BENCH_MARK)->params_members, "rows"));

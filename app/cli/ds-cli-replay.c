@@ -14,6 +14,7 @@
 
 #include "ds-cli.h"
 #include "ds-cli-replay.h"
+#include "ds-cli-replay-keep.h"
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-trace.h"
@@ -276,6 +277,7 @@ ds_cli_replay (int    argc,
   DsTraceReplaySpec spec = { 0 };
   DsTraceReplayResult res = { 0 };
   DsTraceLatency trace = { 0 };
+  g_auto (DsCliReplayKeep) keep = { 0 };
   struct sigaction sa = { 0 }, old_int, old_term;
   gboolean ok;
   int status;
@@ -292,6 +294,7 @@ ds_cli_replay (int    argc,
   };
 
   g_option_context_add_main_entries (context, entries, NULL);
+  ds_cli_replay_keep_add (&keep, context);
   g_option_context_set_description (context,
     _("Open loop: each I/O at its recorded time divided by --speed, whether or not\n"
     "the earlier ones completed.  Fidelity: the share of I/Os issued within\n"
@@ -317,6 +320,8 @@ ds_cli_replay (int    argc,
   spec.confirm = destroy;
   spec.reads_only = reads_only;
   spec.cancel = &cancel_flag;
+  if (!ds_cli_replay_keep_check (&keep, &spec, &status))
+    return status;
   g_atomic_int_set (&cancel_flag, 0);
   sa.sa_handler = on_signal;
   sigaction (SIGINT, &sa, &old_int);
@@ -342,5 +347,6 @@ ds_cli_replay (int    argc,
     print_json (&res, speed, &trace);
   else
     print_text (&res, speed);
-  return ds_cli_flush_stdout (res.cancelled ? DS_CLI_INTERRUPTED : DS_CLI_OK);
+  return ds_cli_replay_keep (&keep, &spec, &res,
+                             ds_cli_flush_stdout (res.cancelled ? DS_CLI_INTERRUPTED : DS_CLI_OK));
 }

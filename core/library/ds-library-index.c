@@ -38,7 +38,9 @@
 #include "ds-library-index-private.h"
 
 /* Bump when the rows' meaning changes: an older index is then rebuilt. */
-#define INDEX_VERSION "2"   /* 2: Health's headline is reallocated sectors */
+#define INDEX_VERSION "3"   /* 2: Health's headline is reallocated sectors;
+                                * 3: the replay kind (an older build listed
+                                * its files as unreadable) */
 
 #define COLUMNS \
   "name, file_size, mtime_ns, ctime_ns, inode, status, error, kind, label, " \

@@ -28,6 +28,7 @@ typedef enum {
   DS_BENCH_SWEEP,          /* "sweep": a workload at growing queue depths */
   DS_BENCH_SUSTAIN,        /* "sustain": a long write, its cliff and floor */
   DS_BENCH_CACHE,          /* "cache": random reads over growing sets */
+  DS_BENCH_REPLAY,         /* "replay": a captured trace replayed */
   DS_BENCH_N_KINDS
 } DsBenchKind;
 
@@ -378,6 +379,7 @@ extern const DsBenchOps ds_bench_mark;
 extern const DsBenchOps ds_bench_sweep;
 extern const DsBenchOps ds_bench_sustain;
 extern const DsBenchOps ds_bench_cache;
+extern const DsBenchOps ds_bench_replay;
 
 /* The common checks, for the kinds' hooks (ds-bench-rules.c).  Each sets
  * DS_ERROR_INVALID with a message that says what was given. */

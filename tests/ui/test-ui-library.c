@@ -33,6 +33,7 @@
 #include "ds-library-window-private.h"
 #include "ds-result-json.h"
 #include "ds-test-library.h"
+#include "ds-test-results.h"
 #include "ds-test-util.h"
 #include "ds-ui-test-util.h"
 #include "ds-window.h"
@@ -913,6 +914,65 @@ START_TEST (test_compare_fio_hosts)
 }
 END_TEST
 
+/* Replays have no page: the library lists them, Open says so without a
+ * crash, and the comparison shows their table (no graphs) with the
+ * capture's rows. */
+START_TEST (test_replay_results)
+{
+  g_autofree char *dir = g_build_filename (ds_test_scratch_dir (), "replays", NULL);
+  g_autofree char *md = g_build_filename (ds_test_scratch_dir (), "replays.md", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GPtrArray) two = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_result_free);
+  g_autoptr(GError) error = NULL;
+  const DsComparison *cmp;
+  DsLibraryWindow *library;
+  DsCompareWindow *compare;
+  GListModel *rows;
+  DsWindow *window;
+
+  g_setenv ("DISKSCOPE_RESULTS_DIR", dir, TRUE);
+  g_mkdir_with_parents (dir, 0700);
+  for (guint i = 0; i < 2; i++)
+    {
+      DsResult *r = ds_test_replay_result ();
+      g_autofree char *path = g_strdup_printf ("%s/2026010%u-030405-replay-sdz.json", dir, i + 1);
+
+      g_free (r->started_at);
+      r->started_at = g_strdup_printf ("2026-01-0%uT03:04:05Z", i + 1);
+      ck_assert_msg (ds_result_save (r, path, &error), "%s", error ? error->message : "");
+      g_ptr_array_add (two, r);
+    }
+
+  window = ds_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  ds_ui_test_wait_mapped (GTK_WIDGET (window));
+  library = open_library (window, 2, &rows);
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (rows), 0, TRUE);
+  ck_assert (gtk_widget_activate_action (GTK_WIDGET (library), "library.open", NULL));
+  ds_ui_test_spin (300);
+  maybe_screenshot (GTK_WINDOW (library), "library-replays.png");
+
+  compare = ds_compare_window_new (NULL, g_steal_pointer (&two), NULL, DS_UNITS_MB, &error);
+  ck_assert_msg (compare != NULL, "%s", error ? error->message : "");
+  gtk_window_present (GTK_WINDOW (compare));
+  ds_ui_test_wait_mapped (GTK_WIDGET (compare));
+  cmp = ds_compare_window_get_comparison (compare);
+  ck_assert_int_eq (cmp->kind, DS_BENCH_REPLAY);
+  ck_assert_ptr_null (ds_compare_window_get_graph (compare, FALSE));
+  ck_assert_ptr_null (ds_compare_window_get_graph (compare, TRUE));
+  ck_assert_uint_eq (cmp->rows->len, 21);
+  ck_assert (ds_compare_window_export (compare, md, &error));
+  ck_assert (g_file_get_contents (md, &text, NULL, NULL));
+  ck_assert_msg (strstr (text, "Capture latency p99") != NULL, "%s", text);
+  maybe_screenshot (GTK_WINDOW (compare), "compare-replays.png");
+  gtk_window_destroy (GTK_WINDOW (compare));
+  gtk_window_destroy (GTK_WINDOW (library));
+  gtk_window_destroy (GTK_WINDOW (window));
+  ds_ui_test_spin (50);
+  g_unsetenv ("DISKSCOPE_RESULTS_DIR");
+}
+END_TEST
+
 int
 main (void)
 {
@@ -935,6 +995,7 @@ main (void)
   tcase_add_test (tc, test_unsaved_run_is_kept);
   tcase_add_test (tc, test_history_graph);
   tcase_add_test (tc, test_device_filter);
+  tcase_add_test (tc, test_replay_results);
   suite_add_tcase (suite, tc);
 
   return ds_test_run_suite (suite);

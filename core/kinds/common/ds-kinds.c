@@ -24,6 +24,7 @@ static const DsBenchOps *const kinds[DS_BENCH_N_KINDS] = {
   [DS_BENCH_SWEEP] = &ds_bench_sweep,
   [DS_BENCH_SUSTAIN] = &ds_bench_sustain,
   [DS_BENCH_CACHE] = &ds_bench_cache,
+  [DS_BENCH_REPLAY] = &ds_bench_replay,
 };
 
 const DsBenchOps *
