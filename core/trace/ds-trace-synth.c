@@ -1,0 +1,533 @@
+/* ds-trace-synth.c: a workload synthesized from a trace: its phases,
+ * stretches whose mix, block size, randomness and rate are alike, each
+ * with the figures a fio job or a custom row needs (ds-trace-synth-out.c
+ * writes them), so that the workload runs where the trace cannot go
+ *
+ * Two passes over the file: the span and count of the I/Os kept, then
+ * the figures of each interval from the first I/O on.  Neighbours alike
+ * are merged as they come; then the two most alike neighbours, again and
+ * again, until at most the phases asked for remain.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "ds-error.h"
+#include "ds-trace.h"
+
+#define SIZES_KEPT      32u     /* distinct sizes an interval counts apart */
+#define MAX_INTERVALS   1000000u
+#define ALIKE_SHARE     0.10    /* read shares this close are alike */
+#define ALIKE_RATE      1.25    /* and rates within this ratio */
+
+typedef struct {
+  uint32_t bytes;
+  uint64_t count;
+} SizeCount;
+
+/* An interval, then a phase: sums that merge by adding. */
+typedef struct {
+  uint64_t start_ns, duration_ns;
+  uint64_t ops[DS_TRACE_N_OPS];
+  uint64_t fua, seq, pairs, timed;
+  double   latency_ns;          /* Σ issue-to-completion, for Little's law */
+  uint32_t peak;
+  uint64_t lo, hi;              /* offsets of reads and writes */
+  SizeCount sizes[SIZES_KEPT];
+  unsigned n_sizes;
+} Stretch;
+
+typedef struct {
+  GHashTable *pids;             /* NULL: every process */
+  uint64_t    first, last, count;
+} Scope;
+
+static gboolean
+wanted (const Scope         *scope,
+        const DsTraceRecord *r)
+{
+  return scope->pids == NULL || g_hash_table_contains (scope->pids, GUINT_TO_POINTER (r->pid));
+}
+
+static gboolean
+is_data (unsigned op)
+{
+  return op == DS_TRACE_OP_READ || op == DS_TRACE_OP_WRITE;
+}
+
+static void
+add_size (Stretch  *s,
+          uint32_t  bytes,
+          uint64_t  count)
+{
+  for (unsigned i = 0; i < s->n_sizes; i++)
+    if (s->sizes[i].bytes == bytes)
+      {
+        s->sizes[i].count += count;
+        return;
+      }
+  if (s->n_sizes < SIZES_KEPT)
+    {
+      s->sizes[s->n_sizes++] = (SizeCount) { bytes, count };
+      return;
+    }
+  /* Full: the rarest gives way when the newcomer is more common. */
+  for (unsigned i = 0; i < s->n_sizes; i++)
+    if (s->sizes[i].count < count)
+      {
+        s->sizes[i] = (SizeCount) { bytes, count };
+        return;
+      }
+}
+
+static int
+cmp_sizes (gconstpointer a,
+           gconstpointer b)
+{
+  const SizeCount *x = a, *y = b;
+
+  return x->count > y->count ? -1 : x->count < y->count ? 1 : (x->bytes < y->bytes ? -1 : x->bytes > y->bytes);
+}
+
+static uint32_t
+mode_of (const Stretch *s)
+{
+  const SizeCount *best = NULL;
+
+  for (unsigned i = 0; i < s->n_sizes; i++)
+    if (best == NULL || cmp_sizes (&s->sizes[i], best) < 0)
+      best = &s->sizes[i];
+  return best ? best->bytes : 0;
+}
+
+static uint64_t
+data_ios (const Stretch *s)
+{
+  return s->ops[DS_TRACE_OP_READ] + s->ops[DS_TRACE_OP_WRITE];
+}
+
+static double
+rate_of (const Stretch *s)
+{
+  return s->duration_ns > 0 ? (double) data_ios (s) * 1e9 / (double) s->duration_ns : 0;
+}
+
+static double
+read_share_of (const Stretch *s)
+{
+  return data_ios (s) > 0 ? (double) s->ops[DS_TRACE_OP_READ] / (double) data_ios (s) : 0;
+}
+
+static double
+seq_share_of (const Stretch *s)
+{
+  return s->pairs > 0 ? (double) s->seq / (double) s->pairs : 0;
+}
+
+/* @b, which follows @a, becomes part of it. */
+static void
+merge (Stretch       *a,
+       const Stretch *b)
+{
+  gboolean a_data = data_ios (a) > 0, b_data = data_ios (b) > 0;
+
+  a->duration_ns = b->start_ns + b->duration_ns - a->start_ns;
+  for (unsigned op = 0; op < DS_TRACE_N_OPS; op++)
+    a->ops[op] += b->ops[op];
+  a->fua += b->fua;
+  a->seq += b->seq;
+  a->pairs += b->pairs;
+  a->timed += b->timed;
+  a->latency_ns += b->latency_ns;
+  a->peak = MAX (a->peak, b->peak);
+  a->lo = !a_data ? b->lo : !b_data ? a->lo : MIN (a->lo, b->lo);
+  a->hi = MAX (a->hi, b->hi);
+  for (unsigned i = 0; i < b->n_sizes; i++)
+    add_size (a, b->sizes[i].bytes, b->sizes[i].count);
+}
+
+static gboolean
+alike (const Stretch *a,
+       const Stretch *b)
+{
+  double ra = rate_of (a), rb = rate_of (b);
+
+  if ((data_ios (a) == 0) != (data_ios (b) == 0))
+    return FALSE;
+  if (data_ios (a) == 0)
+    return TRUE;
+  return fabs (read_share_of (a) - read_share_of (b)) <= ALIKE_SHARE &&
+         (seq_share_of (a) >= 0.5) == (seq_share_of (b) >= 0.5) &&
+         mode_of (a) == mode_of (b) &&
+         MAX (ra, rb) <= ALIKE_RATE * MIN (ra, rb);
+}
+
+/* How unlike two neighbours are: 0 for twins; idle beside busy, most. */
+static double
+distance (const Stretch *a,
+          const Stretch *b)
+{
+  double d = fabs (log ((rate_of (a) + 1) / (rate_of (b) + 1)));
+
+  if ((data_ios (a) == 0) != (data_ios (b) == 0))
+    return 100 + d;
+  return d + fabs (read_share_of (a) - read_share_of (b)) + fabs (seq_share_of (a) - seq_share_of (b)) +
+         (mode_of (a) != mode_of (b) ? 0.5 : 0);
+}
+
+static void
+heap_push (GArray   *h,
+           uint64_t  v)
+{
+  guint i = h->len;
+
+  g_array_append_val (h, v);
+  while (i > 0 && g_array_index (h, uint64_t, (i - 1) / 2) > v)
+    {
+      g_array_index (h, uint64_t, i) = g_array_index (h, uint64_t, (i - 1) / 2);
+      i = (i - 1) / 2;
+    }
+  g_array_index (h, uint64_t, i) = v;
+}
+
+static void
+heap_pop (GArray *h)
+{
+  uint64_t last = g_array_index (h, uint64_t, h->len - 1);
+  guint i = 0, n = h->len - 1;
+
+  g_array_set_size (h, n);
+  while (n > 0)
+    {
+      guint c = 2 * i + 1;
+
+      if (c >= n)
+        break;
+      if (c + 1 < n && g_array_index (h, uint64_t, c + 1) < g_array_index (h, uint64_t, c))
+        c++;
+      if (g_array_index (h, uint64_t, c) >= last)
+        break;
+      g_array_index (h, uint64_t, i) = g_array_index (h, uint64_t, c);
+      i = c;
+    }
+  if (n > 0)
+    g_array_index (h, uint64_t, i) = last;
+}
+
+/* The pids of processes named @process (NULL: all, *ret_pids NULL). */
+static gboolean
+select_pids (DsTraceReader  *reader,
+             const char     *process,
+             GHashTable    **ret_pids,
+             GError        **error)
+{
+  g_autoptr (GArray) list = NULL;
+
+  *ret_pids = NULL;
+  if (process == NULL)
+    return TRUE;
+  list = ds_trace_reader_processes (reader, error);
+  if (list == NULL)
+    return FALSE;
+  *ret_pids = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < list->len; i++)
+    if (strcmp (g_array_index (list, DsTraceProcess, i).comm, process) == 0)
+      g_hash_table_add (*ret_pids, GUINT_TO_POINTER (g_array_index (list, DsTraceProcess, i).pid));
+  if (g_hash_table_size (*ret_pids) == 0)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_NOT_FOUND, _("no process named “%s” in this trace"), process);
+      return FALSE;
+    }
+  return ds_trace_reader_rewind (reader, error);
+}
+
+/* The first pass: the first and last issue, and how many I/Os. */
+static gboolean
+scope_pass (DsTraceReader  *reader,
+            Scope          *scope,
+            uint64_t       *ret_data,
+            GError        **error)
+{
+  DsTraceRecord r;
+  GError *local = NULL;
+
+  *ret_data = 0;
+  while (ds_trace_reader_next (reader, &r, &local))
+    if (wanted (scope, &r))
+      {
+        if (scope->count++ == 0)
+          scope->first = r.issue_ns;
+        scope->first = MIN (scope->first, r.issue_ns);
+        scope->last = MAX (scope->last, r.issue_ns);
+        *ret_data += is_data (r.op);
+      }
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return ds_trace_reader_rewind (reader, error);
+}
+
+/* The intervals: from the first I/O to one mean gap after the last (n
+ * I/Os, n - 1 gaps: the rate is the profile's); a last interval shorter
+ * than half of one joins the one before. */
+static GArray *
+make_intervals (const Scope *scope,
+                uint64_t     interval_ns,
+                GError     **error)
+{
+  uint64_t span = scope->last - scope->first, total, n;
+  GArray *list;
+
+  total = scope->count > 1 ? (uint64_t) ((double) span * (double) scope->count / (double) (scope->count - 1)) : 0;
+  total = MAX (total, 1);
+  n = (total + interval_ns - 1) / interval_ns;
+  if (n > 1 && total - (n - 1) * interval_ns < interval_ns / 2)
+    n--;
+  if (n > MAX_INTERVALS)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("the trace spans %.0f s: more than %u intervals of %.3f s (a longer --interval)"),
+                   (double) total / 1e9, MAX_INTERVALS, (double) interval_ns / 1e9);
+      return NULL;
+    }
+  list = g_array_sized_new (FALSE, TRUE, sizeof (Stretch), (guint) n);
+  g_array_set_size (list, (guint) n);
+  for (guint i = 0; i < n; i++)
+    {
+      Stretch *s = &g_array_index (list, Stretch, i);
+
+      s->start_ns = i * interval_ns;
+      s->duration_ns = i + 1 < n ? interval_ns : total - i * interval_ns;
+    }
+  return list;
+}
+
+typedef struct {
+  GArray   *heap;               /* completion times in flight */
+  uint64_t  prev_end;
+  gboolean  have_prev;
+} Walk;
+
+static void
+count_record (Walk                *walk,
+              Stretch             *s,
+              const DsTraceRecord *r)
+{
+  s->ops[r->op]++;
+  s->fua += (r->flags & DS_TRACE_FLAG_FUA) != 0;
+  if (r->complete_ns != DS_TRACE_NO_TIME && r->complete_ns >= r->issue_ns)
+    {
+      while (walk->heap->len > 0 && g_array_index (walk->heap, uint64_t, 0) <= r->issue_ns)
+        heap_pop (walk->heap);
+      heap_push (walk->heap, r->complete_ns);
+      s->peak = MAX (s->peak, walk->heap->len);
+      s->latency_ns += (double) (r->complete_ns - r->issue_ns);
+      s->timed++;
+    }
+  if (!is_data (r->op))
+    return;
+  s->lo = data_ios (s) == 1 ? r->offset : MIN (s->lo, r->offset);
+  s->hi = MAX (s->hi, r->offset + r->bytes);
+  add_size (s, r->bytes, 1);
+  if (walk->have_prev)
+    {
+      s->pairs++;
+      s->seq += r->offset == walk->prev_end;
+    }
+  walk->prev_end = r->offset + r->bytes;
+  walk->have_prev = TRUE;
+}
+
+static gboolean
+interval_pass (DsTraceReader  *reader,
+               const Scope    *scope,
+               uint64_t        interval_ns,
+               GArray         *intervals,
+               GError        **error)
+{
+  Walk walk = { 0 };
+  DsTraceRecord r;
+  GError *local = NULL;
+
+  walk.heap = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+  while (ds_trace_reader_next (reader, &r, &local))
+    if (wanted (scope, &r) && r.op < DS_TRACE_N_OPS)
+      {
+        uint64_t i = MIN ((r.issue_ns - scope->first) / interval_ns, (uint64_t) intervals->len - 1);
+
+        count_record (&walk, &g_array_index (intervals, Stretch, i), &r);
+      }
+  g_array_unref (walk.heap);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Neighbours alike as they come, then the most alike pair until at most
+ * @max remain. */
+static GArray *
+make_phases (GArray   *intervals,
+             unsigned  max)
+{
+  GArray *phases = g_array_new (FALSE, TRUE, sizeof (Stretch));
+
+  for (guint i = 0; i < intervals->len; i++)
+    {
+      const Stretch *s = &g_array_index (intervals, Stretch, i);
+
+      if (phases->len > 0 && alike (&g_array_index (phases, Stretch, phases->len - 1), s))
+        merge (&g_array_index (phases, Stretch, phases->len - 1), s);
+      else
+        g_array_append_val (phases, *s);
+    }
+  while (phases->len > max)
+    {
+      guint best = 0;
+      double best_d = G_MAXDOUBLE;
+
+      for (guint i = 0; i + 1 < phases->len; i++)
+        {
+          double d = distance (&g_array_index (phases, Stretch, i), &g_array_index (phases, Stretch, i + 1));
+
+          if (d < best_d)
+            {
+              best_d = d;
+              best = i;
+            }
+        }
+      merge (&g_array_index (phases, Stretch, best), &g_array_index (phases, Stretch, best + 1));
+      g_array_remove_index (phases, best + 1);
+    }
+  return phases;
+}
+
+static void
+to_phase (const Stretch     *s,
+          gboolean           has_latency,
+          DsTraceSynthPhase *p)
+{
+  SizeCount sizes[SIZES_KEPT];
+  double secs = (double) s->duration_ns / 1e9, data = (double) data_ios (s);
+
+  memset (p, 0, sizeof *p);
+  p->start_ns = s->start_ns;
+  p->duration_ns = s->duration_ns;
+  p->reads = s->ops[DS_TRACE_OP_READ];
+  p->writes = s->ops[DS_TRACE_OP_WRITE];
+  p->flushes = s->ops[DS_TRACE_OP_FLUSH];
+  p->discards = s->ops[DS_TRACE_OP_DISCARD];
+  p->fua = s->fua;
+  if (secs > 0)
+    {
+      p->read_iops = (double) p->reads / secs;
+      p->write_iops = (double) p->writes / secs;
+      p->flushes_per_s = (double) p->flushes / secs;
+    }
+  p->read_share = read_share_of (s);
+  p->sequential_share = seq_share_of (s);
+  if (has_latency && s->timed > 0 && s->duration_ns > 0)
+    {
+      p->mean_depth = s->latency_ns / (double) s->duration_ns;
+      p->peak_depth = s->peak;
+    }
+  memcpy (sizes, s->sizes, sizeof sizes);
+  qsort (sizes, s->n_sizes, sizeof (SizeCount), (int (*) (const void *, const void *)) cmp_sizes);
+  p->n_sizes = MIN (s->n_sizes, DS_TRACE_SYNTH_SIZES);
+  for (unsigned i = 0; i < p->n_sizes; i++)
+    {
+      p->size_bytes[i] = sizes[i].bytes;
+      p->size_share[i] = data > 0 ? (double) sizes[i].count / data : 0;
+    }
+  p->mode_bytes = p->n_sizes > 0 ? p->size_bytes[0] : 0;
+  if (data > 0)
+    {
+      p->offset_start = s->lo;
+      p->offset_end = s->hi;
+    }
+}
+
+static gboolean
+analyse (DsTraceSynth   *synth,
+         DsTraceReader  *reader,
+         unsigned        max_phases,
+         GError        **error)
+{
+  g_autoptr (GHashTable) pids = NULL;
+  g_autoptr (GArray) intervals = NULL, phases = NULL;
+  Scope scope = { 0 };
+  uint64_t data = 0;
+
+  if (!select_pids (reader, synth->process, &pids, error))
+    return FALSE;
+  scope.pids = pids;
+  if (!scope_pass (reader, &scope, &data, error))
+    return FALSE;
+  if (data == 0)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("the trace holds no reads or writes (%" G_GUINT64_FORMAT " requests): nothing to synthesize"),
+                   scope.count);
+      return FALSE;
+    }
+  intervals = make_intervals (&scope, synth->interval_ns, error);
+  if (intervals == NULL || !interval_pass (reader, &scope, synth->interval_ns, intervals, error))
+    return FALSE;
+  phases = make_phases (intervals, max_phases);
+  for (guint i = 0; i < phases->len; i++)
+    {
+      DsTraceSynthPhase p;
+
+      to_phase (&g_array_index (phases, Stretch, i), (synth->header.flags & DS_TRACE_HAS_COMPLETIONS) != 0, &p);
+      g_array_append_val (synth->phases, p);
+    }
+  return TRUE;
+}
+
+DsTraceSynth *
+ds_trace_synth_new (const char  *path,
+                    uint64_t     interval_ns,
+                    unsigned     max_phases,
+                    const char  *process,
+                    GError     **error)
+{
+  g_autoptr (DsTraceReader) reader = ds_trace_reader_open (path, error);
+  g_autoptr (DsTraceSynth) synth = NULL;
+
+  if (reader == NULL)
+    return NULL;
+  synth = g_new0 (DsTraceSynth, 1);
+  synth->header = *ds_trace_reader_header (reader);
+  synth->trace = g_strdup (path);
+  synth->process = g_strdup (process);
+  synth->interval_ns = interval_ns > 0 ? interval_ns : UINT64_C (1000000000);
+  synth->phases = g_array_new (FALSE, TRUE, sizeof (DsTraceSynthPhase));
+  max_phases = max_phases > 0 ? MIN (max_phases, DS_TRACE_SYNTH_PHASES_MAX) : 16;
+  if ((synth->header.flags & DS_TRACE_HAS_TIMES) == 0)
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("the trace has no issue times (a fio iolog version 2): no rates to synthesize"));
+      return NULL;
+    }
+  if (!analyse (synth, reader, max_phases, error))
+    return NULL;
+  return g_steal_pointer (&synth);
+}
+
+void
+ds_trace_synth_free (DsTraceSynth *synth)
+{
+  g_free (synth->trace);
+  g_free (synth->process);
+  g_clear_pointer (&synth->phases, g_array_unref);
+  g_free (synth);
+}
