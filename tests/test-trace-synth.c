@@ -238,6 +238,38 @@ START_TEST (test_one_phase)
 }
 END_TEST
 
+/* Reads, two idle seconds, reads: the idle phase runs fio's null engine
+ * (nothing reaches the target) and has no row. */
+START_TEST (test_idle)
+{
+  g_autofree char *path = ds_test_scratch_path ("idle.dstrace"), *job = NULL, *rows = NULL;
+  DsTraceHeader h = { .source = DS_TRACE_SOURCE_CAPTURE, .flags = DS_TRACE_HAS_TIMES };
+  DsTraceWriter *w = ds_trace_writer_new (path, &h, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DsTraceSynth) s = NULL;
+
+  ck_assert (w != NULL);
+  for (unsigned i = 0; i < 100; i++)
+    add (w, i * 10 * MS, 0, DS_TRACE_OP_READ, (uint64_t) (i * 37 % 100) * 4096, 4096);
+  for (unsigned i = 0; i < 100; i++)
+    add (w, 3000 * MS + i * 10 * MS, 0, DS_TRACE_OP_READ, (uint64_t) (i * 37 % 100) * 4096, 4096);
+  ck_assert (ds_trace_writer_finish (w, &h, NULL));
+  s = ds_trace_synth_new (path, 0, 0, NULL, &error);
+  ck_assert_msg (s != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (s->phases->len, 3);
+  ck_assert_str_eq (ds_trace_synth_pattern (PHASE (s, 1)), "idle");
+  ck_assert_uint_eq (PHASE (s, 1)->duration_ns, 2000 * MS);
+  ck_assert_uint_eq (PHASE (s, 0)->peak_depth, 0);      /* no completions: unknown */
+  job = ds_trace_synth_fio_job (s, "/dev/sdq");
+  ck_assert_msg (strstr (job, "[phase2]\nstonewall\nruntime=2000ms\nioengine=null\nfilename=idle\n") != NULL, "%s", job);
+  ck_assert (strstr (job, "in flight: unknown (no completions)") != NULL);
+  ck_assert (strstr (job, "WRITES") == NULL);
+  rows = ds_trace_synth_rows (s);
+  /* 200 reads over 3.99 s, 199 gaps: the last phase ends at 4.010 s. */
+  ck_assert_str_eq (rows, "randread,4k,qd1,t1,1s;randread,4k,qd1,t1,1010ms");
+}
+END_TEST
+
 static char *
 write_trace (const char *name,
              uint32_t    flags,
@@ -294,6 +326,7 @@ main (void)
   tcase_add_test (tc, test_fio_job);
   tcase_add_test (tc, test_rows);
   tcase_add_test (tc, test_one_phase);
+  tcase_add_test (tc, test_idle);
   tcase_add_test (tc, test_refusals);
   suite_add_tcase (s, tc);
   return ds_test_run_suite (s);

@@ -208,9 +208,11 @@ describe (const DsTraceSynthPhase *p,
                           p->read_iops, p->write_iops, 100 * p->read_share, p->flushes_per_s);
   g_string_append_printf (out, _("#   mode %" PRIu32 " B (%.1f %% of the I/Os), %.1f %% sequential;\n"),
                           p->mode_bytes, 100 * p->size_share[0], 100 * p->sequential_share);
-  g_string_append_printf (out, _("#   in flight %.2f on average, %" PRIu32 " at most; offsets %" PRIu64
-                                 " to %" PRIu64 ".\n"), p->mean_depth, p->peak_depth,
-                          p->offset_start, p->offset_end);
+  if (p->peak_depth > 0)
+    g_string_append_printf (out, _("#   in flight %.2f on average, %" PRIu32 " at most;"), p->mean_depth, p->peak_depth);
+  else
+    g_string_append (out, _("#   in flight: unknown (no completions);"));
+  g_string_append_printf (out, _(" offsets %" PRIu64 " to %" PRIu64 ".\n"), p->offset_start, p->offset_end);
 }
 
 /* bs=8k, or bssplit=4k/60:8k/40 (whole percentages summing to 100; sizes
@@ -407,9 +409,11 @@ ds_trace_synth_print (const DsTraceSynth *synth,
       fprintf (out, _("  %2u  %8.3f s  %8.3f s  %-9s"), i + 1, (double) p->start_ns / 1e9,
                (double) p->duration_ns / 1e9, ds_trace_synth_pattern (p));
       if (!is_idle (p))
-        fprintf (out, _("  %8.1f r/s %8.1f w/s  %5.1f %% reads  %7" PRIu32 " B  %5.1f %% seq  depth %.2f (max %"
-                        PRIu32 ")  %.1f flushes/s"), p->read_iops, p->write_iops, 100 * p->read_share,
-                 p->mode_bytes, 100 * p->sequential_share, p->mean_depth, p->peak_depth, p->flushes_per_s);
+        fprintf (out, _("  %8.1f r/s %8.1f w/s  %5.1f %% reads  %7" PRIu32 " B  %5.1f %% seq  %.1f flushes/s"),
+                 p->read_iops, p->write_iops, 100 * p->read_share, p->mode_bytes, 100 * p->sequential_share,
+                 p->flushes_per_s);
+      if (!is_idle (p) && p->peak_depth > 0)
+        fprintf (out, _("  depth %.2f (max %" PRIu32 ")"), p->mean_depth, p->peak_depth);
       fputc ('\n', out);
     }
   fprintf (out, _("Rows: %s\n"), rows);

@@ -12,6 +12,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -475,7 +477,7 @@ analyse (DsTraceSynth   *synth,
   if (data == 0)
     {
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("the trace holds no reads or writes (%" G_GUINT64_FORMAT " requests): nothing to synthesize"),
+                   _("the trace holds no reads or writes (%" PRIu64 " requests): nothing to synthesize"),
                    scope.count);
       return FALSE;
     }
