@@ -130,10 +130,17 @@ START_TEST (test_synth_fio)
         json_object_get_double_member (phase, "read_iops"), json_object_get_double_member (phase, "write_iops"),
         json_object_get_double_member (phase, "mean_depth"), json_object_get_int_member (phase, "peak_depth"));
   ck_assert_str_eq (json_object_get_string_member (phase, "pattern"), "randrw");
+  ck_assert_double_eq_tol (json_object_get_double_member (phase, "read_iops"), 1400, 28);
+  ck_assert_double_eq_tol (json_object_get_double_member (phase, "write_iops"), 600, 12);
   ck_assert_int_eq (ds_test_cli_argv (synth, NULL, &out, &err), 0);
   ck_assert (g_file_get_contents (job, &text, NULL, NULL));
   note ("%s", text);
-  ck_assert (strstr (text, "rate_iops=14") != NULL);
+  {
+    g_autofree char *rate = g_strdup_printf ("\nrate_iops=%.0f,%.0f\n", json_object_get_double_member (phase, "read_iops"),
+                                             json_object_get_double_member (phase, "write_iops"));
+
+    ck_assert_msg (strstr (text, rate) != NULL, "no %s", rate);
+  }
   {
     const char *parse[] = { "fio", "--parse-only", job, NULL };
 
