@@ -106,7 +106,8 @@ ds_cli_synthesize (int    argc,
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
-    _("Cuts the trace into phases (neighbouring intervals alike in mix, block\n"
+    _("TRACE: a capture (diskscope-cli capture), blktrace's per-CPU files, or a fio\n"
+    "iolog.  Cuts the trace into phases (neighbouring intervals alike in mix, block\n"
     "size, randomness and rate are merged) and gives each its duration, read\n"
     "share, block sizes, sequential share, depth, read and write IOPS, flush rate\n"
     "and region: as a fio job (one section per phase, run in order, direct,\n"
