@@ -76,11 +76,11 @@ START_TEST (test_phases)
   b = PHASE (s, 1);
   ck_assert_str_eq (ds_trace_synth_pattern (a), "randrw");
   ck_assert_str_eq (ds_trace_synth_pattern (b), "write");
-  /* 310 I/Os over 1.99 s, 309 gaps: the end one mean gap after the last. */
+  /* Each phase from its first I/O to one mean gap after its last. */
   ck_assert_uint_eq (a->start_ns, 0);
   ck_assert_uint_eq (a->duration_ns, 1000 * MS);
   ck_assert_uint_eq (b->start_ns, 1000 * MS);
-  ck_assert_uint_eq (b->duration_ns, (uint64_t) (1990e6 * 310 / 309) - 1000 * MS);
+  ck_assert_uint_eq (b->duration_ns, 1000 * MS);
   ck_assert_uint_eq (a->reads, 100);
   ck_assert_uint_eq (a->writes, 100);
   ck_assert_uint_eq (a->flushes, 10);
@@ -97,7 +97,8 @@ START_TEST (test_phases)
   ck_assert_uint_eq (b->reads, 0);
   ck_assert_uint_eq (b->writes, 100);
   ck_assert_double_eq_tol (b->sequential_share, 0.99, 1e-9);  /* the first follows phase 1 */
-  ck_assert_double_eq_tol (b->mean_depth, 2000.0 * MS / (double) b->duration_ns, 1e-9);
+  ck_assert_double_eq_tol (b->write_iops, 100, 1e-9);
+  ck_assert_double_eq_tol (b->mean_depth, 2, 1e-9);
   ck_assert_uint_eq (b->peak_depth, 2);
   ck_assert_uint_eq (b->mode_bytes, 65536);
   ck_assert_uint_eq (b->offset_start, UINT64_C (1) << 30);
@@ -139,13 +140,13 @@ static const char expected_job[] =
   "offset=0\n"
   "size=4046848\n"
   "\n"
-  "# Phase 2: 1.000 s to 1.996 s of the trace: 0 reads, 100 writes, 0 flushes;\n"
-  "#   0.0 reads/s, 100.4 writes/s (0.0 % reads), 0.0 flushes/s;\n"
+  "# Phase 2: 1.000 s to 2.000 s of the trace: 0 reads, 100 writes, 0 flushes;\n"
+  "#   0.0 reads/s, 100.0 writes/s (0.0 % reads), 0.0 flushes/s;\n"
   "#   mode 65536 B (100.0 % of the I/Os), 99.0 % sequential;\n"
-  "#   in flight 2.01 on average, 2 at most; offsets 1073741824 to 1080295424.\n"
+  "#   in flight 2.00 on average, 2 at most; offsets 1073741824 to 1080295424.\n"
   "[phase2]\n"
   "stonewall\n"
-  "runtime=996ms\n"
+  "runtime=1000ms\n"
   "rw=write\n"
   "bs=64k\n"
   "iodepth=2\n"
@@ -197,7 +198,7 @@ START_TEST (test_rows)
 
   ck_assert_msg (s != NULL, "%s", error ? error->message : "");
   rows = ds_trace_synth_rows (s);
-  ck_assert_str_eq (rows, "randrw,4k,qd1,t1,mix50,1s;write,64k,qd2,t1,996ms");
+  ck_assert_str_eq (rows, "randrw,4k,qd1,t1,mix50,1s;write,64k,qd2,t1,1s");
   normal = ds_preset_rows_normalize (rows, &error);
   ck_assert_msg (normal != NULL, "%s", error ? error->message : "");
   ck_assert_str_eq (normal, rows);
@@ -234,7 +235,7 @@ START_TEST (test_one_phase)
   node = ds_trace_synth_to_json (s);
   o = json_node_get_object (node);
   ck_assert_int_eq (json_array_get_length (json_object_get_array_member (o, "phases")), 1);
-  ck_assert_str_eq (json_object_get_string_member (o, "rows"), "randrw,4k,qd1,t1,mix33,1996ms");
+  ck_assert_str_eq (json_object_get_string_member (o, "rows"), "randrw,4k,qd1,t1,mix33,2s");
 }
 END_TEST
 
@@ -265,8 +266,40 @@ START_TEST (test_idle)
   ck_assert (strstr (job, "in flight: unknown (no completions)") != NULL);
   ck_assert (strstr (job, "WRITES") == NULL);
   rows = ds_trace_synth_rows (s);
-  /* 200 reads over 3.99 s, 199 gaps: the last phase ends at 4.010 s. */
-  ck_assert_str_eq (rows, "randread,4k,qd1,t1,1s;randread,4k,qd1,t1,1010ms");
+  ck_assert_str_eq (rows, "randread,4k,qd1,t1,1s;randread,4k,qd1,t1,1s");
+}
+END_TEST
+
+/* Reads for 1.5 s, nothing for 0.3 s, writes for 1.5 s, in intervals of
+ * 250 ms: each phase shrinks to its I/Os, the 0.3 s between is idle. */
+START_TEST (test_trim)
+{
+  g_autofree char *path = ds_test_scratch_path ("trim.dstrace");
+  DsTraceHeader h = { .source = DS_TRACE_SOURCE_CAPTURE, .flags = DS_TRACE_HAS_TIMES };
+  DsTraceWriter *w = ds_trace_writer_new (path, &h, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DsTraceSynth) s = NULL;
+
+  ck_assert (w != NULL);
+  for (unsigned i = 0; i < 1500; i++)
+    add (w, i * MS, 0, DS_TRACE_OP_READ, (uint64_t) (i * 37 % 1000) * 4096, 4096);
+  for (unsigned i = 0; i < 1500; i++)
+    add (w, 1800 * MS + i * MS, 0, DS_TRACE_OP_WRITE, (uint64_t) (i * 37 % 1000) * 4096, 4096);
+  ck_assert (ds_trace_writer_finish (w, &h, NULL));
+  s = ds_trace_synth_new (path, 250 * MS, 0, NULL, &error);
+  ck_assert_msg (s != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (s->phases->len, 3);
+  ck_assert_str_eq (ds_trace_synth_pattern (PHASE (s, 0)), "randread");
+  ck_assert_uint_eq (PHASE (s, 0)->start_ns, 0);
+  ck_assert_uint_eq (PHASE (s, 0)->duration_ns, 1500 * MS);
+  ck_assert_double_eq_tol (PHASE (s, 0)->read_iops, 1000, 1e-9);
+  ck_assert_str_eq (ds_trace_synth_pattern (PHASE (s, 1)), "idle");
+  ck_assert_uint_eq (PHASE (s, 1)->start_ns, 1500 * MS);
+  ck_assert_uint_eq (PHASE (s, 1)->duration_ns, 300 * MS);
+  ck_assert_str_eq (ds_trace_synth_pattern (PHASE (s, 2)), "randwrite");
+  ck_assert_uint_eq (PHASE (s, 2)->start_ns, 1800 * MS);
+  ck_assert_uint_eq (PHASE (s, 2)->duration_ns, 1500 * MS);
+  ck_assert_double_eq_tol (PHASE (s, 2)->write_iops, 1000, 1e-9);
 }
 END_TEST
 
@@ -327,6 +360,7 @@ main (void)
   tcase_add_test (tc, test_rows);
   tcase_add_test (tc, test_one_phase);
   tcase_add_test (tc, test_idle);
+  tcase_add_test (tc, test_trim);
   tcase_add_test (tc, test_refusals);
   suite_add_tcase (s, tc);
   return ds_test_run_suite (s);

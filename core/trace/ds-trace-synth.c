@@ -40,6 +40,7 @@ typedef struct {
   double   latency_ns;          /* Σ issue-to-completion, for Little's law */
   uint32_t peak;
   uint64_t lo, hi;              /* offsets of reads and writes */
+  uint64_t first_ns, last_ns;   /* their first and last issue */
   SizeCount sizes[SIZES_KEPT];
   unsigned n_sizes;
 } Stretch;
@@ -148,16 +149,29 @@ merge (Stretch       *a,
   a->latency_ns += b->latency_ns;
   a->peak = MAX (a->peak, b->peak);
   a->lo = !a_data ? b->lo : !b_data ? a->lo : MIN (a->lo, b->lo);
+  a->first_ns = a_data ? a->first_ns : b->first_ns;
+  a->last_ns = b_data ? b->last_ns : a->last_ns;
   a->hi = MAX (a->hi, b->hi);
   for (unsigned i = 0; i < b->n_sizes; i++)
     add_size (a, b->sizes[i].bytes, b->sizes[i].count);
+}
+
+/* The rate while busy: n I/Os, n - 1 gaps between the first and the last
+ * (a stretch the workload fills only part of is not a slower one); 0
+ * unknown. */
+static double
+busy_rate_of (const Stretch *s)
+{
+  uint64_t n = data_ios (s);
+
+  return n > 1 && s->last_ns > s->first_ns ? (double) (n - 1) * 1e9 / (double) (s->last_ns - s->first_ns) : 0;
 }
 
 static gboolean
 alike (const Stretch *a,
        const Stretch *b)
 {
-  double ra = rate_of (a), rb = rate_of (b);
+  double ra = busy_rate_of (a), rb = busy_rate_of (b);
 
   if ((data_ios (a) == 0) != (data_ios (b) == 0))
     return FALSE;
@@ -166,7 +180,7 @@ alike (const Stretch *a,
   return fabs (read_share_of (a) - read_share_of (b)) <= ALIKE_SHARE &&
          (seq_share_of (a) >= 0.5) == (seq_share_of (b) >= 0.5) &&
          mode_of (a) == mode_of (b) &&
-         MAX (ra, rb) <= ALIKE_RATE * MIN (ra, rb);
+         (ra == 0 || rb == 0 || MAX (ra, rb) <= ALIKE_RATE * MIN (ra, rb));
 }
 
 /* How unlike two neighbours are: 0 for twins; idle beside busy, most. */
@@ -320,7 +334,8 @@ typedef struct {
 static void
 count_record (Walk                *walk,
               Stretch             *s,
-              const DsTraceRecord *r)
+              const DsTraceRecord *r,
+              uint64_t             t)
 {
   s->ops[r->op]++;
   s->fua += (r->flags & DS_TRACE_FLAG_FUA) != 0;
@@ -336,6 +351,8 @@ count_record (Walk                *walk,
   if (!is_data (r->op))
     return;
   s->lo = data_ios (s) == 1 ? r->offset : MIN (s->lo, r->offset);
+  s->first_ns = data_ios (s) == 1 ? t : s->first_ns;
+  s->last_ns = MAX (s->last_ns, t);
   s->hi = MAX (s->hi, r->offset + r->bytes);
   add_size (s, r->bytes, 1);
   if (walk->have_prev)
@@ -364,7 +381,7 @@ interval_pass (DsTraceReader  *reader,
       {
         uint64_t i = MIN ((r.issue_ns - scope->first) / interval_ns, (uint64_t) intervals->len - 1);
 
-        count_record (&walk, &g_array_index (intervals, Stretch, i), &r);
+        count_record (&walk, &g_array_index (intervals, Stretch, i), &r, r.issue_ns - scope->first);
       }
   g_array_unref (walk.heap);
   if (local != NULL)
@@ -375,10 +392,76 @@ interval_pass (DsTraceReader  *reader,
   return TRUE;
 }
 
-/* Neighbours alike as they come, then the most alike pair until at most
- * @max remain. */
+/* Where a busy phase's I/Os begin and end (one mean gap after the last);
+ * idle ones, and those of one I/O, keep their intervals. */
+static void
+busy_bounds (const Stretch *s,
+             uint64_t      *ret_start,
+             uint64_t      *ret_end)
+{
+  uint64_t n = data_ios (s);
+
+  *ret_start = s->start_ns;
+  *ret_end = s->start_ns + s->duration_ns;
+  if (n > 1 && s->last_ns > s->first_ns)
+    {
+      *ret_start = s->first_ns;
+      *ret_end = s->last_ns + (s->last_ns - s->first_ns) / (n - 1);
+    }
+}
+
+static Stretch
+idle_stretch (uint64_t start,
+              uint64_t end)
+{
+  Stretch s = { .start_ns = start, .duration_ns = end - start };
+
+  return s;
+}
+
+/* Phases shrunk to their I/Os: the time between two is idle, a phase of
+ * its own when at least @idle_min, else the earlier one's. */
+static GArray *
+trim_phases (GArray   *phases,
+             uint64_t  idle_min)
+{
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (Stretch));
+
+  for (guint i = 0; i < phases->len; i++)
+    {
+      Stretch s = g_array_index (phases, Stretch, i), *prev;
+      uint64_t start, end, prev_end;
+
+      busy_bounds (&s, &start, &end);
+      if (out->len > 0)
+        {
+          prev = &g_array_index (out, Stretch, out->len - 1);
+          prev_end = prev->start_ns + prev->duration_ns;
+          start = MAX (start, prev->start_ns + 1);
+          if (data_ios (&s) == 0)
+            start = MIN (start, prev_end);
+          if (start < prev_end || data_ios (prev) == 0 || start - prev_end < idle_min)
+            prev->duration_ns = start - prev->start_ns;
+          else
+            {
+              Stretch idle = idle_stretch (prev_end, start);
+
+              g_array_append_val (out, idle);
+            }
+        }
+      s.start_ns = start;
+      s.duration_ns = MAX (end, start + 1) - start;
+      g_array_append_val (out, s);
+    }
+  g_array_unref (phases);
+  return out;
+}
+
+/* Neighbours alike as they come, trimmed to their I/Os, then the most
+ * alike pair until at most @max remain. */
 static GArray *
 make_phases (GArray   *intervals,
+             uint64_t  interval_ns,
              unsigned  max)
 {
   GArray *phases = g_array_new (FALSE, TRUE, sizeof (Stretch));
@@ -392,6 +475,7 @@ make_phases (GArray   *intervals,
       else
         g_array_append_val (phases, *s);
     }
+  phases = trim_phases (phases, MAX (interval_ns / 10, 1000000));
   while (phases->len > max)
     {
       guint best = 0;
@@ -484,7 +568,7 @@ analyse (DsTraceSynth   *synth,
   intervals = make_intervals (&scope, synth->interval_ns, error);
   if (intervals == NULL || !interval_pass (reader, &scope, synth->interval_ns, intervals, error))
     return FALSE;
-  phases = make_phases (intervals, max_phases);
+  phases = make_phases (intervals, synth->interval_ns, max_phases);
   for (guint i = 0; i < phases->len; i++)
     {
       DsTraceSynthPhase p;
