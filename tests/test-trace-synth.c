@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <string.h>
 
 #include "ds-error.h"
@@ -303,6 +304,38 @@ START_TEST (test_trim)
 }
 END_TEST
 
+/* 20 s of random arrivals at 50 a second (exponential gaps), 70 % reads,
+ * 4 KiB and 8 KiB about half each: one steady workload, one phase, though
+ * its seconds differ by chance (rate, mix, the most common size). */
+START_TEST (test_noise)
+{
+  g_autofree char *path = ds_test_scratch_path ("noise.dstrace"), *job = NULL;
+  DsTraceHeader h = { .source = DS_TRACE_SOURCE_CAPTURE, .flags = DS_TRACE_HAS_TIMES };
+  DsTraceWriter *w = ds_trace_writer_new (path, &h, NULL);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (26);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DsTraceSynth) s = NULL;
+  double t = 0;
+
+  ck_assert (w != NULL);
+  while (t < 20)
+    {
+      unsigned op = g_rand_double (rand) < 0.7 ? DS_TRACE_OP_READ : DS_TRACE_OP_WRITE;
+      uint32_t bytes = g_rand_boolean (rand) ? 4096 : 8192;
+
+      t += -log (1 - g_rand_double (rand)) / 50;
+      add (w, (uint64_t) (t * 1e9), 0, op, (uint64_t) g_rand_int_range (rand, 0, 100000) * 8192, bytes);
+    }
+  ck_assert (ds_trace_writer_finish (w, &h, NULL));
+  s = ds_trace_synth_new (path, 0, 0, NULL, &error);
+  ck_assert_msg (s != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (s->phases->len, 1);
+  ck_assert_double_eq_tol (PHASE (s, 0)->read_iops + PHASE (s, 0)->write_iops, 50, 5);
+  job = ds_trace_synth_fio_job (s, "/dev/sdq");
+  ck_assert_msg (strstr (job, "\nbssplit=") != NULL, "%s", job);
+}
+END_TEST
+
 static char *
 write_trace (const char *name,
              uint32_t    flags,
@@ -361,6 +394,7 @@ main (void)
   tcase_add_test (tc, test_one_phase);
   tcase_add_test (tc, test_idle);
   tcase_add_test (tc, test_trim);
+  tcase_add_test (tc, test_noise);
   tcase_add_test (tc, test_refusals);
   suite_add_tcase (s, tc);
   return ds_test_run_suite (s);

@@ -26,6 +26,7 @@
 #define MAX_INTERVALS   1000000u
 #define ALIKE_SHARE     0.10    /* read shares this close are alike */
 #define ALIKE_RATE      1.25    /* and rates within this ratio */
+#define PAUSE_GAPS      20      /* a pause: this many mean gaps without I/O */
 
 typedef struct {
   uint32_t bytes;
@@ -156,31 +157,85 @@ merge (Stretch       *a,
     add_size (a, b->sizes[i].bytes, b->sizes[i].count);
 }
 
-/* The rate while busy: n I/Os, n - 1 gaps between the first and the last
- * (a stretch the workload fills only part of is not a slower one); 0
- * unknown. */
-static double
-busy_rate_of (const Stretch *s)
+/* Between two reads or writes, on average; 0 unknown. */
+static uint64_t
+mean_gap (const Stretch *s)
 {
   uint64_t n = data_ios (s);
 
-  return n > 1 && s->last_ns > s->first_ns ? (double) (n - 1) * 1e9 / (double) (s->last_ns - s->first_ns) : 0;
+  return n > 1 ? (s->last_ns - s->first_ns) / (n - 1) : 0;
 }
 
+/* Whether the workload of @s paused before @t: at least @min_gap and
+ * PAUSE_GAPS of its mean gaps without a read or write (not a random
+ * arrival's long gap). */
+static gboolean
+paused (const Stretch *s,
+        uint64_t       t,
+        uint64_t       min_gap)
+{
+  return data_ios (s) > 1 && t >= s->last_ns && t - s->last_ns >= MAX (min_gap, PAUSE_GAPS * mean_gap (s));
+}
+
+/* How long @s was busy: its n I/Os and n gaps, when that is at least
+ * @min_span; 0 unknown. */
+static uint64_t
+busy_span (const Stretch *s,
+           uint64_t       min_span)
+{
+  uint64_t span = s->last_ns - s->first_ns + mean_gap (s);
+
+  return data_ios (s) > 1 && span >= min_span ? span : 0;
+}
+
+/* The rate while busy (a stretch the workload fills only part of is not a
+ * slower one); 0 unknown. */
+static double
+busy_rate_of (const Stretch *s,
+              uint64_t       min_span)
+{
+  uint64_t span = busy_span (s, min_span);
+
+  return span > 0 ? (double) data_ios (s) * 1e9 / (double) span : 0;
+}
+
+/* The share of @s's reads and writes of @bytes. */
+static double
+size_share (const Stretch *s,
+            uint32_t       bytes)
+{
+  for (unsigned i = 0; i < s->n_sizes; i++)
+    if (s->sizes[i].bytes == bytes)
+      return data_ios (s) > 0 ? (double) s->sizes[i].count / (double) data_ios (s) : 0;
+  return 0;
+}
+
+/* Whether @b, after @a, is more of the same: its read share, most common
+ * size, side of 50 % sequential and rate as @a's, within what chance
+ * gives a stretch of @b's few I/Os (3 standard deviations of a binomial
+ * share and of a Poisson count) or ALIKE_SHARE and ALIKE_RATE, the larger. */
 static gboolean
 alike (const Stretch *a,
-       const Stretch *b)
+       const Stretch *b,
+       uint64_t       min_span)
 {
-  double ra = busy_rate_of (a), rb = busy_rate_of (b);
+  double ra = busy_rate_of (a, min_span), n = (double) data_ios (b), p = read_share_of (a);
+  double span = (double) busy_span (b, min_span) / 1e9, expected = ra * span;
+  uint32_t ma = mode_of (a), mb = mode_of (b);
 
   if ((data_ios (a) == 0) != (data_ios (b) == 0))
     return FALSE;
   if (data_ios (a) == 0)
     return TRUE;
-  return fabs (read_share_of (a) - read_share_of (b)) <= ALIKE_SHARE &&
-         (seq_share_of (a) >= 0.5) == (seq_share_of (b) >= 0.5) &&
-         mode_of (a) == mode_of (b) &&
-         (ra == 0 || rb == 0 || MAX (ra, rb) <= ALIKE_RATE * MIN (ra, rb));
+  if (fabs (p - read_share_of (b)) > MAX (ALIKE_SHARE, 3 * sqrt (p * (1 - p) / n)))
+    return FALSE;
+  if ((seq_share_of (a) >= 0.5) != (seq_share_of (b) >= 0.5))
+    return FALSE;
+  /* A spread of sizes: the most common may differ from stretch to stretch. */
+  if (ma != mb && (size_share (a, mb) < 0.25 || size_share (b, ma) < 0.25))
+    return FALSE;
+  return expected == 0 ||
+         fabs (n - expected) <= MAX ((ALIKE_RATE - 1) * expected, 3 * sqrt (expected));
 }
 
 /* How unlike two neighbours are: 0 for twins; idle beside busy, most. */
@@ -292,14 +347,15 @@ scope_pass (DsTraceReader  *reader,
 
 /* The intervals: from the first I/O to one mean gap after the last (n
  * I/Os, n - 1 gaps: the rate is the profile's); a last interval shorter
- * than half of one joins the one before. */
-static GArray *
-make_intervals (const Scope *scope,
-                uint64_t     interval_ns,
-                GError     **error)
+ * than half of one joins the one before.  Their count, and the end. */
+static gboolean
+count_intervals (const Scope *scope,
+                 uint64_t     interval_ns,
+                 uint64_t    *ret_n,
+                 uint64_t    *ret_total,
+                 GError     **error)
 {
   uint64_t span = scope->last - scope->first, total, n;
-  GArray *list;
 
   total = scope->count > 1 ? (uint64_t) ((double) span * (double) scope->count / (double) (scope->count - 1)) : 0;
   total = MAX (total, 1);
@@ -311,18 +367,11 @@ make_intervals (const Scope *scope,
       g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
                    _("the trace spans %.0f s: more than %u intervals of %.3f s (a longer --interval)"),
                    (double) total / 1e9, MAX_INTERVALS, (double) interval_ns / 1e9);
-      return NULL;
+      return FALSE;
     }
-  list = g_array_sized_new (FALSE, TRUE, sizeof (Stretch), (guint) n);
-  g_array_set_size (list, (guint) n);
-  for (guint i = 0; i < n; i++)
-    {
-      Stretch *s = &g_array_index (list, Stretch, i);
-
-      s->start_ns = i * interval_ns;
-      s->duration_ns = i + 1 < n ? interval_ns : total - i * interval_ns;
-    }
-  return list;
+  *ret_n = n;
+  *ret_total = total;
+  return TRUE;
 }
 
 typedef struct {
@@ -364,49 +413,100 @@ count_record (Walk                *walk,
   walk->have_prev = TRUE;
 }
 
-static gboolean
-interval_pass (DsTraceReader  *reader,
-               const Scope    *scope,
-               uint64_t        interval_ns,
-               GArray         *intervals,
-               GError        **error)
+/* The records cut into pieces: at each interval's end, and where no
+ * read or write came for @idle_min; each piece joins the phase before
+ * when alike (only the phases are held). */
+typedef struct {
+  Walk      walk;
+  GArray   *phases;             /* Stretch */
+  Stretch   piece;
+  gboolean  open;
+  uint64_t  index, n, interval_ns, idle_min;
+} Cutter;
+
+static void
+close_piece (Cutter   *c,
+             uint64_t  end)
 {
-  Walk walk = { 0 };
+  Stretch *last = c->phases->len > 0 ? &g_array_index (c->phases, Stretch, c->phases->len - 1) : NULL;
+
+  c->piece.duration_ns = MAX (end, c->piece.start_ns + 1) - c->piece.start_ns;
+  if (last != NULL && alike (last, &c->piece, c->idle_min) &&
+      !(data_ios (&c->piece) > 0 && paused (last, c->piece.first_ns, c->idle_min)))
+    merge (last, &c->piece);
+  else
+    g_array_append_val (c->phases, c->piece);
+  c->open = FALSE;
+}
+
+static void
+cut_record (Cutter              *c,
+            const DsTraceRecord *r,
+            uint64_t             t)
+{
+  uint64_t index = MIN (t / c->interval_ns, c->n - 1);
+
+  if (c->open && index != c->index)
+    close_piece (c, (c->index + 1) * c->interval_ns);
+  else if (c->open && is_data (r->op) && paused (&c->piece, t, c->idle_min))
+    close_piece (c, t);
+  if (!c->open)
+    {
+      memset (&c->piece, 0, sizeof c->piece);
+      c->piece.start_ns = index == c->index && c->phases->len > 0 ? t : index * c->interval_ns;
+      c->index = index;
+      c->open = TRUE;
+    }
+  count_record (&c->walk, &c->piece, r, t);
+}
+
+/* The second pass: the phases, neighbours alike merged. */
+static GArray *
+piece_pass (DsTraceReader  *reader,
+            const Scope    *scope,
+            uint64_t        interval_ns,
+            GError        **error)
+{
+  Cutter c = { .interval_ns = interval_ns, .idle_min = MAX (interval_ns / 10, 1000000) };
+  uint64_t total;
   DsTraceRecord r;
   GError *local = NULL;
 
-  walk.heap = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+  if (!count_intervals (scope, interval_ns, &c.n, &total, error))
+    return NULL;
+  c.walk.heap = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+  c.phases = g_array_new (FALSE, TRUE, sizeof (Stretch));
   while (ds_trace_reader_next (reader, &r, &local))
     if (wanted (scope, &r) && r.op < DS_TRACE_N_OPS)
-      {
-        uint64_t i = MIN ((r.issue_ns - scope->first) / interval_ns, (uint64_t) intervals->len - 1);
-
-        count_record (&walk, &g_array_index (intervals, Stretch, i), &r, r.issue_ns - scope->first);
-      }
-  g_array_unref (walk.heap);
+      cut_record (&c, &r, r.issue_ns - scope->first);
+  if (c.open)
+    close_piece (&c, total);
+  g_array_unref (c.walk.heap);
   if (local != NULL)
     {
       g_propagate_error (error, local);
-      return FALSE;
+      g_array_unref (c.phases);
+      return NULL;
     }
-  return TRUE;
+  return c.phases;
 }
 
 /* Where a busy phase's I/Os begin and end (one mean gap after the last);
- * idle ones, and those of one I/O, keep their intervals. */
+ * idle ones, and those too short to say, keep their bounds. */
 static void
 busy_bounds (const Stretch *s,
+             uint64_t       min_span,
              uint64_t      *ret_start,
              uint64_t      *ret_end)
 {
-  uint64_t n = data_ios (s);
+  uint64_t span = busy_span (s, min_span);
 
   *ret_start = s->start_ns;
   *ret_end = s->start_ns + s->duration_ns;
-  if (n > 1 && s->last_ns > s->first_ns)
+  if (span > 0)
     {
       *ret_start = s->first_ns;
-      *ret_end = s->last_ns + (s->last_ns - s->first_ns) / (n - 1);
+      *ret_end = s->first_ns + span;
     }
 }
 
@@ -432,7 +532,7 @@ trim_phases (GArray   *phases,
       Stretch s = g_array_index (phases, Stretch, i), *prev;
       uint64_t start, end, prev_end;
 
-      busy_bounds (&s, &start, &end);
+      busy_bounds (&s, idle_min, &start, &end);
       if (out->len > 0)
         {
           prev = &g_array_index (out, Stretch, out->len - 1);
@@ -457,24 +557,13 @@ trim_phases (GArray   *phases,
   return out;
 }
 
-/* Neighbours alike as they come, trimmed to their I/Os, then the most
- * alike pair until at most @max remain. */
+/* Phases trimmed to their I/Os, then the most alike pair merged until
+ * at most @max remain. */
 static GArray *
-make_phases (GArray   *intervals,
+make_phases (GArray   *phases,
              uint64_t  interval_ns,
              unsigned  max)
 {
-  GArray *phases = g_array_new (FALSE, TRUE, sizeof (Stretch));
-
-  for (guint i = 0; i < intervals->len; i++)
-    {
-      const Stretch *s = &g_array_index (intervals, Stretch, i);
-
-      if (phases->len > 0 && alike (&g_array_index (phases, Stretch, phases->len - 1), s))
-        merge (&g_array_index (phases, Stretch, phases->len - 1), s);
-      else
-        g_array_append_val (phases, *s);
-    }
   phases = trim_phases (phases, MAX (interval_ns / 10, 1000000));
   while (phases->len > max)
     {
@@ -549,7 +638,7 @@ analyse (DsTraceSynth   *synth,
          GError        **error)
 {
   g_autoptr (GHashTable) pids = NULL;
-  g_autoptr (GArray) intervals = NULL, phases = NULL;
+  g_autoptr (GArray) phases = NULL;
   Scope scope = { 0 };
   uint64_t data = 0;
 
@@ -565,10 +654,10 @@ analyse (DsTraceSynth   *synth,
                    scope.count);
       return FALSE;
     }
-  intervals = make_intervals (&scope, synth->interval_ns, error);
-  if (intervals == NULL || !interval_pass (reader, &scope, synth->interval_ns, intervals, error))
+  phases = piece_pass (reader, &scope, synth->interval_ns, error);
+  if (phases == NULL)
     return FALSE;
-  phases = make_phases (intervals, synth->interval_ns, max_phases);
+  phases = make_phases (phases, synth->interval_ns, max_phases);
   for (guint i = 0; i < phases->len; i++)
     {
       DsTraceSynthPhase p;
