@@ -271,9 +271,11 @@ START_TEST (test_idle)
 }
 END_TEST
 
-/* Reads for 1.5 s, nothing for 0.3 s, writes for 1.5 s, in intervals of
- * 250 ms: each phase shrinks to its I/Os, the 0.3 s between is idle. */
-START_TEST (test_trim)
+/* Reads for 1.5 s, nothing for 0.3 s, writes for 1.5 s: each phase
+ * shrinks to its I/Os, the 0.3 s between is idle; in intervals of 250 ms
+ * (the pause fills one) and of 1 s (the pause cuts one in two). */
+static void
+check_trim (uint64_t interval_ns)
 {
   g_autofree char *path = ds_test_scratch_path ("trim.dstrace");
   DsTraceHeader h = { .source = DS_TRACE_SOURCE_CAPTURE, .flags = DS_TRACE_HAS_TIMES };
@@ -287,7 +289,7 @@ START_TEST (test_trim)
   for (unsigned i = 0; i < 1500; i++)
     add (w, 1800 * MS + i * MS, 0, DS_TRACE_OP_WRITE, (uint64_t) (i * 37 % 1000) * 4096, 4096);
   ck_assert (ds_trace_writer_finish (w, &h, NULL));
-  s = ds_trace_synth_new (path, 250 * MS, 0, NULL, &error);
+  s = ds_trace_synth_new (path, interval_ns, 0, NULL, &error);
   ck_assert_msg (s != NULL, "%s", error ? error->message : "");
   ck_assert_uint_eq (s->phases->len, 3);
   ck_assert_str_eq (ds_trace_synth_pattern (PHASE (s, 0)), "randread");
@@ -301,6 +303,12 @@ START_TEST (test_trim)
   ck_assert_uint_eq (PHASE (s, 2)->start_ns, 1800 * MS);
   ck_assert_uint_eq (PHASE (s, 2)->duration_ns, 1500 * MS);
   ck_assert_double_eq_tol (PHASE (s, 2)->write_iops, 1000, 1e-9);
+}
+
+START_TEST (test_trim)
+{
+  check_trim (250 * MS);
+  check_trim (1000 * MS);
 }
 END_TEST
 
