@@ -7,7 +7,8 @@
  * while `diskscope-cli capture` records it; `synthesize --fio-job` makes
  * a job of the capture, which fio runs on a second loop device for as
  * long, captured again: its profile must show 70 % reads within 3 points,
- * the 8 KiB mode and 2000 IOPS within 5 %.  A trace written here, two
+ * the 8 KiB mode and 2000 IOPS within 5 %.  Two fio jobs in a row,
+ * captured, are two phases of their kinds and rates.  A trace written here, two
  * seconds of sequential writes then two of random reads, gives two
  * phases: write, then randread, as JSON and rows.  A trace with nothing
  * to synthesize is refused with its reason.
@@ -15,6 +16,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -156,6 +158,51 @@ START_TEST (test_synth_fio)
 }
 END_TEST
 
+/* fio's two jobs one after the other, captured: sequential 128 KiB writes
+ * at 200 a second, then random 4 KiB reads at 1000 a second; the busy
+ * phases are those two, at those rates (an idle one between them when
+ * fio took a tenth of a second or more to start the second job). */
+START_TEST (test_fio_phases)
+{
+  g_autofree char *backing = ds_test_make_file ("jobs.img", 256 * MiB, 9);
+  g_autofree char *dev = ds_test_loop_attach_dio (backing, TRUE), *cap = ds_test_scratch_path ("jobs.dstrace");
+  g_autofree char *filename = g_strdup_printf ("--filename=%s", dev);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  const char *fio[] = { "fio", filename, "--ioengine=libaio", "--direct=1", "--time_based", "--runtime=2",
+                        "--output-format=terse", "--name=w", "--rw=write", "--bs=128k", "--rate_iops=200",
+                        "--name=r", "--stonewall", "--rw=randread", "--bs=4k", "--rate_iops=1000", NULL };
+  const char *synth[] = { "synthesize", cap, "--process", "fio", "--json", NULL };
+  const char *want[] = { "write", "randread" };
+  const double rate[] = { 200, 1000 };
+  DsFaultProc *proc = start_capture (dev, "6s", cap);
+  JsonArray *phases;
+  guint busy = 0;
+
+  ds_test_run_ok (fio);
+  end_capture (proc);
+  ds_fault_proc_free (proc);
+  phases = json_object_get_array_member (cli_json (parser, synth), "phases");
+  for (guint i = 0; i < json_array_get_length (phases); i++)
+    {
+      JsonObject *p = json_array_get_object_element (phases, i);
+      const char *pattern = json_object_get_string_member (p, "pattern");
+      double iops = json_object_get_double_member (p, "read_iops") + json_object_get_double_member (p, "write_iops");
+
+      note ("phase %u: %s, %.3f s from %.3f s, %.1f IOPS", i + 1, pattern,
+            json_object_get_double_member (p, "duration_s"), json_object_get_double_member (p, "start_s"), iops);
+      if (strcmp (pattern, "idle") == 0)
+        continue;
+      ck_assert_uint_lt (busy, 2);
+      ck_assert_str_eq (pattern, want[busy]);
+      ck_assert_msg (fabs (iops - rate[busy]) < 0.05 * rate[busy], "%s at %.1f IOPS, not %.0f", pattern, iops, rate[busy]);
+      ck_assert_double_eq_tol (json_object_get_double_member (p, "duration_s"), 2, 0.1);
+      busy++;
+    }
+  ck_assert_uint_eq (busy, 2);
+  ds_test_loop_detach (dev);
+}
+END_TEST
+
 /* Two seconds of sequential 128 KiB writes at 200 a second, then two of
  * random 4 KiB reads at 1000 a second. */
 START_TEST (test_two_phases)
@@ -247,6 +294,7 @@ main (void)
     }
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_synth_fio);
+  tcase_add_test (tc, test_fio_phases);
   tcase_add_test (tc, test_two_phases);
   tcase_add_test (tc, test_refusals);
   suite_add_tcase (s, tc);
