@@ -107,8 +107,8 @@ ds_cli_synthesize (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
     _("TRACE: a capture (diskscope-cli capture), blktrace's per-CPU files, or a fio\n"
-    "iolog.  Cuts the trace into phases (neighbouring intervals alike in mix, block\n"
-    "size, randomness and rate are merged) and gives each its duration, read\n"
+    "iolog.  Cuts the trace into phases where its workload pauses or changes beyond\n"
+    "chance in mix, block size, randomness or rate, and gives each its duration, read\n"
     "share, block sizes, sequential share, depth, read and write IOPS, flush rate\n"
     "and region: as a fio job (one section per phase, run in order, direct,\n"
     "incompressible, each direction's rate limited apart), as custom rows, or as\n"
