@@ -107,10 +107,10 @@ ds_cli_synthesize (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
     _("TRACE: a capture (diskscope-cli capture), blktrace's per-CPU files, or a fio\n"
-    "iolog.  Cuts the trace into phases where its workload pauses or changes beyond\n"
-    "chance in mix, block size, randomness or rate, and gives each its duration, read\n"
-    "share, block sizes, sequential share, depth, read and write IOPS, flush rate\n"
-    "and region: as a fio job (one section per phase, run in order, direct,\n"
+    "iolog.  Cuts the trace into phases where its workload pauses or changes\n"
+    "beyond chance in mix, block size, randomness or rate, and gives each its\n"
+    "duration, read share, block sizes, sequential share, depth, read and write\n"
+    "IOPS, flush rate and region: as a fio job (one section per phase, run in order, direct,\n"
     "incompressible, each direction's rate limited apart), as custom rows, or as\n"
     "JSON.  Each output says what it cannot express.  Nothing is run or written\n"
     "but the job file."));

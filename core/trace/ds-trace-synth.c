@@ -4,9 +4,11 @@
  * writes them), so that the workload runs where the trace cannot go
  *
  * Two passes over the file: the span and count of the I/Os kept, then
- * the figures of each interval from the first I/O on.  Neighbours alike
- * are merged as they come; then the two most alike neighbours, again and
- * again, until at most the phases asked for remain.
+ * pieces (cut at each interval's end and where reads and writes pause),
+ * each joining the phase before when alike beyond chance.  Each phase is
+ * then trimmed to its I/Os, the time between two an idle phase; last, the
+ * two most alike neighbours merge, again and again, until at most the
+ * phases asked for remain.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

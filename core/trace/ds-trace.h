@@ -380,11 +380,12 @@ typedef struct {
   GArray       *phases;             /* DsTraceSynthPhase */
 } DsTraceSynth;
 
-/* Cuts the trace (@process's requests only when not NULL) into intervals
- * of @interval_ns (0: 1 s) from its first I/O, merges neighbours that are
- * alike, then the most alike neighbours until at most @max_phases remain
- * (0: 16).  DS_ERROR_INVALID for a trace without issue times or without
- * reads and writes. */
+/* Cuts the trace (@process's requests only when not NULL) into phases
+ * where its workload pauses or changes beyond chance, looked at in
+ * intervals of @interval_ns (0: 1 s) from its first I/O; then merges the
+ * most alike neighbours until at most @max_phases remain (0: 16).
+ * DS_ERROR_INVALID for a trace without issue times or without reads and
+ * writes (docs/trace-format.md "Synthesize"). */
 DsTraceSynth *ds_trace_synth_new     (const char         *path,
                                       uint64_t            interval_ns,
                                       unsigned            max_phases,
