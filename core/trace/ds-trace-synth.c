@@ -22,31 +22,9 @@
 #include <glib/gi18n-lib.h>
 
 #include "ds-error.h"
-#include "ds-trace.h"
+#include "ds-trace-synth-private.h"
 
-#define SIZES_KEPT      32u     /* distinct sizes an interval counts apart */
 #define MAX_INTERVALS   1000000u
-#define ALIKE_SHARE     0.10    /* read shares this close are alike */
-#define ALIKE_RATE      1.25    /* and rates within this ratio */
-#define PAUSE_GAPS      20      /* a pause: this many mean gaps without I/O */
-
-typedef struct {
-  uint32_t bytes;
-  uint64_t count;
-} SizeCount;
-
-/* An interval, then a phase: sums that merge by adding. */
-typedef struct {
-  uint64_t start_ns, duration_ns;
-  uint64_t ops[DS_TRACE_N_OPS];
-  uint64_t fua, seq, pairs, timed;
-  double   latency_ns;          /* Σ issue-to-completion, for Little's law */
-  uint32_t peak;
-  uint64_t lo, hi;              /* offsets of reads and writes */
-  uint64_t first_ns, last_ns;   /* their first and last issue */
-  SizeCount sizes[SIZES_KEPT];
-  unsigned n_sizes;
-} Stretch;
 
 typedef struct {
   GHashTable *pids;             /* NULL: every process */
@@ -58,238 +36,6 @@ wanted (const Scope         *scope,
         const DsTraceRecord *r)
 {
   return scope->pids == NULL || g_hash_table_contains (scope->pids, GUINT_TO_POINTER (r->pid));
-}
-
-static gboolean
-is_data (unsigned op)
-{
-  return op == DS_TRACE_OP_READ || op == DS_TRACE_OP_WRITE;
-}
-
-static void
-add_size (Stretch  *s,
-          uint32_t  bytes,
-          uint64_t  count)
-{
-  for (unsigned i = 0; i < s->n_sizes; i++)
-    if (s->sizes[i].bytes == bytes)
-      {
-        s->sizes[i].count += count;
-        return;
-      }
-  if (s->n_sizes < SIZES_KEPT)
-    {
-      s->sizes[s->n_sizes++] = (SizeCount) { bytes, count };
-      return;
-    }
-  /* Full: the rarest gives way when the newcomer is more common. */
-  for (unsigned i = 0; i < s->n_sizes; i++)
-    if (s->sizes[i].count < count)
-      {
-        s->sizes[i] = (SizeCount) { bytes, count };
-        return;
-      }
-}
-
-static int
-cmp_sizes (gconstpointer a,
-           gconstpointer b)
-{
-  const SizeCount *x = a, *y = b;
-
-  return x->count > y->count ? -1 : x->count < y->count ? 1 : (x->bytes < y->bytes ? -1 : x->bytes > y->bytes);
-}
-
-static uint32_t
-mode_of (const Stretch *s)
-{
-  const SizeCount *best = NULL;
-
-  for (unsigned i = 0; i < s->n_sizes; i++)
-    if (best == NULL || cmp_sizes (&s->sizes[i], best) < 0)
-      best = &s->sizes[i];
-  return best ? best->bytes : 0;
-}
-
-static uint64_t
-data_ios (const Stretch *s)
-{
-  return s->ops[DS_TRACE_OP_READ] + s->ops[DS_TRACE_OP_WRITE];
-}
-
-static double
-rate_of (const Stretch *s)
-{
-  return s->duration_ns > 0 ? (double) data_ios (s) * 1e9 / (double) s->duration_ns : 0;
-}
-
-static double
-read_share_of (const Stretch *s)
-{
-  return data_ios (s) > 0 ? (double) s->ops[DS_TRACE_OP_READ] / (double) data_ios (s) : 0;
-}
-
-static double
-seq_share_of (const Stretch *s)
-{
-  return s->pairs > 0 ? (double) s->seq / (double) s->pairs : 0;
-}
-
-/* @b, which follows @a, becomes part of it. */
-static void
-merge (Stretch       *a,
-       const Stretch *b)
-{
-  gboolean a_data = data_ios (a) > 0, b_data = data_ios (b) > 0;
-
-  a->duration_ns = b->start_ns + b->duration_ns - a->start_ns;
-  for (unsigned op = 0; op < DS_TRACE_N_OPS; op++)
-    a->ops[op] += b->ops[op];
-  a->fua += b->fua;
-  a->seq += b->seq;
-  a->pairs += b->pairs;
-  a->timed += b->timed;
-  a->latency_ns += b->latency_ns;
-  a->peak = MAX (a->peak, b->peak);
-  a->lo = !a_data ? b->lo : !b_data ? a->lo : MIN (a->lo, b->lo);
-  a->first_ns = a_data ? a->first_ns : b->first_ns;
-  a->last_ns = b_data ? b->last_ns : a->last_ns;
-  a->hi = MAX (a->hi, b->hi);
-  for (unsigned i = 0; i < b->n_sizes; i++)
-    add_size (a, b->sizes[i].bytes, b->sizes[i].count);
-}
-
-/* Between two reads or writes, on average; 0 unknown. */
-static uint64_t
-mean_gap (const Stretch *s)
-{
-  uint64_t n = data_ios (s);
-
-  return n > 1 ? (s->last_ns - s->first_ns) / (n - 1) : 0;
-}
-
-/* Whether the workload of @s paused before @t: at least @min_gap and
- * PAUSE_GAPS of its mean gaps without a read or write (not a random
- * arrival's long gap). */
-static gboolean
-paused (const Stretch *s,
-        uint64_t       t,
-        uint64_t       min_gap)
-{
-  return data_ios (s) > 1 && t >= s->last_ns && t - s->last_ns >= MAX (min_gap, PAUSE_GAPS * mean_gap (s));
-}
-
-/* How long @s was busy: its n I/Os and n gaps, when that is at least
- * @min_span; 0 unknown. */
-static uint64_t
-busy_span (const Stretch *s,
-           uint64_t       min_span)
-{
-  uint64_t span = s->last_ns - s->first_ns + mean_gap (s);
-
-  return data_ios (s) > 1 && span >= min_span ? span : 0;
-}
-
-/* The rate while busy (a stretch the workload fills only part of is not a
- * slower one); 0 unknown. */
-static double
-busy_rate_of (const Stretch *s,
-              uint64_t       min_span)
-{
-  uint64_t span = busy_span (s, min_span);
-
-  return span > 0 ? (double) data_ios (s) * 1e9 / (double) span : 0;
-}
-
-/* The share of @s's reads and writes of @bytes. */
-static double
-size_share (const Stretch *s,
-            uint32_t       bytes)
-{
-  for (unsigned i = 0; i < s->n_sizes; i++)
-    if (s->sizes[i].bytes == bytes)
-      return data_ios (s) > 0 ? (double) s->sizes[i].count / (double) data_ios (s) : 0;
-  return 0;
-}
-
-/* Whether @b, after @a, is more of the same: its read share, most common
- * size, side of 50 % sequential and rate as @a's, within what chance
- * gives a stretch of @b's few I/Os (3 standard deviations of a binomial
- * share and of a Poisson count) or ALIKE_SHARE and ALIKE_RATE, the larger. */
-static gboolean
-alike (const Stretch *a,
-       const Stretch *b,
-       uint64_t       min_span)
-{
-  double ra = busy_rate_of (a, min_span), n = (double) data_ios (b), p = read_share_of (a);
-  double span = (double) busy_span (b, min_span) / 1e9, expected = ra * span;
-  uint32_t ma = mode_of (a), mb = mode_of (b);
-
-  if ((data_ios (a) == 0) != (data_ios (b) == 0))
-    return FALSE;
-  if (data_ios (a) == 0)
-    return TRUE;
-  if (fabs (p - read_share_of (b)) > MAX (ALIKE_SHARE, 3 * sqrt (p * (1 - p) / n)))
-    return FALSE;
-  if ((seq_share_of (a) >= 0.5) != (seq_share_of (b) >= 0.5))
-    return FALSE;
-  /* A spread of sizes: the most common may differ from stretch to stretch. */
-  if (ma != mb && (size_share (a, mb) < 0.25 || size_share (b, ma) < 0.25))
-    return FALSE;
-  return expected == 0 ||
-         fabs (n - expected) <= MAX ((ALIKE_RATE - 1) * expected, 3 * sqrt (expected));
-}
-
-/* How unlike two neighbours are: 0 for twins; idle beside busy, most. */
-static double
-distance (const Stretch *a,
-          const Stretch *b)
-{
-  double d = fabs (log ((rate_of (a) + 1) / (rate_of (b) + 1)));
-
-  if ((data_ios (a) == 0) != (data_ios (b) == 0))
-    return 100 + d;
-  return d + fabs (read_share_of (a) - read_share_of (b)) + fabs (seq_share_of (a) - seq_share_of (b)) +
-         (mode_of (a) != mode_of (b) ? 0.5 : 0);
-}
-
-static void
-heap_push (GArray   *h,
-           uint64_t  v)
-{
-  guint i = h->len;
-
-  g_array_append_val (h, v);
-  while (i > 0 && g_array_index (h, uint64_t, (i - 1) / 2) > v)
-    {
-      g_array_index (h, uint64_t, i) = g_array_index (h, uint64_t, (i - 1) / 2);
-      i = (i - 1) / 2;
-    }
-  g_array_index (h, uint64_t, i) = v;
-}
-
-static void
-heap_pop (GArray *h)
-{
-  uint64_t last = g_array_index (h, uint64_t, h->len - 1);
-  guint i = 0, n = h->len - 1;
-
-  g_array_set_size (h, n);
-  while (n > 0)
-    {
-      guint c = 2 * i + 1;
-
-      if (c >= n)
-        break;
-      if (c + 1 < n && g_array_index (h, uint64_t, c + 1) < g_array_index (h, uint64_t, c))
-        c++;
-      if (g_array_index (h, uint64_t, c) >= last)
-        break;
-      g_array_index (h, uint64_t, i) = g_array_index (h, uint64_t, c);
-      i = c;
-    }
-  if (n > 0)
-    g_array_index (h, uint64_t, i) = last;
 }
 
 /* The pids of processes named @process (NULL: all, *ret_pids NULL). */
@@ -337,7 +83,7 @@ scope_pass (DsTraceReader  *reader,
           scope->first = r.issue_ns;
         scope->first = MIN (scope->first, r.issue_ns);
         scope->last = MAX (scope->last, r.issue_ns);
-        *ret_data += is_data (r.op);
+        *ret_data += ds_trace_is_data (r.op);
       }
   if (local != NULL)
     {
@@ -393,19 +139,19 @@ count_record (Walk                *walk,
   if (r->complete_ns != DS_TRACE_NO_TIME && r->complete_ns >= r->issue_ns)
     {
       while (walk->heap->len > 0 && g_array_index (walk->heap, uint64_t, 0) <= r->issue_ns)
-        heap_pop (walk->heap);
-      heap_push (walk->heap, r->complete_ns);
+        ds_trace_heap_pop (walk->heap);
+      ds_trace_heap_push (walk->heap, r->complete_ns);
       s->peak = MAX (s->peak, walk->heap->len);
       s->latency_ns += (double) (r->complete_ns - r->issue_ns);
       s->timed++;
     }
-  if (!is_data (r->op))
+  if (!ds_trace_is_data (r->op))
     return;
-  s->lo = data_ios (s) == 1 ? r->offset : MIN (s->lo, r->offset);
-  s->first_ns = data_ios (s) == 1 ? t : s->first_ns;
+  s->lo = ds_trace_stretch_data_ios (s) == 1 ? r->offset : MIN (s->lo, r->offset);
+  s->first_ns = ds_trace_stretch_data_ios (s) == 1 ? t : s->first_ns;
   s->last_ns = MAX (s->last_ns, t);
   s->hi = MAX (s->hi, r->offset + r->bytes);
-  add_size (s, r->bytes, 1);
+  ds_trace_stretch_add_size (s, r->bytes, 1);
   if (walk->have_prev)
     {
       s->pairs++;
@@ -417,7 +163,7 @@ count_record (Walk                *walk,
 
 /* The records cut into pieces: at each interval's end, and where no
  * read or write came for @idle_min; each piece joins the phase before
- * when alike (only the phases are held). */
+ * when ds_trace_stretch_alike (only the phases are held). */
 typedef struct {
   Walk      walk;
   GArray   *phases;             /* Stretch */
@@ -433,9 +179,9 @@ close_piece (Cutter   *c,
   Stretch *last = c->phases->len > 0 ? &g_array_index (c->phases, Stretch, c->phases->len - 1) : NULL;
 
   c->piece.duration_ns = MAX (end, c->piece.start_ns + 1) - c->piece.start_ns;
-  if (last != NULL && alike (last, &c->piece, c->idle_min) &&
-      !(data_ios (&c->piece) > 0 && paused (last, c->piece.first_ns, c->idle_min)))
-    merge (last, &c->piece);
+  if (last != NULL && ds_trace_stretch_alike (last, &c->piece, c->idle_min) &&
+      !(ds_trace_stretch_data_ios (&c->piece) > 0 && ds_trace_stretch_paused (last, c->piece.first_ns, c->idle_min)))
+    ds_trace_stretch_merge (last, &c->piece);
   else
     g_array_append_val (c->phases, c->piece);
   c->open = FALSE;
@@ -450,7 +196,7 @@ cut_record (Cutter              *c,
 
   if (c->open && index != c->index)
     close_piece (c, (c->index + 1) * c->interval_ns);
-  else if (c->open && is_data (r->op) && paused (&c->piece, t, c->idle_min))
+  else if (c->open && ds_trace_is_data (r->op) && ds_trace_stretch_paused (&c->piece, t, c->idle_min))
     close_piece (c, t);
   if (!c->open)
     {
@@ -501,7 +247,7 @@ busy_bounds (const Stretch *s,
              uint64_t      *ret_start,
              uint64_t      *ret_end)
 {
-  uint64_t span = busy_span (s, min_span);
+  uint64_t span = ds_trace_stretch_busy_span (s, min_span);
 
   *ret_start = s->start_ns;
   *ret_end = s->start_ns + s->duration_ns;
@@ -540,9 +286,9 @@ trim_phases (GArray   *phases,
           prev = &g_array_index (out, Stretch, out->len - 1);
           prev_end = prev->start_ns + prev->duration_ns;
           start = MAX (start, prev->start_ns + 1);
-          if (data_ios (&s) == 0)
+          if (ds_trace_stretch_data_ios (&s) == 0)
             start = MIN (start, prev_end);
-          if (start < prev_end || data_ios (prev) == 0 || start - prev_end < idle_min)
+          if (start < prev_end || ds_trace_stretch_data_ios (prev) == 0 || start - prev_end < idle_min)
             prev->duration_ns = start - prev->start_ns;
           else
             {
@@ -574,7 +320,7 @@ make_phases (GArray   *phases,
 
       for (guint i = 0; i + 1 < phases->len; i++)
         {
-          double d = distance (&g_array_index (phases, Stretch, i), &g_array_index (phases, Stretch, i + 1));
+          double d = ds_trace_stretch_distance (&g_array_index (phases, Stretch, i), &g_array_index (phases, Stretch, i + 1));
 
           if (d < best_d)
             {
@@ -582,7 +328,7 @@ make_phases (GArray   *phases,
               best = i;
             }
         }
-      merge (&g_array_index (phases, Stretch, best), &g_array_index (phases, Stretch, best + 1));
+      ds_trace_stretch_merge (&g_array_index (phases, Stretch, best), &g_array_index (phases, Stretch, best + 1));
       g_array_remove_index (phases, best + 1);
     }
   return phases;
@@ -594,7 +340,7 @@ to_phase (const Stretch     *s,
           DsTraceSynthPhase *p)
 {
   SizeCount sizes[SIZES_KEPT];
-  double secs = (double) s->duration_ns / 1e9, data = (double) data_ios (s);
+  double secs = (double) s->duration_ns / 1e9, data = (double) ds_trace_stretch_data_ios (s);
 
   memset (p, 0, sizeof *p);
   p->start_ns = s->start_ns;
@@ -610,15 +356,15 @@ to_phase (const Stretch     *s,
       p->write_iops = (double) p->writes / secs;
       p->flushes_per_s = (double) p->flushes / secs;
     }
-  p->read_share = read_share_of (s);
-  p->sequential_share = seq_share_of (s);
+  p->read_share = ds_trace_stretch_read_share (s);
+  p->sequential_share = ds_trace_stretch_seq_share (s);
   if (has_latency && s->timed > 0 && s->duration_ns > 0)
     {
       p->mean_depth = s->latency_ns / (double) s->duration_ns;
       p->peak_depth = s->peak;
     }
   memcpy (sizes, s->sizes, sizeof sizes);
-  qsort (sizes, s->n_sizes, sizeof (SizeCount), (int (*) (const void *, const void *)) cmp_sizes);
+  qsort (sizes, s->n_sizes, sizeof (SizeCount), (int (*) (const void *, const void *)) ds_trace_stretch_cmp_sizes);
   p->n_sizes = MIN (s->n_sizes, DS_TRACE_SYNTH_SIZES);
   for (unsigned i = 0; i < p->n_sizes; i++)
     {
