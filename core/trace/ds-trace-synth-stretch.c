@@ -15,10 +15,16 @@
 #define ALIKE_RATE      1.25    /* and rates within this ratio */
 #define PAUSE_GAPS      20      /* a pause: this many mean gaps without I/O */
 
+static uint64_t
+ios (const Stretch *s)
+{
+  return s->ops[DS_TRACE_OP_READ] + s->ops[DS_TRACE_OP_WRITE];
+}
+
 void
 ds_trace_stretch_add_size (Stretch  *s,
-          uint32_t  bytes,
-          uint64_t  count)
+                           uint32_t  bytes,
+                           uint64_t  count)
 {
   for (unsigned i = 0; i < s->n_sizes; i++)
     if (s->sizes[i].bytes == bytes)
@@ -42,7 +48,7 @@ ds_trace_stretch_add_size (Stretch  *s,
 
 int
 ds_trace_stretch_cmp_sizes (gconstpointer a,
-           gconstpointer b)
+                            gconstpointer b)
 {
   const SizeCount *x = a, *y = b;
 
@@ -60,22 +66,24 @@ ds_trace_stretch_mode (const Stretch *s)
   return best ? best->bytes : 0;
 }
 
+/* Reads and writes. */
+
 uint64_t
 ds_trace_stretch_data_ios (const Stretch *s)
 {
-  return s->ops[DS_TRACE_OP_READ] + s->ops[DS_TRACE_OP_WRITE];
+  return ios (s);
 }
 
 static double
 rate_of (const Stretch *s)
 {
-  return s->duration_ns > 0 ? (double) ds_trace_stretch_data_ios (s) * 1e9 / (double) s->duration_ns : 0;
+  return s->duration_ns > 0 ? (double) ios (s) * 1e9 / (double) s->duration_ns : 0;
 }
 
 double
 ds_trace_stretch_read_share (const Stretch *s)
 {
-  return ds_trace_stretch_data_ios (s) > 0 ? (double) s->ops[DS_TRACE_OP_READ] / (double) ds_trace_stretch_data_ios (s) : 0;
+  return ios (s) > 0 ? (double) s->ops[DS_TRACE_OP_READ] / (double) ios (s) : 0;
 }
 
 double
@@ -87,9 +95,9 @@ ds_trace_stretch_seq_share (const Stretch *s)
 /* @b, which follows @a, becomes part of it. */
 void
 ds_trace_stretch_merge (Stretch       *a,
-       const Stretch *b)
+                        const Stretch *b)
 {
-  gboolean a_data = ds_trace_stretch_data_ios (a) > 0, b_data = ds_trace_stretch_data_ios (b) > 0;
+  gboolean a_data = ios (a) > 0, b_data = ios (b) > 0;
 
   a->duration_ns = b->start_ns + b->duration_ns - a->start_ns;
   for (unsigned op = 0; op < DS_TRACE_N_OPS; op++)
@@ -112,7 +120,7 @@ ds_trace_stretch_merge (Stretch       *a,
 uint64_t
 ds_trace_stretch_mean_gap (const Stretch *s)
 {
-  uint64_t n = ds_trace_stretch_data_ios (s);
+  uint64_t n = ios (s);
 
   return n > 1 ? (s->last_ns - s->first_ns) / (n - 1) : 0;
 }
@@ -122,21 +130,22 @@ ds_trace_stretch_mean_gap (const Stretch *s)
  * arrival's long gap). */
 gboolean
 ds_trace_stretch_paused (const Stretch *s,
-        uint64_t       t,
-        uint64_t       min_gap)
+                         uint64_t       t,
+                         uint64_t       min_gap)
 {
-  return ds_trace_stretch_data_ios (s) > 1 && t >= s->last_ns && t - s->last_ns >= MAX (min_gap, PAUSE_GAPS * ds_trace_stretch_mean_gap (s));
+  return ios (s) > 1 && t >= s->last_ns &&
+         t - s->last_ns >= MAX (min_gap, PAUSE_GAPS * ds_trace_stretch_mean_gap (s));
 }
 
 /* How long @s was busy: its n I/Os and n gaps, when that is at least
  * @min_span; 0 unknown. */
 uint64_t
 ds_trace_stretch_busy_span (const Stretch *s,
-           uint64_t       min_span)
+                            uint64_t       min_span)
 {
   uint64_t span = s->last_ns - s->first_ns + ds_trace_stretch_mean_gap (s);
 
-  return ds_trace_stretch_data_ios (s) > 1 && span >= min_span ? span : 0;
+  return ios (s) > 1 && span >= min_span ? span : 0;
 }
 
 /* The rate while busy (a stretch the workload fills only part of is not a
@@ -147,7 +156,7 @@ busy_rate_of (const Stretch *s,
 {
   uint64_t span = ds_trace_stretch_busy_span (s, min_span);
 
-  return span > 0 ? (double) ds_trace_stretch_data_ios (s) * 1e9 / (double) span : 0;
+  return span > 0 ? (double) ios (s) * 1e9 / (double) span : 0;
 }
 
 /* The share of @s's reads and writes of @bytes. */
@@ -157,7 +166,7 @@ size_share (const Stretch *s,
 {
   for (unsigned i = 0; i < s->n_sizes; i++)
     if (s->sizes[i].bytes == bytes)
-      return ds_trace_stretch_data_ios (s) > 0 ? (double) s->sizes[i].count / (double) ds_trace_stretch_data_ios (s) : 0;
+      return ios (s) > 0 ? (double) s->sizes[i].count / (double) ios (s) : 0;
   return 0;
 }
 
@@ -167,16 +176,16 @@ size_share (const Stretch *s,
  * share and of a Poisson count) or ALIKE_SHARE and ALIKE_RATE, the larger. */
 gboolean
 ds_trace_stretch_alike (const Stretch *a,
-       const Stretch *b,
-       uint64_t       min_span)
+                        const Stretch *b,
+                        uint64_t       min_span)
 {
-  double ra = busy_rate_of (a, min_span), n = (double) ds_trace_stretch_data_ios (b), p = ds_trace_stretch_read_share (a);
+  double ra = busy_rate_of (a, min_span), n = (double) ios (b), p = ds_trace_stretch_read_share (a);
   double span = (double) ds_trace_stretch_busy_span (b, min_span) / 1e9, expected = ra * span;
   uint32_t ma = ds_trace_stretch_mode (a), mb = ds_trace_stretch_mode (b);
 
-  if ((ds_trace_stretch_data_ios (a) == 0) != (ds_trace_stretch_data_ios (b) == 0))
+  if ((ios (a) == 0) != (ios (b) == 0))
     return FALSE;
-  if (ds_trace_stretch_data_ios (a) == 0)
+  if (ios (a) == 0)
     return TRUE;
   if (fabs (p - ds_trace_stretch_read_share (b)) > MAX (ALIKE_SHARE, 3 * sqrt (p * (1 - p) / n)))
     return FALSE;
@@ -192,19 +201,20 @@ ds_trace_stretch_alike (const Stretch *a,
 /* How unlike two neighbours are: 0 for twins; idle beside busy, most. */
 double
 ds_trace_stretch_distance (const Stretch *a,
-          const Stretch *b)
+                           const Stretch *b)
 {
   double d = fabs (log ((rate_of (a) + 1) / (rate_of (b) + 1)));
 
-  if ((ds_trace_stretch_data_ios (a) == 0) != (ds_trace_stretch_data_ios (b) == 0))
+  if ((ios (a) == 0) != (ios (b) == 0))
     return 100 + d;
-  return d + fabs (ds_trace_stretch_read_share (a) - ds_trace_stretch_read_share (b)) + fabs (ds_trace_stretch_seq_share (a) - ds_trace_stretch_seq_share (b)) +
+  return d + fabs (ds_trace_stretch_read_share (a) - ds_trace_stretch_read_share (b)) +
+         fabs (ds_trace_stretch_seq_share (a) - ds_trace_stretch_seq_share (b)) +
          (ds_trace_stretch_mode (a) != ds_trace_stretch_mode (b) ? 0.5 : 0);
 }
 
 void
 ds_trace_heap_push (GArray   *h,
-           uint64_t  v)
+                    uint64_t  v)
 {
   guint i = h->len;
 
