@@ -11,7 +11,8 @@
  * captured, are two phases of their kinds and rates.  A trace written here, two
  * seconds of sequential writes then two of random reads, gives two
  * phases: write, then randread, as JSON and rows.  A trace with nothing
- * to synthesize is refused with its reason.
+ * to synthesize is refused with its reason; the job file never replaces
+ * the trace nor a device.
  */
 #include "config.h"
 
@@ -269,6 +270,35 @@ START_TEST (test_refusals)
 }
 END_TEST
 
+/* The job file never replaces the trace it is made from, nor a device. */
+START_TEST (test_job_file_refused)
+{
+  g_autofree char *path = ds_test_scratch_path ("keep.dstrace"), *before = NULL, *after = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  DsTraceHeader h = { .source = DS_TRACE_SOURCE_CAPTURE, .flags = DS_TRACE_HAS_TIMES };
+  DsTraceWriter *w = ds_trace_writer_new (path, &h, NULL);
+  DsTraceRecord r = { .queue_ns = DS_TRACE_NO_TIME, .complete_ns = DS_TRACE_NO_TIME, .op = DS_TRACE_OP_READ,
+                      .bytes = 4096 };
+
+  ck_assert (w != NULL);
+  for (unsigned i = 0; i < 10; i++)
+    {
+      r.issue_ns = i * MS;
+      ck_assert (ds_trace_writer_add (w, &r, NULL));
+    }
+  ck_assert (ds_trace_writer_finish (w, &h, NULL));
+  before = ds_test_checksum (path);
+  ck_assert_int_eq (ds_test_cli (&out, &err, "synthesize", path, "--fio-job", path, NULL), 1);
+  ck_assert_msg (strstr (err, "nothing was written") != NULL, "%s", err);
+  after = ds_test_checksum (path);
+  ck_assert_str_eq (before, after);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  ck_assert_int_eq (ds_test_cli (&out, &err, "synthesize", path, "--fio-job", "/dev/null", NULL), 1);
+  ck_assert_msg (strstr (err, "nothing was written") != NULL, "%s", err);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -297,6 +327,7 @@ main (void)
   tcase_add_test (tc, test_fio_phases);
   tcase_add_test (tc, test_two_phases);
   tcase_add_test (tc, test_refusals);
+  tcase_add_test (tc, test_job_file_refused);
   suite_add_tcase (s, tc);
   return ds_test_run_suite (s);
 }

@@ -15,6 +15,7 @@
 #include "ds-cli.h"
 #include "ds-error.h"
 #include "ds-preset.h"
+#include "ds-save.h"
 #include "ds-trace.h"
 #include "ds-units.h"
 
@@ -36,10 +37,12 @@ print_rows (const DsTraceSynth *synth)
   return ds_cli_flush_stdout (DS_CLI_OK);
 }
 
+/* Never over the trace it is made from nor the job's target (ds-save.h). */
 static int
 write_job (const DsTraceSynth *synth,
            const char         *path,
-           const char         *target)
+           const char         *target,
+           const DsSaveKeep   *keep)
 {
   g_autofree char *job = ds_trace_synth_fio_job (synth, target);
   g_autoptr (GError) error = NULL;
@@ -49,8 +52,8 @@ write_job (const DsTraceSynth *synth,
       fputs (job, stdout);
       return ds_cli_flush_stdout (DS_CLI_OK);
     }
-  if (!g_file_set_contents (path, job, -1, &error))
-    return ds_cli_fail (error);
+  if (!ds_save_file (path, job, strlen (job), keep, &error))
+    return ds_cli_complain (DS_CLI_FAILED, "%s", error->message);
   printf (_("Wrote %s: %u phases, run in order (fio %s)\n"), path, synth->phases->len, path);
   if (target == NULL)
     printf (_("Set the target first: TARGET=/dev/sdX fio %s\n"), path);
@@ -92,6 +95,7 @@ ds_cli_synthesize (int    argc,
   gboolean json = FALSE, rows = FALSE;
   uint64_t interval_ns = 1000000000;
   int phases = 0, status;
+  DsSaveKeep keep = { 0 };
   const char *path;
   GOptionEntry entries[] = {
     { "fio-job", 'o', 0, G_OPTION_ARG_FILENAME, &job, N_("Write a fio job file (\"-\": standard output)"), N_("FILE") },
@@ -124,6 +128,10 @@ ds_cli_synthesize (int    argc,
     return error ? ds_cli_fail (error) : ds_cli_complain (DS_CLI_USAGE, _("--interval must be at least 1ms"));
   if ((json ? 1 : 0) + (rows ? 1 : 0) + (job != NULL && strcmp (job, "-") == 0) > 1)
     return ds_cli_complain (DS_CLI_USAGE, _("--json, --rows and --fio-job - all print: choose one"));
+  keep.target = target;
+  keep.inputs = (const char *const *) argv + 1;
+  if (job != NULL && strcmp (job, "-") != 0 && !ds_save_check (job, &keep, &error))
+    return ds_cli_complain (DS_CLI_FAILED, _("--fio-job: %s; nothing was written"), error->message);
   if (!open_input (argc, argv, &path, &tmp, &error))
     {
       if (tmp != NULL)
@@ -140,7 +148,7 @@ ds_cli_synthesize (int    argc,
       g_free (synth->trace);
       synth->trace = g_strdup (argv[1]);
     }
-  if (job != NULL && (status = write_job (synth, job, target)) != DS_CLI_OK)
+  if (job != NULL && (status = write_job (synth, job, target, &keep)) != DS_CLI_OK)
     return status;
   if (rows)
     return print_rows (synth);
