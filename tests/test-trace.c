@@ -421,6 +421,20 @@ START_TEST (test_profile_known)
     ck_assert_int_eq (json_object_get_int_member (json_array_get_object_element (iv, 3), "p50_ns"), 100000);
     ck_assert_int_eq (json_object_get_int_member (json_array_get_object_element (iv, 3), "p99_ns"), 300000);
   }
+  {
+    DsTraceIntervalFigures f = { 0 };
+    uint64_t bytes = 0;
+
+    /* Interval 3 (0.3-0.4 s): requests 300..399, flush 300 not counted. */
+    for (int i = 300; i < 400; i++)
+      bytes += i % 10 == 9 ? 65536 : 8192;
+    ck_assert_uint_eq (ds_trace_profile_n_intervals (prof), 10);
+    ds_trace_profile_interval (prof, 3, &f);
+    ck_assert_double_eq_tol (f.t_s, 0.3, 1e-9);
+    ck_assert_double_eq_tol (f.iops, 1000.0, 1e-6);
+    ck_assert_double_eq_tol (f.bytes_per_s, bytes / 0.1, 1e-3);
+    ck_assert_uint_eq (f.p99_ns, 300000);
+  }
 }
 END_TEST
 

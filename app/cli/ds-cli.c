@@ -50,7 +50,7 @@ static const Command commands[] = {
   { "capture",       ds_cli_capture, "DEVICE -o FILE [--duration 10m] [--accept-lost] [--buffer KIB]" },
   { "profile",       ds_cli_profile, "FILE... [--json] [--interval 1s] [--process NAME] [--fio-units us|ns]" },
   { "import-trace",  ds_cli_import_trace, "FILE... -o FILE [--fio-units us|ns]" },
-  { "replay",        ds_cli_replay, "TRACE TARGET --destroy-data=TARGET|--reads-only [--speed X] [--json]" },
+  { "replay",        ds_cli_replay, "TRACE TARGET --destroy-data=TARGET|--reads-only [--loop open|closed [--depth N]] [--speed X|X,Y,...|search [--p99 T] [--step-time T]] [--json]" },
   { "synthesize",    ds_cli_synthesize, "TRACE [--fio-job FILE [--target PATH]] [--rows] [--json] [--phases N] [--interval 1s] [--process NAME]" },
 };
 

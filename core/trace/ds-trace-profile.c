@@ -455,3 +455,29 @@ ds_trace_profile_summary (const DsTraceProfile *p)
 {
   return &p->summary;
 }
+
+guint
+ds_trace_profile_n_intervals (const DsTraceProfile *p)
+{
+  return p->intervals->len;
+}
+
+void
+ds_trace_profile_interval (const DsTraceProfile   *p,
+                           guint                   index,
+                           DsTraceIntervalFigures *ret)
+{
+  const DsTraceInterval *iv;
+  double secs = (double) p->interval_ns / 1e9;
+  uint64_t ios, bytes;
+
+  g_return_if_fail (index < p->intervals->len);
+
+  iv = &g_array_index (p->intervals, DsTraceInterval, index);
+  ios = iv->ops[DS_TRACE_OP_READ] + iv->ops[DS_TRACE_OP_WRITE];
+  bytes = iv->bytes[DS_TRACE_OP_READ] + iv->bytes[DS_TRACE_OP_WRITE];
+  ret->t_s = index * secs;
+  ret->iops = secs > 0 ? ios / secs : 0;
+  ret->bytes_per_s = secs > 0 ? bytes / secs : 0;
+  ret->p99_ns = iv->p99;
+}

@@ -1,7 +1,10 @@
-/* ds-trace-replay.c: a trace replayed open loop on a target: each I/O at
- * its recorded time (divided by the speed), whatever the earlier ones are
- * doing; O_DIRECT, incompressible data, io_uring.  Fidelity: how near its
- * time each I/O was issued; a replay that falls behind says so.
+/* ds-trace-replay.c: a trace replayed on a target, O_DIRECT,
+ * incompressible data, io_uring.  Open loop: each I/O at its recorded time
+ * (divided by the speed), whatever the earlier ones are doing; fidelity:
+ * how near its time each I/O was issued, a replay that falls behind says
+ * so.  Closed loop: in the trace's order, each I/O issued as soon as fewer
+ * than the depth the trace had at that I/O are in flight (times are not
+ * kept, the depth is); fidelity: the mean depth against the trace's.
  *
  * Writes go through the write gate (ds_target_open: --destroy-data must
  * name the target); --reads-only replays the reads only and needs none.
@@ -31,6 +34,8 @@
 #define SPIN_NS       (200 * DS_NS_PER_USEC)
 #define SLICE_NS      (100 * DS_NS_PER_MSEC)
 
+const double ds_trace_cdf_points[DS_TRACE_N_CDF] = { 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9, 99.99 };
+
 typedef struct {
   uint64_t issued;
   uint8_t  op;
@@ -46,33 +51,63 @@ typedef struct {
   unsigned       *free_slots, n_free, n_slots;
   DsHistogram     late, lat[3];   /* all, reads, writes */
   uint64_t        within_100us, within_1ms, late_max;
-  uint64_t        first_issued, last_issued;
+  uint64_t        first_issued, last_issued, last_completed;
+  uint64_t        depth_t;        /* the in-flight count integrated up to */
+  double          depth_area;
+  DsTraceDepth    recorded;       /* closed loop: the trace's depth */
   const gint     *cancel;
+  DsTraceLoop     loop;
+  unsigned        fixed_depth;
+  gboolean        timed;          /* the trace has issue times */
   DsTraceReplayResult *res;
 } Replay;
 
 typedef struct {
   uint64_t ios, writes, max_bytes, first, last;
+  double   mean_depth;      /* the trace's, over what is replayed */
 } Scan;
 
+/* Whether @r is replayed, and before the window's end (FALSE: stop). */
 static gboolean
-scan_trace (DsTraceReader  *reader,
-            gboolean        reads_only,
-            Scan           *scan,
-            uint64_t       *span_bytes,
-            GError        **error)
+wanted (const DsTraceReplaySpec *spec,
+        const DsTraceRecord     *r)
+{
+  return r->op == DS_TRACE_OP_READ ||
+         (!spec->reads_only && (r->op == DS_TRACE_OP_WRITE || r->op == DS_TRACE_OP_FLUSH));
+}
+
+static gboolean
+in_window (const DsTraceReplaySpec *spec,
+           uint64_t                 first,
+           const DsTraceRecord     *r)
+{
+  return spec->window_ns == 0 || first == DS_TRACE_NO_TIME || r->issue_ns <= first ||
+         r->issue_ns - first <= spec->window_ns;
+}
+
+static gboolean
+scan_trace (DsTraceReader           *reader,
+            const DsTraceReplaySpec *spec,
+            Scan                    *scan,
+            uint64_t                *span_bytes,
+            GError                 **error)
 {
   DsTraceRecord r;
   GError *local = NULL;
+  DsTraceDepth depth;
 
   memset (scan, 0, sizeof *scan);
   scan->first = DS_TRACE_NO_TIME;
   *span_bytes = 0;
+  ds_trace_depth_init (&depth);
   while (ds_trace_reader_next (reader, &r, &local))
     {
-      if (r.op != DS_TRACE_OP_READ && r.op != DS_TRACE_OP_WRITE)
+      if (!wanted (spec, &r))
         continue;
-      if (reads_only && r.op != DS_TRACE_OP_READ)
+      if (!in_window (spec, scan->first, &r))
+        break;
+      ds_trace_depth_add (&depth, &r);
+      if (r.op != DS_TRACE_OP_READ && r.op != DS_TRACE_OP_WRITE)
         continue;
       scan->ios++;
       scan->writes += r.op == DS_TRACE_OP_WRITE;
@@ -81,12 +116,23 @@ scan_trace (DsTraceReader  *reader,
       scan->last = MAX (scan->last, r.issue_ns);
       *span_bytes = MAX (*span_bytes, r.offset + r.bytes);
     }
+  scan->mean_depth = ds_trace_depth_finish (&depth);
   if (local != NULL)
     {
       g_propagate_error (error, local);
       return FALSE;
     }
   return ds_trace_reader_rewind (reader, error);
+}
+
+/* The replay's in-flight count integrated up to @now (before it changes). */
+static void
+inflight_to (Replay   *rp,
+             uint64_t  now)
+{
+  if (rp->depth_t != 0 && now > rp->depth_t)
+    rp->depth_area += (double) (rp->n_slots - rp->n_free) * (double) (now - rp->depth_t);
+  rp->depth_t = MAX (now, rp->depth_t);
 }
 
 static void
@@ -97,6 +143,9 @@ reap_one (Replay              *rp,
   unsigned slot = (unsigned) io_uring_cqe_get_data64 (cqe);
   Slot *s = &rp->slots[slot];
   uint64_t lat = now - s->issued;
+
+  inflight_to (rp, now);
+  rp->last_completed = MAX (rp->last_completed, now);
 
   if (cqe->res < 0)
     rp->res->errors++;
@@ -158,6 +207,24 @@ wait_until (Replay   *rp,
     }
 }
 
+/* Until fewer than @depth are in flight (closed loop). */
+static int
+wait_depth (Replay   *rp,
+            unsigned  depth)
+{
+  int ret;
+
+  reap (rp);
+  while (rp->n_slots - rp->n_free >= depth)
+    {
+      if (rp->cancel != NULL && g_atomic_int_get (rp->cancel))
+        return -ECANCELED;
+      if ((ret = wait_one (rp, SLICE_NS)) < 0)
+        return ret;
+    }
+  return 0;
+}
+
 /* Where @r lands on the target: aligned to its blocks, wrapped past its end. */
 static gboolean
 map_io (Replay              *rp,
@@ -181,10 +248,13 @@ map_io (Replay              *rp,
   return TRUE;
 }
 
+/* Open loop: at @when (DS_TRACE_NO_TIME: closed loop, once fewer than
+ * @depth are in flight). */
 static int
 issue (Replay              *rp,
        const DsTraceRecord *r,
-       uint64_t             when)
+       uint64_t             when,
+       unsigned             depth)
 {
   struct io_uring_sqe *sqe;
   unsigned slot;
@@ -197,13 +267,20 @@ issue (Replay              *rp,
       rp->res->skipped++;
       return 0;
     }
-  if ((ret = wait_until (rp, when)) < 0)
+  if (when == DS_TRACE_NO_TIME)
+    {
+      if ((ret = wait_depth (rp, depth)) < 0)
+        return ret;
+    }
+  else if ((ret = wait_until (rp, when)) < 0)
     return ret;
-  rp->res->waited += rp->n_free == 0;
+  rp->res->waited += rp->n_free == 0 && when != DS_TRACE_NO_TIME;
   while (rp->n_free == 0)       /* all in flight: this one will be late */
     if ((ret = wait_one (rp, 0)) < 0)
       return ret;
+  inflight_to (rp, ds_clock_ns ());
   slot = rp->free_slots[--rp->n_free];
+  rp->res->max_depth = MAX (rp->res->max_depth, rp->n_slots - rp->n_free);
   sqe = io_uring_get_sqe (&rp->ring);
   if (r->op == DS_TRACE_OP_FLUSH)
     io_uring_prep_fsync (sqe, rp->target->fd, 0);
@@ -218,13 +295,16 @@ issue (Replay              *rp,
   ret = io_uring_submit (&rp->ring);
   if (ret < 0)
     return ret;
-  late = now > when ? now - when : 0;
-  ds_histogram_add (&rp->late, late);
-  rp->within_100us += late <= 100 * DS_NS_PER_USEC;
-  rp->within_1ms += late <= DS_NS_PER_MSEC;
-  rp->late_max = MAX (rp->late_max, late);
+  if (when != DS_TRACE_NO_TIME)
+    {
+      late = now > when ? now - when : 0;
+      ds_histogram_add (&rp->late, late);
+      rp->within_100us += late <= 100 * DS_NS_PER_USEC;
+      rp->within_1ms += late <= DS_NS_PER_MSEC;
+      rp->late_max = MAX (rp->late_max, late);
+    }
   if (rp->first_issued == 0)
-    rp->first_issued = now;
+    rp->first_issued = rp->depth_t = now;
   rp->last_issued = now;
   rp->res->ios++;
   rp->res->reads += r->op == DS_TRACE_OP_READ;
@@ -303,20 +383,27 @@ run (Replay                  *rp,
 
   while (ret == 0 && ds_trace_reader_next (reader, &r, &local))
     {
-      gboolean wanted = r.op == DS_TRACE_OP_READ ||
-                        (!spec->reads_only && (r.op == DS_TRACE_OP_WRITE || r.op == DS_TRACE_OP_FLUSH));
-
       if (spec->cancel != NULL && g_atomic_int_get (spec->cancel))
         {
           rp->res->cancelled = TRUE;
           break;
         }
-      if (!wanted)
+      if (!wanted (spec, &r))
         {
           rp->res->skipped++;
           continue;
         }
-      ret = issue (rp, &r, t0 + (uint64_t) ((double) (MAX (r.issue_ns, scan->first) - scan->first) / speed));
+      if (!in_window (spec, scan->first, &r))
+        break;
+      if (spec->loop == DS_TRACE_LOOP_CLOSED)
+        {
+          /* Not inside MIN (): it would count @r twice. */
+          unsigned depth = spec->depth ? spec->depth : ds_trace_depth_add (&rp->recorded, &r);
+
+          ret = issue (rp, &r, DS_TRACE_NO_TIME, MIN (depth, rp->n_slots));
+        }
+      else
+        ret = issue (rp, &r, t0 + (uint64_t) ((double) (MAX (r.issue_ns, scan->first) - scan->first) / speed), 0);
       if (ret == -ECANCELED)
         {
           rp->res->cancelled = TRUE;
@@ -347,8 +434,12 @@ summarise (Replay     *rp,
   DsTraceReplayResult *res = rp->res;
   uint64_t n = res->ios;
 
-  if (scan->last > scan->first && scan->ios > 1)
+  res->loop = rp->loop;
+  if (rp->timed && scan->last > scan->first && scan->ios > 1)
     res->recorded_iops = (double) (scan->ios - 1) / ((double) (scan->last - scan->first) / 1e9) * speed;
+  if (rp->last_completed > rp->first_issued && rp->first_issued != 0)
+    res->mean_depth = rp->depth_area / (double) (rp->last_completed - rp->first_issued);
+  res->recorded_mean_depth = rp->fixed_depth ? (double) rp->fixed_depth : scan->mean_depth;
   if (rp->last_issued > rp->first_issued && res->reads + res->writes > 1)
     res->achieved_iops = (double) (res->reads + res->writes - 1) /
                          ((double) (rp->last_issued - rp->first_issued) / 1e9);
@@ -366,9 +457,41 @@ summarise (Replay     *rp,
   res->p999_ns = ds_histogram_percentile (&rp->lat[0], 99.9);
   res->read_p50_ns = ds_histogram_percentile (&rp->lat[1], 50);
   res->read_p99_ns = ds_histogram_percentile (&rp->lat[1], 99);
+  res->read_p999_ns = ds_histogram_percentile (&rp->lat[1], 99.9);
   res->write_p50_ns = ds_histogram_percentile (&rp->lat[2], 50);
   res->write_p99_ns = ds_histogram_percentile (&rp->lat[2], 99);
+  res->write_p999_ns = ds_histogram_percentile (&rp->lat[2], 99.9);
+  for (unsigned i = 0; i < DS_TRACE_N_CDF; i++)
+    res->cdf_ns[i] = ds_histogram_percentile (&rp->lat[0], ds_trace_cdf_points[i]);
   res->target_bytes = rp->target->size_bytes;
+}
+
+/* What the loop needs of the trace: issue times (open loop), completion
+ * times or a depth (closed loop). */
+static gboolean
+check_trace (const DsTraceReplaySpec *spec,
+             const DsTraceHeader     *header,
+             GError                 **error)
+{
+  if (spec->loop == DS_TRACE_LOOP_CLOSED)
+    {
+      if (spec->depth == 0 && !(header->flags & DS_TRACE_HAS_COMPLETIONS))
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                       _("%s has no completion times (a fio iolog): its depth is not known; "
+                         "give the closed loop a depth (--depth N)"), spec->trace);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  if (!(header->flags & DS_TRACE_HAS_TIMES))
+    {
+      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
+                   _("%s has no issue times (a fio iolog of version 2): nothing to replay on time"),
+                   spec->trace);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean
@@ -386,21 +509,20 @@ ds_trace_replay (const DsTraceReplaySpec *spec,
     return FALSE;
   /* Sleeps end on time, not up to 50 µs later (the default slack). */
   prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-  if (!(ds_trace_reader_header (reader)->flags & DS_TRACE_HAS_TIMES))
-    {
-      g_set_error (error, DS_ERROR, DS_ERROR_INVALID,
-                   _("%s has no issue times (a fio iolog of version 2): nothing to replay on time"),
-                   spec->trace);
-      return FALSE;
-    }
-  if (!scan_trace (reader, spec->reads_only, &scan, &res.trace_span_bytes, error))
+  if (!check_trace (spec, ds_trace_reader_header (reader), error) ||
+      !scan_trace (reader, spec, &scan, &res.trace_span_bytes, error))
     return FALSE;
   rp = g_new0 (Replay, 1);
   rp->res = &res;
   rp->cancel = spec->cancel;
+  rp->loop = spec->loop;
+  rp->timed = (ds_trace_reader_header (reader)->flags & DS_TRACE_HAS_TIMES) != 0;
+  rp->fixed_depth = spec->loop == DS_TRACE_LOOP_CLOSED ? spec->depth : 0;
+  ds_trace_depth_init (&rp->recorded);
   ok = setup (rp, spec, &scan, error) && run (rp, spec, reader, &scan, error);
   if (ok)
-    summarise (rp, &scan, spec->speed > 0 ? spec->speed : 1.0);
+    summarise (rp, &scan, spec->loop == DS_TRACE_LOOP_OPEN && spec->speed > 0 ? spec->speed : 1.0);
+  ds_trace_depth_finish (&rp->recorded);
   teardown (rp);
   g_free (rp);
   if (ok)

@@ -312,14 +312,46 @@ typedef struct {
 
 const DsTraceSummary *ds_trace_profile_summary (const DsTraceProfile *profile);
 
-/* ---- ds-trace-replay.c: open-loop replay ---- */
+/* One interval of the profile, for a curve: its start, its reads and
+ * writes per second (as the summary's IOPS), their bytes per second and
+ * its p99 latency (0: no completions in it). */
+typedef struct {
+  double   t_s;
+  double   iops;
+  double   bytes_per_s;
+  uint64_t p99_ns;
+} DsTraceIntervalFigures;
+
+guint           ds_trace_profile_n_intervals (const DsTraceProfile   *profile);
+void            ds_trace_profile_interval    (const DsTraceProfile   *profile,
+                                              guint                   index,
+                                              DsTraceIntervalFigures *ret_figures);
+
+/* ---- ds-trace-replay.c: open- and closed-loop replay ---- */
+typedef enum {
+  DS_TRACE_LOOP_OPEN,       /* each I/O at its recorded time / speed */
+  DS_TRACE_LOOP_CLOSED,     /* in trace order, the recorded depth kept */
+} DsTraceLoop;
+
+/* The percentiles of a replay's (and a trace's) latency CDF:
+ * 1 5 10 25 50 75 90 95 99 99.9 99.99. */
+#define DS_TRACE_N_CDF 11
+extern const double ds_trace_cdf_points[DS_TRACE_N_CDF];
+
 typedef struct {
   const char *trace;
   const char *target;
   const char *confirm;      /* --destroy-data: names @target (writes) */
   gboolean    reads_only;   /* replay the reads only (no confirmation) */
-  double      speed;        /* 1: as recorded; 2: twice as fast */
+  double      speed;        /* open loop: 1 as recorded, 2 twice as fast */
   unsigned    max_in_flight;    /* 0: 256 */
+  DsTraceLoop loop;
+  /* Closed loop: keep this many in flight (0: the depth the trace had at
+   * each I/O, from its issue and completion times, capped by
+   * max_in_flight; a trace without completions needs a depth). */
+  unsigned    depth;
+  /* Only the trace's first @window_ns from its first replayed I/O (0: all). */
+  uint64_t    window_ns;
   const gint *cancel;
 } DsTraceReplaySpec;
 
@@ -327,27 +359,113 @@ typedef struct {
   uint64_t ios, reads, writes, flushes, skipped, wrapped, errors;
   uint64_t bytes;
   /* I/Os that found every slot in flight and were issued when one came
-   * back: the target, not the replayer, set the pace. */
+   * back: the target, not the replayer, set the pace (open loop). */
   uint64_t waited;
   unsigned max_in_flight;
-  double   recorded_iops;       /* the trace's, scaled by the speed */
+  DsTraceLoop loop;
+  double   recorded_iops;       /* the trace's, scaled by the speed (open loop) */
   double   achieved_iops;
-  double   within_100us, within_1ms;  /* shares of I/Os issued so near their time */
+  double   within_100us, within_1ms;  /* open loop: shares of I/Os issued so near their time */
   uint64_t late_p50_ns, late_p99_ns, late_max_ns;
+  /* In flight on average over time: the replay's (first issue to last
+   * completion) and the trace's over what was replayed (closed loop with
+   * a depth: that depth). */
+  double   mean_depth, recorded_mean_depth;
+  unsigned max_depth;           /* the most in flight at once */
   uint64_t p50_ns, p99_ns, p999_ns;   /* issue to completion, reads and writes */
-  uint64_t read_p50_ns, read_p99_ns, write_p50_ns, write_p99_ns;
+  uint64_t read_p50_ns, read_p99_ns, read_p999_ns;
+  uint64_t write_p50_ns, write_p99_ns, write_p999_ns;
+  uint64_t cdf_ns[DS_TRACE_N_CDF];    /* reads and writes, at ds_trace_cdf_points */
   uint64_t target_bytes, trace_span_bytes;
   double   duration_s;
   gboolean cancelled;
 } DsTraceReplayResult;
 
-/* Replays @spec->trace on @spec->target, each I/O at its recorded time
- * divided by the speed (open loop), O_DIRECT with incompressible data;
- * offsets past the target's end wrap (counted). */
+/* Replays @spec->trace on @spec->target, O_DIRECT with incompressible
+ * data; offsets past the target's end wrap (counted).  Open loop: each
+ * I/O at its recorded time divided by the speed.  Closed loop: in the
+ * trace's order, each I/O issued once fewer than its depth are in flight. */
 gboolean ds_trace_replay (const DsTraceReplaySpec *spec,
                           DsTraceReplayResult     *ret_result,
                           GError                 **error);
 
+/* ---- ds-trace-headroom.c: the trace's own depth and latency, the headroom search ---- */
+/* The recorded in-flight depth: the completion times of the requests
+ * issued so far and not yet complete (a min-heap), integrated over time. */
+typedef struct {
+  GArray  *heap;
+  uint64_t now, start;
+  double   area;
+} DsTraceDepth;
+
+void     ds_trace_depth_init   (DsTraceDepth        *depth);
+/* Records in issue order.  Returns @record's depth: the requests in flight
+ * when it was issued, itself among them (a request without a completion
+ * time counts only at its own issue). */
+unsigned ds_trace_depth_add    (DsTraceDepth        *depth,
+                                const DsTraceRecord *record);
+/* The mean depth over time, from the first issue to the last completion;
+ * frees what @depth holds. */
+double   ds_trace_depth_finish (DsTraceDepth        *depth);
+
+typedef struct {
+  gboolean has_latency;     /* FALSE: no completion times */
+  uint64_t ios;             /* reads and writes with a completion */
+  double   iops;            /* reads and writes, over n - 1 gaps */
+  uint64_t p50_ns, p99_ns, p999_ns;
+  uint64_t read_p99_ns, write_p99_ns;
+  uint64_t cdf_ns[DS_TRACE_N_CDF];
+} DsTraceLatency;
+
+/* The latency the trace recorded (issue to completion, reads and writes)
+ * over its first @window_ns from its first read or write (0: all);
+ * @reads_only: the reads only. */
+gboolean ds_trace_recorded_latency (const char     *path,
+                                    uint64_t        window_ns,
+                                    gboolean        reads_only,
+                                    DsTraceLatency *ret_latency,
+                                    GError        **error);
+
+/* Whether a replay at some factor held: p99 within @p99_ns, the achieved
+ * IOPS at least 95 % of the recorded x factor, and no I/O waited for a
+ * slot (the target did not set the pace). */
+gboolean ds_trace_replay_held     (const DsTraceReplayResult *result,
+                                   uint64_t                   p99_ns);
+
+typedef struct {
+  double   factor;
+  DsTraceReplayResult result;
+  gboolean held;
+} DsTraceHeadroomStep;
+
+typedef void (*DsTraceHeadroomFunc) (const DsTraceHeadroomStep *step,
+                                     gpointer                   user_data);
+
+typedef struct {
+  DsTraceReplaySpec replay;     /* open loop; its speed and window are the search's */
+  uint64_t p99_ns;              /* the target p99 */
+  uint64_t step_ns;             /* each step lasts at most this (the trace's first
+                                   step_ns x factor); 0: the whole trace */
+  unsigned bisect_steps;        /* after the bracket; 0: 3 */
+  double   max_factor;          /* 0: 1000 */
+  DsTraceHeadroomFunc step_func;
+  gpointer step_data;
+} DsTraceHeadroomSpec;
+
+typedef struct {
+  GArray  *steps;               /* DsTraceHeadroomStep, in the order run */
+  double   factor;              /* the highest that held; 0: none did */
+  double   failed_factor;       /* the lowest that did not; 0: none failed */
+  gboolean cancelled;
+} DsTraceHeadroom;
+
+/* Doubles the factor from 1 until a step does not hold (halves it from 1
+ * down to 1/8 while it does not), then bisects between the last that held
+ * and the first that did not. */
+gboolean ds_trace_headroom_search (const DsTraceHeadroomSpec *spec,
+                                   DsTraceHeadroom           *ret_headroom,
+                                   GError                   **error);
+void     ds_trace_headroom_clear  (DsTraceHeadroom           *headroom);
 
 /* ---- ds-trace-synth.c, ds-trace-synth-out.c: a workload synthesized
  * from a trace (runnable without it: a fio job, custom rows, JSON) ---- */
