@@ -51,6 +51,7 @@ static const Command commands[] = {
   { "profile",       ds_cli_profile, "FILE... [--json] [--interval 1s] [--process NAME] [--fio-units us|ns]" },
   { "import-trace",  ds_cli_import_trace, "FILE... -o FILE [--fio-units us|ns]" },
   { "replay",        ds_cli_replay, "TRACE TARGET --destroy-data=TARGET|--reads-only [--loop open|closed [--depth N]] [--speed X|X,Y,...|search [--p99 T] [--step-time T]] [--json] [-o FILE] [--no-library]" },
+  { "synthesize",    ds_cli_synthesize, "TRACE [--fio-job FILE [--target PATH]] [--rows] [--json] [--phases N] [--interval 1s] [--process NAME]" },
 };
 
 static void

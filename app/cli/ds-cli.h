@@ -41,5 +41,6 @@ int ds_cli_capture (int argc, char **argv);   /* ds-cli-capture.c */
 int ds_cli_profile (int argc, char **argv);   /* ds-cli-profile.c */
 int ds_cli_import_trace (int argc, char **argv); /* ds-cli-profile.c */
 int ds_cli_replay (int argc, char **argv);    /* ds-cli-replay.c */
+int ds_cli_synthesize (int argc, char **argv); /* ds-cli-synth.c */
 
 G_END_DECLS

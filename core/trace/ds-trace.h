@@ -467,4 +467,65 @@ gboolean ds_trace_headroom_search (const DsTraceHeadroomSpec *spec,
                                    GError                   **error);
 void     ds_trace_headroom_clear  (DsTraceHeadroom           *headroom);
 
+/* ---- ds-trace-synth.c, ds-trace-synth-out.c: a workload synthesized
+ * from a trace (runnable without it: a fio job, custom rows, JSON) ---- */
+#define DS_TRACE_SYNTH_SIZES      8u    /* block sizes kept per phase */
+#define DS_TRACE_SYNTH_PHASES_MAX 64u
+
+/* One phase: a stretch of the trace whose mix, size, randomness and rate
+ * are alike.  Rates are over its duration; a phase without reads and
+ * writes is idle. */
+typedef struct {
+  uint64_t start_ns, duration_ns;   /* from the first I/O kept */
+  uint64_t reads, writes, flushes, discards, fua;
+  double   read_iops, write_iops, flushes_per_s;
+  double   read_share;              /* of reads and writes */
+  double   sequential_share;        /* over n - 1 pairs */
+  double   mean_depth;              /* in flight (Little); 0: unknown */
+  uint32_t peak_depth;              /* most in flight at once; 0: unknown */
+  uint32_t mode_bytes;
+  unsigned n_sizes;                 /* the most common sizes, busiest first */
+  uint32_t size_bytes[DS_TRACE_SYNTH_SIZES];
+  double   size_share[DS_TRACE_SYNTH_SIZES];    /* of reads and writes */
+  uint64_t offset_start, offset_end;            /* the region it touches */
+} DsTraceSynthPhase;
+
+typedef struct {
+  DsTraceHeader header;
+  char         *trace;              /* the path, for the outputs' comments */
+  char         *process;            /* the --process filter, or NULL */
+  uint64_t      interval_ns;
+  GArray       *phases;             /* DsTraceSynthPhase */
+} DsTraceSynth;
+
+/* Cuts the trace (@process's requests only when not NULL) into phases
+ * where its workload pauses or changes beyond chance, looked at in
+ * intervals of @interval_ns (0: 1 s) from its first I/O; then merges the
+ * most alike neighbours until at most @max_phases remain (0: 16).
+ * DS_ERROR_INVALID for a trace without issue times or without reads and
+ * writes (docs/trace-format.md "Synthesize"). */
+DsTraceSynth *ds_trace_synth_new     (const char         *path,
+                                      uint64_t            interval_ns,
+                                      unsigned            max_phases,
+                                      const char         *process,
+                                      GError            **error);
+void          ds_trace_synth_free    (DsTraceSynth       *synth);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DsTraceSynth, ds_trace_synth_free)
+
+/* "randrw", "write", "idle": the phase's pattern as rows and fio name it. */
+const char   *ds_trace_synth_pattern (const DsTraceSynthPhase *phase);
+/* A fio job file: one section per phase, run in order (stonewall);
+ * @filename NULL: ${TARGET}, for the user to set. */
+char         *ds_trace_synth_fio_job (const DsTraceSynth *synth,
+                                      const char         *filename);
+/* Custom rows (ds-preset.h: "randrw,8k,qd4,t1,mix70,10s"), ";" between
+ * them; idle phases have none. */
+char         *ds_trace_synth_rows    (const DsTraceSynth *synth);
+/* What the rows and the fio job cannot express, one sentence per line. */
+char         *ds_trace_synth_caveats (const DsTraceSynth *synth,
+                                      gboolean            rows);
+JsonNode     *ds_trace_synth_to_json (const DsTraceSynth *synth);
+void          ds_trace_synth_print   (const DsTraceSynth *synth,
+                                      FILE               *out);
+
 G_END_DECLS
