@@ -314,6 +314,7 @@ ds_test_replay_result (void)
     .has_capture = TRUE,
     .capture = { .ios = 2000, .reads = 1400, .writes = 500, .duration_s = 4, .iops = 500,
                  .p50_s = 0.0002, .p99_s = 0.001, .p999_s = 0.004 },
+    .mean_depth = 0.25, .recorded_mean_depth = 0.5,
   };
   return r;
 }

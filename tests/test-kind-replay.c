@@ -21,6 +21,7 @@
 #include "ds-engine.h"
 #include "ds-error.h"
 #include "ds-fio.h"
+#include "ds-interval.h"
 #include "ds-json.h"
 #include "ds-report.h"
 #include "ds-result-json.h"
@@ -43,6 +44,8 @@ START_TEST (test_compare)
     "iops.recorded|IOPS, recorded (× speed)||iops|+|500\n"
     "fidelity.100us|I/Os on time, within 100 µs||percent|+|99.5\n"
     "fidelity.1ms|I/Os on time, within 1 ms||percent|+|100\n"
+    "depth.mean|In flight on average||ratio|+|0.25\n"
+    "depth.recorded|In flight on average, the trace's||ratio|+|0.5\n"
     "latency.p50|Latency p50||time|-|0.0001\n"
     "latency.p99|Latency p99||time|-|0.0004\n"
     "latency.p99_9|Latency p99.9||time|-|0.002\n"
@@ -94,9 +97,9 @@ START_TEST (test_compare_empty)
   g_free (text);
   text = ds_test_compare_text (r, FALSE);
   ck_assert_uint_eq (ds_test_count (text, "[Replay against the capture]"), 0);
-  ck_assert_uint_eq (ds_test_count (text, "|-\n"), 13);
+  ck_assert_uint_eq (ds_test_count (text, "|-\n"), 15);
   rows = ds_test_rows_in (text, "Replay");
-  ck_assert_uint_eq (ds_test_count (rows, "\n"), 13);
+  ck_assert_uint_eq (ds_test_count (rows, "\n"), 15);
 }
 END_TEST
 
@@ -125,7 +128,8 @@ END_TEST
   "\"max\":0.0005}},\"latency_s\":{\"p50\":0.0001,\"p99\":0.0004,\"p99_9\":0.002,\"read_p50\":0.000125," \
   "\"read_p99\":0.0005,\"write_p50\":5e-05,\"write_p99\":0.00025},\"target_bytes\":500000000000," \
   "\"trace_span_bytes\":1073741824,\"capture\":{\"ios\":2000,\"reads\":1400,\"writes\":500," \
-  "\"duration_s\":4.0,\"iops\":500.0,\"latency_s\":{\"p50\":0.0002,\"p99\":0.001,\"p99_9\":0.004}}}"
+  "\"duration_s\":4.0,\"iops\":500.0,\"latency_s\":{\"p50\":0.0002,\"p99\":0.001,\"p99_9\":0.004}}," \
+  "\"loop\":\"open\",\"mean_depth\":0.25,\"recorded_mean_depth\":0.5}"
 
 /* @node as the file writes it (ds_json_to_text: the shortest form of
  * each number), without its spaces and line breaks. */
@@ -299,6 +303,76 @@ START_TEST (test_report)
   DS_TEST_ASSERT_LINES_WITH (more, "Wrapped", "Wrapped               : 3 I/Os past the target's end (500 GB; the "
                              "trace reaches 1.1 GB)");
   DS_TEST_ASSERT_LINES_WITH (more, "I/O Errors", "I/O Errors            : 2");
+}
+END_TEST
+
+/* @text with its one @from replaced by @to. */
+static char *
+replace_once (const char *text,
+              const char *from,
+              const char *to)
+{
+  const char *at = strstr (text, from);
+
+  ck_assert_msg (at != NULL, "%s not in %s", from, text);
+  return g_strdup_printf ("%.*s%s%s", (int) (at - text), text, to, at + strlen (from));
+}
+
+/* A closed-loop replay: its depth instead of its timing, in the report and
+ * the comparison; no "behind" warning (it keeps no times); its series and
+ * loop back from the file as written; a loop the file cannot have refused. */
+START_TEST (test_closed)
+{
+  g_autoptr (DsResult) r = ds_test_replay_result ();
+  DsReplayData *d = r->data, *back;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (JsonNode) again = NULL;
+  g_autoptr (GPtrArray) w = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_warning_free);
+  g_autofree char *text = NULL, *report = NULL, *json = NULL, *bad = NULL, *a = NULL, *b = NULL;
+  DsIntervalPoint p[2] = { { .t_s = 1, .read = { .iops = 400, .p99_s = 0.003 } },
+                           { .t_s = 1.5, .read = { .iops = 380, .p99_s = 0.004 } } };
+
+  d->loop = DS_TRACE_LOOP_CLOSED;
+  d->within_100us = d->within_1ms = 0;
+  d->mean_depth = 3.82;
+  d->recorded_mean_depth = 3.83;
+  d->series = g_array_new (FALSE, FALSE, sizeof (DsIntervalPoint));
+  g_array_append_vals (d->series, p, 2);
+  ds_replay_options (&r->spec)->loop = DS_TRACE_LOOP_CLOSED;
+
+  report = ds_test_report (r, DS_UNITS_MB);
+  DS_TEST_ASSERT_LINES_WITH (report, "Trace ", "Trace                 : /var/tmp/db.dstrace, closed loop");
+  DS_TEST_ASSERT_LINES_WITH (report, "Depth", "Depth                 : 3.82 in flight on average, the trace's 3.83 (99.7 %)");
+  DS_TEST_ASSERT_LINES_WITH (report, "Fidelity", "");
+  text = ds_test_compare_text (r, FALSE);
+  DS_TEST_ASSERT_COUNT (text, "fidelity.100us|I/Os on time, within 100 µs||percent|+|-", 1);
+  DS_TEST_ASSERT_COUNT (text, "depth.mean|In flight on average||ratio|+|3.82", 1);
+  ds_replay_warnings (d, w);
+  ck_assert_uint_eq (w->len, 0);
+
+  node = ds_replay_data_to_json (d);
+  json = ds_json_to_text (node, NULL);
+  ck_assert_uint_eq (ds_test_count (json, "\"loop\" : \"closed\""), 1);
+  back = ds_test_read_results (DS_BENCH_REPLAY, json, &error);
+  ck_assert_msg (back != NULL, "%s", error ? error->message : "");
+  ck_assert_int_eq (back->loop, DS_TRACE_LOOP_CLOSED);
+  ck_assert_uint_eq (back->series->len, 2);
+  ck_assert_double_eq (g_array_index (back->series, DsIntervalPoint, 1).read.iops, 380);
+  again = ds_replay_data_to_json (back);
+  a = ds_json_to_text (again, NULL);
+  ck_assert_str_eq (a, json);
+  ds_replay_data_free (back);
+
+  bad = replace_once (json, "\"closed\"", "\"sideways\"");
+  back = ds_test_read_results (DS_BENCH_REPLAY, bad, &error);
+  ck_assert (back == NULL);
+  ck_assert_str_eq (error->message, "results.loop is \"sideways\", not open or closed");
+  g_clear_error (&error);
+  b = replace_once (json, "\"t_s\" : 1.5", "\"t_s\" : 0.5");
+  back = ds_test_read_results (DS_BENCH_REPLAY, b, &error);
+  ck_assert (back == NULL);
+  ck_assert_str_eq (error->message, "results.series[1].t_s is not after the point before it");
 }
 END_TEST
 
@@ -503,6 +577,7 @@ main (void)
   const TTest *const tests[] = {
     test_compare, test_compare_empty, test_fio_refused, test_json_written, test_json_read,
     test_json_refused, test_params_refused, test_report, test_warnings, test_row, test_run,
+    test_closed,
   };
 
   ds_test_init ("kind-replay");

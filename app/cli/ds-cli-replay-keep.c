@@ -79,6 +79,8 @@ ds_cli_replay_keep (const DsCliReplayKeep     *keep,
   o->trace_path = g_strdup (spec->trace);
   o->speed = spec->speed;
   o->reads_only = spec->reads_only;
+  o->loop = spec->loop;
+  o->depth = spec->depth;
   result = ds_replay_result_new (&bench, replay);
 
   if (keep->output != NULL && !ds_result_save_from (result, keep->output, inputs, &error))

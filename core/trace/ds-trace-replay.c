@@ -25,6 +25,7 @@
 #include "ds-clock.h"
 #include "ds-error.h"
 #include "ds-histogram.h"
+#include "ds-interval.h"
 #include "ds-target.h"
 #include "ds-trace.h"
 
@@ -38,6 +39,7 @@ const double ds_trace_cdf_points[DS_TRACE_N_CDF] = { 1, 5, 10, 25, 50, 75, 90, 9
 
 typedef struct {
   uint64_t issued;
+  uint32_t bytes;
   uint8_t  op;
 } Slot;
 
@@ -60,6 +62,11 @@ typedef struct {
   unsigned        fixed_depth;
   gboolean        timed;          /* the trace has issue times */
   DsTraceReplayResult *res;
+  /* The interval's completions (reads, writes) for spec->interval_func. */
+  uint64_t        iv_ns, iv_start;
+  DsIntervalSum   iv[2];
+  DsTraceReplayIntervalFunc iv_func;
+  gpointer        iv_data;
 } Replay;
 
 typedef struct {
@@ -135,6 +142,38 @@ inflight_to (Replay   *rp,
   rp->depth_t = MAX (now, rp->depth_t);
 }
 
+/* The interval that ended at @end (after @length_ns) to the caller. */
+static void
+interval_emit (Replay   *rp,
+               uint64_t  end,
+               uint64_t  length_ns)
+{
+  DsIntervalPoint point = { .t_s = (double) (end - rp->first_issued) / 1e9 };
+
+  ds_interval_sum_to_dir (&rp->iv[0], length_ns, &point.read);
+  ds_interval_sum_to_dir (&rp->iv[1], length_ns, &point.write);
+  rp->iv_func (&point, rp->iv_data);
+  memset (rp->iv, 0, sizeof rp->iv);
+}
+
+/* Every interval over by @now; with @last, the part since the last one
+ * too (the replay's end). */
+static void
+interval_flush (Replay   *rp,
+                uint64_t  now,
+                gboolean  last)
+{
+  if (rp->iv_func == NULL || rp->first_issued == 0)
+    return;
+  while (now >= rp->iv_start + rp->iv_ns)
+    {
+      rp->iv_start += rp->iv_ns;
+      interval_emit (rp, rp->iv_start, rp->iv_ns);
+    }
+  if (last && now > rp->iv_start && rp->iv[0].ios + rp->iv[1].ios > 0)
+    interval_emit (rp, now, now - rp->iv_start);
+}
+
 static void
 reap_one (Replay              *rp,
           struct io_uring_cqe *cqe,
@@ -149,10 +188,19 @@ reap_one (Replay              *rp,
 
   if (cqe->res < 0)
     rp->res->errors++;
+  interval_flush (rp, now, FALSE);
   if (s->op == DS_TRACE_OP_READ || s->op == DS_TRACE_OP_WRITE)
     {
       ds_histogram_add (&rp->lat[0], lat);
       ds_histogram_add (&rp->lat[s->op == DS_TRACE_OP_READ ? 1 : 2], lat);
+      if (rp->iv_func != NULL && cqe->res >= 0)
+        {
+          DsIntervalSum *sum = &rp->iv[s->op == DS_TRACE_OP_READ ? 0 : 1];
+
+          sum->ios++;
+          sum->bytes += s->bytes;
+          sum->buckets[ds_log_bucket_index (lat, DS_INTERVAL_HIST_BITS, DS_INTERVAL_HIST_BUCKETS)]++;
+        }
     }
   rp->free_slots[rp->n_free++] = slot;
   io_uring_cqe_seen (&rp->ring, cqe);
@@ -196,6 +244,7 @@ wait_until (Replay   *rp,
       now = ds_clock_ns ();
       if (now >= when)
         return 0;
+      interval_flush (rp, now, FALSE);    /* a quiet stretch's intervals, on time */
       if (rp->cancel != NULL && g_atomic_int_get (rp->cancel))
         return -ECANCELED;
       /* Long waits in slices of 100 ms, so that a stop is seen. */
@@ -292,6 +341,7 @@ issue (Replay              *rp,
   now = ds_clock_ns ();
   rp->slots[slot].issued = now;
   rp->slots[slot].op = r->op;
+  rp->slots[slot].bytes = len;
   ret = io_uring_submit (&rp->ring);
   if (ret < 0)
     return ret;
@@ -304,7 +354,7 @@ issue (Replay              *rp,
       rp->late_max = MAX (rp->late_max, late);
     }
   if (rp->first_issued == 0)
-    rp->first_issued = rp->depth_t = now;
+    rp->first_issued = rp->depth_t = rp->iv_start = now;
   rp->last_issued = now;
   rp->res->ios++;
   rp->res->reads += r->op == DS_TRACE_OP_READ;
@@ -518,8 +568,13 @@ ds_trace_replay (const DsTraceReplaySpec *spec,
   rp->loop = spec->loop;
   rp->timed = (ds_trace_reader_header (reader)->flags & DS_TRACE_HAS_TIMES) != 0;
   rp->fixed_depth = spec->loop == DS_TRACE_LOOP_CLOSED ? spec->depth : 0;
+  rp->iv_func = spec->interval_ns > 0 ? spec->interval_func : NULL;
+  rp->iv_ns = spec->interval_ns;
+  rp->iv_data = spec->interval_data;
   ds_trace_depth_init (&rp->recorded);
   ok = setup (rp, spec, &scan, error) && run (rp, spec, reader, &scan, error);
+  if (ok)
+    interval_flush (rp, rp->last_completed, TRUE);
   if (ok)
     summarise (rp, &scan, spec->loop == DS_TRACE_LOOP_OPEN && spec->speed > 0 ? spec->speed : 1.0);
   ds_trace_depth_finish (&rp->recorded);

@@ -338,6 +338,10 @@ typedef enum {
 #define DS_TRACE_N_CDF 11
 extern const double ds_trace_cdf_points[DS_TRACE_N_CDF];
 
+typedef struct _DsIntervalPoint DsIntervalPoint;
+typedef void (*DsTraceReplayIntervalFunc) (const DsIntervalPoint *point,
+                                           gpointer               user_data);
+
 typedef struct {
   const char *trace;
   const char *target;
@@ -353,6 +357,12 @@ typedef struct {
   /* Only the trace's first @window_ns from its first replayed I/O (0: all). */
   uint64_t    window_ns;
   const gint *cancel;
+  /* With @interval_ns, @interval_func gets each interval's completions
+   * (IOPS, bytes/s, p50 and p99 of reads and writes; t_s its end, from
+   * the first I/O), in the replayer's thread, the last one partial. */
+  uint64_t    interval_ns;
+  DsTraceReplayIntervalFunc interval_func;
+  gpointer    interval_data;
 } DsTraceReplaySpec;
 
 typedef struct {

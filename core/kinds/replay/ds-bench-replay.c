@@ -13,7 +13,9 @@
 #include "ds-bench-replay.h"
 #include "ds-clock.h"
 #include "ds-error.h"
+#include "ds-interval.h"
 #include "ds-json.h"
+#include "ds-limits.h"
 #include "ds-result.h"
 #include "ds-run.h"
 #include "ds-run-watch.h"
@@ -33,6 +35,9 @@ ds_replay_data_new (void)
 void
 ds_replay_data_free (DsReplayData *data)
 {
+  if (data == NULL)
+    return;
+  g_clear_pointer (&data->series, g_array_unref);
   g_free (data);
 }
 
@@ -119,7 +124,9 @@ replay_validate (const DsBenchSpec  *spec,
   return TRUE;
 }
 
-static const char *const replay_params_members[] = { "trace_path", "trace_speed", "trace_reads_only", NULL };
+static const char *const replay_params_members[] = {
+  "trace_path", "trace_speed", "trace_reads_only", "trace_loop", "trace_depth", NULL
+};
 
 static void
 replay_params_to_json (const DsBenchSpec *spec,
@@ -133,6 +140,8 @@ replay_params_to_json (const DsBenchSpec *spec,
     json_object_set_null_member (params, "trace_path");
   json_object_set_double_member (params, "trace_speed", o->speed);
   json_object_set_boolean_member (params, "trace_reads_only", o->reads_only);
+  json_object_set_string_member (params, "trace_loop", o->loop == DS_TRACE_LOOP_CLOSED ? "closed" : "open");
+  json_object_set_int_member (params, "trace_depth", o->depth);
 }
 
 /* Strict: a replay's result has all three (a file without them is no
@@ -153,6 +162,24 @@ replay_params_from_json (JsonObject   *params,
   if (!ds_json_get_double (params, "params", "trace_speed", DS_REPLAY_SPEED_MIN, DS_REPLAY_SPEED_MAX,
                            &o->speed, error) ||
       !ds_json_get_bool (params, "params", "trace_reads_only", &o->reads_only, error))
+    return FALSE;
+  /* The loop and depth came after the first replays: open loop without. */
+  if (json_object_has_member (params, "trace_loop"))
+    {
+      const char *loop = ds_json_get_string (params, "params", "trace_loop", FALSE, error);
+
+      if (loop == NULL)
+        return FALSE;
+      if (g_strcmp0 (loop, "open") != 0 && g_strcmp0 (loop, "closed") != 0)
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT,
+                       _("params.trace_loop is \"%s\", not open or closed"), loop);
+          return FALSE;
+        }
+      o->loop = g_str_equal (loop, "closed") ? DS_TRACE_LOOP_CLOSED : DS_TRACE_LOOP_OPEN;
+    }
+  if (json_object_has_member (params, "trace_depth") &&
+      !ds_json_get_unsigned (params, "params", "trace_depth", 4096, &o->depth, error))
     return FALSE;
   g_free (o->trace_path);
   o->trace_path = g_strdup (path);
@@ -196,6 +223,9 @@ ds_replay_data_take (DsReplayData              *d,
   d->write_p99_s = r->write_p99_ns / 1e9;
   d->target_bytes = r->target_bytes;
   d->trace_span_bytes = r->trace_span_bytes;
+  d->loop = r->loop;
+  d->mean_depth = r->mean_depth;
+  d->recorded_mean_depth = r->recorded_mean_depth;
 }
 
 gboolean
@@ -222,7 +252,7 @@ void
 ds_replay_warnings (const DsReplayData *d,
                     GPtrArray          *warnings)
 {
-  if (d->ios > 0 && d->within_100us < DS_REPLAY_FIDELITY_MIN)
+  if (d->ios > 0 && d->loop == DS_TRACE_LOOP_OPEN && d->within_100us < DS_REPLAY_FIDELITY_MIN)
     g_ptr_array_add (warnings, ds_warning_new ("replay_behind", g_strdup_printf (
       _("The replay fell behind the trace: %.2f %% of its I/Os were issued within 100 µs of "
         "their time (%.2f %% within 1 ms), fewer than 99 %%. The latencies are of a workload "
@@ -279,6 +309,22 @@ replay_finish (DsResult                  *result,
   ds_replay_warnings (data, result->warnings);
 }
 
+/* An interval of the replay: a sample for the page, a point of the series. */
+static void
+on_interval (const DsIntervalPoint *point,
+             gpointer               user_data)
+{
+  DsRun *run = user_data;
+  DsReplayData *data = run->result->data;
+  DsSample sample = { .kind = DS_SAMPLE_INTERVAL, .interval = point, .elapsed_ns = (uint64_t) (point->t_s * 1e9) };
+
+  if (data->series == NULL)
+    data->series = g_array_new (FALSE, FALSE, sizeof (DsIntervalPoint));
+  if (data->series->len < DS_LIMIT_SERIES_POINTS)
+    g_array_append_val (data->series, *point);
+  ds_run_emit (run, &sample);
+}
+
 static gboolean
 replay_run (DsRun   *run,
             GError **error)
@@ -290,7 +336,12 @@ replay_run (DsRun   *run,
     .confirm = run->spec->destroy_data,
     .reads_only = o->reads_only,
     .speed = o->speed,
+    .loop = o->loop,
+    .depth = o->depth,
     .cancel = run->cancel,
+    .interval_ns = run->spec->interval_ns > 0 ? run->spec->interval_ns : DS_NS_PER_SEC,
+    .interval_func = on_interval,
+    .interval_data = run,
   };
   DsTraceReplayResult replay = { 0 };
 
@@ -353,8 +404,15 @@ replay_settings (const DsBenchSpec *spec,
   (void) result;
   /* TRANSLATORS: what a replay replayed: "trace db.dst" */
   g_ptr_array_add (parts, g_strdup_printf (_("trace %s"), name != NULL ? name : "?"));
-  /* TRANSLATORS: the replay's time scale: "speed 2×" */
-  g_ptr_array_add (parts, g_strdup_printf (_("speed %g×"), o->speed));
+  if (o->loop == DS_TRACE_LOOP_CLOSED && o->depth > 0)
+    /* TRANSLATORS: a closed-loop replay keeping a depth the user gave: "closed loop, depth 4" */
+    g_ptr_array_add (parts, g_strdup_printf (_("closed loop, depth %u"), o->depth));
+  else if (o->loop == DS_TRACE_LOOP_CLOSED)
+    /* TRANSLATORS: a replay keeping the trace's own depth, in its order */
+    g_ptr_array_add (parts, g_strdup (_("closed loop, the trace's depth")));
+  else
+    /* TRANSLATORS: the replay's time scale: "speed 2×" */
+    g_ptr_array_add (parts, g_strdup_printf (_("speed %g×"), o->speed));
   if (o->reads_only)
     g_ptr_array_add (parts, g_strdup (_("reads only")));
 }
@@ -366,6 +424,10 @@ replay_describe (const DsResult *result)
   g_autofree char *base = o->trace_path != NULL ? g_path_get_basename (o->trace_path) : g_strdup ("?");
   g_autofree char *name = ds_text_sanitize (base);
 
+  if (o->loop == DS_TRACE_LOOP_CLOSED)
+    /* TRANSLATORS: a replay in a list of results: "closed-loop replay of db.dst" (", reads only") */
+    return g_strdup_printf (o->reads_only ? _("closed-loop replay of %s, reads only") :
+                            _("closed-loop replay of %s"), name);
   if (o->reads_only)
     /* TRANSLATORS: a replay in a list of results: "replay of db.dst at 2×, reads only" */
     return g_strdup_printf (_("replay of %s at %g×, reads only"), name, o->speed);

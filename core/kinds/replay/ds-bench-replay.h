@@ -11,8 +11,9 @@
  * so that a replay compares against the production disk it was captured
  * on as well as against other replays.
  *
- * The run gives one set of figures for the whole replay (the replayer
- * keeps no per-interval series): no samples but the end.
+ * The run's samples are the replay's intervals (spec.interval_ns, 1 s
+ * by default: IOPS and p99 of what completed in each), kept as the
+ * result's series.
  *
  * Warnings in the result (beside the common ones of the environment):
  * "replay_behind" (fewer than DS_REPLAY_FIDELITY_MIN of the I/Os issued
@@ -31,7 +32,9 @@
  *                    "write_p50", "write_p99" },
  *     "target_bytes", "trace_span_bytes",
  *     "capture": { "ios", "reads", "writes", "duration_s", "iops",
- *                  "latency_s": { "p50", "p99", "p99_9" } } or null }
+ *                  "latency_s": { "p50", "p99", "p99_9" } } or null,
+ *     "loop": "open" or "closed", "mean_depth", "recorded_mean_depth",
+ *     "series": [ interval points, as a workload's ] (optional) }
  */
 #pragma once
 
@@ -53,9 +56,11 @@ G_BEGIN_DECLS
 
 /* The kind's options (DsBenchSpec.options). */
 typedef struct {
-  char     *trace_path;   /* the capture file */
-  double    speed;        /* 1: as recorded; 2: twice as fast */
-  gboolean  reads_only;   /* the reads alone (no confirmation needed) */
+  char       *trace_path;   /* the capture file */
+  double      speed;        /* open loop: 1 as recorded; 2 twice as fast */
+  gboolean    reads_only;   /* the reads alone (no confirmation needed) */
+  DsTraceLoop loop;         /* open (each I/O at its time) or closed */
+  unsigned    depth;        /* closed loop: in flight (0: the trace's own) */
 } DsReplayOptions;
 
 DsReplayOptions       *ds_replay_options       (DsBenchSpec       *spec);
@@ -85,6 +90,10 @@ typedef struct {
   uint64_t target_bytes, trace_span_bytes;
   gboolean has_capture;
   DsReplayCapture capture;
+  DsTraceLoop loop;
+  double   mean_depth;          /* in flight on average: the replay's */
+  double   recorded_mean_depth; /* and the trace's (0: unknown) */
+  GArray  *series;              /* DsIntervalPoint of the replay, or NULL */
 } DsReplayData;
 
 DsReplayData *ds_replay_data_new  (void);

@@ -35,13 +35,18 @@ ds_replay_compare_rows (const DsResult *result,
 {
   const DsReplayData *d = result->data;
   const DsReplayCapture *c = &d->capture;
+  gboolean open = d->loop == DS_TRACE_LOOP_OPEN;
   const char *replay = "Replay";
   const char *capture = "Replay against the capture";
   const struct { const char *key, *name; DsCompareUnit unit; gboolean hib; double v; } rows[] = {
     { "iops.achieved", "IOPS, achieved", DS_COMPARE_IOPS, TRUE, d->achieved_iops },
     { "iops.recorded", "IOPS, recorded (× speed)", DS_COMPARE_IOPS, TRUE, d->recorded_iops },
-    { "fidelity.100us", "I/Os on time, within 100 µs", DS_COMPARE_PERCENT, TRUE, 100 * d->within_100us },
-    { "fidelity.1ms", "I/Os on time, within 1 ms", DS_COMPARE_PERCENT, TRUE, 100 * d->within_1ms },
+    /* On time: the open loop's; the closed loop keeps a depth instead. */
+    { "fidelity.100us", "I/Os on time, within 100 µs", DS_COMPARE_PERCENT, TRUE, open ? 100 * d->within_100us : NAN },
+    { "fidelity.1ms", "I/Os on time, within 1 ms", DS_COMPARE_PERCENT, TRUE, open ? 100 * d->within_1ms : NAN },
+    { "depth.mean", "In flight on average", DS_COMPARE_RATIO, TRUE, d->mean_depth > 0 ? d->mean_depth : NAN },
+    { "depth.recorded", "In flight on average, the trace's", DS_COMPARE_RATIO, TRUE,
+      d->recorded_mean_depth > 0 ? d->recorded_mean_depth : NAN },
     { "latency.p50", "Latency p50", DS_COMPARE_TIME, FALSE, seen (d->p50_s) },
     { "latency.p99", "Latency p99", DS_COMPARE_TIME, FALSE, seen (d->p99_s) },
     { "latency.p99_9", "Latency p99.9", DS_COMPARE_TIME, FALSE, seen (d->p999_s) },

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "ds-bench-replay.h"
+#include "ds-bench-workload.h"
 #include "ds-error.h"
 #include "ds-json.h"
 #include "ds-limits.h"
@@ -104,6 +105,11 @@ ds_replay_data_to_json (const DsReplayData *d)
     json_object_set_object_member (o, "capture", capture_to_json (&d->capture));
   else
     json_object_set_null_member (o, "capture");
+  json_object_set_string_member (o, "loop", d->loop == DS_TRACE_LOOP_CLOSED ? "closed" : "open");
+  json_object_set_double_member (o, "mean_depth", d->mean_depth);
+  json_object_set_double_member (o, "recorded_mean_depth", d->recorded_mean_depth);
+  if (d->series != NULL)
+    json_object_set_member (o, "series", ds_workload_series_to_json (d->series));
   return ds_json_node_take_object (o);
 }
 
@@ -168,6 +174,42 @@ check_consistent (const DsReplayData  *d,
   return FALSE;
 }
 
+/* The loop, the depths and the series: optional (the first replays' files
+ * have none: open loop, no series). */
+static gboolean
+loop_from_json (JsonObject    *o,
+                DsReplayData  *d,
+                GError       **error)
+{
+  if (json_object_has_member (o, "loop"))
+    {
+      const char *loop = ds_json_get_string (o, "results", "loop", FALSE, error);
+
+      if (loop == NULL)
+        return FALSE;
+      if (g_strcmp0 (loop, "open") != 0 && g_strcmp0 (loop, "closed") != 0)
+        {
+          g_set_error (error, DS_ERROR, DS_ERROR_CORRUPT, _("results.loop is \"%s\", not open or closed"), loop);
+          return FALSE;
+        }
+      d->loop = g_str_equal (loop, "closed") ? DS_TRACE_LOOP_CLOSED : DS_TRACE_LOOP_OPEN;
+    }
+  if ((json_object_has_member (o, "mean_depth") &&
+       !ds_json_get_double (o, "results", "mean_depth", 0, MAX_IN_FLIGHT, &d->mean_depth, error)) ||
+      (json_object_has_member (o, "recorded_mean_depth") &&
+       !ds_json_get_double (o, "results", "recorded_mean_depth", 0, 1e9, &d->recorded_mean_depth, error)))
+    return FALSE;
+  if (json_object_has_member (o, "series"))
+    {
+      JsonArray *array = ds_json_get_array (o, "results", "series", error);
+
+      if (array == NULL ||
+          (d->series = ds_workload_series_from_json (array, "results.series", error)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 DsReplayData *
 ds_replay_data_from_json (JsonObject  *o,
                           GError     **error)
@@ -204,7 +246,7 @@ ds_replay_data_from_json (JsonObject  *o,
         goto fail;
       d->has_capture = TRUE;
     }
-  if (!check_consistent (d, &local))
+  if (!loop_from_json (o, d, &local) || !check_consistent (d, &local))
     goto fail;
   return d;
 
@@ -245,8 +287,9 @@ ds_replay_report (const DsResult *result,
   const DsReplayData *d = result->data;
   const DsReplayOptions *o = ds_replay_options_const (&result->spec);
   g_autofree char *path = ds_text_sanitize (o->trace_path != NULL ? o->trace_path : "?");
-  g_autofree char *trace = g_strdup_printf ("%s at %gx%s", path, d->speed,
-                                            d->reads_only ? ", reads only" : "");
+  g_autofree char *trace = d->loop == DS_TRACE_LOOP_CLOSED ?
+                           g_strdup_printf ("%s, closed loop%s", path, d->reads_only ? ", reads only" : "") :
+                           g_strdup_printf ("%s at %gx%s", path, d->speed, d->reads_only ? ", reads only" : "");
   g_autofree char *ios = g_strdup_printf ("%" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " reads, %"
                                           G_GUINT64_FORMAT " writes, %" G_GUINT64_FORMAT " flushes) in %.2f s",
                                           d->ios, d->reads, d->writes, d->flushes, d->duration_s);
@@ -267,7 +310,17 @@ ds_replay_report (const DsResult *result,
   ds_report_figure (out, "I/Os", ios);
   ds_report_figure (out, "IOPS", iops);
   ds_report_figure (out, "Rate", rate);
-  ds_report_figure (out, "Fidelity", fidelity);
+  if (d->loop == DS_TRACE_LOOP_CLOSED)
+    {
+      g_autofree char *depth = g_strdup_printf ("%.2f in flight on average, the trace's %.2f (%.1f %%)",
+                                                d->mean_depth, d->recorded_mean_depth,
+                                                d->recorded_mean_depth > 0 ?
+                                                100 * d->mean_depth / d->recorded_mean_depth : 0);
+
+      ds_report_figure (out, "Depth", depth);
+    }
+  else
+    ds_report_figure (out, "Fidelity", fidelity);
   ds_report_figure (out, "Slots", slots);
   report_latency (out, "Latency", d->p50_s, d->p99_s, d->p999_s);
   if (d->reads > 0)

@@ -93,6 +93,14 @@ void            ds_workload_dir_clear  (DsWorkloadDir  *dir);
 
 /* The "results" object above, and its strict inverse (@where names the
  * object in error messages: "results", "results.steps[2].results"). */
+/* A series of DsIntervalPoint as a result file holds it ("series": t_s,
+ * and read and write bytes_per_s, iops, p50_s, p99_s), and its strict
+ * reader (@where names the array in messages): the workload's, and the
+ * replay kind's too. */
+JsonNode       *ds_workload_series_to_json   (const GArray         *series);
+GArray         *ds_workload_series_from_json (JsonArray            *array,
+                                              const char           *where,
+                                              GError              **error);
 JsonNode       *ds_workload_data_to_json   (const DsWorkloadData *data);
 DsWorkloadData *ds_workload_data_from_json (JsonObject           *object,
                                             const char           *where,

@@ -136,8 +136,8 @@ interval_dir_to_json (const DsIntervalDir *dir)
   return o;
 }
 
-static JsonNode *
-series_to_json (const GArray *series)
+JsonNode *
+ds_workload_series_to_json (const GArray *series)
 {
   JsonArray *array = json_array_new ();
 
@@ -175,7 +175,7 @@ ds_workload_data_to_json (const DsWorkloadData *data)
   json_object_set_double_member (cpu, "system_s", data->cpu_system_s);
   json_object_set_object_member (o, "cpu", cpu);
   if (data->series != NULL)
-    json_object_set_member (o, "series", series_to_json (data->series));
+    json_object_set_member (o, "series", ds_workload_series_to_json (data->series));
   if (data->series_dropped_ios != 0)
     json_object_set_int_member (o, "series_dropped_ios", (gint64) data->series_dropped_ios);
   if (data->series_merged > 1)
@@ -333,10 +333,10 @@ interval_dir_from_json (JsonObject     *point,
          ds_json_get_double (o, dwhere, "p99_s", 0, MAX_LATENCY_S, &dir->p99_s, error);
 }
 
-static GArray *
-series_from_json (JsonArray   *array,
-                  const char  *where,
-                  GError     **error)
+GArray *
+ds_workload_series_from_json (JsonArray   *array,
+                              const char  *where,
+                              GError     **error)
 {
   g_autoptr (GArray) series = g_array_new (FALSE, TRUE, sizeof (DsIntervalPoint));
   guint n = json_array_get_length (array);
@@ -433,7 +433,7 @@ ds_workload_data_from_json (JsonObject  *o,
 
       if (array == NULL)
         goto fail;
-      data->series = series_from_json (array, swhere, error);
+      data->series = ds_workload_series_from_json (array, swhere, error);
       if (data->series == NULL)
         goto fail;
     }
