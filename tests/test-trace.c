@@ -429,11 +429,17 @@ START_TEST (test_profile_known)
     for (int i = 300; i < 400; i++)
       bytes += i % 10 == 9 ? 65536 : 8192;
     ck_assert_uint_eq (ds_trace_profile_n_intervals (prof), 10);
-    ds_trace_profile_interval (prof, 3, &f);
-    ck_assert_double_eq_tol (f.t_s, 0.3, 1e-9);
+    ck_assert (ds_trace_profile_interval (prof, 3, &f));
+    ck_assert_double_eq_tol (f.t_s, 0.4, 1e-9);
     ck_assert_double_eq_tol (f.iops, 1000.0, 1e-6);
+    ck_assert_double_eq_tol (f.read_iops, 750.0, 1e-6);
     ck_assert_double_eq_tol (f.bytes_per_s, bytes / 0.1, 1e-3);
     ck_assert_uint_eq (f.p99_ns, 300000);
+    /* The last interval (0.9-1.0 s) ends at the last issue, 0.999 s: its
+     * 100 requests over 0.099 s. */
+    ck_assert (ds_trace_profile_interval (prof, 9, &f));
+    ck_assert_double_eq_tol (f.t_s, 0.999, 1e-9);
+    ck_assert_double_eq_tol (f.iops, 100 / 0.099, 1e-6);
   }
 }
 END_TEST

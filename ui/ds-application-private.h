@@ -26,7 +26,7 @@ typedef struct {
   gboolean    takes_value;
 } DsPageOption;
 
-#define DS_N_PAGE_OPTIONS 8
+#define DS_N_PAGE_OPTIONS 10
 extern const DsPageOption _ds_page_options[DS_N_PAGE_OPTIONS];
 
 struct _DsApplication

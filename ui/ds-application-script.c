@@ -26,6 +26,8 @@ const DsPageOption _ds_page_options[DS_N_PAGE_OPTIONS] = {
   { "count", TRUE },
   { "random", FALSE },
   { "quick", FALSE },
+  { "trace", TRUE },
+  { "speed", TRUE },
 };
 
 static int

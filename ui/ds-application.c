@@ -58,7 +58,7 @@ static const GOptionEntry option_entries[] = {
   { "preset", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Workloads: the preset (diskscope-cli workload --list-presets)"), N_("NAME") },
   { "reads-only", 0, 0, G_OPTION_ARG_NONE, NULL,
-    N_("Workloads: only the steps that read"), NULL },
+    N_("Workloads: only the steps that read; Replay: only the trace's reads"), NULL },
   { "size", 0, 0, G_OPTION_ARG_STRING, NULL,
     /* xgettext:no-c-format */
     N_("Sustained Write: how much to write (100% or a size its menu offers); "
@@ -69,6 +69,9 @@ static const GOptionEntry option_entries[] = {
   { "count", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Workloads: runs per step, 1 to 9"), N_("N") },
   { "random", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Sustained Write: random writes"), NULL },
   { "quick", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Error Scan: the quick scan"), NULL },
+  { "trace", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Replay: the trace to replay (a capture file, a blktrace file or a fio iolog)"), N_("FILE") },
+  { "speed", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Replay: the speed (0.5, 1, 2, 4 or 8)"), N_("X") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };

@@ -462,22 +462,34 @@ ds_trace_profile_n_intervals (const DsTraceProfile *p)
   return p->intervals->len;
 }
 
-void
+gboolean
 ds_trace_profile_interval (const DsTraceProfile   *p,
                            guint                   index,
                            DsTraceIntervalFigures *ret)
 {
   const DsTraceInterval *iv;
-  double secs = (double) p->interval_ns / 1e9;
-  uint64_t ios, bytes;
+  uint64_t start, end, first, last;
+  double secs;
 
-  g_return_if_fail (index < p->intervals->len);
+  g_return_val_if_fail (index < p->intervals->len, FALSE);
 
   iv = &g_array_index (p->intervals, DsTraceInterval, index);
-  ios = iv->ops[DS_TRACE_OP_READ] + iv->ops[DS_TRACE_OP_WRITE];
-  bytes = iv->bytes[DS_TRACE_OP_READ] + iv->bytes[DS_TRACE_OP_WRITE];
-  ret->t_s = index * secs;
-  ret->iops = secs > 0 ? ios / secs : 0;
-  ret->bytes_per_s = secs > 0 ? bytes / secs : 0;
+  /* The part of the interval the requests span: the first and last are
+   * cut at the first and last issue, so their rates are not diluted by a
+   * capture's idle start and end. */
+  first = p->first_issue != DS_TRACE_NO_TIME ? p->first_issue : 0;
+  last = MAX (p->last_issue, first);
+  start = MAX ((uint64_t) index * p->interval_ns, first);
+  end = MIN ((uint64_t) (index + 1) * p->interval_ns, last);
+  if (start >= (uint64_t) (index + 1) * p->interval_ns || (uint64_t) index * p->interval_ns > last)
+    return FALSE;       /* before the first request or after the last */
+  if (end <= start)
+    end = start + 1;    /* one request alone */
+  secs = (double) (end - start) / 1e9;
+  ret->t_s = (double) (end - first) / 1e9;
+  ret->read_iops = iv->ops[DS_TRACE_OP_READ] / secs;
+  ret->iops = (iv->ops[DS_TRACE_OP_READ] + iv->ops[DS_TRACE_OP_WRITE]) / secs;
+  ret->bytes_per_s = (iv->bytes[DS_TRACE_OP_READ] + iv->bytes[DS_TRACE_OP_WRITE]) / secs;
   ret->p99_ns = iv->p99;
+  return TRUE;
 }

@@ -312,18 +312,22 @@ typedef struct {
 
 const DsTraceSummary *ds_trace_profile_summary (const DsTraceProfile *profile);
 
-/* One interval of the profile, for a curve: its start, its reads and
- * writes per second (as the summary's IOPS), their bytes per second and
- * its p99 latency (0: no completions in it). */
+/* One interval of the profile, for a curve: its end in seconds from the
+ * first request (as a replay counts its time), its reads and writes per
+ * second (as the summary's IOPS; the first and last interval over the
+ * part the requests span), its reads alone, their bytes per second and
+ * its p99 latency (0: no completions in it).  FALSE for an interval
+ * before the first request or after the last (a capture's idle ends). */
 typedef struct {
   double   t_s;
   double   iops;
+  double   read_iops;
   double   bytes_per_s;
   uint64_t p99_ns;
 } DsTraceIntervalFigures;
 
 guint           ds_trace_profile_n_intervals (const DsTraceProfile   *profile);
-void            ds_trace_profile_interval    (const DsTraceProfile   *profile,
+gboolean        ds_trace_profile_interval    (const DsTraceProfile   *profile,
                                               guint                   index,
                                               DsTraceIntervalFigures *ret_figures);
 

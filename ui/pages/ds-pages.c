@@ -19,6 +19,7 @@
 #include "ds-monitor-page.h"
 #include "ds-pages.h"
 #include "ds-random-access-page.h"
+#include "ds-replay-page.h"
 #include "ds-workloads-page.h"
 #include "ds-scan-page.h"
 #include "ds-sustain-page.h"
@@ -43,6 +44,8 @@ static const DsPageInfo pages[] = {
     DS_BENCH_SUSTAIN, ds_sustain_page_get_type },
   { "cache", N_("Cache Probe"), "drive-multidisk-symbolic",
     DS_BENCH_CACHE, ds_cache_page_get_type },
+  { "replay", N_("Replay"), "media-playlist-repeat-symbolic",
+    DS_BENCH_REPLAY, ds_replay_page_get_type },
   { "health", N_("Health"), "emblem-ok-symbolic",
     DS_BENCH_HEALTH, ds_health_page_get_type },
   { "error-scan", N_("Error Scan"), "edit-find-symbolic",
