@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "ds-graph.h"
 #include "ds-page.h"
@@ -114,8 +115,8 @@ show_progress (DsReplayPage          *self,
   g_autofree char *text = NULL;
 
   /* Translators: "Capturing /dev/sdb: 12 s, 1 234 IOPS, 5.6 MB/s, 12345 requests, 0 events lost" */
-  text = g_strdup_printf (_("Capturing %s: %.0f s, %s IOPS, %s, %" G_GUINT64_FORMAT " requests, "
-                            "%" G_GUINT64_FORMAT " events lost"),
+  text = g_strdup_printf (_("Capturing %s: %.0f s, %s IOPS, %s, %" PRIu64 " requests, "
+                            "%" PRIu64 " events lost"),
                           self->device_path, progress->elapsed_ns / 1e9, iops, rate,
                           progress->records, progress->lost);
   gtk_label_set_label (self->status_label, text);
@@ -148,8 +149,8 @@ job_done (DsReplayPage *self)
 
       /* Translators: "Captured 12345 requests into /root/.local/share/…/sdb-….dstrace (no data, only
        * offsets and sizes); 0 events lost." */
-      text = g_strdup_printf (_("Captured %" G_GUINT64_FORMAT " requests into %s (no data: only times, "
-                                "offsets, sizes and operations); %" G_GUINT64_FORMAT " events lost."),
+      text = g_strdup_printf (_("Captured %" PRIu64 " requests into %s (no data: only times, "
+                                "offsets, sizes and operations); %" PRIu64 " events lost."),
                               capture.header.record_count, self->trace_path, capture.header.lost_events);
       gtk_label_set_label (self->status_label, text);
     }
