@@ -196,14 +196,13 @@ _ds_replay_page_result_figures (const DsResult *result,
 }
 
 char *
-_ds_replay_page_finding (const DsReplayData   *r,
-                         const DsTraceSummary *s,
-                         double                speed)
+_ds_replay_page_finding (const DsReplayData *r,
+                         double              speed)
 {
   g_autofree char *achieved = ds_probe_format_iops (r->achieved_iops);
   g_autofree char *recorded = ds_probe_format_iops (r->recorded_iops);
   g_autofree char *p99 = r->p99_s > 0 ? ds_format_ms_l10n (r->p99_s) : g_strdup ("–");
-  g_autofree char *base = s != NULL && s->p99_ns > 0 ? ds_format_ms_l10n (s->p99_ns / 1e9) : NULL;
+  g_autofree char *base = r->has_capture && r->capture.p99_s > 0 ? ds_format_ms_l10n (r->capture.p99_s) : NULL;
   g_autofree char *latency = NULL;
   double share = r->recorded_iops > 0 ? r->achieved_iops / r->recorded_iops * 100 : 0;
 

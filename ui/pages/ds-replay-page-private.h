@@ -31,6 +31,8 @@ struct _DsReplayPage
   DsTraceSummary   summary;         /* the trace's, once profiled */
   gboolean         has_summary;
   GArray          *intervals;       /* DsTraceIntervalFigures of the trace */
+  DsReplayData     replay;          /* the replay shown (its series not kept) */
+  gboolean         has_replay;
   double           speed;           /* the recorded curve's time scale */
   DsReplayTrace   *job;             /* capturing or profiling */
   gboolean         capturing;
@@ -94,9 +96,8 @@ const char *_ds_replay_page_result_spec  (const DsResult            *result,
 const DsReplayData *_ds_replay_page_result_figures (const DsResult *result,
                                                            DsSeries       *iops,
                                                            DsSeries       *p99);
-/* One sentence on the replay against the trace (@s may be NULL). */
+/* One sentence on the replay against the trace it replayed. */
 char    *_ds_replay_page_finding         (const DsReplayData        *r,
-                                          const DsTraceSummary      *s,
                                           double                     speed);
 
 G_END_DECLS

@@ -76,17 +76,21 @@ show_profile (DsReplayPage         *self,
   _ds_replay_page_draw_recorded (self, self->speed);
   gtk_label_set_label (self->trace_label, name);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->open_button), self->trace_path);
-  iops = ds_probe_format_iops (self->summary.iops);
-  /* Translators: "The trace: 2 000 IOPS over 10.0 s, 70 % reads. Choose a disk and press Start to replay it." */
-  {
-    g_autofree char *words = g_strdup_printf (_("The trace: %s IOPS over %.1f s, %.0f %% reads. "
-                                                "Choose a disk and press Start to replay it."),
-                                              iops, self->summary.duration_s,
-                                              self->summary.read_share * 100);
+  /* A replay shown (a saved one opened) keeps its words. */
+  if (!self->has_replay)
+    {
+      g_autofree char *words = NULL;
 
-    gtk_label_set_label (self->finding_label, words);
-  }
-  _ds_replay_page_fill_table (self->table, self->units, &self->summary, NULL);
+      iops = ds_probe_format_iops (self->summary.iops);
+      /* Translators: "The trace: 2 000 IOPS over 10.0 s, 70 % reads. Choose a disk and press Start
+       * to replay it." */
+      words = g_strdup_printf (_("The trace: %s IOPS over %.1f s, %.0f %% reads. "
+                                 "Choose a disk and press Start to replay it."),
+                               iops, self->summary.duration_s, self->summary.read_share * 100);
+      gtk_label_set_label (self->finding_label, words);
+    }
+  _ds_replay_page_fill_table (self->table, self->units, &self->summary,
+                              self->has_replay ? &self->replay : NULL);
 }
 
 /* ---- The worker: capture and profile ------------------------------------ */

@@ -111,6 +111,7 @@ ds_replay_page_show_error (DsPage     *page,
 static void
 clear_replay (DsReplayPage *self)
 {
+  self->has_replay = FALSE;
   ds_series_clear (self->replay_iops);
   ds_series_clear (self->replay_p99);
   ds_series_changed (self->replay_iops);
@@ -200,12 +201,18 @@ ds_replay_page_show_result (DsPage         *page,
 
   clear_replay (self);
   r = _ds_replay_page_result_figures (result, self->replay_iops, self->replay_p99);
+  self->has_replay = r != NULL;
+  if (r != NULL)
+    {
+      self->replay = *r;
+      self->replay.series = NULL;
+    }
   ds_series_changed (self->replay_iops);
   ds_series_changed (self->replay_p99);
   show_table (self, r);
   if (r == NULL)
     return;
-  finding = _ds_replay_page_finding (r, self->has_summary ? &self->summary : NULL, speed);
+  finding = _ds_replay_page_finding (r, speed);
   gtk_label_set_label (self->finding_label, finding);
   gtk_label_set_label (self->status_label,
                        result->cancelled ? _("Stopped. The figures are those of the part replayed.") :
