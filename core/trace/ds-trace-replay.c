@@ -247,11 +247,18 @@ wait_until (Replay   *rp,
       interval_flush (rp, now, FALSE);    /* a quiet stretch's intervals, on time */
       if (rp->cancel != NULL && g_atomic_int_get (rp->cancel))
         return -ECANCELED;
-      /* Long waits in slices of 100 ms, so that a stop is seen. */
-      if (when - now > SPIN_NS && rp->n_free < rp->n_slots &&
-          (ret = wait_one (rp, MIN (when - now - SPIN_NS, SLICE_NS))) < 0)
-        return ret;
-      if (when - now > SPIN_NS && rp->n_free == rp->n_slots)
+      /* Long waits in slices of 100 ms, so that a stop is seen; one wait
+       * a turn, the time read again after it (a completion ends a wait
+       * early: sleeping on from the time before it made every I/O after
+       * a slow one late). */
+      if (when - now <= SPIN_NS)
+        continue;
+      if (rp->n_free < rp->n_slots)
+        {
+          if ((ret = wait_one (rp, MIN (when - now - SPIN_NS, SLICE_NS))) < 0)
+            return ret;
+        }
+      else
         g_usleep ((gulong) (MIN (when - now - SPIN_NS, SLICE_NS) / 1000));
     }
 }
