@@ -296,6 +296,7 @@ ds_cli_replay (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   ds_cli_replay_keep_add (&keep, context);
   g_option_context_set_description (context,
+    /* xgettext:no-c-format */
     _("Open loop: each I/O at its recorded time divided by --speed, whether or not\n"
     "the earlier ones completed.  Fidelity: the share of I/Os issued within\n"
     "100 µs and 1 ms of their time.  Closed loop (--loop closed): the trace's\n"

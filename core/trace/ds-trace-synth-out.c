@@ -134,6 +134,7 @@ caveats_rows (const Totals *t,
   if (t->spread > 0)
     g_string_append_printf (out, _("Rows have one block size, the most common: %" PRIu64
                                    " phases spread over several (the fio job splits them).\n"), t->spread);
+  /* xgettext:no-c-format */
   g_string_append (out, _("Rows are random or sequential (the sequential share at 50 % or more) and "
                           "cover the test size, not the trace's region.\n"));
   if (t->flushes > 0)
