@@ -157,7 +157,7 @@ interval_emit (Replay   *rp,
 }
 
 /* Every interval over by @now; with @last, the part since the last one
- * too (the replay's end). */
+ * too (the replay's end) if it is at least half an interval. */
 static void
 interval_flush (Replay   *rp,
                 uint64_t  now,
@@ -170,7 +170,10 @@ interval_flush (Replay   *rp,
       rp->iv_start += rp->iv_ns;
       interval_emit (rp, rp->iv_start, rp->iv_ns);
     }
-  if (last && now > rp->iv_start && rp->iv[0].ios + rp->iv[1].ios > 0)
+  /* The last part, when it is at least half an interval: a shorter one's
+   * few I/Os over a few ms would draw a spike the replay never had (they
+   * are in the totals all the same). */
+  if (last && now >= rp->iv_start + rp->iv_ns / 2 && rp->iv[0].ios + rp->iv[1].ios > 0)
     interval_emit (rp, now, now - rp->iv_start);
 }
 

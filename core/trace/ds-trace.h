@@ -363,7 +363,8 @@ typedef struct {
   const gint *cancel;
   /* With @interval_ns, @interval_func gets each interval's completions
    * (IOPS, bytes/s, p50 and p99 of reads and writes; t_s its end, from
-   * the first I/O), in the replayer's thread, the last one partial. */
+   * the first I/O), in the replayer's thread; the last one partial when
+   * it is at least half an interval. */
   uint64_t    interval_ns;
   DsTraceReplayIntervalFunc interval_func;
   gpointer    interval_data;

@@ -44,8 +44,10 @@ ds_replay_compare_rows (const DsResult *result,
     /* On time: the open loop's; the closed loop keeps a depth instead. */
     { "fidelity.100us", "I/Os on time, within 100 µs", DS_COMPARE_PERCENT, TRUE, open ? 100 * d->within_100us : NAN },
     { "fidelity.1ms", "I/Os on time, within 1 ms", DS_COMPARE_PERCENT, TRUE, open ? 100 * d->within_1ms : NAN },
-    { "depth.mean", "In flight on average", DS_COMPARE_RATIO, TRUE, d->mean_depth > 0 ? d->mean_depth : NAN },
-    { "depth.recorded", "In flight on average, the trace's", DS_COMPARE_RATIO, TRUE,
+    /* Open loop: the same schedule with fewer in flight is a faster disk;
+     * closed loop: more in flight kept more of the trace's depth. */
+    { "depth.mean", "In flight on average", DS_COMPARE_RATIO, !open, d->mean_depth > 0 ? d->mean_depth : NAN },
+    { "depth.recorded", "In flight on average, the trace's", DS_COMPARE_RATIO, !open,
       d->recorded_mean_depth > 0 ? d->recorded_mean_depth : NAN },
     { "latency.p50", "Latency p50", DS_COMPARE_TIME, FALSE, seen (d->p50_s) },
     { "latency.p99", "Latency p99", DS_COMPARE_TIME, FALSE, seen (d->p99_s) },
