@@ -12,6 +12,7 @@
 
 #include "ds-histogram.h"
 #include "ds-trace.h"
+#include "ds-trace-profile-private.h"
 
 #define LOWEST_FACTOR 0.125
 
@@ -21,47 +22,6 @@ ds_trace_depth_init (DsTraceDepth *d)
   d->heap = g_array_new (FALSE, FALSE, sizeof (uint64_t));
   d->now = d->start = DS_TRACE_NO_TIME;
   d->area = 0;
-}
-
-static void
-heap_pop (GArray *h)
-{
-  uint64_t *v = (uint64_t *) (void *) h->data;
-  guint n = h->len - 1, i = 0;
-
-  v[0] = v[n];
-  g_array_set_size (h, n);
-  for (;;)
-    {
-      guint c = 2 * i + 1, m = i;
-      uint64_t t;
-
-      if (c < n && v[c] < v[m])
-        m = c;
-      if (c + 1 < n && v[c + 1] < v[m])
-        m = c + 1;
-      if (m == i)
-        return;
-      t = v[i], v[i] = v[m], v[m] = t;
-      i = m;
-    }
-}
-
-static void
-heap_push (GArray   *h,
-           uint64_t  value)
-{
-  uint64_t *v;
-  guint i;
-
-  g_array_append_val (h, value);
-  v = (uint64_t *) (void *) h->data;
-  for (i = h->len - 1; i > 0 && v[(i - 1) / 2] > v[i]; i = (i - 1) / 2)
-    {
-      uint64_t t = v[i];
-
-      v[i] = v[(i - 1) / 2], v[(i - 1) / 2] = t;
-    }
 }
 
 /* Moves @d to @t: what completed by then leaves, the depth integrated. */
@@ -75,7 +35,7 @@ depth_move (DsTraceDepth *d,
 
       d->area += (double) d->heap->len * (double) (top - d->now);
       d->now = top;
-      heap_pop (d->heap);
+      ds_trace_heap_pop (d->heap);
     }
   d->area += (double) d->heap->len * (double) (t - d->now);
   d->now = t;
@@ -92,7 +52,7 @@ ds_trace_depth_add (DsTraceDepth        *d,
   depth_move (d, MAX (r->issue_ns, d->now));
   depth = d->heap->len + 1;
   if (r->complete_ns != DS_TRACE_NO_TIME && r->complete_ns > r->issue_ns)
-    heap_push (d->heap, r->complete_ns);
+    ds_trace_heap_push (d->heap, r->complete_ns);
   return depth;
 }
 

@@ -55,3 +55,9 @@ struct _DsTraceProfile {
 };
 
 void ds_trace_profile_summarise (DsTraceProfile *p);
+
+/* A min-heap of completion times (uint64_t): the requests in flight, as
+ * the profile, the synthesis and the headroom count their depth. */
+void ds_trace_heap_push (GArray   *h,
+                         uint64_t  v);
+void ds_trace_heap_pop  (GArray   *h);

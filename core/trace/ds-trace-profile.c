@@ -46,9 +46,9 @@ interval_at (DsTraceProfile *p,
   return &g_array_index (p->intervals, DsTraceInterval, i);
 }
 
-static void
-heap_push (GArray   *h,
-           uint64_t  v)
+void
+ds_trace_heap_push (GArray   *h,
+                    uint64_t  v)
 {
   guint i = h->len;
 
@@ -61,16 +61,14 @@ heap_push (GArray   *h,
   g_array_index (h, uint64_t, i) = v;
 }
 
-static uint64_t
-heap_pop (GArray *h)
+void
+ds_trace_heap_pop (GArray *h)
 {
-  uint64_t top = g_array_index (h, uint64_t, 0), last = g_array_index (h, uint64_t, h->len - 1);
+  uint64_t last = g_array_index (h, uint64_t, h->len - 1);
   guint i = 0, n = h->len - 1;
 
   g_array_set_size (h, n);
-  if (n == 0)
-    return top;
-  for (;;)
+  while (n > 0)
     {
       guint c = 2 * i + 1;
 
@@ -83,8 +81,8 @@ heap_pop (GArray *h)
       g_array_index (h, uint64_t, i) = g_array_index (h, uint64_t, c);
       i = c;
     }
-  g_array_index (h, uint64_t, i) = last;
-  return top;
+  if (n > 0)
+    g_array_index (h, uint64_t, i) = last;
 }
 
 /* Integrates the depth (the heap's size) from pass->now to @t. */
@@ -116,7 +114,7 @@ depth_to (Pass     *pass,
       uint64_t c = g_array_index (pass->heap, uint64_t, 0);
 
       advance (pass, c);
-      heap_pop (pass->heap);
+      ds_trace_heap_pop (pass->heap);
     }
   advance (pass, t);
 }
@@ -250,7 +248,7 @@ count_latency (Pass                *pass,
         g_array_append_val (iv->latencies, lat);
     }
   depth_to (pass, r->issue_ns);
-  heap_push (pass->heap, r->complete_ns);
+  ds_trace_heap_push (pass->heap, r->complete_ns);
 }
 
 static void

@@ -64,7 +64,3 @@ gboolean ds_trace_stretch_alike      (const Stretch *a,
 double   ds_trace_stretch_distance   (const Stretch *a,
                                       const Stretch *b);
 
-/* A min-heap of completion times (uint64_t). */
-void     ds_trace_heap_push          (GArray        *h,
-                                      uint64_t       v);
-void     ds_trace_heap_pop           (GArray        *h);

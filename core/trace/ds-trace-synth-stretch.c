@@ -1,6 +1,6 @@
 /* ds-trace-synth-stretch.c: a stretch of a trace (a piece, then a phase):
  * how its sums merge, its figures, whether two are alike beyond chance,
- * how unlike; and the min-heap of completion times the depth is counted on
+ * how unlike
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -210,44 +210,5 @@ ds_trace_stretch_distance (const Stretch *a,
   return d + fabs (ds_trace_stretch_read_share (a) - ds_trace_stretch_read_share (b)) +
          fabs (ds_trace_stretch_seq_share (a) - ds_trace_stretch_seq_share (b)) +
          (ds_trace_stretch_mode (a) != ds_trace_stretch_mode (b) ? 0.5 : 0);
-}
-
-void
-ds_trace_heap_push (GArray   *h,
-                    uint64_t  v)
-{
-  guint i = h->len;
-
-  g_array_append_val (h, v);
-  while (i > 0 && g_array_index (h, uint64_t, (i - 1) / 2) > v)
-    {
-      g_array_index (h, uint64_t, i) = g_array_index (h, uint64_t, (i - 1) / 2);
-      i = (i - 1) / 2;
-    }
-  g_array_index (h, uint64_t, i) = v;
-}
-
-void
-ds_trace_heap_pop (GArray *h)
-{
-  uint64_t last = g_array_index (h, uint64_t, h->len - 1);
-  guint i = 0, n = h->len - 1;
-
-  g_array_set_size (h, n);
-  while (n > 0)
-    {
-      guint c = 2 * i + 1;
-
-      if (c >= n)
-        break;
-      if (c + 1 < n && g_array_index (h, uint64_t, c + 1) < g_array_index (h, uint64_t, c))
-        c++;
-      if (g_array_index (h, uint64_t, c) >= last)
-        break;
-      g_array_index (h, uint64_t, i) = g_array_index (h, uint64_t, c);
-      i = c;
-    }
-  if (n > 0)
-    g_array_index (h, uint64_t, i) = last;
 }
 

@@ -22,6 +22,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ds-error.h"
+#include "ds-trace-profile-private.h"
 #include "ds-trace-synth-private.h"
 
 #define MAX_INTERVALS   1000000u
