@@ -170,7 +170,7 @@ check_reproduced (const char *dev,
               g_autoptr (JsonNode) r1 = NULL;
 
               rc = ds_test_cli (&out, &err, "workload", dev, "--pattern", c->pattern, "--block-size", c->block,
-                                "--queue-depth", c->depth, "--duration", "3s", "--no-library",
+                                "--queue-depth", c->depth, "--duration", "2500ms", "--no-library",
                                 "--output", result, c->write ? confirm : NULL, NULL);
               ck_assert_msg (rc == 0, "workload: exit %d: %s", rc, err);
               r1 = parse_file (result);
