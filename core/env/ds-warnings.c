@@ -38,10 +38,10 @@ ds_warning_free (DsWarning *warning)
   g_free (warning);
 }
 
-static void
-add (GPtrArray  *out,
-     const char *code,
-     char       *message)
+void
+ds_warnings_add (GPtrArray  *out,
+                 const char *code,
+                 char       *message)
 {
   g_ptr_array_add (out, ds_warning_new (code, message));
   g_free (message);
@@ -68,14 +68,14 @@ ds_warnings_judge (const DsWarnFacts *f)
   GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) ds_warning_free);
 
   if (f->loop_no_dio != NULL)
-    add (out, "loop_no_direct_io",
+    ds_warnings_add (out, "loop_no_direct_io",
          g_strdup_printf (_("Reads were served from the loop device's backing file "
                             "page cache (direct I/O off on %s): these figures are not "
                             "the disk's. Set it up with “losetup --direct-io=on”."),
                           f->loop_no_dio));
 
   if (f->cache_layer != NULL)
-    add (out, "cache_layer",
+    ds_warnings_add (out, "cache_layer",
          g_strdup_printf (_("A cache sits below this device (%s): repeated I/O may be "
                             "served by the cache, not by the disk behind it."),
                           f->cache_layer));
@@ -86,7 +86,7 @@ ds_warnings_judge (const DsWarnFacts *f)
       g_autofree char *other = ds_format_size (f->other_bytes);
       g_autofree char *ours = ds_format_size (f->ours_bytes);
 
-      add (out, "other_io",
+      ds_warnings_add (out, "other_io",
            g_strdup_printf (_("Something else used the device during the run: "
                               "/proc/diskstats counted %s that were not this run's "
                               "(the run moved %s). The figures share the disk "
@@ -97,7 +97,7 @@ ds_warnings_judge (const DsWarnFacts *f)
     {
       g_autofree char *rows = join_rows (f->zero_rows);
 
-      add (out, "zero_reads",
+      ds_warnings_add (out, "zero_reads",
            g_strdup_printf (_("%" PRIu64 " of %" PRIu64 " sampled "
                               "reads returned only zeros (%s): never-written space on a "
                               "sparse file, a thin-provisioned LUN or a TRIMmed SSD is "
@@ -111,7 +111,7 @@ ds_warnings_judge (const DsWarnFacts *f)
       g_autofree char *region = ds_format_size (f->region_bytes);
       g_autofree char *cache = ds_format_size (f->cache_bytes);
 
-      add (out, "region_below_cache",
+      ds_warnings_add (out, "region_below_cache",
            g_strdup_printf (_("The test region (%s) fits in the cache (%s): the "
                               "figures may be the cache's, not the media's."),
                             region, cache));
@@ -123,7 +123,7 @@ ds_warnings_judge (const DsWarnFacts *f)
       g_autofree char *region = ds_format_size (f->region_bytes);
       g_autofree char *ram = ds_format_size (f->ram_bytes);
 
-      add (out, "file_below_ram",
+      ds_warnings_add (out, "file_below_ram",
            g_strdup_printf (_("The test file (%s) is smaller than the memory (%s) and "
                               "was read through the page cache: the figures may be "
                               "the memory's. Use a file larger than the memory, or "
@@ -135,7 +135,7 @@ ds_warnings_judge (const DsWarnFacts *f)
     {
       g_autofree char *lat = ds_format_ms_l10n (f->random_read_mean_s);
 
-      add (out, "faster_than_media",
+      ds_warnings_add (out, "faster_than_media",
            g_strdup_printf (_("Random reads took %s on average on a rotating disk, "
                               "faster than its heads can seek: they were served from "
                               "a cache."), lat));
@@ -147,7 +147,7 @@ ds_warnings_judge (const DsWarnFacts *f)
       g_autofree char *wr = ds_format_ms_l10n (f->random_write_mean_s);
       g_autofree char *rd = ds_format_ms_l10n (f->random_read_mean_s);
 
-      add (out, "write_back_cache",
+      ds_warnings_add (out, "write_back_cache",
            g_strdup_printf (_("Random writes took %s on average against %s for reads: "
                               "a write-back cache absorbed them, and the media's own "
                               "write rate shows only once it is full."), wr, rd));

@@ -20,6 +20,10 @@ typedef struct {
 DsWarning *ds_warning_new  (const char *code,
                             const char *message);
 void       ds_warning_free (DsWarning  *warning);
+/* Appends warning @code with @message (taken: freed here) to @warnings. */
+void       ds_warnings_add (GPtrArray  *warnings,
+                            const char *code,
+                            char       *message);
 
 /* Other I/O on the device above this share of the run's own is reported. */
 #define DS_WARN_OTHER_IO_FRACTION 0.05

@@ -248,22 +248,12 @@ ds_replay_data_capture (DsReplayData  *data,
   return TRUE;
 }
 
-/* @message (taken) as warning @code. */
-static void
-add_warning (GPtrArray  *warnings,
-             const char *code,
-             char       *message)
-{
-  g_ptr_array_add (warnings, ds_warning_new (code, message));
-  g_free (message);
-}
-
 void
 ds_replay_warnings (const DsReplayData *d,
                     GPtrArray          *warnings)
 {
   if (d->ios > 0 && d->loop == DS_TRACE_LOOP_OPEN && d->within_100us < DS_REPLAY_FIDELITY_MIN)
-    add_warning (warnings, "replay_behind", g_strdup_printf (
+    ds_warnings_add (warnings, "replay_behind", g_strdup_printf (
       _("The replay fell behind the trace: %.2f %% of its I/Os were issued within 100 µs of "
         "their time (%.2f %% within 1 ms), fewer than 99 %%. The latencies are of a workload "
         "slower than the one captured."), 100 * d->within_100us, 100 * d->within_1ms));
@@ -272,13 +262,13 @@ ds_replay_warnings (const DsReplayData *d,
       g_autofree char *target = ds_format_size (d->target_bytes);
       g_autofree char *span = ds_format_size (d->trace_span_bytes);
 
-      add_warning (warnings, "replay_wrapped", g_strdup_printf (
+      ds_warnings_add (warnings, "replay_wrapped", g_strdup_printf (
         _("The target (%s) is smaller than the trace's span (%s): %" PRIu64 " I/Os past "
           "its end were wrapped onto it, so the replay's offsets are not all the capture's."),
         target, span, d->wrapped));
     }
   if (d->waited > 0)
-    add_warning (warnings, "replay_target_paced", g_strdup_printf (
+    ds_warnings_add (warnings, "replay_target_paced", g_strdup_printf (
       _("%" PRIu64 " I/Os waited because all %u slots were in flight: the target could "
         "not keep up with the trace, and its latency, not the trace, set the pace."),
       d->waited, d->max_in_flight));
